@@ -1,0 +1,76 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Module graph (data flows one way):
+//   citypack → CityPackCLI → CityPackCompiler → {Ingest, Validate, Index, Emit}
+//   every stage → CityPackModel → CityPackDiagnostics
+//   CityPackFormat is shared by CityPackEmit and CityPackKit (the app-side reader).
+let package = Package(
+    name: "CityPack",
+    platforms: [.macOS(.v13), .iOS(.v16)],
+    products: [
+        .executable(name: "citypack", targets: ["citypack"]),
+        .library(name: "CityPackKit", targets: ["CityPackKit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+    ],
+    targets: [
+        // System libraries (Debian: libxml2-dev, zlib1g-dev, libsqlite3-dev).
+        .systemLibrary(name: "CCityPackXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(name: "CCityPackZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CCityPackSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+
+        .target(name: "CityPackDiagnostics"),
+        .target(name: "CityPackModel", dependencies: ["CityPackDiagnostics"]),
+        .target(name: "CityPackFormat"),
+        .target(
+            name: "CityPackIngest",
+            dependencies: [
+                "CityPackModel", "CityPackDiagnostics", "CCityPackXML2", "CCityPackZlib",
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]),
+        .target(name: "CityPackValidate", dependencies: ["CityPackModel", "CityPackDiagnostics", "CityPackFormat"]),
+        .target(name: "CityPackIndex", dependencies: ["CityPackModel", "CityPackFormat"]),
+        .target(
+            name: "CityPackEmit",
+            dependencies: [
+                "CityPackModel", "CityPackIndex", "CityPackFormat", "CityPackDiagnostics",
+                "CCityPackSQLite", "CCityPackZlib",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
+        .target(
+            name: "CityPackKit",
+            dependencies: [
+                "CityPackFormat", "CCityPackSQLite", "CCityPackZlib",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
+        .target(
+            name: "CityPackCompiler",
+            dependencies: [
+                "CityPackDiagnostics", "CityPackModel", "CityPackIngest", "CityPackValidate",
+                "CityPackIndex", "CityPackEmit", "CityPackFormat",
+            ]),
+        .target(
+            name: "CityPackCLI",
+            dependencies: [
+                "CityPackCompiler", "CityPackKit", "CityPackDiagnostics", "CityPackModel", "CityPackIngest",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .executableTarget(name: "citypack", dependencies: ["CityPackCLI"]),
+
+        .target(name: "CityPackTestSupport", dependencies: ["CityPackDiagnostics"], path: "Tests/CityPackTestSupport"),
+        .testTarget(name: "CityPackDiagnosticsTests", dependencies: ["CityPackDiagnostics", "CityPackTestSupport"]),
+        .testTarget(name: "CityPackIngestTests", dependencies: ["CityPackIngest", "CityPackModel", "CityPackTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "CityPackValidateTests", dependencies: ["CityPackValidate", "CityPackModel", "CityPackTestSupport"]),
+        .testTarget(name: "CityPackIndexTests", dependencies: ["CityPackIndex", "CityPackFormat", "CityPackModel"]),
+        .testTarget(name: "CityPackEmitTests", dependencies: ["CityPackEmit", "CityPackKit", "CityPackFormat", "CityPackModel", "CityPackIndex"]),
+        .testTarget(name: "CityPackKitTests", dependencies: ["CityPackKit", "CityPackEmit", "CityPackFormat", "CityPackModel"]),
+        .testTarget(name: "CityPackCLITests", dependencies: ["CityPackCLI", "CityPackKit", "CityPackTestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,7 @@
+#ifndef CCITYPACK_SQLITE_SHIM_H
+#define CCITYPACK_SQLITE_SHIM_H
+#include <sqlite3.h>
+
+/// `SQLITE_TRANSIENT` is a cast macro Swift cannot import.
+static inline sqlite3_destructor_type citypack_sqlite_transient(void) { return SQLITE_TRANSIENT; }
+#endif

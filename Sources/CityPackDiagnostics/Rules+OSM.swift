@@ -1,0 +1,45 @@
+extension Rules {
+    public static let osmXMLMalformed = RuleDescription(
+        "osm.xml_malformed", .osm, .error, "The OSM XML is not well-formed (line and column from the parser)",
+        rationale: "A truncated or corrupt extract would give a pack that silently lacks data.")
+    public static let osmEntityDeclaration = RuleDescription(
+        "osm.entity_declaration", .osm, .error, "The OSM XML declares a DTD or entities, which are never expanded",
+        rationale: "Entity expansion enables XXE and billion-laughs attacks; OSM data never needs it.")
+    public static let osmNotOSM = RuleDescription(
+        "osm.not_osm", .osm, .error, "The XML root element is not <osm> (or <osmChange>)",
+        rationale: "Another XML format would be read as an empty city.")
+    public static let osmInvalidCoordinates = RuleDescription(
+        "osm.invalid_coordinates", .osm, .error,
+        "A node's lat/lon is missing, not a number, not finite, or outside ±90/±180",
+        rationale: "Apps place POIs on a map and compute distances; a bad coordinate breaks both.")
+    public static let osmInvalidID = RuleDescription(
+        "osm.invalid_id", .osm, .error, "An element has no id or an id that is not an integer",
+        rationale: "POIs are keyed by OSM type and id; without one they cannot be referenced or diffed.")
+    public static let osmDuplicateElementID = RuleDescription(
+        "osm.duplicate_element_id", .osm, .error, "The same element type and id appear twice",
+        rationale: "Two versions of one element make the POI ambiguous; extracts must hold one of each.")
+    public static let osmMissingReferencedNode = RuleDescription(
+        "osm.missing_referenced_node", .osm, .error, "A way references a node that is not in the file",
+        rationale: "The way's geometry, and so the POI's position, cannot be computed exactly.")
+    public static let osmWayOneNode = RuleDescription(
+        "osm.way_one_node", .osm, .warning, "A way has fewer than two node references",
+        rationale: "A way needs two nodes to be a line; a single-node way is a mapping error.")
+    public static let osmPOIOutsideBBox = RuleDescription(
+        "osm.poi_outside_bbox", .osm, .warning, "A POI lies outside the city bounding box and is left out",
+        rationale: "Packs hold only what is inside their bounding box, so apps can trust the box.")
+    public static let osmPOIMissingName = RuleDescription(
+        "osm.poi_missing_name", .osm, .warning, "A POI kept in the pack has no name in any locale",
+        rationale: "Users see POIs by name; unnamed ones show only their category.")
+    public static let osmDuplicatePOI = RuleDescription(
+        "osm.duplicate_poi", .osm, .warning, "Two POIs of the same category sit at the same position",
+        rationale: "Usually a mapping duplicate (node and area, or a copy); users would see the place twice.")
+    public static let osmExcessPrecision = RuleDescription(
+        "osm.excess_precision", .osm, .info, "A coordinate has more than 7 decimals; it is rounded",
+        rationale: "OSM stores 7 decimals (about 1 cm); more suggests a converted or synthetic file.")
+
+    static let osmRules: [RuleDescription] = [
+        osmXMLMalformed, osmEntityDeclaration, osmNotOSM, osmInvalidCoordinates, osmInvalidID,
+        osmDuplicateElementID, osmMissingReferencedNode, osmWayOneNode, osmPOIOutsideBBox, osmPOIMissingName,
+        osmDuplicatePOI, osmExcessPrecision,
+    ]
+}

@@ -1,0 +1,100 @@
+/// The per-pack manifest (`manifest.json`), what apps download first to decide whether to fetch a pack.
+///
+/// Encoded with sorted keys so identical builds give identical bytes.
+public struct Manifest: Sendable, Codable, Equatable {
+    public struct CityInfo: Sendable, Codable, Equatable {
+        public var id: String
+        public var name: String
+        public var names: [String: String]
+        public var defaultLocale: String
+        public var locales: [String]
+        public init(id: String, name: String, names: [String: String], defaultLocale: String, locales: [String]) {
+            self.id = id
+            self.name = name
+            self.names = names
+            self.defaultLocale = defaultLocale
+            self.locales = locales
+        }
+    }
+
+    public struct Artifact: Sendable, Codable, Equatable {
+        /// Path of the compressed pack, relative to the manifest.
+        public var path: String
+        /// Compressed size in bytes.
+        public var bytes: Int
+        /// SHA-256 of the compressed file, lowercase hex.
+        public var sha256: String
+        public var uncompressedBytes: Int
+        /// SHA-256 of the decompressed SQLite database, lowercase hex.
+        public var uncompressedSha256: String
+        public init(path: String, bytes: Int, sha256: String, uncompressedBytes: Int, uncompressedSha256: String) {
+            self.path = path
+            self.bytes = bytes
+            self.sha256 = sha256
+            self.uncompressedBytes = uncompressedBytes
+            self.uncompressedSha256 = uncompressedSha256
+        }
+    }
+
+    public struct Counts: Sendable, Codable, Equatable {
+        public var pois: Int
+        /// POIs per category id.
+        public var categories: [String: Int]
+        public init(pois: Int, categories: [String: Int]) {
+            self.pois = pois
+            self.categories = categories
+        }
+    }
+
+    public struct SourceFile: Sendable, Codable, Equatable {
+        /// Path relative to the city directory.
+        public var path: String
+        public var bytes: Int
+        public var sha256: String
+        public init(path: String, bytes: Int, sha256: String) {
+            self.path = path
+            self.bytes = bytes
+            self.sha256 = sha256
+        }
+    }
+
+    public var formatVersion: Int
+    /// Monotonic per city; bumped only when the pack's content changes.
+    public var dataVersion: Int
+    /// Oldest `CityPackKit` format version able to read the pack.
+    public var minReaderVersion: Int
+    /// ISO 8601 UTC (`SOURCE_DATE_EPOCH` when set).
+    public var createdAt: String
+    public var generator: String
+    public var city: CityInfo
+    /// `[minLon, minLat, maxLon, maxLat]`.
+    public var bbox: [Double]
+    public var counts: Counts
+    public var artifact: Artifact
+    /// `"<sha256 prefix>"` — a strong HTTP ETag for the compressed artifact.
+    public var etag: String
+    /// SHA-256 over the pack content without its data version; decides whether `dataVersion` is bumped.
+    public var contentSha256: String
+    public var sources: [SourceFile]
+    public var attribution: String
+
+    public init(
+        formatVersion: Int, dataVersion: Int, minReaderVersion: Int, createdAt: String, generator: String,
+        city: CityInfo, bbox: [Double], counts: Counts, artifact: Artifact, etag: String, contentSha256: String,
+        sources: [SourceFile], attribution: String
+    ) {
+        self.formatVersion = formatVersion
+        self.dataVersion = dataVersion
+        self.minReaderVersion = minReaderVersion
+        self.createdAt = createdAt
+        self.generator = generator
+        self.city = city
+        self.bbox = bbox
+        self.counts = counts
+        self.artifact = artifact
+        self.etag = etag
+        self.contentSha256 = contentSha256
+        self.sources = sources
+        self.attribution = attribution
+    }
+}

@@ -1,0 +1,9 @@
+import CityPackCLI
+
+/// The `citypack` executable: a thin shell over the `CityPackCLI` library.
+@main
+enum Entrypoint {
+    static func main() async {
+        await CityPackCommand.main()
+    }
+}
