@@ -10,10 +10,10 @@ public final class DiagnosticBag: @unchecked Sendable {
     private var perCode: [String: Int] = [:]
     private var suppressedCounts: [String: Int] = [:]
 
-    /// Rule code → severity to use instead of the rule's default. `nil` disables nothing.
-    public let overrides: [String: Severity]
+    /// Rule code → severity to use instead of the rule's default.
+    public private(set) var overrides: [String: Severity]
     /// Codes whose findings are dropped entirely.
-    public let disabled: Set<String>
+    public private(set) var disabled: Set<String>
     /// Turn warnings into errors.
     public let warningsAsErrors: Bool
     /// Keep at most this many diagnostics per code; the rest are only counted.
@@ -29,14 +29,22 @@ public final class DiagnosticBag: @unchecked Sendable {
         self.maxPerCode = maxPerCode
     }
 
+    /// Applies the city file's rule settings to everything reported from now on.
+    public func configure(overrides: [String: Severity], disabled: Set<String>) {
+        lock.withLock {
+            self.overrides.merge(overrides) { _, new in new }
+            self.disabled.formUnion(disabled)
+        }
+    }
+
     /// Records a diagnostic after applying overrides and `--werror`.
     public func report(_ diagnostic: Diagnostic) {
+        lock.lock()
+        defer { lock.unlock() }
         if disabled.contains(diagnostic.code) { return }
         var d = diagnostic
         if let severity = overrides[d.code] { d.severity = severity }
         if warningsAsErrors && d.severity == .warning { d.severity = .error }
-        lock.lock()
-        defer { lock.unlock() }
         let n = perCode[d.code, default: 0]
         perCode[d.code] = n + 1
         if n < maxPerCode {
@@ -74,6 +82,8 @@ public final class DiagnosticBag: @unchecked Sendable {
 
     /// Effective severity of a rule in this bag (after overrides and `--werror`).
     public func severity(of rule: RuleDescription) -> Severity? {
+        lock.lock()
+        defer { lock.unlock() }
         if disabled.contains(rule.code) { return nil }
         var s = overrides[rule.code] ?? rule.severity
         if warningsAsErrors && s == .warning { s = .error }

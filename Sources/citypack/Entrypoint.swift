@@ -3,7 +3,7 @@ import CityPackCLI
 /// The `citypack` executable: a thin shell over the `CityPackCLI` library.
 @main
 enum Entrypoint {
-    static func main() async {
-        await CityPackCommand.main()
+    static func main() {
+        CityPackCommand.main()
     }
 }

@@ -1,0 +1,99 @@
+import ArgumentParser
+import CityPackKit
+import Foundation
+
+/// `citypack bench`: build speed and memory against xmllint and osmium, and nearby-query latency.
+struct Bench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Benchmark: build an OSM extract (wall time, MB/s, peak RSS) next to `xmllint --stream` and "
+            + "`osmium tags-filter`, then time nearby(25 m) on the pack against a brute-force scan.",
+        discussion: "Targets: build ≤ osmium tags-filter's time; peak RSS ≤ 150 MB; nearby(25 m) median ≤ 5 µs and ≥ 100× brute force.")
+
+    @Option(name: .long, help: "OSM file (default: ../shared/data/osm/liechtenstein-2024.osm.gz, else the Monaco example).")
+    var osm: String?
+
+    @Option(name: .long, help: "Timed runs per tool (median reported).")
+    var runs: Int = 3
+
+    @Option(name: .long, help: "Radius in metres for the nearby benchmark.")
+    var radius: Double = 25
+
+    func validate() throws {
+        if runs < 1 { throw ValidationError("--runs must be at least 1") }
+    }
+
+    func run() throws {
+        let fm = FileManager.default
+        let source = osm ?? ["../shared/data/osm/liechtenstein-2024.osm.gz", "inputs/monaco/monaco-2021.osm.gz"].first {
+            fm.fileExists(atPath: $0)
+        } ?? "inputs/monaco/monaco-2021.osm.gz"
+        guard fm.fileExists(atPath: source) else {
+            Terminal.err("citypack: error: no such file: \(source)\n")
+            throw ExitCode(ExitCodes.missingInput)
+        }
+        let work = fm.temporaryDirectory.appendingPathComponent("citypack-bench-\(getpid())").path
+        try fm.createDirectory(atPath: work, withIntermediateDirectories: true)
+        defer { try? fm.removeItem(atPath: work) }
+
+        // Tools compare on the same plain XML.
+        var plain = source
+        if source.hasSuffix(".gz") {
+            plain = "\(work)/input.osm"
+            guard ChildProcess.measure("/bin/sh", ["-c", "gzip -dc \"$0\" > \"$1\"", source, plain])?.status == 0 else {
+                Terminal.err("citypack: error: cannot decompress \(source)\n")
+                throw ExitCode(ExitCodes.ioFailure)
+            }
+        }
+        let bytes = (try? fm.attributesOfItem(atPath: plain)[.size] as? Int) ?? 0
+        let mb = Double(bytes) / 1_000_000
+        let me = ProcessInfo.processInfo.arguments[0].hasPrefix("/")
+            ? ProcessInfo.processInfo.arguments[0]
+            : (Bundle.main.executableURL?.path ?? ProcessInfo.processInfo.arguments[0])
+        let city = "\(work)/city"
+        guard ChildProcess.measure(me, ["init", city, "--osm", plain, "--id", "bench"])?.status == 0 else {
+            Terminal.err("citypack: error: init failed on \(plain)\n")
+            throw ExitCode(ExitCodes.dataErrors)
+        }
+
+        var rows: [(String, ChildProcess.Measurement)] = []
+        func time(_ label: String, _ exe: String, _ args: [String]) {
+            var samples: [ChildProcess.Measurement] = []
+            for _ in 0..<runs {
+                if let m = ChildProcess.measure(exe, args) { samples.append(m) }
+            }
+            guard !samples.isEmpty else { return }
+            let sorted = samples.sorted { $0.seconds < $1.seconds }
+            var median = sorted[sorted.count / 2]
+            median.peakRSS = samples.map(\.peakRSS).max() ?? 0
+            rows.append((label, median))
+        }
+        Terminal.err("benchmarking \(source) (\(String(format: "%.1f", mb)) MB XML), \(runs) runs each…\n")
+        time("citypack build", me, ["build", city, "--output", "\(work)/out", "--quiet"])
+        if let xmllint = ChildProcess.which("xmllint") { time("xmllint --stream --noout", xmllint, ["--stream", "--noout", plain]) }
+        if let osmium = ChildProcess.which("osmium") {
+            time("osmium tags-filter n/amenity", osmium, ["tags-filter", plain, "n/amenity", "-o", "\(work)/filtered.osm", "--overwrite"])
+        }
+        var text = "tool                            wall s     MB/s   peak RSS MB  exit\n"
+        for (label, m) in rows {
+            text += label.padding(toLength: 30, withPad: " ", startingAt: 0)
+                + String(format: "%8.3f %8.1f %12.1f  %d\n", m.seconds, mb / m.seconds, Double(m.peakRSS) / 1_048_576, m.status)
+        }
+        Terminal.out(text)
+
+        // Nearby latency on the pack just built.
+        let manifest = URL(fileURLWithPath: "\(work)/out/bench/manifest.json")
+        guard fm.fileExists(atPath: manifest.path) else {
+            Terminal.err("citypack: error: the build produced no pack to query\n")
+            throw ExitCode(ExitCodes.dataErrors)
+        }
+        let reader = try PackReader.open(manifest: manifest)
+        let pois = try reader.allPOIs()
+        guard !pois.isEmpty else { return }
+        let n = NearbyBenchmark.run(reader: reader, points: pois.map { ($0.lat, $0.lon) }, radius: radius)
+        Terminal.out(
+            String(
+                format: "nearby(%.0f m) over %d POIs: median %.2f µs, p99 %.2f µs; brute-force scan median %.2f µs; speed-up %.0f×; mean results %.2f\n",
+                radius, pois.count, n.medianNanos / 1000, n.p99Nanos / 1000, n.bruteMedianNanos / 1000,
+                n.bruteMedianNanos / max(n.medianNanos, 1), n.meanResults))
+    }
+}

@@ -1,0 +1,142 @@
+import ArgumentParser
+import CityPackCompiler
+import CityPackDiagnostics
+import CityPackIngest
+import CityPackModel
+import Foundation
+
+/// `citypack init <dir> --osm FILE...`: writes a city file that `build` accepts.
+struct Init: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Start a new city: write <dir>/city.yaml from sources (bbox derived from the data).",
+        discussion: "Exit codes: 0 written, 1 the sources have errors, 64 usage, 66 a source is missing.")
+
+    @Argument(help: "City directory to create or fill (e.g. inputs/vaduz).")
+    var directory: String
+
+    @Option(name: .long, parsing: .upToNextOption, help: "OSM XML sources (.osm or .osm.gz).")
+    var osm: [String] = []
+
+    @Option(name: .long, parsing: .upToNextOption, help: "GTFS feeds (folder or .zip).")
+    var gtfs: [String] = []
+
+    @Option(name: .long, help: "Display name (default: from the folder name).")
+    var name: String?
+
+    @Option(name: .long, help: "City id: lowercase letters, digits, '-', '_' (default: from the folder name).")
+    var id: String?
+
+    @Option(name: .long, help: "Comma-separated locales, default first (default: en).")
+    var locales: String = "en"
+
+    @Option(name: .long, help: "MINLON,MINLAT,MAXLON,MAXLAT (default: derived from the data).")
+    var bbox: String?
+
+    @Option(name: .long, help: "Templates folder for the category profile (default: discovered).")
+    var templates: String?
+
+    @Flag(name: .long, help: "Overwrite an existing city.yaml.")
+    var force = false
+
+    func validate() throws {
+        if osm.isEmpty && gtfs.isEmpty { throw ValidationError("give at least one source: --osm FILE or --gtfs PATH") }
+        if let bbox, Self.parseBBox(bbox) == nil {
+            throw ValidationError("--bbox must be MINLON,MINLAT,MAXLON,MAXLAT with min < max (degrees)")
+        }
+        if let id, !id.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-" || $0 == "_") }) || id.isEmpty {
+            throw ValidationError("--id must use lowercase ASCII letters, digits, '-' or '_'")
+        }
+        for locale in locales.split(separator: ",") where !CityFileLoader.isLocale(String(locale)) {
+            throw ValidationError("'\(locale)' is not a locale tag (e.g. en, fr, pt-BR)")
+        }
+    }
+
+    static func parseBBox(_ text: String) -> BoundingBox? {
+        let parts = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 4, let a = parts[0], let b = parts[1], let c = parts[2], let d = parts[3] else { return nil }
+        let box = BoundingBox(minLon: a, minLat: b, maxLon: c, maxLat: d)
+        return box.isValid && a < c && b < d ? box : nil
+    }
+
+    func run() throws {
+        for path in osm + gtfs where !FileManager.default.fileExists(atPath: path) {
+            Terminal.err("citypack: error: no such source: \(path)\n")
+            throw ExitCode(ExitCodes.missingInput)
+        }
+        let fm = FileManager.default
+        let cityFile = (directory as NSString).appendingPathComponent(CityFileLoader.fileName)
+        if fm.fileExists(atPath: cityFile) && !force {
+            Terminal.err("citypack: error: \(cityFile) already exists; use --force to overwrite\n")
+            throw ExitCode(ExitCodes.usage)
+        }
+        let bag = DiagnosticBag()
+        var box = bbox.flatMap(Self.parseBBox)
+        if box == nil {
+            box = DataExtent.measure(osm: osm, gtfs: gtfs, templates: templates, directory: directory, bag: bag)
+        }
+        if bag.hasErrors || box == nil {
+            Terminal.err(DiagnosticRenderer.human(bag.diagnostics, limit: 50, colour: Terminal.stderrIsTTY))
+            if box == nil && !bag.hasErrors {
+                Terminal.err("citypack: error: the sources hold no coordinates; pass --bbox\n")
+            }
+            throw ExitCode(ExitCodes.dataErrors)
+        }
+        do { try fm.createDirectory(atPath: directory, withIntermediateDirectories: true) } catch {
+            Terminal.err("citypack: error: cannot create \(directory): \(error.localizedDescription)\n")
+            throw ExitCode(ExitCodes.ioFailure)
+        }
+        let folder = URL(fileURLWithPath: directory).standardizedFileURL.lastPathComponent
+        let cityID = id ?? Self.slug(folder)
+        let display = name ?? folder.prefix(1).uppercased() + folder.dropFirst()
+        let locs = locales.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
+        let rel = { (p: String) in CityFileWriter.relativePath(of: p, from: directory) }
+        let text = CityFileWriter.yaml(
+            id: cityID, name: display, locales: locs, bbox: box!, osm: osm.map(rel), gtfs: gtfs.map(rel),
+            attribution: osm.isEmpty ? "" : "© OpenStreetMap contributors, ODbL 1.0")
+        do { try text.write(toFile: cityFile, atomically: true, encoding: .utf8) } catch {
+            Terminal.err("citypack: error: cannot write \(cityFile): \(error.localizedDescription)\n")
+            throw ExitCode(ExitCodes.ioFailure)
+        }
+        Terminal.out(cityFile + "\n")
+    }
+
+    /// Lowercase ASCII id from a folder name.
+    static func slug(_ text: String) -> String {
+        let folded = text.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil).lowercased()
+        var out = ""
+        for c in folded {
+            if c.isASCII && (c.isLetter || c.isNumber) { out.append(c) } else if !out.hasSuffix("-") { out.append("-") }
+        }
+        let trimmed = out.trimmingCharacters(in: CharacterSet(charactersIn: "-"))
+        return trimmed.isEmpty ? "city" : trimmed
+    }
+}
+
+/// The bounding box of a set of sources: the union of OSM `<bounds>` and the extent of every node.
+enum DataExtent {
+    static func measure(osm: [String], gtfs: [String], templates: String?, directory: String, bag: DiagnosticBag) -> BoundingBox? {
+        var boxes: [BoundingBox] = []
+        if !osm.isEmpty {
+            guard let dir = TemplateLocator.locate(explicit: templates, cityPath: directory),
+                let profile = try? TemplatePOIProfile.load(templatesDirectory: dir, categoriesFile: nil)
+            else {
+                bag.report(Rules.cityMissingSource, "cannot find the templates folder; pass --templates DIR", at: nil)
+                return nil
+            }
+            let reader = OSMReader(profile: profile, bag: bag)
+            for file in osm {
+                do { try reader.read(file: file, displayPath: file) { _, _ in } } catch {
+                    bag.report(Rules.packIOFailure, "\(error)", at: SourceLocation(file: file))
+                }
+            }
+            let result = reader.finish()
+            // The union of the declared <bounds> and the nodes' extent: extracts often hold complete ways
+            // whose nodes, and sometimes POIs, lie outside the declared bounds.
+            boxes += [result.declaredBounds, result.dataBounds].compactMap { $0 }
+        }
+        let corners = boxes.flatMap {
+            [Coordinate(lat: $0.minLat, lon: $0.minLon), Coordinate(lat: $0.maxLat, lon: $0.maxLon)]
+        }
+        return BoundingBox.enclosing(corners)
+    }
+}

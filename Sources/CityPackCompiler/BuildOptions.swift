@@ -1,0 +1,44 @@
+import Foundation
+
+/// What to build and how. Set by the CLI; the compiler never reads arguments or prints.
+public struct BuildOptions: Sendable {
+    /// City directory or its `city.yaml`.
+    public var cityPath: String
+    /// Output root; packs go to `<output>/<city-id>/`.
+    public var outputDirectory: String
+    /// Folder holding `categories.json` and `synonyms.json`; nil = discover (see ``TemplateLocator``).
+    public var templatesDirectory: String?
+    /// False for `check`: run every stage but emit.
+    public var emit: Bool
+    /// Treat warnings as errors.
+    public var warningsAsErrors: Bool
+    /// Fixed build time (seconds since 1970); nil = `SOURCE_DATE_EPOCH`, then the data's newest timestamp.
+    public var sourceDateEpoch: Int64?
+    /// Receives progress events; called from the building thread.
+    public var progress: (@Sendable (ProgressEvent) -> Void)?
+
+    public init(
+        cityPath: String, outputDirectory: String = "outputs", templatesDirectory: String? = nil, emit: Bool = true,
+        warningsAsErrors: Bool = false, sourceDateEpoch: Int64? = nil,
+        progress: (@Sendable (ProgressEvent) -> Void)? = nil
+    ) {
+        self.cityPath = cityPath
+        self.outputDirectory = outputDirectory
+        self.templatesDirectory = templatesDirectory
+        self.emit = emit
+        self.warningsAsErrors = warningsAsErrors
+        self.sourceDateEpoch = sourceDateEpoch
+        self.progress = progress
+    }
+}
+
+/// A progress report from a long stage.
+public struct ProgressEvent: Sendable {
+    /// Stage name, e.g. `ingest`.
+    public var stage: String
+    /// What is being worked on (a file name).
+    public var item: String
+    /// Units done and total (bytes for ingest); total 0 when unknown.
+    public var done: Int64
+    public var total: Int64
+}

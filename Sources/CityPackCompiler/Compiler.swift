@@ -1,0 +1,176 @@
+import CityPackDiagnostics
+import CityPackEmit
+import CityPackFormat
+import CityPackIngest
+import CityPackModel
+import CityPackValidate
+import Foundation
+
+/// The outcome of a build or check. Diagnostics are in the bag that was passed in.
+public struct BuildReport: Sendable {
+    public var plan: BuildPlan?
+    public var city: City?
+    /// POIs read from the sources, before validation.
+    public var poisRead: Int = 0
+    /// POIs that go into the pack.
+    public var poisKept: Int = 0
+    public var nodes: Int = 0
+    public var ways: Int = 0
+    public var relations: Int = 0
+    /// Uncompressed source bytes read.
+    public var bytesRead: Int64 = 0
+    /// Wall seconds per stage, in order.
+    public var timings: [(stage: String, seconds: Double)] = []
+    /// Set when the pack was written.
+    public var emitted: EmitResult?
+    /// Set when the build stopped on an unrecoverable failure (already reported in the bag as well).
+    public var failure: String?
+}
+
+/// Orchestrates the stages: load city → ingest → validate → index and emit, stopping between stages when
+/// errors were reported. Never prints; everything goes to the bag and the report.
+public enum Compiler {
+    /// The tool's name and version as written into packs.
+    public static let generator = "citypack 0.1.0"
+
+    /// Plans the stages for a city (for `--dry-run` and `-v`).
+    public static func plan(for city: City, options: BuildOptions) -> BuildPlan {
+        var stages: [BuildPlan.Stage] = [
+            .init(name: "ingest", inputs: city.osmFiles.map { ($0 as NSString).lastPathComponent }, outputs: ["POIs"]),
+            .init(name: "validate", inputs: ["POIs"], outputs: ["diagnostics", "POIs kept"]),
+        ]
+        if options.emit {
+            stages.append(.init(name: "index", inputs: ["POIs kept"], outputs: ["geohash buckets", "search terms"]))
+            stages.append(
+                .init(
+                    name: "emit", inputs: ["buckets", "POIs"],
+                    outputs: ["\(options.outputDirectory)/\(city.id)/\(city.id)-N\(PackSchema.packSuffix)", "manifest.json", "catalog.json"]))
+        }
+        return BuildPlan(stages: stages)
+    }
+
+    /// Runs a build (or a check when `options.emit` is false).
+    public static func build(_ options: BuildOptions, bag: DiagnosticBag) -> BuildReport {
+        var report = BuildReport()
+        var clock = ContinuousClock.now
+        func lap(_ name: String) {
+            let now = ContinuousClock.now
+            let d = now - clock
+            report.timings.append((name, Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18))
+            clock = now
+        }
+
+        // Stage 0: the city file.
+        guard let city = CityFileLoader.load(options.cityPath, bag: bag), !bag.hasErrors else { return report }
+        bag.configure(overrides: city.severityOverrides, disabled: city.disabledRules)
+        report.city = city
+        report.plan = plan(for: city, options: options)
+
+        // Profile.
+        guard let templates = TemplateLocator.locate(explicit: options.templatesDirectory, cityPath: options.cityPath)
+        else {
+            bag.report(
+                Rules.cityMissingSource,
+                "cannot find the templates folder (categories.json); pass --templates DIR or set CITYPACK_TEMPLATES",
+                at: SourceLocation(file: city.file))
+            return report
+        }
+        let profile: TemplatePOIProfile
+        do {
+            profile = try TemplatePOIProfile.load(templatesDirectory: templates, categoriesFile: city.profile)
+        } catch {
+            bag.report(Rules.cityMissingSource, "cannot load the category profile: \(error)", at: SourceLocation(file: city.profile ?? templates))
+            return report
+        }
+
+        // Stage 1: ingest.
+        let reader = OSMReader(profile: profile, bag: bag)
+        for file in city.osmFiles {
+            let display = displayPath(file, city: city)
+            do {
+                try reader.read(file: file, displayPath: display) { done, total in
+                    options.progress?(ProgressEvent(stage: "ingest", item: display, done: done, total: total))
+                }
+            } catch {
+                bag.report(Rules.packIOFailure, "\(error)", at: SourceLocation(file: display))
+            }
+        }
+        let ingested = reader.finish()
+        report.poisRead = ingested.pois.count
+        report.nodes = ingested.nodes
+        report.ways = ingested.ways
+        report.relations = ingested.relations
+        report.bytesRead = ingested.bytesRead
+        lap("ingest")
+        if bag.hasErrors { return report }
+
+        // Stage 2: validate.
+        let kept = POIValidator.validate(ingested.pois, city: city, bag: bag)
+        report.poisKept = kept.count
+        if kept.isEmpty {
+            bag.report(Rules.packEmpty, "no POI of the profile's categories inside the city bbox", at: SourceLocation(file: city.file))
+        }
+        lap("validate")
+        if bag.hasErrors || !options.emit { return report }
+
+        // Stages 3–4: index and emit.
+        var sources: [Manifest.SourceFile] = []
+        for file in city.osmFiles + city.gtfsFeeds {
+            if let digest = try? FileDigest(path: file) {
+                sources.append(.init(path: displayPath(file, city: city), bytes: digest.bytes, sha256: digest.sha256))
+            }
+        }
+        let createdAt = buildTime(options: options, newestTimestamp: ingested.newestTimestamp, files: city.osmFiles + city.gtfsFeeds)
+        let input = PackInput(
+            city: city, pois: kept, categories: profile.categories.map(\.packCategory), createdAt: createdAt,
+            generator: generator, sources: sources)
+        do {
+            report.emitted = try PackEmitter.emit(input, outputDirectory: options.outputDirectory)
+        } catch {
+            bag.report(Rules.packIOFailure, error.description, at: SourceLocation(file: options.outputDirectory))
+            report.failure = error.description
+        }
+        lap("index+emit")
+        return report
+    }
+
+    /// A source path as shown in diagnostics and the manifest: relative to the city directory when inside it.
+    static func displayPath(_ file: String, city: City) -> String {
+        let dir = city.directory.isEmpty ? "." : city.directory
+        let rel = CityFileWriter.relativePath(of: file, from: dir)
+        if rel.hasPrefix("/") || rel.hasPrefix("..") { return file }
+        return (dir == "." ? rel : (dir as NSString).appendingPathComponent(rel))
+    }
+
+    /// `SOURCE_DATE_EPOCH` (option or environment), else the newest OSM element timestamp, else the newest
+    /// source file's modification time. Never the wall clock, so rebuilds are reproducible.
+    static func buildTime(options: BuildOptions, newestTimestamp: String?, files: [String]) -> Int64 {
+        if let fixed = options.sourceDateEpoch { return fixed }
+        if let env = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"], let v = Int64(env) { return v }
+        if let ts = newestTimestamp, let seconds = parseISO8601(ts) { return seconds }
+        var newest: Int64 = 0
+        for file in files {
+            if let date = (try? FileManager.default.attributesOfItem(atPath: file))?[.modificationDate] as? Date {
+                newest = max(newest, Int64(date.timeIntervalSince1970))
+            }
+        }
+        return newest
+    }
+
+    /// Parses `YYYY-MM-DDTHH:MM:SSZ` without Foundation formatters (locale-independent).
+    static func parseISO8601(_ text: String) -> Int64? {
+        let digits = text.unicodeScalars.filter { $0.properties.numericType != nil }.map { Int64($0.value - 48) }
+        guard digits.count >= 14 else { return nil }
+        func n(_ from: Int, _ count: Int) -> Int64 { digits[from..<(from + count)].reduce(0) { $0 * 10 + $1 } }
+        let (y, m, d, hh, mm, ss) = (n(0, 4), n(4, 2), n(6, 2), n(8, 2), n(10, 2), n(12, 2))
+        guard (1...12).contains(m), (1...31).contains(d) else { return nil }
+        // Days from civil (inverse of iso8601UTC).
+        let yy = m <= 2 ? y - 1 : y
+        let era = (yy >= 0 ? yy : yy - 399) / 400
+        let yoe = yy - era * 400
+        let doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        let days = era * 146_097 + doe - 719_468
+        return days * 86_400 + hh * 3600 + mm * 60 + ss
+    }
+}

@@ -1,0 +1,30 @@
+import Foundation
+
+/// Finds the `templates/` folder: an explicit path, `$CITYPACK_TEMPLATES`, the nearest `templates/` above the
+/// city directory or the current directory, then the one beside the executable's checkout.
+public enum TemplateLocator {
+    static let marker = "categories.json"
+
+    public static func locate(explicit: String?, cityPath: String) -> String? {
+        if let explicit { return explicit }
+        if let env = ProcessInfo.processInfo.environment["CITYPACK_TEMPLATES"], !env.isEmpty { return env }
+        var starts = [
+            URL(fileURLWithPath: cityPath).standardizedFileURL,
+            URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
+        ]
+        if let exe = Bundle.main.executableURL { starts.append(exe.resolvingSymlinksInPath()) }
+        for start in starts {
+            var dir = start
+            for _ in 0..<8 {
+                let candidate = dir.appendingPathComponent("templates")
+                if FileManager.default.fileExists(atPath: candidate.appendingPathComponent(marker).path) {
+                    return candidate.path
+                }
+                let parent = dir.deletingLastPathComponent()
+                if parent.path == dir.path { break }
+                dir = parent
+            }
+        }
+        return nil
+    }
+}

@@ -1,1 +1,0 @@
-// CityPackEmit module.

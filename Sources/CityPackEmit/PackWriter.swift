@@ -1,0 +1,140 @@
+import CityPackFormat
+import CityPackIndex
+import CityPackModel
+import Foundation
+
+/// Writes the SQLite pack (format ``PackSchema/formatVersion``) for a ``PackInput``.
+///
+/// Rows are inserted in a fixed order (POIs by stable id, buckets by cell), FTS5 is optimised and the file
+/// vacuumed, so the same input always gives the same bytes.
+enum PackWriter {
+    /// Writes a complete pack to `path` (which must not exist). `dataVersion` nil leaves the meta row out;
+    /// ``setDataVersion(_:path:)`` adds it afterwards.
+    static func write(_ input: PackInput, to path: String) throws(EmitError) {
+        let db = try SQLiteWriter(path: path)
+        defer { db.close() }
+        try db.exec("PRAGMA page_size = 4096")
+        try db.exec("PRAGMA journal_mode = OFF")
+        try db.exec("PRAGMA synchronous = OFF")
+        try db.exec("PRAGMA application_id = \(PackSchema.applicationID)")
+        try db.exec("PRAGMA user_version = \(PackSchema.formatVersion)")
+        try db.exec("BEGIN")
+        for statement in PackSchema.createStatements { try db.exec(statement) }
+
+        let city = input.city
+        let meta: [(String, String)] = [
+            (PackSchema.MetaKey.formatVersion, String(PackSchema.formatVersion)),
+            (PackSchema.MetaKey.cityID, city.id),
+            (PackSchema.MetaKey.cityName, city.name),
+            (PackSchema.MetaKey.defaultLocale, city.defaultLocale),
+            (PackSchema.MetaKey.locales, city.locales.joined(separator: ",")),
+            (PackSchema.MetaKey.bbox, city.bbox.array.map { String($0) }.joined(separator: ",")),
+            (PackSchema.MetaKey.createdAt, iso8601UTC(input.createdAt)),
+            (PackSchema.MetaKey.generator, input.generator),
+            (PackSchema.MetaKey.attribution, city.attribution),
+            (PackSchema.MetaKey.poiCount, String(input.pois.count)),
+        ]
+        let metaInsert = try db.prepare("INSERT INTO meta(key, value) VALUES (?, ?)")
+        for (key, value) in meta.sorted(by: { $0.0 < $1.0 }) {
+            metaInsert.bind(1, key)
+            metaInsert.bind(2, value)
+            try metaInsert.run()
+        }
+
+        let categories = input.categories.sorted { $0.id < $1.id }
+        let categoryInsert = try db.prepare("INSERT INTO category(id, priority, label) VALUES (?, ?, ?)")
+        let labelInsert = try db.prepare("INSERT INTO category_label(category, locale, label) VALUES (?, ?, ?)")
+        var terms: [String: String] = [:]
+        for category in categories {
+            categoryInsert.bind(1, category.id)
+            categoryInsert.bind(2, category.priority)
+            categoryInsert.bind(3, category.labels[city.defaultLocale] ?? category.labels["en"] ?? category.id)
+            try categoryInsert.run()
+            for (locale, label) in category.labels.sorted(by: { $0.key < $1.key }) {
+                labelInsert.bind(1, category.id)
+                labelInsert.bind(2, locale)
+                labelInsert.bind(3, label)
+                try labelInsert.run()
+            }
+            terms[category.id] = searchTerms(for: category)
+        }
+
+        let pois = input.pois.sorted { $0.ref.stableID < $1.ref.stableID }
+        let poiInsert = try db.prepare(
+            "INSERT INTO poi(id, osm, lat, lon, cell, category, name, tags) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+        let nameInsert = try db.prepare("INSERT INTO poi_name(poi, locale, name) VALUES (?, ?, ?)")
+        let searchInsert = try db.prepare("INSERT INTO search(rowid, name, terms) VALUES (?, ?, ?)")
+        for poi in pois {
+            let id = poi.ref.stableID
+            poiInsert.bind(1, id)
+            poiInsert.bind(2, poi.ref.description)
+            poiInsert.bind(3, poi.coordinate.lat)
+            poiInsert.bind(4, poi.coordinate.lon)
+            poiInsert.bind(5, Geohash.cell(lat: poi.coordinate.lat, lon: poi.coordinate.lon, precision: PackSchema.bucketPrecision))
+            poiInsert.bind(6, poi.category)
+            poiInsert.bind(7, poi.name)
+            poiInsert.bind(8, tagsJSON(poi.tags))
+            try poiInsert.run()
+            for (locale, name) in poi.localizedNames.sorted(by: { $0.key < $1.key }) {
+                nameInsert.bind(1, id)
+                nameInsert.bind(2, locale)
+                nameInsert.bind(3, name)
+                try nameInsert.run()
+            }
+            var names: [String] = []
+            if let name = poi.name { names.append(name) }
+            for (_, name) in poi.localizedNames.sorted(by: { $0.key < $1.key }) where !names.contains(name) {
+                names.append(name)
+            }
+            searchInsert.bind(1, id)
+            searchInsert.bind(2, names.joined(separator: " | "))
+            searchInsert.bind(3, terms[poi.category] ?? poi.category)
+            try searchInsert.run()
+        }
+
+        let bucketInsert = try db.prepare("INSERT INTO poi_bucket(cell, poi, lat, lon) VALUES (?, ?, ?, ?)")
+        for entry in Bucketing.bucketed(pois) {
+            bucketInsert.bind(1, entry.cell)
+            bucketInsert.bind(2, entry.poi.ref.stableID)
+            bucketInsert.bind(3, entry.poi.coordinate.lat)
+            bucketInsert.bind(4, entry.poi.coordinate.lon)
+            try bucketInsert.run()
+        }
+        try db.exec("INSERT INTO search(search) VALUES ('optimize')")
+        try db.exec("COMMIT")
+        try db.exec("VACUUM")
+    }
+
+    /// Adds the `data_version` meta row to a finished pack.
+    static func setDataVersion(_ version: Int, path: String) throws(EmitError) {
+        let db = try SQLiteWriter(path: path)
+        defer { db.close() }
+        try db.exec("PRAGMA journal_mode = OFF")
+        let insert = try db.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)")
+        insert.bind(1, PackSchema.MetaKey.dataVersion)
+        insert.bind(2, String(version))
+        try insert.run()
+    }
+
+    /// Category id, labels and synonyms in every locale, de-duplicated, in a stable order.
+    static func searchTerms(for category: PackCategory) -> String {
+        var seen: Set<String> = []
+        var out: [String] = []
+        func add(_ term: String) {
+            let t = term.trimmingCharacters(in: .whitespaces)
+            if !t.isEmpty && seen.insert(t.lowercased()).inserted { out.append(t) }
+        }
+        add(category.id.replacingOccurrences(of: "_", with: " "))
+        for (_, label) in category.labels.sorted(by: { $0.key < $1.key }) { add(label) }
+        for (_, words) in category.synonyms.sorted(by: { $0.key < $1.key }) { words.forEach(add) }
+        return out.joined(separator: " | ")
+    }
+
+    /// Tags as a JSON object with sorted keys.
+    static func tagsJSON(_ tags: [String: String]) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(tags), let text = String(data: data, encoding: .utf8) else { return "{}" }
+        return text
+    }
+}

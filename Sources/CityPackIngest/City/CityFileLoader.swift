@@ -1,0 +1,288 @@
+import CityPackDiagnostics
+import CityPackModel
+import Foundation
+import Yams
+
+/// Reads `city.yaml`, the file that describes a city's sources, locales, bounding box and rule overrides.
+///
+/// Every problem becomes a diagnostic with the file's line and column; the loader never throws for bad
+/// content, only returns `nil` when no usable `City` can be made.
+///
+/// ```yaml
+/// id: monaco                      # lowercase letters, digits, '-' and '_'
+/// name: Monaco
+/// names: { fr: Monaco, it: Principato di Monaco }
+/// locales: [en, fr]               # the first is the default unless default_locale says otherwise
+/// bbox: [7.4091, 43.7247, 7.4398, 43.7519]   # minLon, minLat, maxLon, maxLat
+/// sources:
+///   osm: [monaco-2021.osm.gz]     # paths relative to this file
+///   gtfs: []
+/// profile: ../../templates/categories.json  # optional
+/// rules: { osm.poi_missing_name: off, osm.duplicate_poi: error }
+/// size_budget: 20000000           # bytes, compressed
+/// attribution: "© OpenStreetMap contributors, ODbL 1.0"
+/// ```
+public enum CityFileLoader {
+    /// The file name `citypack` looks for in a city directory.
+    public static let fileName = "city.yaml"
+
+    /// Loads the city file of `directory` (or a city file path directly).
+    /// - Parameters:
+    ///   - path: a city directory or the path of its `city.yaml`.
+    ///   - bag: receives every problem with its location.
+    /// - Returns: the city, or nil when errors make it unusable (the bag then holds at least one error).
+    public static func load(_ path: String, bag: DiagnosticBag) -> City? {
+        var isDirectory: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+        let file = exists && isDirectory.boolValue ? (path as NSString).appendingPathComponent(fileName) : path
+        guard let data = FileManager.default.contents(atPath: file) else {
+            bag.report(Rules.cityMissingSource, "cannot read city file '\(file)'", at: SourceLocation(file: file))
+            return nil
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            bag.report(Rules.citySyntax, "city file is not UTF-8", at: SourceLocation(file: file, line: 1, column: 1))
+            return nil
+        }
+        return parse(text, file: file, bag: bag)
+    }
+
+    /// Parses city-file text. `file` is used for locations and to resolve relative source paths.
+    public static func parse(_ text: String, file: String, bag: DiagnosticBag) -> City? {
+        let root: Node
+        do {
+            guard let node = try Yams.compose(yaml: text) else {
+                bag.report(Rules.cityMissingField, "city file is empty", at: SourceLocation(file: file, line: 1, column: 1))
+                return nil
+            }
+            root = node
+        } catch let error as YamlError {
+            bag.report(Rules.citySyntax, Self.describe(error), at: Self.location(of: error, file: file))
+            return nil
+        } catch {
+            bag.report(Rules.citySyntax, "\(error)", at: SourceLocation(file: file, line: 1, column: 1))
+            return nil
+        }
+        var reader = Reader(file: file, bag: bag)
+        return reader.city(from: root)
+    }
+
+    static func describe(_ error: YamlError) -> String {
+        switch error {
+        case .scanner(_, let problem, _, _), .parser(_, let problem, _, _), .composer(_, let problem, _, _):
+            return "YAML syntax: \(problem)"
+        case .reader(let problem, _, _, _):
+            return "YAML syntax: \(problem)"
+        case .duplicatedKeysInMapping(let duplicates, _):
+            return "duplicated keys: \(duplicates.joined(separator: ", "))"
+        default:
+            return "YAML syntax: \(error)"
+        }
+    }
+
+    static func location(of error: YamlError, file: String) -> SourceLocation {
+        switch error {
+        case .scanner(_, _, let mark, _), .parser(_, _, let mark, _), .composer(_, _, let mark, _):
+            return SourceLocation(file: file, line: mark.line, column: mark.column)
+        default:
+            return SourceLocation(file: file, line: 1, column: 1)
+        }
+    }
+
+    /// Walks the YAML tree, reporting each problem at its node.
+    private struct Reader {
+        let file: String
+        let bag: DiagnosticBag
+        var failed = false
+
+        init(file: String, bag: DiagnosticBag) {
+            self.file = file
+            self.bag = bag
+        }
+
+        func at(_ node: Node?) -> SourceLocation {
+            guard let mark = node?.mark else { return SourceLocation(file: file, line: 1, column: 1) }
+            return SourceLocation(file: file, line: mark.line, column: mark.column)
+        }
+
+        mutating func fail(_ rule: RuleDescription, _ message: String, _ node: Node?) {
+            bag.report(rule, message, at: at(node))
+            failed = true
+        }
+
+        mutating func string(_ node: Node?, _ key: String) -> String? {
+            guard let node else { return nil }
+            guard let s = node.scalar?.string else {
+                fail(Rules.citySyntax, "'\(key)' must be a string", node)
+                return nil
+            }
+            return s
+        }
+
+        mutating func strings(_ node: Node?, _ key: String) -> [String] {
+            guard let node else { return [] }
+            if let s = node.scalar?.string { return s.isEmpty ? [] : [s] }
+            guard let seq = node.sequence else {
+                fail(Rules.citySyntax, "'\(key)' must be a list of strings", node)
+                return []
+            }
+            return seq.compactMap { item in
+                guard let s = item.scalar?.string else {
+                    fail(Rules.citySyntax, "'\(key)' must be a list of strings", item)
+                    return nil
+                }
+                return s
+            }
+        }
+
+        mutating func stringMap(_ node: Node?, _ key: String) -> [(String, String, Node)] {
+            guard let node else { return [] }
+            guard let mapping = node.mapping else {
+                fail(Rules.citySyntax, "'\(key)' must be a mapping", node)
+                return []
+            }
+            var out: [(String, String, Node)] = []
+            for (k, v) in mapping {
+                guard let ks = k.scalar?.string, let vs = v.scalar?.string else {
+                    fail(Rules.citySyntax, "'\(key)' entries must be 'key: value' strings", k)
+                    continue
+                }
+                out.append((ks, vs, k))
+            }
+            return out
+        }
+
+        func resolve(_ path: String) -> String {
+            if path.hasPrefix("/") { return path }
+            let dir = (file as NSString).deletingLastPathComponent
+            return dir.isEmpty ? path : (dir as NSString).appendingPathComponent(path)
+        }
+
+        mutating func city(from root: Node) -> City? {
+            guard let map = root.mapping else {
+                fail(Rules.citySyntax, "the city file must be a mapping of keys to values", root)
+                return nil
+            }
+            let known: Set<String> = [
+                "id", "name", "names", "locales", "default_locale", "bbox", "sources", "profile", "rules",
+                "size_budget", "attribution",
+            ]
+            for key in map.keys {
+                if let k = key.string, !known.contains(k) {
+                    fail(Rules.citySyntax, "unknown key '\(k)'; expected one of \(known.sorted().joined(separator: ", "))", key)
+                }
+            }
+            let id = string(map["id"], "id") ?? ""
+            if map["id"] == nil || id.isEmpty {
+                fail(Rules.cityMissingField, "missing 'id' (e.g. id: monaco)", map["id"] ?? root)
+            } else if !id.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-" || $0 == "_") }) {
+                fail(Rules.citySyntax, "'id' must use lowercase ASCII letters, digits, '-' or '_': '\(id)'", map["id"])
+            }
+            let name = string(map["name"], "name") ?? ""
+            if name.isEmpty { fail(Rules.cityMissingField, "missing 'name'", map["name"] ?? root) }
+
+            var names: [String: String] = [:]
+            for (locale, value, node) in stringMap(map["names"], "names") {
+                if !Self.isLocale(locale) { fail(Rules.cityInvalidLocale, "'\(locale)' is not a locale tag", node) }
+                names[locale] = value
+            }
+            var locales = strings(map["locales"], "locales")
+            if locales.isEmpty { locales = ["en"] }
+            for locale in locales where !Self.isLocale(locale) {
+                fail(Rules.cityInvalidLocale, "'\(locale)' is not a locale tag (e.g. en, fr, pt-BR)", map["locales"])
+            }
+            let defaultLocale = string(map["default_locale"], "default_locale") ?? locales[0]
+            if !locales.contains(defaultLocale) { locales.insert(defaultLocale, at: 0) }
+
+            var bbox = BoundingBox(minLon: -180, minLat: -90, maxLon: 180, maxLat: 90)
+            if let node = map["bbox"] {
+                let values = (node.sequence.map(Array.init) ?? []).map { $0.float }
+                if values.count == 4, let a = values[0], let b = values[1], let c = values[2], let d = values[3] {
+                    bbox = BoundingBox(minLon: a, minLat: b, maxLon: c, maxLat: d)
+                    if !bbox.isValid {
+                        fail(Rules.cityInvalidBBox, "bbox must be [minLon, minLat, maxLon, maxLat] within ±180/±90 with min ≤ max", node)
+                    }
+                } else {
+                    fail(Rules.cityInvalidBBox, "bbox must be a list of four numbers [minLon, minLat, maxLon, maxLat]", node)
+                }
+            } else {
+                fail(Rules.cityMissingField, "missing 'bbox' ([minLon, minLat, maxLon, maxLat]); `citypack init` derives it from the data", root)
+            }
+
+            var osm: [String] = []
+            var gtfs: [String] = []
+            if let sources = map["sources"] {
+                if let smap = sources.mapping {
+                    for key in smap.keys {
+                        if let k = key.string, !["osm", "gtfs"].contains(k) {
+                            fail(Rules.citySyntax, "unknown source kind '\(k)'; expected osm or gtfs", key)
+                        }
+                    }
+                    for (kind, list) in [("osm", smap["osm"]), ("gtfs", smap["gtfs"])] {
+                        guard let list else { continue }
+                        let items = list.sequence.map(Array.init) ?? [list]
+                        for item in items {
+                            guard let p = item.scalar?.string, !p.isEmpty else {
+                                fail(Rules.citySyntax, "'sources.\(kind)' must be a list of paths", item)
+                                continue
+                            }
+                            let full = resolve(p)
+                            if !FileManager.default.fileExists(atPath: full) {
+                                fail(Rules.cityMissingSource, "\(kind) source '\(p)' not found (looked at \(full))", item)
+                            }
+                            if kind == "osm" { osm.append(full) } else { gtfs.append(full) }
+                        }
+                    }
+                } else {
+                    fail(Rules.citySyntax, "'sources' must be a mapping with 'osm' and/or 'gtfs' lists", sources)
+                }
+            }
+            if osm.isEmpty && gtfs.isEmpty && !failed {
+                fail(Rules.cityMissingField, "no sources: add 'sources: { osm: [...] }' or 'gtfs: [...]'", map["sources"] ?? root)
+            }
+
+            let profile = string(map["profile"], "profile").map(resolve)
+            if let profile, !FileManager.default.fileExists(atPath: profile) {
+                fail(Rules.cityMissingSource, "profile '\(profile)' not found", map["profile"])
+            }
+
+            var overrides: [String: Severity] = [:]
+            var disabled: Set<String> = []
+            for (code, value, node) in stringMap(map["rules"], "rules") {
+                if RuleCatalog.rule(code) == nil {
+                    bag.report(Rules.cityUnknownRule, "unknown rule code '\(code)' (see `citypack rules`)", at: at(node))
+                }
+                switch value.lowercased() {
+                case "off", "ignore", "false": disabled.insert(code)
+                case "error": overrides[code] = .error
+                case "warning": overrides[code] = .warning
+                case "info": overrides[code] = .info
+                default: fail(Rules.citySyntax, "rule '\(code)': severity must be error, warning, info or off", node)
+                }
+            }
+            var budget: Int?
+            if let node = map["size_budget"] {
+                if let n = node.int, n > 0 { budget = n } else { fail(Rules.citySyntax, "'size_budget' must be a positive number of bytes", node) }
+            }
+            let attribution = string(map["attribution"], "attribution") ?? "© OpenStreetMap contributors"
+
+            if failed { return nil }
+            return City(
+                id: id, name: name, names: names, defaultLocale: defaultLocale, locales: locales, bbox: bbox,
+                osmFiles: osm, gtfsFeeds: gtfs, profile: profile, severityOverrides: overrides,
+                disabledRules: disabled, sizeBudget: budget, attribution: attribution,
+                directory: (file as NSString).deletingLastPathComponent, file: file)
+        }
+
+        static func isLocale(_ s: String) -> Bool { CityFileLoader.isLocale(s) }
+    }
+
+    /// A BCP 47-style tag: a 2–3 letter language, then optional `-`/`_` subtags of 2–8 letters or digits.
+    public static func isLocale(_ s: String) -> Bool {
+        let parts = s.split(separator: "-", omittingEmptySubsequences: false).flatMap {
+            $0.split(separator: "_", omittingEmptySubsequences: false)
+        }
+        guard let lang = parts.first, (2...3).contains(lang.count), lang.allSatisfy({ $0.isASCII && $0.isLetter })
+        else { return false }
+        return parts.dropFirst().allSatisfy { (2...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }
+    }
+}

@@ -1,0 +1,44 @@
+import CityPackModel
+import Foundation
+
+/// Writes a `city.yaml` that ``CityFileLoader`` accepts; used by `citypack init`.
+public enum CityFileWriter {
+    /// The YAML text for a new city. Source paths are written as given (relative to the city directory).
+    public static func yaml(
+        id: String, name: String, locales: [String], bbox: BoundingBox, osm: [String], gtfs: [String],
+        attribution: String
+    ) -> String {
+        func quote(_ s: String) -> String {
+            let escaped = s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            return "\"\(escaped)\""
+        }
+        func list(_ items: [String]) -> String { "[" + items.map(quote).joined(separator: ", ") + "]" }
+        func number(_ d: Double) -> String { String(format: "%.7f", d) }
+        return """
+            # CityPack city file. `citypack build <this folder>` compiles it into a pack.
+            id: \(id)
+            name: \(quote(name))
+            locales: [\(locales.joined(separator: ", "))]
+            # minLon, minLat, maxLon, maxLat (degrees)
+            bbox: [\(number(bbox.minLon)), \(number(bbox.minLat)), \(number(bbox.maxLon)), \(number(bbox.maxLat))]
+            sources:
+              osm: \(list(osm))
+              gtfs: \(list(gtfs))
+            attribution: \(quote(attribution))
+            # Per-rule severity overrides, e.g. `osm.poi_missing_name: off` (see `citypack rules`).
+            rules: {}
+
+            """
+    }
+
+    /// `target` expressed relative to `directory` when both are on the same tree, else absolute.
+    public static func relativePath(of target: String, from directory: String) -> String {
+        let t = URL(fileURLWithPath: target).standardizedFileURL.pathComponents
+        let d = URL(fileURLWithPath: directory).standardizedFileURL.pathComponents
+        var i = 0
+        while i < t.count && i < d.count && t[i] == d[i] { i += 1 }
+        if i <= 1 { return URL(fileURLWithPath: target).standardizedFileURL.path }
+        let ups = Array(repeating: "..", count: d.count - i)
+        return (ups + t[i...]).joined(separator: "/")
+    }
+}

@@ -1,1 +1,0 @@
-// CityPackValidate module.

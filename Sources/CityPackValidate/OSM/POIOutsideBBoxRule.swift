@@ -1,0 +1,25 @@
+import CityPackDiagnostics
+import CityPackModel
+
+/// Checks that every POI lies inside the city bounding box; those outside are left out of the pack, so apps
+/// can trust that everything in a pack is inside its box.
+public struct POIOutsideBBoxRule: POIRule {
+    public static let rule = Rules.osmPOIOutsideBBox
+    public init() {}
+
+    public func check(_ pois: [POI], city: City, bag: DiagnosticBag) -> Set<OSMRef> {
+        var dropped: Set<OSMRef> = []
+        for poi in pois where !city.bbox.contains(poi.coordinate) {
+            dropped.insert(poi.ref)
+            bag.report(Self.rule, .outside(poi, city.bbox), at: poi.location, entity: poi.ref.description)
+        }
+        return dropped
+    }
+}
+
+extension String {
+    fileprivate static func outside(_ poi: POI, _ box: BoundingBox) -> String {
+        "\(poi.category) \(poi.ref) at \(poi.coordinate.lat),\(poi.coordinate.lon) is outside the city bbox "
+            + "[\(box.minLon), \(box.minLat), \(box.maxLon), \(box.maxLat)]; it is left out of the pack"
+    }
+}

@@ -1,0 +1,30 @@
+import CityPackDiagnostics
+import CityPackModel
+
+/// A rule over the normalised POIs of a city. Rules read the model, never raw text.
+public protocol POIRule: Sendable {
+    /// The catalogued rule this type checks.
+    static var rule: RuleDescription { get }
+    /// Reports findings into `bag`; returns the ids of POIs the rule removes from the pack (usually none).
+    func check(_ pois: [POI], city: City, bag: DiagnosticBag) -> Set<OSMRef>
+}
+
+/// Runs every POI rule, in registry order, and returns the POIs that stay in the pack.
+public enum POIValidator {
+    /// The POI rules, in the order they run.
+    public static let rules: [any POIRule] = [POIOutsideBBoxRule(), POIMissingNameRule(), DuplicatePOIRule()]
+
+    /// Validates `pois` and returns the ones kept, in their original order.
+    public static func validate(_ pois: [POI], city: City, bag: DiagnosticBag) -> [POI] {
+        var removed: Set<OSMRef> = []
+        var remaining = pois
+        for rule in rules {
+            let dropped = rule.check(remaining, city: city, bag: bag)
+            if !dropped.isEmpty {
+                removed.formUnion(dropped)
+                remaining.removeAll { dropped.contains($0.ref) }
+            }
+        }
+        return remaining
+    }
+}
