@@ -118,7 +118,7 @@ final class OSMParseState {
             if b & 0xC0 != 0x80 { chars += 1 }
         }
         guard p.pointee == UInt8(ascii: "<") else { return (line, 0) }
-        if newlines == 0 { return (line, max(col - chars, 1)) }
+        if newlines == 0 { return (line, max(col - chars - 1, 1)) }
         var q = p
         var width: Int32 = 1
         while q > base {
