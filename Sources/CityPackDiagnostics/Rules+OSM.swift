@@ -45,8 +45,8 @@ extension Rules {
         "osm.unsupported_version", .osm, .error, "The <osm> root has no version attribute or a version other than 0.6",
         rationale: "Only OSM API 0.6 XML is understood; older formats have different semantics.")
     public static let osmUnexpectedElement = RuleDescription(
-        "osm.unexpected_element", .osm, .warning, "An element appears where OSM XML does not define it; it is ignored",
-        rationale: "Misplaced elements usually mean a broken export; ignoring them silently could hide lost data.")
+        "osm.unexpected_element", .osm, .error, "An element appears where OSM XML does not define it; it is ignored",
+        rationale: "Misplaced elements mean a broken or foreign export; ignoring them silently could hide lost data. Overpass <note>, <meta>, <remark> are accepted.")
     public static let osmInvalidRelationMember = RuleDescription(
         "osm.invalid_relation_member", .osm, .error,
         "A relation member has a missing or unknown type, or a missing or non-integer ref",

@@ -29,6 +29,8 @@ final class OSMParseState {
     var file: UInt16 = 0
     var displayPath = ""
     var displayPaths: [String] = []
+    /// Files whose root is `<osmChange>`: their ways may reference nodes that did not change.
+    var changeFiles: Set<UInt16> = []
     /// The parser was stopped on purpose (entity declaration, not OSM, limit); later parser errors are noise.
     var stopped = false
     /// An `osm.xml_malformed` was reported for this file.
@@ -257,6 +259,7 @@ final class OSMParseState {
         if nameIs(localname, "osmChange") {
             isChange = true
             elementDepth = 3
+            changeFiles.insert(file)
         } else if !nameIs(localname, "osm") {
             bag.report(
                 Rules.osmNotOSM, "root element is <\(String(cString: localname))>, expected <osm> or <osmChange>",

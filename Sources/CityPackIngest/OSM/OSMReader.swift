@@ -119,7 +119,8 @@ public final class OSMReader {
         _ = reportDuplicates(s.relations, "r", "relation")
         let index = NodeIndex(order: nodeOrder, ids: s.nodes.ids, lats: s.nodeLats, lons: s.nodeLons)
 
-        for w in 0..<s.ways.count {
+        // Ways of change files may reference unchanged nodes, which such files do not contain.
+        for w in 0..<s.ways.count where !s.changeFiles.contains(s.ways.files[w]) {
             var missing = 0
             var firstMissing: Int64 = 0
             for r in s.wayRefs[s.wayOffsets[w]..<s.wayOffsets[w + 1]] where index.index(of: r) == nil {
