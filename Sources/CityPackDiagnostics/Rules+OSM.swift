@@ -37,9 +37,25 @@ extension Rules {
         "osm.excess_precision", .osm, .info, "A coordinate has more than 7 decimals; it is rounded",
         rationale: "OSM stores 7 decimals (about 1 cm); more suggests a converted or synthetic file.")
 
+    public static let osmLimitExceeded = RuleDescription(
+        "osm.limit_exceeded", .osm, .error,
+        "An input exceeds a configured bound (file size, tags per element, attribute value length)",
+        rationale: "Bounds keep a hostile or corrupt file from exhausting memory; raise the limit if the data is genuine.")
+    public static let osmUnsupportedVersion = RuleDescription(
+        "osm.unsupported_version", .osm, .error, "The <osm> root has no version attribute or a version other than 0.6",
+        rationale: "Only OSM API 0.6 XML is understood; older formats have different semantics.")
+    public static let osmUnexpectedElement = RuleDescription(
+        "osm.unexpected_element", .osm, .error, "An element appears where OSM XML does not define it; it is ignored",
+        rationale: "Misplaced elements mean a broken or foreign export; ignoring them silently could hide lost data. Overpass <note>, <meta>, <remark> are accepted.")
+    public static let osmInvalidRelationMember = RuleDescription(
+        "osm.invalid_relation_member", .osm, .error,
+        "A relation member has a missing or unknown type, or a missing or non-integer ref",
+        rationale: "A member that cannot be resolved makes the relation meaningless.")
+
     static let osmRules: [RuleDescription] = [
         osmXMLMalformed, osmEntityDeclaration, osmNotOSM, osmInvalidCoordinates, osmInvalidID,
         osmDuplicateElementID, osmMissingReferencedNode, osmWayOneNode, osmPOIOutsideBBox, osmPOIMissingName,
-        osmDuplicatePOI, osmExcessPrecision,
+        osmDuplicatePOI, osmExcessPrecision, osmLimitExceeded, osmUnsupportedVersion, osmUnexpectedElement,
+        osmInvalidRelationMember,
     ]
 }

@@ -1,0 +1,574 @@
+import CCityPackXML2
+import CityPackDiagnostics
+import CityPackModel
+import Foundation
+
+/// A POI candidate from a way; its position is computed once every node is known.
+struct PendingWayPOI {
+    var wayIndex: Int
+    var id: Int64
+    var category: String
+    var name: String?
+    var localizedNames: [String: String]
+    var tags: [String: String]
+    var location: SourceLocation
+}
+
+/// All mutable state of an ``OSMReader``, reached from libxml2's SAX callbacks through the user-data pointer.
+///
+/// Not thread-safe; one instance is used by one reader on one thread.
+final class OSMParseState {
+    enum Kind { case node, way, relation }
+
+    let profile: any POIProfile
+    let bag: DiagnosticBag
+    let options: OSMReadOptions
+
+    // Per file.
+    var ctxt: xmlParserCtxtPtr?
+    var file: UInt16 = 0
+    var displayPath = ""
+    var displayPaths: [String] = []
+    /// Files whose root is `<osmChange>`: their ways may reference nodes that did not change.
+    var changeFiles: Set<UInt16> = []
+    /// The parser was stopped on purpose (entity declaration, not OSM, limit); later parser errors are noise.
+    var stopped = false
+    /// An `osm.xml_malformed` was reported for this file.
+    var malformed = false
+    private var depth = 0
+    private var elementDepth = 2
+    private var skipDepth = 0
+    private var isChange = false
+
+    // Current element.
+    private var kind: Kind?
+    private var currentID: Int64 = 0
+    private var idValid = false
+    private var line: Int32 = 0
+    private var column: Int32 = 0
+    private var latE7: Int32 = 0
+    private var lonE7: Int32 = 0
+    private var coordinatesValid = false
+    private var tagCount = 0
+    private var tagLimitReported = false
+    private var refStart = 0
+    private var badRefReported = false
+    private var keptKeys: [String] = []
+    private var keptValues: [String] = []
+    private var name: String?
+    private var localizedNames: [(String, String)] = []
+
+    // Accumulated over all files.
+    var keyCache = TagKeyCache()
+    var nodes = ElementTable()
+    var nodeLats: [Int32] = []
+    var nodeLons: [Int32] = []
+    var ways = ElementTable()
+    var wayRefs: [Int64] = []
+    var wayOffsets: [Int] = [0]
+    var relations = ElementTable()
+    var pendingWays: [PendingWayPOI] = []
+    /// Elements seen, including invalid and duplicate ones.
+    var nodesSeen = 0
+    var waysSeen = 0
+    var relationsSeen = 0
+    var pois: [POI] = []
+    var newestTimestamp: [UInt8] = []
+    var declaredBounds: BoundingBox?
+    var minLat = Int32.max, maxLat = Int32.min, minLon = Int32.max, maxLon = Int32.min
+
+    init(profile: any POIProfile, bag: DiagnosticBag, options: OSMReadOptions) {
+        self.profile = profile
+        self.bag = bag
+        self.options = options
+    }
+
+    /// Prepares for a new file.
+    func begin(file index: UInt16, displayPath: String, ctxt: xmlParserCtxtPtr) {
+        self.ctxt = ctxt
+        self.file = index
+        self.displayPath = displayPath
+        stopped = false
+        malformed = false
+        depth = 0
+        elementDepth = 2
+        skipDepth = 0
+        isChange = false
+        kind = nil
+    }
+
+    // MARK: Locations
+
+    /// Line and column where the tag being parsed starts (its `<`), derived from the parser's position.
+    ///
+    /// libxml2 calls back with its cursor at the end of the start tag; scanning back to `<` gives the start.
+    /// Columns count characters, like libxml2's own error columns. Column 0 when the line start is no longer
+    /// in the parser's buffer.
+    func tagStart() -> (line: Int32, column: Int32) {
+        guard let ctxt, let input = ctxt.pointee.input else { return (0, 0) }
+        let line = input.pointee.line
+        let col = input.pointee.col
+        guard let cur = input.pointee.cur, let base = input.pointee.base else { return (line, 0) }
+        var p = cur
+        var chars: Int32 = 0
+        var newlines: Int32 = 0
+        while p > base {
+            p -= 1
+            let b = p.pointee
+            if b == UInt8(ascii: "<") { break }
+            if b == UInt8(ascii: "\n") { newlines += 1 }
+            if b & 0xC0 != 0x80 { chars += 1 }
+        }
+        guard p.pointee == UInt8(ascii: "<") else { return (line, 0) }
+        if newlines == 0 { return (line, max(col - chars - 1, 1)) }
+        var q = p
+        var width: Int32 = 1
+        while q > base {
+            q -= 1
+            if q.pointee == UInt8(ascii: "\n") { return (line - newlines, width) }
+            if q.pointee & 0xC0 != 0x80 { width += 1 }
+        }
+        return (line - newlines, input.pointee.consumed == 0 ? width : 0)
+    }
+
+    /// Current parser position (for errors found between tags).
+    func currentPosition() -> SourceLocation {
+        guard let ctxt, let input = ctxt.pointee.input else { return SourceLocation(file: displayPath) }
+        return SourceLocation(file: displayPath, line: Int(input.pointee.line), column: Int(input.pointee.col))
+    }
+
+    private func here(_ l: Int32, _ c: Int32) -> SourceLocation {
+        SourceLocation(file: displayPath, line: Int(l), column: Int(c))
+    }
+
+    private var entity: String {
+        switch kind {
+        case .node: "n\(currentID)"
+        case .way: "w\(currentID)"
+        case .relation: "r\(currentID)"
+        case nil: ""
+        }
+    }
+
+    /// Stops the parser; nothing more of this file is read.
+    func stop() {
+        stopped = true
+        if let ctxt { xmlStopParser(ctxt) }
+    }
+
+    // MARK: Parser events
+
+    func parserError(_ error: UnsafePointer<xmlError>) {
+        let e = error.pointee
+        guard e.level.rawValue >= XML_ERR_ERROR.rawValue, !stopped, !malformed else { return }
+        malformed = true
+        let message = e.message.map { String(cString: $0) }?.trimmingCharacters(in: .whitespacesAndNewlines)
+        bag.report(
+            Rules.osmXMLMalformed, "XML error: \(message ?? "code \(e.code)")",
+            at: SourceLocation(file: displayPath, line: Int(e.line), column: Int(e.int2)))
+    }
+
+    func declaration(_ what: String) {
+        guard !stopped else { return }
+        let (l, c) = tagStart()
+        bag.report(
+            Rules.osmEntityDeclaration,
+            "\(what) is not allowed in OSM XML; DTDs and entities are never expanded, the file is rejected",
+            at: here(l, c))
+        stop()
+    }
+
+    func compressedStreamCorrupt(_ zlibMessage: String) {
+        guard !malformed else { return }
+        malformed = true
+        bag.report(
+            Rules.osmXMLMalformed, "compressed data is truncated or corrupt (zlib: \(zlibMessage))",
+            at: currentPosition())
+    }
+
+    func limitExceeded(_ message: String, at location: SourceLocation, stopParsing: Bool) {
+        bag.report(Rules.osmLimitExceeded, message, at: location, entity: kind == nil ? nil : entity)
+        if stopParsing { stop() }
+    }
+
+    typealias Attributes = UnsafeMutablePointer<UnsafePointer<xmlChar>?>
+
+    func startElement(_ localname: UnsafePointer<xmlChar>, _ count: Int, _ attributes: Attributes?) {
+        depth += 1
+        if skipDepth > 0 { return }
+        if depth == elementDepth + 1, let kind {
+            switch kind {
+            case .node:
+                if nameIs(localname, "tag") { return tag(count, attributes) }
+            case .way:
+                if nameIs(localname, "nd") { return nd(count, attributes) }
+                if nameIs(localname, "tag") { return tag(count, attributes) }
+            case .relation:
+                if nameIs(localname, "member") { return member(count, attributes) }
+                if nameIs(localname, "tag") { return tag(count, attributes) }
+            }
+            return unexpected(localname, inside: entity)
+        }
+        if depth == elementDepth {
+            if nameIs(localname, "node") { return beginElement(.node, count, attributes) }
+            if nameIs(localname, "way") { return beginElement(.way, count, attributes) }
+            if nameIs(localname, "relation") { return beginElement(.relation, count, attributes) }
+            if nameIs(localname, "bounds") { return bounds(count, attributes) }
+            // Known elements without POI content: changesets, Overpass notes and metadata.
+            if nameIs(localname, "changeset") || nameIs(localname, "note") || nameIs(localname, "meta")
+                || nameIs(localname, "remark") || nameIs(localname, "bound")
+            {
+                skipDepth = depth
+                return
+            }
+            return unexpected(localname, inside: isChange ? "an osmChange action" : "<osm>")
+        }
+        if depth == 1 { return root(localname, count, attributes) }
+        if isChange && depth == 2 {
+            if nameIs(localname, "create") || nameIs(localname, "modify") { return }
+            if nameIs(localname, "delete") {
+                skipDepth = depth
+                return
+            }
+            return unexpected(localname, inside: "<osmChange>")
+        }
+        unexpected(localname, inside: kind == nil ? "<osm>" : entity)
+    }
+
+    func endElement() {
+        defer { depth -= 1 }
+        if skipDepth > 0 {
+            if depth == skipDepth { skipDepth = 0 }
+            return
+        }
+        if depth == elementDepth && kind != nil { endOSMElement() }
+    }
+
+    // MARK: Elements
+
+    private func unexpected(_ localname: UnsafePointer<xmlChar>, inside parent: String) {
+        let (l, c) = tagStart()
+        bag.report(
+            Rules.osmUnexpectedElement, "unexpected element <\(String(cString: localname))> in \(parent); ignored",
+            at: here(l, c))
+        skipDepth = depth
+    }
+
+    private func root(_ localname: UnsafePointer<xmlChar>, _ count: Int, _ attributes: Attributes?) {
+        let (l, c) = tagStart()
+        if nameIs(localname, "osmChange") {
+            isChange = true
+            elementDepth = 3
+            changeFiles.insert(file)
+        } else if !nameIs(localname, "osm") {
+            bag.report(
+                Rules.osmNotOSM, "root element is <\(String(cString: localname))>, expected <osm> or <osmChange>",
+                at: here(l, c))
+            return stop()
+        }
+        var version: String?
+        forEachAttribute(count, attributes) { name, start, end in
+            if nameIs(name, "version") { version = string(start, end) }
+        }
+        if version != "0.6" {
+            let what = version.map { "version \"\($0)\" is not supported" } ?? "the version attribute is missing"
+            bag.report(Rules.osmUnsupportedVersion, "\(what); only OSM XML 0.6 is read", at: here(l, c))
+        }
+    }
+
+    private func bounds(_ count: Int, _ attributes: Attributes?) {
+        var values: [Int64?] = [nil, nil, nil, nil]
+        forEachAttribute(count, attributes) { name, start, end in
+            let slot: Int? =
+                nameIs(name, "minlat") ? 0 : nameIs(name, "minlon") ? 1 : nameIs(name, "maxlat") ? 2 : nameIs(name, "maxlon") ? 3 : nil
+            if let slot, let v = DecimalE7.parse(start, end)?.value, v != DecimalE7.overflow { values[slot] = v }
+        }
+        skipDepth = depth
+        guard let minLat = values[0], let minLon = values[1], let maxLat = values[2], let maxLon = values[3] else {
+            return
+        }
+        let box = BoundingBox(
+            minLon: Double(minLon) / 1e7, minLat: Double(minLat) / 1e7, maxLon: Double(maxLon) / 1e7,
+            maxLat: Double(maxLat) / 1e7)
+        if box.isValid { declaredBounds = box }
+    }
+
+    private func beginElement(_ newKind: Kind, _ count: Int, _ attributes: Attributes?) {
+        kind = newKind
+        (line, column) = tagStart()
+        switch newKind {
+        case .node: nodesSeen += 1
+        case .way: waysSeen += 1
+        case .relation: relationsSeen += 1
+        }
+        idValid = false
+        currentID = 0
+        tagCount = 0
+        tagLimitReported = false
+        badRefReported = false
+        keptKeys.removeAll(keepingCapacity: true)
+        keptValues.removeAll(keepingCapacity: true)
+        name = nil
+        localizedNames.removeAll(keepingCapacity: true)
+        refStart = wayRefs.count
+        var idText: (UnsafePointer<UInt8>, UnsafePointer<UInt8>)?
+        var latText: (UnsafePointer<UInt8>, UnsafePointer<UInt8>)?
+        var lonText: (UnsafePointer<UInt8>, UnsafePointer<UInt8>)?
+        forEachAttribute(count, attributes) { name, start, end in
+            switch name[0] {
+            case UInt8(ascii: "i"): if nameIs(name, "id") { idText = (start, end) }
+            case UInt8(ascii: "l"):
+                if nameIs(name, "lat") { latText = (start, end) } else if nameIs(name, "lon") { lonText = (start, end) }
+            case UInt8(ascii: "t"): if nameIs(name, "timestamp") { timestamp(start, end) }
+            default: break
+            }
+        }
+        let noun = newKind == .node ? "node" : newKind == .way ? "way" : "relation"
+        if let (s, e) = idText, let id = DecimalE7.parseInt64(s, e) {
+            currentID = id
+            idValid = true
+        } else {
+            let text = idText.map { "id \"\(string($0.0, $0.1))\" is not an integer" } ?? "the id attribute is missing"
+            bag.report(Rules.osmInvalidID, "\(noun): \(text); element skipped", at: here(line, column))
+        }
+        guard newKind == .node else { return }
+        coordinatesValid = false
+        let lat = coordinate(latText, name: "lat", limit: 900_000_000)
+        let lon = coordinate(lonText, name: "lon", limit: 1_800_000_000)
+        if let lat, let lon {
+            coordinatesValid = true
+            latE7 = lat
+            lonE7 = lon
+            if lat < minLat { minLat = lat }
+            if lat > maxLat { maxLat = lat }
+            if lon < minLon { minLon = lon }
+            if lon > maxLon { maxLon = lon }
+        }
+        if idValid {
+            nodes.append(id: currentID, line: line, column: column, file: file)
+            nodeLats.append(coordinatesValid ? latE7 : NodeIndex.invalid)
+            nodeLons.append(coordinatesValid ? lonE7 : NodeIndex.invalid)
+        }
+    }
+
+    /// Parses one coordinate attribute, reporting problems; nil when invalid.
+    private func coordinate(
+        _ text: (UnsafePointer<UInt8>, UnsafePointer<UInt8>)?, name attribute: String, limit: Int64
+    ) -> Int32? {
+        guard let (s, e) = text else {
+            bag.report(
+                Rules.osmInvalidCoordinates, "node \(currentID): the \(attribute) attribute is missing",
+                at: here(line, column), entity: entity)
+            return nil
+        }
+        guard let (value, excess) = DecimalE7.parse(s, e) else {
+            bag.report(
+                Rules.osmInvalidCoordinates,
+                "node \(currentID): \(attribute) \"\(string(s, e))\" is not a decimal number",
+                at: here(line, column), entity: entity)
+            return nil
+        }
+        guard value != DecimalE7.overflow, abs(value) <= limit else {
+            bag.report(
+                Rules.osmInvalidCoordinates,
+                "node \(currentID): \(attribute) \(string(s, e)) is outside ±\(limit / 10_000_000)",
+                at: here(line, column), entity: entity)
+            return nil
+        }
+        if excess {
+            bag.report(
+                Rules.osmExcessPrecision,
+                "node \(currentID): \(attribute) \(string(s, e)) has more than 7 decimals; rounded to \(Double(value) / 1e7)",
+                at: here(line, column), entity: entity)
+        }
+        return Int32(value)
+    }
+
+    @inline(__always)
+    private func timestamp(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) {
+        let n = end - start
+        let newer = newestTimestamp.withUnsafeBufferPointer { old -> Bool in
+            let m = min(n, old.count)
+            let c = m == 0 ? 0 : memcmp(start, old.baseAddress!, m)
+            return c > 0 || (c == 0 && n > old.count)
+        }
+        if newer { newestTimestamp = Array(UnsafeBufferPointer(start: start, count: n)) }
+    }
+
+    private func tag(_ count: Int, _ attributes: Attributes?) {
+        skipDepth = depth  // a <tag> has no children worth reading
+        tagCount += 1
+        if tagCount > options.maxTagsPerElement {
+            if !tagLimitReported {
+                tagLimitReported = true
+                limitExceeded(
+                    "\(entity) has more than \(options.maxTagsPerElement) tags; the rest are ignored",
+                    at: here(line, column), stopParsing: false)
+            }
+            return
+        }
+        var key: (UnsafePointer<UInt8>, Int)?
+        var value: (UnsafePointer<UInt8>, Int)?
+        forEachAttribute(count, attributes) { name, start, end in
+            if name[0] == UInt8(ascii: "k") && name[1] == 0 {
+                key = (start, end - start)
+            } else if name[0] == UInt8(ascii: "v") && name[1] == 0 {
+                value = (start, end - start)
+            }
+        }
+        guard let (k, kn) = key, let (v, vn) = value, idValid else { return }
+        if kn > options.maxValueBytes || vn > options.maxValueBytes {
+            let (l, c) = tagStart()
+            limitExceeded(
+                "\(entity): a tag key or value is longer than \(options.maxValueBytes) bytes; tag ignored",
+                at: here(l, c), stopParsing: false)
+            return
+        }
+        let profile = self.profile
+        let decision = keyCache.decision(k, kn) { key in
+            if key == "name" { return .name }
+            if key.hasPrefix("name:") {
+                let locale = key.dropFirst(5)
+                if NameLocale.isLocale(locale) { return .localizedName(String(locale)) }
+            }
+            return profile.keeps(tag: key) ? .keep(key) : .drop
+        }
+        switch decision {
+        case .drop: return
+        case .keep(let key):
+            keptKeys.append(key)
+            keptValues.append(String(decoding: UnsafeBufferPointer(start: v, count: vn), as: UTF8.self))
+        case .name:
+            name = String(decoding: UnsafeBufferPointer(start: v, count: vn), as: UTF8.self)
+        case .localizedName(let locale):
+            localizedNames.append((locale, String(decoding: UnsafeBufferPointer(start: v, count: vn), as: UTF8.self)))
+        }
+    }
+
+    private func nd(_ count: Int, _ attributes: Attributes?) {
+        skipDepth = depth
+        var ref: Int64?
+        var text: String?
+        forEachAttribute(count, attributes) { name, start, end in
+            if nameIs(name, "ref") {
+                ref = DecimalE7.parseInt64(start, end)
+                if ref == nil { text = string(start, end) }
+            }
+        }
+        guard idValid else { return }
+        if let ref {
+            wayRefs.append(ref)
+        } else if !badRefReported {
+            badRefReported = true
+            let (l, c) = tagStart()
+            let what = text.map { "\"\($0)\" is not an integer" } ?? "is missing"
+            bag.report(Rules.osmInvalidID, "way \(currentID): <nd> ref \(what)", at: here(l, c), entity: entity)
+        }
+    }
+
+    private func member(_ count: Int, _ attributes: Attributes?) {
+        skipDepth = depth
+        var typeOK = false
+        var typeText: String?
+        var refOK = false
+        var refText: String?
+        forEachAttribute(count, attributes) { name, start, end in
+            if nameIs(name, "type") {
+                let n = end - start
+                typeOK =
+                    (n == 4 && memcmp(start, "node", 4) == 0) || (n == 3 && memcmp(start, "way", 3) == 0)
+                    || (n == 8 && memcmp(start, "relation", 8) == 0)
+                if !typeOK { typeText = string(start, end) }
+            } else if nameIs(name, "ref") {
+                refOK = DecimalE7.parseInt64(start, end) != nil
+                if !refOK { refText = string(start, end) }
+            }
+        }
+        guard !(typeOK && refOK) else { return }
+        var problems: [String] = []
+        if !typeOK { problems.append(typeText.map { "type \"\($0)\" is not node, way or relation" } ?? "type is missing") }
+        if !refOK { problems.append(refText.map { "ref \"\($0)\" is not an integer" } ?? "ref is missing") }
+        let (l, c) = tagStart()
+        bag.report(
+            Rules.osmInvalidRelationMember, "relation \(currentID): member \(problems.joined(separator: ", "))",
+            at: here(l, c), entity: entity)
+    }
+
+    private func endOSMElement() {
+        guard let kind else { return }
+        self.kind = nil
+        guard idValid else {
+            wayRefs.removeSubrange(refStart...)
+            return
+        }
+        switch kind {
+        case .node:
+            guard coordinatesValid, let (category, tags) = classify() else { return }
+            pois.append(
+                POI(
+                    ref: OSMRef(.node, currentID),
+                    coordinate: Coordinate(lat: DecimalE7.degrees(latE7), lon: DecimalE7.degrees(lonE7)),
+                    category: category, name: name, localizedNames: localizedDictionary(), tags: tags,
+                    location: here(line, column)))
+        case .way:
+            let refCount = wayRefs.count - refStart
+            ways.append(id: currentID, line: line, column: column, file: file)
+            wayOffsets.append(wayRefs.count)
+            if refCount < 2 {
+                bag.report(
+                    Rules.osmWayOneNode, "way \(currentID) has \(refCount) node reference\(refCount == 1 ? "" : "s")",
+                    at: here(line, column), entity: "w\(currentID)")
+            }
+            guard refCount > 0, let (category, tags) = classify() else { return }
+            pendingWays.append(
+                PendingWayPOI(
+                    wayIndex: ways.count - 1, id: currentID, category: category, name: name,
+                    localizedNames: localizedDictionary(), tags: tags, location: here(line, column)))
+        case .relation:
+            relations.append(id: currentID, line: line, column: column, file: file)
+        }
+    }
+
+    /// Category and exposed tags of the current element, if the profile makes it a POI.
+    private func classify() -> (String, [String: String])? {
+        guard !keptKeys.isEmpty else { return nil }
+        var all: [String: String] = [:]
+        for (k, v) in zip(keptKeys, keptValues) where all[k] == nil { all[k] = v }
+        guard let category = profile.classify(tags: all) else { return nil }
+        return (category, all.filter { profile.exposes(tag: $0.key) })
+    }
+
+    private func localizedDictionary() -> [String: String] {
+        Dictionary(localizedNames, uniquingKeysWith: { first, _ in first })
+    }
+}
+
+// MARK: Byte helpers
+
+/// Compares a NUL-terminated libxml2 name with an ASCII literal, byte by byte.
+@inline(__always)
+func nameIs(_ name: UnsafePointer<UInt8>, _ literal: StaticString) -> Bool {
+    let n = literal.utf8CodeUnitCount
+    let l = literal.utf8Start
+    for i in 0..<n where name[i] != l[i] { return false }
+    return name[n] == 0
+}
+
+/// Calls `body(localname, valueStart, valueEnd)` for each SAX2 attribute (5 pointers per attribute).
+@inline(__always)
+func forEachAttribute(
+    _ count: Int, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?,
+    _ body: (UnsafePointer<UInt8>, UnsafePointer<UInt8>, UnsafePointer<UInt8>) -> Void
+) {
+    guard let attributes else { return }
+    for i in 0..<count {
+        let a = attributes + 5 * i
+        guard let name = a[0], let start = a[3], let end = a[4] else { continue }
+        body(name, start, end)
+    }
+}
+
+/// A String from a byte range (only for values that are kept or reported).
+func string(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) -> String {
+    String(decoding: UnsafeBufferPointer(start: start, count: end - start), as: UTF8.self)
+}

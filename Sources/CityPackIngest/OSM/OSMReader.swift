@@ -1,0 +1,205 @@
+import CCityPackXML2
+import CityPackDiagnostics
+import CityPackModel
+
+/// Streams OSM XML (`.osm`, `.osm.gz`) into POIs with libxml2's SAX2 push parser.
+///
+/// Call ``read(file:displayPath:)`` for each file of a city, then ``finish()`` once. Node coordinates of all
+/// files are kept compactly (files may be unsorted, ways may precede their nodes); way geometry, reference
+/// checks and duplicate checks run in ``finish()``. Problems in the data are diagnostics in the bag; only
+/// unrecoverable I/O throws. The caller stops the build when the bag has errors.
+///
+/// Security: DTDs and entity declarations are rejected (`osm.entity_declaration`), never expanded or loaded;
+/// no network access; inputs are bounded by ``OSMReadOptions``.
+///
+/// Not thread-safe: use one reader from one task.
+public final class OSMReader {
+    private let state: OSMParseState
+    private let options: OSMReadOptions
+    private var buffer: UnsafeMutableRawPointer
+    private var bytesRead: Int64 = 0
+    private var finished = false
+
+    /// Chunk size fed to the parser: 1 MiB (libxml2 rejects single chunks over 10 MB without XML_PARSE_HUGE).
+    static let chunkSize = 1 << 20
+
+    /// - Parameters:
+    ///   - profile: Decides which elements are POIs and which tags are kept.
+    ///   - bag: Receives every diagnostic.
+    ///   - options: Bounds and the progress callback.
+    public init(profile: any POIProfile, bag: DiagnosticBag, options: OSMReadOptions = .init()) {
+        self.state = OSMParseState(profile: profile, bag: bag, options: options)
+        self.options = options
+        self.buffer = UnsafeMutableRawPointer.allocate(byteCount: Self.chunkSize, alignment: 16)
+    }
+
+    deinit { buffer.deallocate() }
+
+    /// Reads one OSM XML file. May be called for several files before ``finish()``.
+    /// - Parameters:
+    ///   - path: File to open; a name ending in `.gz` is gunzipped while streaming.
+    ///   - displayPath: Path used in diagnostics and POI locations (relative to the city directory).
+    /// - Throws: ``OSMReadError`` when the file cannot be opened or read; data problems are diagnostics.
+    public func read(file path: String, displayPath: String) throws {
+        guard !finished else { throw OSMReadError.alreadyFinished }
+        let input = try OSMInputStream(path: path)
+        defer { input.close() }
+        let fileIndex = UInt16(truncatingIfNeeded: state.displayPaths.count)
+        state.displayPaths.append(displayPath)
+        if input.fileSize > options.maxInputBytes {
+            state.displayPath = displayPath
+            state.limitExceeded(
+                "file is \(input.fileSize) bytes, more than the limit of \(options.maxInputBytes); not read",
+                at: SourceLocation(file: displayPath), stopParsing: false)
+            return
+        }
+        var sax = Self.saxHandler()
+        let user = Unmanaged.passUnretained(state).toOpaque()
+        guard let ctxt = xmlCreatePushParserCtxt(&sax, user, nil, 0, displayPath) else {
+            throw OSMReadError.parserUnavailable(path: path)
+        }
+        defer {
+            state.ctxt = nil
+            xmlFreeParserCtxt(ctxt)
+        }
+        xmlCtxtUseOptions(ctxt, Int32(XML_PARSE_NONET.rawValue))
+        state.begin(file: fileIndex, displayPath: displayPath, ctxt: ctxt)
+
+        var fileBytes: Int64 = 0
+        var nextProgress = options.progressInterval
+        while true {
+            switch try input.read(into: buffer, capacity: Self.chunkSize) {
+            case .end:
+                xmlParseChunk(ctxt, nil, 0, 1)
+            case .corrupt(let message):
+                state.compressedStreamCorrupt(message)
+            case .bytes(let n):
+                fileBytes += Int64(n)
+                bytesRead += Int64(n)
+                if fileBytes > options.maxInputBytes {
+                    state.limitExceeded(
+                        "more than \(options.maxInputBytes) bytes of XML after decompression; reading stopped",
+                        at: state.currentPosition(), stopParsing: true)
+                    break
+                }
+                xmlParseChunk(ctxt, buffer.assumingMemoryBound(to: CChar.self), Int32(n), 0)
+                if !state.stopped && !state.malformed {
+                    if let progress = options.progress, input.offset >= nextProgress {
+                        nextProgress = input.offset + options.progressInterval
+                        progress(input.offset, input.fileSize)
+                    }
+                    continue
+                }
+            }
+            break
+        }
+        options.progress?(input.fileSize, input.fileSize)
+    }
+
+    /// Checks references and duplicates across all files read, places way POIs and returns the result.
+    ///
+    /// Call once; the reader cannot be used afterwards.
+    public func finish() -> OSMIngestResult {
+        finished = true
+        let s = state
+        let bag = s.bag
+        func location(_ table: ElementTable, _ i: Int) -> SourceLocation {
+            SourceLocation(file: s.displayPaths[Int(table.files[i])], line: Int(table.lines[i]), column: Int(table.columns[i]))
+        }
+        func reportDuplicates(_ table: ElementTable, _ letter: String, _ noun: String) -> [Int32] {
+            table.uniqueOrder { first, second in
+                bag.report(
+                    Rules.osmDuplicateElementID, "\(noun) \(table.ids[second]) appears more than once",
+                    at: location(table, second), entity: "\(letter)\(table.ids[second])",
+                    notes: [Diagnostic.Note("first occurrence of \(noun) \(table.ids[first])", at: location(table, first))])
+            }
+        }
+        let nodeOrder = reportDuplicates(s.nodes, "n", "node")
+        _ = reportDuplicates(s.ways, "w", "way")
+        _ = reportDuplicates(s.relations, "r", "relation")
+        let index = NodeIndex(order: nodeOrder, ids: s.nodes.ids, lats: s.nodeLats, lons: s.nodeLons)
+
+        // Ways of change files may reference unchanged nodes, which such files do not contain.
+        for w in 0..<s.ways.count where !s.changeFiles.contains(s.ways.files[w]) {
+            var missing = 0
+            var firstMissing: Int64 = 0
+            for r in s.wayRefs[s.wayOffsets[w]..<s.wayOffsets[w + 1]] where index.index(of: r) == nil {
+                if missing == 0 { firstMissing = r }
+                missing += 1
+            }
+            if missing > 0 {
+                let others = missing > 1 ? " and \(missing - 1) more" : ""
+                bag.report(
+                    Rules.osmMissingReferencedNode,
+                    "way \(s.ways.ids[w]) references node \(firstMissing)\(others) not in the input",
+                    at: location(s.ways, w), entity: "w\(s.ways.ids[w])")
+            }
+        }
+
+        var pois = s.pois
+        for pending in s.pendingWays {
+            var points: [(lat: Double, lon: Double)] = []
+            var complete = true
+            for r in s.wayRefs[s.wayOffsets[pending.wayIndex]..<s.wayOffsets[pending.wayIndex + 1]] {
+                guard let i = index.index(of: r), let p = index.coordinate(at: i) else {
+                    complete = false
+                    break
+                }
+                points.append(p)
+            }
+            guard complete, let point = WayGeometry.representativePoint(points) else { continue }
+            pois.append(
+                POI(
+                    ref: OSMRef(.way, pending.id), coordinate: point, category: pending.category, name: pending.name,
+                    localizedNames: pending.localizedNames, tags: pending.tags, location: pending.location))
+        }
+        // Stable sort by ref, then keep the first occurrence of each element.
+        let sorted = pois.enumerated().sorted { ($0.element.ref, $0.offset) < ($1.element.ref, $1.offset) }
+        var unique: [POI] = []
+        unique.reserveCapacity(sorted.count)
+        for (_, poi) in sorted where unique.last?.ref != poi.ref { unique.append(poi) }
+
+        var dataBounds: BoundingBox?
+        if s.minLat <= s.maxLat {
+            dataBounds = BoundingBox(
+                minLon: DecimalE7.degrees(s.minLon), minLat: DecimalE7.degrees(s.minLat),
+                maxLon: DecimalE7.degrees(s.maxLon), maxLat: DecimalE7.degrees(s.maxLat))
+        }
+        return OSMIngestResult(
+            pois: unique, nodes: s.nodesSeen, ways: s.waysSeen, relations: s.relationsSeen, bytesRead: bytesRead,
+            newestTimestamp: s.newestTimestamp.isEmpty ? nil : String(decoding: s.newestTimestamp, as: UTF8.self),
+            declaredBounds: s.declaredBounds, dataBounds: dataBounds)
+    }
+
+    /// The SAX2 handler: element start/end, structured errors, and traps for every DTD construct.
+    private static func saxHandler() -> xmlSAXHandler {
+        var sax = xmlSAXHandler()
+        sax.initialized = UInt32(XML_SAX2_MAGIC)
+        sax.startElementNs = { ctx, localname, _, _, _, _, nbAttributes, _, attributes in
+            guard let ctx, let localname else { return }
+            Unmanaged<OSMParseState>.fromOpaque(ctx).takeUnretainedValue()
+                .startElement(localname, Int(nbAttributes), attributes)
+        }
+        sax.endElementNs = { ctx, _, _, _ in
+            guard let ctx else { return }
+            Unmanaged<OSMParseState>.fromOpaque(ctx).takeUnretainedValue().endElement()
+        }
+        sax.serror = { ctx, error in
+            guard let ctx, let error else { return }
+            Unmanaged<OSMParseState>.fromOpaque(ctx).takeUnretainedValue().parserError(error)
+        }
+        sax.internalSubset = { ctx, _, _, _ in
+            guard let ctx else { return }
+            Unmanaged<OSMParseState>.fromOpaque(ctx).takeUnretainedValue().declaration("a DOCTYPE declaration")
+        }
+        sax.externalSubset = { ctx, _, _, _ in
+            guard let ctx else { return }
+            Unmanaged<OSMParseState>.fromOpaque(ctx).takeUnretainedValue().declaration("an external DTD subset")
+        }
+        sax.entityDecl = { ctx, _, _, _, _, _ in
+            guard let ctx else { return }
+            Unmanaged<OSMParseState>.fromOpaque(ctx).takeUnretainedValue().declaration("an entity declaration")
+        }
+        return sax
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import CityPackModel
+
+/// Representative points of ways, computed in an equirectangular projection around the first node
+/// (x = Δlon·cos(lat₀), y = Δlat, in degrees), which is accurate enough at city scale.
+package enum WayGeometry {
+    /// The point that stands for a way on a map.
+    ///
+    /// - Closed ways (first node = last node, at least 4 refs): the area centroid when it lies inside the
+    ///   polygon, otherwise a point on the surface: the midpoint of the widest interval where the horizontal
+    ///   line through the centroid crosses the polygon.
+    /// - Open ways (and degenerate polygons): the point halfway along the line.
+    /// - Parameter points: The way's node positions in order, in degrees.
+    /// - Returns: nil for an empty way. Coordinates are rounded to 1e-7°.
+    package static func representativePoint(_ points: [(lat: Double, lon: Double)]) -> Coordinate? {
+        guard let first = points.first else { return nil }
+        let k = cos(first.lat * .pi / 180)
+        let xy = points.map { ((($0.lon - first.lon) * k), $0.lat - first.lat) }
+        let p: (x: Double, y: Double)
+        let closed = points.count >= 4 && points.last! == first
+        if closed, let c = surfacePoint(xy) {
+            p = c
+        } else {
+            p = halfway(xy)
+        }
+        let lon = k > 1e-12 ? p.x / k + first.lon : first.lon
+        return Coordinate(lat: round7(p.y + first.lat), lon: round7(lon))
+    }
+
+    private static func round7(_ v: Double) -> Double { (v * 1e7).rounded() / 1e7 }
+
+    /// Centroid if inside, else a point on the surface; nil for a polygon with no area.
+    private static func surfacePoint(_ ring: [(Double, Double)]) -> (x: Double, y: Double)? {
+        var area2 = 0.0
+        var cx = 0.0
+        var cy = 0.0
+        for i in 0..<(ring.count - 1) {
+            let (x0, y0) = ring[i]
+            let (x1, y1) = ring[i + 1]
+            let cross = x0 * y1 - x1 * y0
+            area2 += cross
+            cx += (x0 + x1) * cross
+            cy += (y0 + y1) * cross
+        }
+        guard abs(area2) > 1e-18 else { return nil }
+        cx /= 3 * area2
+        cy /= 3 * area2
+        if contains(ring, x: cx, y: cy) { return (cx, cy) }
+        // Horizontal line through the centroid: crossings with each edge (half-open on y, so vertices count once).
+        var xs: [Double] = []
+        for i in 0..<(ring.count - 1) {
+            let (x0, y0) = ring[i]
+            let (x1, y1) = ring[i + 1]
+            if (y0 <= cy) != (y1 <= cy) {
+                xs.append(x0 + (cy - y0) / (y1 - y0) * (x1 - x0))
+            }
+        }
+        xs.sort()
+        var best: (x: Double, y: Double)?
+        var widest = -1.0
+        var i = 0
+        while i + 1 < xs.count {
+            if xs[i + 1] - xs[i] > widest {
+                widest = xs[i + 1] - xs[i]
+                best = ((xs[i] + xs[i + 1]) / 2, cy)
+            }
+            i += 2
+        }
+        return best
+    }
+
+    /// Even–odd point-in-polygon test on a closed ring.
+    private static func contains(_ ring: [(Double, Double)], x: Double, y: Double) -> Bool {
+        var inside = false
+        for i in 0..<(ring.count - 1) {
+            let (x0, y0) = ring[i]
+            let (x1, y1) = ring[i + 1]
+            if (y0 <= y) != (y1 <= y) && x < x0 + (y - y0) / (y1 - y0) * (x1 - x0) {
+                inside.toggle()
+            }
+        }
+        return inside
+    }
+
+    /// The point at half the line's length (the first point for zero length).
+    private static func halfway(_ line: [(Double, Double)]) -> (x: Double, y: Double) {
+        var total = 0.0
+        for i in 0..<(line.count - 1) {
+            total += hypot(line[i + 1].0 - line[i].0, line[i + 1].1 - line[i].1)
+        }
+        guard total > 0 else { return line[0] }
+        var remaining = total / 2
+        for i in 0..<(line.count - 1) {
+            let d = hypot(line[i + 1].0 - line[i].0, line[i + 1].1 - line[i].1)
+            if remaining <= d && d > 0 {
+                let t = remaining / d
+                return (line[i].0 + t * (line[i + 1].0 - line[i].0), line[i].1 + t * (line[i + 1].1 - line[i].1))
+            }
+            remaining -= d
+        }
+        return line[line.count - 1]
+    }
+}

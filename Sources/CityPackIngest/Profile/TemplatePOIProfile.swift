@@ -1,0 +1,159 @@
+import Foundation
+
+/// Failure to load a category profile; always names the file.
+public struct ProfileLoadError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file that could not be read or decoded.
+    public var path: String
+    /// What is wrong, including the JSON coding path when known.
+    public var reason: String
+
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+
+    public var description: String { "\(path): \(reason)" }
+}
+
+/// The default ``POIProfile``: categories and tag rules from `categories.json`, search synonyms from
+/// `synonyms.json`, both in a templates directory.
+///
+/// Immutable and thread-safe once loaded.
+public struct TemplatePOIProfile: POIProfile {
+    /// One category as written in `categories.json`.
+    struct CategoryFile: Codable {
+        var id: String
+        var priority: Int
+        var labels: [String: String]
+        var rules: [TagRule]
+    }
+
+    struct CategoriesFile: Codable {
+        var format: Int
+        /// Tags copied into POIs; an entry ending in `*` is a prefix (`addr:*`).
+        var exposedTags: [String]
+        var categories: [CategoryFile]
+
+        enum CodingKeys: String, CodingKey {
+            case format
+            case exposedTags = "exposed_tags"
+            case categories
+        }
+    }
+
+    struct SynonymsFile: Codable {
+        var format: Int
+        var synonyms: [String: [String: [String]]]
+    }
+
+    /// Locales every category must label.
+    public static let requiredLocales = ["en", "fr", "de", "it", "es", "ru"]
+
+    public let categories: [CategoryDefinition]
+    /// Rules per category, in ``categories`` order.
+    private let rules: [[TagRule]]
+    private let ruleKeys: Set<String>
+    private let exposedExact: Set<String>
+    private let exposedPrefixes: [String]
+
+    /// Builds a profile from already decoded parts; categories are ordered by priority then id.
+    /// - Throws: ``ProfileLoadError`` (with `path` "<memory>") on duplicate ids or categories without rules.
+    init(categoriesFile: CategoriesFile, synonyms: SynonymsFile, categoriesPath: String, synonymsPath: String) throws {
+        guard categoriesFile.format == 1 else {
+            throw ProfileLoadError(path: categoriesPath, reason: "unsupported format \(categoriesFile.format) (expected 1)")
+        }
+        guard synonyms.format == 1 else {
+            throw ProfileLoadError(path: synonymsPath, reason: "unsupported format \(synonyms.format) (expected 1)")
+        }
+        var seen: Set<String> = []
+        for (i, c) in categoriesFile.categories.enumerated() {
+            let at = "categories[\(i)] (\(c.id))"
+            guard c.id.range(of: "^[a-z][a-z0-9_]*$", options: .regularExpression) != nil else {
+                throw ProfileLoadError(path: categoriesPath, reason: "\(at): id must be snake_case")
+            }
+            guard seen.insert(c.id).inserted else {
+                throw ProfileLoadError(path: categoriesPath, reason: "\(at): duplicate category id")
+            }
+            guard !c.rules.isEmpty else {
+                throw ProfileLoadError(path: categoriesPath, reason: "\(at): no tag rules")
+            }
+            let missing = Self.requiredLocales.filter { (c.labels[$0] ?? "").isEmpty }
+            guard missing.isEmpty else {
+                throw ProfileLoadError(
+                    path: categoriesPath, reason: "\(at): missing labels for \(missing.joined(separator: ", "))")
+            }
+        }
+        if let unknown = synonyms.synonyms.keys.sorted().first(where: { !seen.contains($0) }) {
+            throw ProfileLoadError(path: synonymsPath, reason: "synonyms for unknown category '\(unknown)'")
+        }
+        let sorted = categoriesFile.categories.sorted { ($0.priority, $0.id) < ($1.priority, $1.id) }
+        categories = sorted.map {
+            CategoryDefinition(
+                id: $0.id, priority: $0.priority, labels: $0.labels, synonyms: synonyms.synonyms[$0.id] ?? [:])
+        }
+        rules = sorted.map(\.rules)
+        ruleKeys = Set(sorted.flatMap { $0.rules.flatMap { $0.conditions.map(\.key) } })
+        exposedExact = Set(categoriesFile.exposedTags.filter { !$0.hasSuffix("*") })
+        exposedPrefixes = categoriesFile.exposedTags.filter { $0.hasSuffix("*") }.map { String($0.dropLast()) }
+    }
+
+    /// Loads `categories.json` and `synonyms.json` from a templates directory.
+    /// - Parameter templatesDirectory: Directory holding both files (finding it is the caller's business).
+    /// - Throws: ``ProfileLoadError`` naming the file for unreadable files, invalid JSON or inconsistent content.
+    public static func load(templatesDirectory: URL) throws -> TemplatePOIProfile {
+        let categoriesURL = templatesDirectory.appendingPathComponent("categories.json")
+        let synonymsURL = templatesDirectory.appendingPathComponent("synonyms.json")
+        let categories: CategoriesFile = try decode(categoriesURL)
+        let synonyms: SynonymsFile = try decode(synonymsURL)
+        return try TemplatePOIProfile(
+            categoriesFile: categories, synonyms: synonyms, categoriesPath: categoriesURL.path,
+            synonymsPath: synonymsURL.path)
+    }
+
+    private static func decode<T: Decodable>(_ url: URL) throws -> T {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw ProfileLoadError(path: url.path, reason: "cannot read file (\(error.localizedDescription))")
+        }
+        do {
+            return try JSONDecoder().decode(T.self, from: data)
+        } catch let error as DecodingError {
+            throw ProfileLoadError(path: url.path, reason: describe(error))
+        } catch {
+            throw ProfileLoadError(path: url.path, reason: "invalid JSON (\(error.localizedDescription))")
+        }
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        func path(_ context: DecodingError.Context) -> String {
+            let p = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+            return p.isEmpty ? "top level" : String(p.drop { $0 == "." })
+        }
+        switch error {
+        case .typeMismatch(_, let c), .valueNotFound(_, let c), .dataCorrupted(let c):
+            let underlying = (c.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
+            return "\(path(c)): \(c.debugDescription)" + (underlying.map { " (\($0))" } ?? "")
+        case .keyNotFound(let key, let c):
+            return "\(path(c)): missing key '\(key.stringValue)'"
+        @unknown default:
+            return "\(error)"
+        }
+    }
+
+    public func classify(tags: [String: String]) -> String? {
+        for (i, list) in rules.enumerated() where list.contains(where: { $0.matches(tags) }) {
+            return categories[i].id
+        }
+        return nil
+    }
+
+    public func keeps(tag key: String) -> Bool {
+        ruleKeys.contains(key) || exposes(tag: key)
+    }
+
+    public func exposes(tag key: String) -> Bool {
+        exposedExact.contains(key) || exposedPrefixes.contains { key.hasPrefix($0) }
+    }
+}

@@ -1,0 +1,158 @@
+import CityPackDiagnostics
+import CityPackIngest
+import CityPackModel
+import CityPackTestSupport
+import Foundation
+import Testing
+
+@Suite struct OSMReaderTests {
+    @Test func wayBeforeItsNodesAndUnsortedIDs() throws {
+        let marked = MarkedXML(header + """
+            <osm version="0.6">
+              1️⃣<way id="5">
+                <nd ref="30"/><nd ref="10"/><nd ref="20"/>
+                <tag k="amenity" v="toilets"/>
+              </way>
+              <node id="30" lat="48.0" lon="2.0"/>
+              <node id="10" lat="48.0" lon="2.2"/>
+              2️⃣<node id="20" lat="48.1" lon="2.2">
+                <tag k="amenity" v="atm"/>
+              </node>
+            </osm>
+            """)
+        let (result, bag) = try OSMTest.read(marked.text)
+        #expect(bag.diagnostics.isEmpty, "\(bag.diagnostics)")
+        #expect(result.pois.map(\.ref.description) == ["n20", "w5"])
+        #expect(result.pois.map(\.category) == ["atm", "toilet"])
+        let way = result.pois[1]
+        #expect(way.location.line == marked["1️⃣"].line && way.location.column == marked["1️⃣"].column)
+        #expect(result.pois[0].location.line == marked["2️⃣"].line)
+        // Open way: halfway along 30 → 10 → 20 lies on the first segment's end (lengths are equal-ish).
+        #expect(abs(way.coordinate.lat - 48.0) < 0.01 && way.coordinate.lon > 2.0 && way.coordinate.lon <= 2.2)
+        #expect(result.dataBounds == BoundingBox(minLon: 2.0, minLat: 48.0, maxLon: 2.2, maxLat: 48.1))
+    }
+
+    @Test func gzipFileMatchesPlainFile() throws {
+        let xml = header + """
+            <osm version="0.6"><node id="1" lat="1.5" lon="2.5" timestamp="2020-01-01T00:00:00Z"><tag k="amenity" v="cafe"/></node></osm>
+            """
+        let dir = try TestPaths.temporaryDirectory("osmgz")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let plain = dir.appendingPathComponent("a.osm")
+        try Data(xml.utf8).write(to: plain)
+        let gz = Process()
+        gz.executableURL = URL(fileURLWithPath: "/bin/gzip")
+        gz.arguments = ["-k", plain.path]
+        try gz.run()
+        gz.waitUntilExit()
+        let (a, bagA) = try OSMTest.read(files: [plain.path])
+        let (b, bagB) = try OSMTest.read(files: [plain.path + ".gz"])
+        #expect(bagA.diagnostics.isEmpty && bagB.diagnostics.isEmpty)
+        #expect(a.pois.map(\.coordinate) == b.pois.map(\.coordinate))
+        #expect(b.pois.first?.category == "cafe")
+        #expect(b.bytesRead == Int64(xml.utf8.count))
+        #expect(b.newestTimestamp == "2020-01-01T00:00:00Z")
+    }
+
+    @Test func concaveClosedWayGetsPointInside() throws {
+        // A U shape: the centroid falls in the notch, so the point on the surface is used.
+        let (result, bag) = try OSMTest.read(header + """
+            <osm version="0.6">
+              <node id="1" lat="0.0" lon="0.0"/>
+              <node id="2" lat="0.0" lon="3.0"/>
+              <node id="3" lat="3.0" lon="3.0"/>
+              <node id="4" lat="3.0" lon="2.0"/>
+              <node id="5" lat="1.0" lon="2.0"/>
+              <node id="6" lat="1.0" lon="1.0"/>
+              <node id="7" lat="3.0" lon="1.0"/>
+              <node id="8" lat="3.0" lon="0.0"/>
+              <way id="1">
+                <nd ref="1"/><nd ref="2"/><nd ref="3"/><nd ref="4"/><nd ref="5"/>
+                <nd ref="6"/><nd ref="7"/><nd ref="8"/><nd ref="1"/>
+                <tag k="tourism" v="museum"/>
+              </way>
+            </osm>
+            """)
+        #expect(bag.diagnostics.isEmpty)
+        let p = try #require(result.pois.first).coordinate
+        let inLeftArm = p.lon > 0 && p.lon < 1 && p.lat > 0 && p.lat < 3
+        let inRightArm = p.lon > 2 && p.lon < 3 && p.lat > 0 && p.lat < 3
+        let inBase = p.lat > 0 && p.lat < 1 && p.lon > 0 && p.lon < 3
+        #expect(inLeftArm || inRightArm || inBase, "\(p)")
+    }
+
+    @Test func namesLocalesAndExposedTags() throws {
+        let (result, _) = try OSMTest.read(header + """
+            <osm version="0.6"><node id="1" lat="1" lon="2">
+              <tag k="amenity" v="toilets"/>
+              <tag k="name" v="WC"/>
+              <tag k="name:fr" v="Toilettes"/>
+              <tag k="name:zh-Hant" v="廁所"/>
+              <tag k="name:sr-Latn" v="Toalet"/>
+              <tag k="name:prefix" v="Public"/>
+              <tag k="name:etymology" v="x"/>
+              <tag k="opening_hours" v="24/7"/>
+              <tag k="wheelchair" v="yes"/>
+              <tag k="addr:street" v="Rue A"/>
+              <tag k="source" v="survey"/>
+              <tag k="fixme" v="check"/>
+            </node></osm>
+            """)
+        let poi = try #require(result.pois.first)
+        #expect(poi.name == "WC")
+        #expect(poi.localizedNames == ["fr": "Toilettes", "zh-Hant": "廁所", "sr-Latn": "Toalet"])
+        #expect(poi.tags == ["opening_hours": "24/7", "wheelchair": "yes", "addr:street": "Rue A"])
+    }
+
+    @Test func countsTimestampsBoundsAndSeveralFiles() throws {
+        let dir = try TestPaths.temporaryDirectory("osmmulti")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let a = dir.appendingPathComponent("a.osm")
+        let b = dir.appendingPathComponent("b.osm")
+        try Data((header + """
+            <osm version="0.6">
+              <bounds minlat="1" minlon="2" maxlat="3" maxlon="4"/>
+              <node id="1" lat="1" lon="2" timestamp="2019-05-01T00:00:00Z"/>
+              <way id="1" timestamp="2021-01-01T00:00:00Z"><nd ref="1"/><nd ref="2"/></way>
+            </osm>
+            """).utf8).write(to: a)
+        try Data((header + """
+            <osm version="0.6">
+              <node id="2" lat="3" lon="4" timestamp="2020-01-01T00:00:00Z"/>
+              <relation id="1" timestamp="2018-01-01T00:00:00Z"><member type="way" ref="1" role=""/></relation>
+            </osm>
+            """).utf8).write(to: b)
+        let (r, bag) = try OSMTest.read(files: [a.path, b.path])
+        #expect(bag.diagnostics.isEmpty, "\(bag.diagnostics)")
+        #expect((r.nodes, r.ways, r.relations) == (2, 1, 1))
+        #expect(r.newestTimestamp == "2021-01-01T00:00:00Z")
+        #expect(r.declaredBounds == BoundingBox(minLon: 2, minLat: 1, maxLon: 4, maxLat: 3))
+        #expect(r.dataBounds == BoundingBox(minLon: 2, minLat: 1, maxLon: 4, maxLat: 3))
+    }
+
+    @Test func duplicateNodeKeepsFirstPOI() throws {
+        let (r, bag) = try OSMTest.read(header + """
+            <osm version="0.6">
+              <node id="1" lat="1" lon="2"><tag k="amenity" v="atm"/></node>
+              <node id="1" lat="5" lon="6"><tag k="amenity" v="bank"/></node>
+            </osm>
+            """)
+        #expect(bag.errorCount == 1)
+        #expect(r.pois.map(\.category) == ["atm"])
+    }
+
+    @Test func progressIsReported() throws {
+        final class Calls: @unchecked Sendable {
+            let lock = NSLock()
+            var values: [(Int64, Int64)] = []
+        }
+        let calls = Calls()
+        let xml = header + "<osm version=\"0.6\">" + String(repeating: "<node id=\"1\" lat=\"1\" lon=\"1\"/>\n", count: 1)
+            + "</osm>"
+        _ = try OSMTest.read(xml, options: OSMReadOptions(progress: { done, total in
+            calls.lock.withLock { calls.values.append((done, total)) }
+        }))
+        let last = try #require(calls.values.last)
+        #expect(last.0 == last.1 && last.1 == Int64(xml.utf8.count))
+    }
+}
