@@ -1,0 +1,171 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Which geohash cells a radius query must read: the contract between the pack's proximity buckets and every
+/// reader.
+///
+/// A cover is a **superset**: it holds every cell that intersects the bounding box of the query circle, so the
+/// caller must still filter candidates by exact distance (``GreatCircle/distance(_:_:_:_:)``) to return exactly
+/// the points within the radius.
+public enum GeohashCover {
+    /// Default budget of cells enumerated at one precision before the cover falls back to coarser prefixes.
+    public static let defaultMaxCells = 64
+
+    /// Absolute padding of the box in degrees (≈ 1 cm), absorbing floating-point error at its edges.
+    static let padDegrees = 1e-7
+
+    /// Cell ranges at `precision` that together contain every cell intersecting the circle's bounding box.
+    ///
+    /// The box spans latitude `lat ± r/R` and longitude `lon ± asin(sin(r/R) / cos lat)`; it takes the full
+    /// longitude range when that is undefined (the circle contains or touches a pole, or the box reaches one), and
+    /// it is split in two where it crosses the antimeridian. It is padded by about a centimetre. When more than
+    /// `maxCells` cells of `precision` would be needed, the cover uses the finest coarser precision that stays
+    /// within the budget and returns each coarse cell as the contiguous range of its `precision` cells. Adjacent
+    /// and overlapping ranges are merged; the result is sorted and disjoint.
+    /// - Parameters:
+    ///   - lat: Centre latitude in degrees (clamped to ±90).
+    ///   - lon: Centre longitude in degrees (any value; wrapped to −180…180).
+    ///   - radius: Radius in metres, ≥ 0.
+    ///   - precision: Precision of the returned cell integers, 1…12; the pack uses ``PackSchema/bucketPrecision``.
+    ///   - maxCells: Cell budget per query (≥ 1); at most twice this many ranges are returned.
+    /// - Returns: Sorted, disjoint, non-adjacent ranges; empty for a non-finite input or a negative radius.
+    public static func cells(
+        lat: Double, lon: Double, radius: Double, precision: Int = PackSchema.bucketPrecision,
+        maxCells: Int = defaultMaxCells
+    ) -> [ClosedRange<Int64>] {
+        guard lat.isFinite, lon.isFinite, radius.isFinite, radius >= 0,
+            (1...Geohash.maxPrecision).contains(precision)
+        else { return [] }
+        let boxes = boundingBoxes(lat: lat, lon: lon, radius: radius)
+        var level = precision
+        while level > 1 && cellCount(boxes, precision: level) > max(maxCells, 1) { level -= 1 }
+
+        let shift = 5 * (precision - level)
+        var starts: [Int64] = []
+        starts.reserveCapacity(cellCount(boxes, precision: level))
+        let bits = Geohash.bitCounts(precision: level)
+        for box in boxes {
+            let rows = rowRange(box.minLat, box.maxLat, bits: bits.lat)
+            let cols = columnRange(box.minLon, box.maxLon, bits: bits.lon)
+            for row in rows {
+                for col in cols {
+                    starts.append(Geohash.interleave(lonIndex: col, latIndex: row, precision: level))
+                }
+            }
+        }
+        starts.sort()
+        var out: [ClosedRange<Int64>] = []
+        out.reserveCapacity(starts.count)
+        let width = Int64(1) << shift
+        for cell in starts {
+            let lo = cell << shift
+            let hi = lo + width - 1
+            if let last = out.last, lo <= last.upperBound + 1 {
+                if hi > last.upperBound { out[out.count - 1] = last.lowerBound...hi }
+            } else {
+                out.append(lo...hi)
+            }
+        }
+        return out
+    }
+
+    /// The query box(es) in degrees: one box, or two when it crosses the antimeridian.
+    /// - Parameters:
+    ///   - lat: Centre latitude, degrees.
+    ///   - lon: Centre longitude, degrees.
+    ///   - radius: Metres, ≥ 0.
+    /// - Returns: Boxes with `minLat ≤ maxLat` within ±90 and `minLon ≤ maxLon` within ±180, padded.
+    public static func boundingBoxes(lat: Double, lon: Double, radius: Double)
+        -> [(minLat: Double, maxLat: Double, minLon: Double, maxLon: Double)]
+    {
+        let degrees = 180 / Double.pi
+        let lat = min(max(lat, -90), 90)
+        var lon = lon.truncatingRemainder(dividingBy: 360)
+        if lon > 180 { lon -= 360 } else if lon < -180 { lon += 360 }
+
+        let delta = radius / GreatCircle.earthRadius  // angular radius, radians
+        let deltaDeg = delta * degrees
+        let pad = padDegrees + deltaDeg * 1e-9
+        let minLat = lat - deltaDeg - pad
+        let maxLat = lat + deltaDeg + pad
+        let clampedMin = max(minLat, -90)
+        let clampedMax = min(maxLat, 90)
+        if minLat <= -90 || maxLat >= 90 || delta >= Double.pi / 2 {
+            return [(clampedMin, clampedMax, -180, 180)]
+        }
+        let s = sin(delta) / cos(lat / degrees)
+        guard s < 1 else { return [(clampedMin, clampedMax, -180, 180)] }
+        let dLonRaw = asin(s) * degrees
+        let dLon = dLonRaw + pad + dLonRaw * 1e-9
+        guard dLon < 180 else { return [(clampedMin, clampedMax, -180, 180)] }
+        let west = lon - dLon
+        let east = lon + dLon
+        if west < -180 {
+            return [(clampedMin, clampedMax, west + 360, 180), (clampedMin, clampedMax, -180, east)]
+        }
+        if east > 180 {
+            return [(clampedMin, clampedMax, west, 180), (clampedMin, clampedMax, -180, east - 360)]
+        }
+        return [(clampedMin, clampedMax, west, east)]
+    }
+
+    /// Positions in an ascending array of cells whose values fall in the given ranges.
+    /// - Parameters:
+    ///   - ranges: Sorted, disjoint ranges, as returned by ``cells(lat:lon:radius:precision:maxCells:)``.
+    ///   - sortedCells: Cells sorted ascending (duplicates allowed), e.g. the `cell` column of `poi_bucket`.
+    /// - Returns: Index ranges into `sortedCells`, ascending, empty ones left out.
+    public static func positions(of ranges: [ClosedRange<Int64>], in sortedCells: [Int64]) -> [Range<Int>] {
+        var out: [Range<Int>] = []
+        var from = 0
+        for range in ranges {
+            let lo = lowerBound(of: range.lowerBound, in: sortedCells, from: from)
+            guard lo < sortedCells.count else { break }
+            let hi = range.upperBound == Int64.max
+                ? sortedCells.count : lowerBound(of: range.upperBound + 1, in: sortedCells, from: lo)
+            if lo < hi { out.append(lo..<hi) }
+            from = hi
+        }
+        return out
+    }
+
+    /// First position `≥ from` whose cell is `≥ value` (binary search).
+    @inlinable
+    public static func lowerBound(of value: Int64, in sortedCells: [Int64], from: Int = 0) -> Int {
+        var lo = from
+        var hi = sortedCells.count
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            if sortedCells[mid] < value { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
+    // MARK: - Grid helpers
+
+    static func cellCount(
+        _ boxes: [(minLat: Double, maxLat: Double, minLon: Double, maxLon: Double)], precision: Int
+    ) -> Int {
+        let bits = Geohash.bitCounts(precision: precision)
+        var total = 0
+        for box in boxes {
+            total += rowRange(box.minLat, box.maxLat, bits: bits.lat).count
+                * columnRange(box.minLon, box.maxLon, bits: bits.lon).count
+        }
+        return total
+    }
+
+    static func rowRange(_ minLat: Double, _ maxLat: Double, bits: Int) -> ClosedRange<Int64> {
+        let lo = Geohash.index(of: minLat, min: -90, span: 180, bits: bits)
+        return lo...Geohash.index(of: maxLat, min: -90, span: 180, bits: bits)
+    }
+
+    static func columnRange(_ minLon: Double, _ maxLon: Double, bits: Int) -> ClosedRange<Int64> {
+        let lo = Geohash.index(of: minLon, min: -180, span: 360, bits: bits)
+        return lo...Geohash.index(of: maxLon, min: -180, span: 360, bits: bits)
+    }
+}

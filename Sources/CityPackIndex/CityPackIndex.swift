@@ -1,1 +1,0 @@
-// CityPackIndex module.

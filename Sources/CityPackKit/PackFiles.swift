@@ -1,0 +1,168 @@
+import CCityPackZlib
+import Crypto
+import Foundation
+
+/// File-level work on packs: sniffing, hashing and streaming gzip decompression. Stateless.
+enum PackFiles {
+    /// What the first bytes of a file say it is.
+    enum Kind {
+        case gzip
+        case sqlite
+        case other
+    }
+
+    /// Sizes and SHA-256 (lowercase hex) of a decompression's input and output.
+    struct Digests {
+        var compressedBytes = 0
+        var compressedSHA256 = ""
+        var uncompressedBytes = 0
+        var uncompressedSHA256 = ""
+    }
+
+    static let chunkSize = 256 * 1024
+
+    static func kind(ofFileAt path: String) throws(PackError) -> Kind {
+        let fd = try openForReading(path)
+        defer { close(fd) }
+        var header = [UInt8](repeating: 0, count: 16)
+        let n = header.withUnsafeMutableBytes { read(fd, $0.baseAddress, 16) }
+        if n >= 2 && header[0] == 0x1F && header[1] == 0x8B { return .gzip }
+        if n == 16 && header == Array("SQLite format 3\0".utf8) { return .sqlite }
+        return .other
+    }
+
+    /// SHA-256 and size of a whole file.
+    static func sha256(ofFileAt path: String) throws(PackError) -> (hex: String, bytes: Int) {
+        let fd = try openForReading(path)
+        defer { close(fd) }
+        var hasher = SHA256()
+        var total = 0
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let n = read(fd, buffer.baseAddress, chunkSize)
+            if n < 0 { throw PackError.io(path: path, message: errnoMessage()) }
+            if n == 0 { break }
+            hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+            total += n
+        }
+        return (hex(hasher.finalize()), total)
+    }
+
+    /// Streams a gzip file (RFC 1952; concatenated members allowed) into `destination`, hashing both sides.
+    /// - Parameters:
+    ///   - source: The `.citypack.gz` path.
+    ///   - destination: The file to create (replaced if present), mode 0600.
+    ///   - maxBytes: Abort when the output would exceed this many bytes.
+    /// - Throws: `PackError.corruptCompressedData` for damaged, truncated or oversized streams, `.io` for I/O.
+    ///   On error the destination is removed.
+    static func inflate(gzip source: String, to destination: String, maxBytes: Int) throws(PackError) -> Digests {
+        let input = try openForReading(source)
+        defer { close(input) }
+        let output = open(destination, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        guard output >= 0 else { throw PackError.io(path: destination, message: errnoMessage()) }
+        var completed = false
+        defer {
+            close(output)
+            if !completed { unlink(destination) }
+        }
+
+        var stream = z_stream()
+        guard citypack_inflateInit2(&stream, 15 + 16) == Z_OK else {
+            throw PackError.corruptCompressedData(path: source, message: "zlib initialisation failed")
+        }
+        defer { inflateEnd(&stream) }
+
+        let inBuffer = UnsafeMutablePointer<UInt8>.allocate(capacity: chunkSize)
+        let outBuffer = UnsafeMutablePointer<UInt8>.allocate(capacity: chunkSize)
+        defer {
+            inBuffer.deallocate()
+            outBuffer.deallocate()
+        }
+        var inHash = SHA256()
+        var outHash = SHA256()
+        var digests = Digests()
+        var ended = false
+
+        while true {
+            let n = read(input, inBuffer, chunkSize)
+            if n < 0 { throw PackError.io(path: source, message: errnoMessage()) }
+            if n == 0 { break }
+            inHash.update(bufferPointer: UnsafeRawBufferPointer(start: inBuffer, count: n))
+            digests.compressedBytes += n
+            stream.next_in = inBuffer
+            stream.avail_in = UInt32(n)
+            repeat {
+                if ended {
+                    // Another gzip member follows the one that just ended.
+                    inflateReset(&stream)
+                    ended = false
+                }
+                stream.next_out = outBuffer
+                stream.avail_out = UInt32(chunkSize)
+                let rc = CCityPackZlib.inflate(&stream, Z_NO_FLUSH)
+                switch rc {
+                case Z_OK: break
+                case Z_STREAM_END: ended = true
+                case Z_BUF_ERROR: break  // no progress possible until more input arrives
+                default:
+                    let message = stream.msg.map { String(cString: $0) } ?? "zlib error \(rc)"
+                    throw PackError.corruptCompressedData(path: source, message: message)
+                }
+                let produced = chunkSize - Int(stream.avail_out)
+                if produced > 0 {
+                    digests.uncompressedBytes += produced
+                    if digests.uncompressedBytes > maxBytes {
+                        throw PackError.corruptCompressedData(
+                            path: source, message: "decompresses to more than \(maxBytes) bytes")
+                    }
+                    outHash.update(bufferPointer: UnsafeRawBufferPointer(start: outBuffer, count: produced))
+                    try writeAll(output, outBuffer, produced, path: destination)
+                }
+                if rc == Z_BUF_ERROR { break }
+            } while stream.avail_in > 0 || (stream.avail_out == 0 && !ended)
+        }
+        guard ended else {
+            throw PackError.corruptCompressedData(path: source, message: "unexpected end of gzip stream")
+        }
+        digests.compressedSHA256 = hex(inHash.finalize())
+        digests.uncompressedSHA256 = hex(outHash.finalize())
+        completed = true
+        return digests
+    }
+
+    // MARK: - Helpers
+
+    static func openForReading(_ path: String) throws(PackError) -> Int32 {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else {
+            if errno == ENOENT { throw PackError.fileNotFound(path: path) }
+            throw PackError.io(path: path, message: errnoMessage())
+        }
+        return fd
+    }
+
+    static func writeAll(_ fd: Int32, _ bytes: UnsafeMutablePointer<UInt8>, _ count: Int, path: String) throws(PackError) {
+        var offset = 0
+        while offset < count {
+            let n = write(fd, bytes + offset, count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw PackError.io(path: path, message: errnoMessage())
+            }
+            offset += n
+        }
+    }
+
+    static func errnoMessage() -> String { String(cString: strerror(errno)) }
+
+    static func hex(_ digest: some Sequence<UInt8>) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out = [UInt8]()
+        for byte in digest {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 15)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

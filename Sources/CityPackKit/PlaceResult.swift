@@ -1,0 +1,80 @@
+import CityPackFormat
+
+/// A point of interest as an app shows it: from `nearby`, `search` or `poi(id:)`.
+public struct PlaceResult: Sendable, Codable, Hashable {
+    /// Stable POI id (`poi.id`: the OSM id × 4 + element kind), identical across pack versions.
+    public var id: Int64
+    /// OSM reference, e.g. `n123`, `w456`.
+    public var osm: String
+    /// Display name for the requested locale: `poi_name` for the locale, then its language, then `poi.name`,
+    /// then the name of the alphabetically first locale; nil when the POI has no name at all.
+    public var name: String?
+    /// Category id, e.g. `toilet`.
+    public var category: String
+    /// Latitude in degrees (WGS 84).
+    public var lat: Double
+    /// Longitude in degrees (WGS 84).
+    public var lon: Double
+    /// Great-circle distance from the query point in metres; nil outside `nearby`.
+    public var distanceMetres: Double?
+    /// Names per locale (`poi_name`).
+    public var names: [String: String]
+    /// Tags apps show (opening_hours, wheelchair, phone, website, …).
+    public var tags: [String: String]
+
+    public init(
+        id: Int64, osm: String, name: String?, category: String, lat: Double, lon: Double, distanceMetres: Double?,
+        names: [String: String], tags: [String: String]
+    ) {
+        self.id = id
+        self.osm = osm
+        self.name = name
+        self.category = category
+        self.lat = lat
+        self.lon = lon
+        self.distanceMetres = distanceMetres
+        self.names = names
+        self.tags = tags
+    }
+}
+
+/// The pack's `meta` table, typed.
+public struct PackMeta: Sendable, Codable, Hashable {
+    /// City id, e.g. `monaco`.
+    public var cityID: String
+    /// City name in the default locale.
+    public var cityName: String
+    /// Format version recorded in `meta` (the database's `user_version` is authoritative).
+    public var formatVersion: Int?
+    /// Monotonic data version of the city's content.
+    public var dataVersion: Int?
+    /// Build time, ISO 8601 UTC.
+    public var createdAt: String?
+    public var defaultLocale: String?
+    /// Supported locales, default first.
+    public var locales: [String]
+    /// Attribution the app must show (ODbL for OSM data).
+    public var attribution: String?
+    /// Every `meta` key and value as stored.
+    public var values: [String: String]
+
+    public init(values: [String: String]) {
+        typealias Key = CityPackFormat.PackSchema.MetaKey
+        self.values = values
+        cityID = values[Key.cityID] ?? ""
+        cityName = values[Key.cityName] ?? ""
+        formatVersion = values[Key.formatVersion].flatMap { Int($0) }
+        dataVersion = values[Key.dataVersion].flatMap { Int($0) }
+        createdAt = values[Key.createdAt]
+        defaultLocale = values[Key.defaultLocale]
+        locales = (values[Key.locales] ?? "").split(separator: ",").map { String($0).trimmingSpaces() }
+            .filter { !$0.isEmpty }
+        attribution = values[Key.attribution]
+    }
+}
+
+extension String {
+    fileprivate func trimmingSpaces() -> String {
+        String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+    }
+}
