@@ -75,22 +75,28 @@ public enum Compiler {
                 at: SourceLocation(file: city.file))
             return report
         }
+        let profileDirectory = city.profile ?? templates
         let profile: TemplatePOIProfile
         do {
-            profile = try TemplatePOIProfile.load(templatesDirectory: templates, categoriesFile: city.profile)
+            profile = try TemplatePOIProfile.load(templatesDirectory: URL(fileURLWithPath: profileDirectory))
         } catch {
-            bag.report(Rules.cityMissingSource, "cannot load the category profile: \(error)", at: SourceLocation(file: city.profile ?? templates))
+            bag.report(Rules.cityMissingSource, "cannot load the category profile: \(error)", at: SourceLocation(file: profileDirectory))
             return report
         }
 
         // Stage 1: ingest.
-        let reader = OSMReader(profile: profile, bag: bag)
+        let progress = options.progress
+        let current = CurrentItem()
+        var readOptions = OSMReadOptions()
+        readOptions.progress = { done, total in
+            progress?(ProgressEvent(stage: "ingest", item: current.name, done: done, total: total))
+        }
+        let reader = OSMReader(profile: profile, bag: bag, options: readOptions)
         for file in city.osmFiles {
             let display = displayPath(file, city: city)
+            current.name = display
             do {
-                try reader.read(file: file, displayPath: display) { done, total in
-                    options.progress?(ProgressEvent(stage: "ingest", item: display, done: done, total: total))
-                }
+                try reader.read(file: file, displayPath: display)
             } catch {
                 bag.report(Rules.packIOFailure, "\(error)", at: SourceLocation(file: display))
             }
@@ -122,7 +128,7 @@ public enum Compiler {
         }
         let createdAt = buildTime(options: options, newestTimestamp: ingested.newestTimestamp, files: city.osmFiles + city.gtfsFeeds)
         let input = PackInput(
-            city: city, pois: kept, categories: profile.categories.map(\.packCategory), createdAt: createdAt,
+            city: city, pois: kept, categories: profile.categories.map { PackCategory(id: $0.id, priority: $0.priority, labels: $0.labels, synonyms: $0.synonyms) }, createdAt: createdAt,
             generator: generator, sources: sources)
         do {
             report.emitted = try PackEmitter.emit(input, outputDirectory: options.outputDirectory)
@@ -172,5 +178,15 @@ public enum Compiler {
         let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
         let days = era * 146_097 + doe - 719_468
         return days * 86_400 + hh * 3600 + mm * 60 + ss
+    }
+}
+
+/// The file being read, shared with the progress callback.
+private final class CurrentItem: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = ""
+    var name: String {
+        get { lock.withLock { value } }
+        set { lock.withLock { value = newValue } }
     }
 }

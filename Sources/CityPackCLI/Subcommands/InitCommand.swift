@@ -118,14 +118,14 @@ enum DataExtent {
         var boxes: [BoundingBox] = []
         if !osm.isEmpty {
             guard let dir = TemplateLocator.locate(explicit: templates, cityPath: directory),
-                let profile = try? TemplatePOIProfile.load(templatesDirectory: dir, categoriesFile: nil)
+                let profile = try? TemplatePOIProfile.load(templatesDirectory: URL(fileURLWithPath: dir))
             else {
                 bag.report(Rules.cityMissingSource, "cannot find the templates folder; pass --templates DIR", at: nil)
                 return nil
             }
             let reader = OSMReader(profile: profile, bag: bag)
             for file in osm {
-                do { try reader.read(file: file, displayPath: file) { _, _ in } } catch {
+                do { try reader.read(file: file, displayPath: file) } catch {
                     bag.report(Rules.packIOFailure, "\(error)", at: SourceLocation(file: file))
                 }
             }

@@ -23,7 +23,7 @@ struct Inspect: ParsableCommand {
             PlaceOutput.write(try reader.allPOIs(), format: format, locale: nil)
             return
         }
-        let meta = try reader.metadata()
+        let meta = reader.meta.values
         let counts = try reader.categoryCounts()
         switch format {
         case .json:

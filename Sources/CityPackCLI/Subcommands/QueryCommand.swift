@@ -57,7 +57,7 @@ struct Query: ParsableCommand {
         let reader = try PackOpener.open(pack)
         let results: [PlaceResult]
         if let near, let (lat, lon) = Self.parseLatLon(near) {
-            results = try reader.nearby(lat: lat, lon: lon, radius: radius, limit: limit)
+            results = try reader.nearby(lat: lat, lon: lon, radius: radius, limit: limit, locale: locale)
         } else {
             results = try reader.search(search ?? "", locale: locale, limit: limit)
         }
@@ -78,7 +78,7 @@ enum PackOpener {
                 return try PackReader.open(manifest: URL(fileURLWithPath: path).appendingPathComponent("manifest.json"))
             }
             if path.hasSuffix(".json") { return try PackReader.open(manifest: URL(fileURLWithPath: path)) }
-            return try PackReader(url: URL(fileURLWithPath: path))
+            return try PackReader.open(URL(fileURLWithPath: path))
         } catch {
             Terminal.err("citypack: error: \(path): \(error)\n")
             throw ExitCode(ExitCodes.dataErrors)

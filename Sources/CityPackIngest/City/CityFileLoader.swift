@@ -17,7 +17,7 @@ import Yams
 /// sources:
 ///   osm: [monaco-2021.osm.gz]     # paths relative to this file
 ///   gtfs: []
-/// profile: ../../templates/categories.json  # optional
+/// profile: ../../templates           # optional: a folder with categories.json and synonyms.json
 /// rules: { osm.poi_missing_name: off, osm.duplicate_poi: error }
 /// size_budget: 20000000           # bytes, compressed
 /// attribution: "© OpenStreetMap contributors, ODbL 1.0"
