@@ -1,0 +1,73 @@
+import CityPackDiagnostics
+import CityPackFormat
+import CityPackKit
+import CityPackModel
+import Foundation
+import Testing
+
+@testable import CityPackEmit
+
+/// Writes packs with Emit and reads them back with CityPackKit, as an app would.
+@Suite struct RoundTripTests {
+    struct SplitMix {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+    }
+
+    @Test func nearbyAndSearchMatchWhatWasWritten() throws {
+        var rng = SplitMix(state: 42)
+        var pois: [POI] = []
+        // A dense cluster around a cell corner so queries straddle geohash cell edges.
+        let corner = Geohash(lat: 43.7384, lon: 7.4246, precision: 8).bounds
+        for i in 0..<2000 {
+            let lat = corner.minLat + (rng.unit() - 0.5) * 0.004
+            let lon = corner.minLon + (rng.unit() - 0.5) * 0.006
+            let category = ["toilet", "atm", "cafe"][i % 3]
+            let name: String? = category == "cafe" ? "Café Numéro \(i)" : nil
+            pois.append(
+                POI(ref: OSMRef(i % 5 == 0 ? .way : .node, Int64(1000 + i)), coordinate: Coordinate(lat: lat, lon: lon),
+                    category: category, name: name, localizedNames: name.map { ["de": "Kaffee \(i)"] } ?? [:], tags: ["fee": "no"],
+                    location: SourceLocation(file: "r.osm", line: i + 1, column: 1)))
+        }
+        let categories = [
+            PackCategory(id: "toilet", priority: 1, labels: ["en": "Toilet", "fr": "Toilettes"], synonyms: ["en": ["wc", "restroom"], "de": ["Toilette"]]),
+            PackCategory(id: "atm", priority: 2, labels: ["en": "ATM"], synonyms: ["de": ["Geldautomat"], "fr": ["distributeur"]]),
+            PackCategory(id: "cafe", priority: 3, labels: ["en": "Café"], synonyms: [:]),
+        ]
+        let city = City(id: "rt", name: "Round Trip", bbox: BoundingBox(minLon: 7, minLat: 43, maxLon: 8, maxLat: 44))
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rt-\(UUID().uuidString)").path
+        let result = try PackEmitter.emit(
+            PackInput(city: city, pois: pois, categories: categories, createdAt: 0, generator: "test", sources: []),
+            outputDirectory: dir)
+
+        let reader = try PackReader.open(manifest: URL(fileURLWithPath: result.manifestPath))
+        #expect(reader.poiCount == pois.count)
+        #expect(reader.meta.dataVersion == 1)
+        #expect(reader.meta.cityID == "rt")
+
+        for _ in 0..<300 {
+            let lat = corner.minLat + (rng.unit() - 0.5) * 0.004
+            let lon = corner.minLon + (rng.unit() - 0.5) * 0.006
+            let radius = [5.0, 25, 60][Int(rng.next() % 3)]
+            let got = try reader.nearby(lat: lat, lon: lon, radius: radius, limit: 10_000).map(\.id)
+            let expected = pois.filter {
+                GreatCircle.distance(lat, lon, $0.coordinate.lat, $0.coordinate.lon) <= radius
+            }.map(\.ref.stableID)
+            #expect(Set(got) == Set(expected))
+        }
+        for term in ["wc", "toilette", "Geldautomat", "distributeur", "cafe", "numero 7", "kaffee"] {
+            #expect(try !reader.search(term).isEmpty, "search '\(term)'")
+        }
+        let one = try #require(try reader.poi(id: OSMRef(.way, 1000).stableID, locale: "de"))
+        #expect(one.osm == "w1000" && one.category == "toilet")
+        let cafe = try #require(try reader.poi(id: OSMRef(.node, 1002).stableID, locale: "de"))
+        #expect(cafe.name == "Kaffee 2")
+    }
+}
