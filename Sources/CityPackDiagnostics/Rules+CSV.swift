@@ -12,8 +12,9 @@ extension Rules {
         "csv.duplicated_column", .csv, .error, "The header names the same column twice",
         rationale: "Which of the two values is meant is ambiguous; consumers disagree on the choice.")
     public static let csvInvalidRowLength = RuleDescription(
-        "csv.invalid_row_length", .csv, .error, "A row has a different number of cells than the header; it is skipped",
-        rationale: "Cells of a ragged row cannot be matched to columns reliably.")
+        "csv.invalid_row_length", .csv, .error, "A row has a different number of cells than the header",
+        rationale: "Cells of a ragged row cannot be matched to columns reliably. The row is still read when only "
+            + "trailing cells are missing or the extra trailing cells are empty; otherwise it is skipped.")
     public static let csvUnterminatedQuote = RuleDescription(
         "csv.unterminated_quote", .csv, .error, "A quoted field is still open at the end of the file",
         rationale: "RFC 4180 §2.5–2.7: the rest of the file would be swallowed into one value.")

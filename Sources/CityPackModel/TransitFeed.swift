@@ -24,6 +24,9 @@ public struct GTFSFeed: Sendable {
     public var frequencies: [TransitFrequency] = []
     public var transfers: [TransitTransfer] = []
     public var feedInfo: TransitFeedInfo?
+    /// Other GTFS tables (fares, attributions, networks, areas, levels, pathways) kept as text for key and
+    /// reference checks, keyed by table name.
+    public var extraTables: [String: TransitExtraTable] = [:]
 
     public init(displayPath: String, files: [String: String] = [:], allFileNames: [String] = []) {
         self.displayPath = displayPath
@@ -60,10 +63,12 @@ public struct TransitStop: Sendable, Hashable {
     public var coordinate: Coordinate?
     public var locationType: Int8
     public var parentStation: String?
+    public var zoneID: String?
     public var line: Int32
     public init(id: String, name: String?, coordinate: Coordinate?, locationType: Int8, parentStation: String?,
-        line: Int32)
+        zoneID: String? = nil, line: Int32)
     {
+        self.zoneID = zoneID
         self.id = id
         self.name = name
         self.coordinate = coordinate
@@ -83,10 +88,12 @@ public struct TransitRoute: Sendable, Hashable {
     public var type: Int32
     public var color: String?
     public var textColor: String?
+    public var networkID: String?
     public var line: Int32
     public init(id: String, agencyID: String?, shortName: String?, longName: String?, type: Int32, color: String?,
-        textColor: String?, line: Int32)
+        textColor: String?, networkID: String? = nil, line: Int32)
     {
+        self.networkID = networkID
         self.id = id
         self.agencyID = agencyID
         self.shortName = shortName
@@ -191,7 +198,7 @@ public struct TransitShapePoints: Sendable {
     public var count: Int { shape.count }
 }
 
-/// A row of frequencies.txt (times in seconds).
+/// A row of frequencies.txt (times in seconds; -1 when the cell did not parse).
 public struct TransitFrequency: Sendable, Hashable {
     public var tripID: String
     public var startTime: Int32
@@ -253,4 +260,19 @@ public struct TransitFeedInfo: Sendable, Hashable {
         self.version = version
         self.line = line
     }
+}
+
+/// A table CityPack does not model, kept as text (empty cells are nil) with each row's line.
+public struct TransitExtraTable: Sendable {
+    public var columns: [String]
+    public var rows: [[String?]]
+    public var lines: [Int32]
+    public init(columns: [String], rows: [[String?]] = [], lines: [Int32] = []) {
+        self.columns = columns
+        self.rows = rows
+        self.lines = lines
+    }
+
+    /// Index of a column, or nil when absent.
+    public func column(_ name: String) -> Int? { columns.firstIndex(of: name) }
 }

@@ -246,6 +246,15 @@ public enum CSVScanner {
                                 column: fieldColumn, field: header.map { fieldName($0, fields.count) } ?? nil)))
                     }
                     i = j + 1
+                    // Spaces after the closing quote are padding, not content: warn and skip them.
+                    var k = i
+                    while k < n && isSpace(bytes[k]) { k += 1 }
+                    if k > i && (k == n || bytes[k] == comma || bytes[k] == lf || bytes[k] == cr) {
+                        bag.report(Rules.csvWhitespace, "whitespace after the closing quote; ignored",
+                            at: SourceLocation(file: file, line: line, column: i - lineStart + 1,
+                                field: header.map { fieldName($0, fields.count) } ?? nil))
+                        i = k
+                    }
                     // After the closing quote: delimiter, end of line or end of file.
                     if i < n, bytes[i] != comma, bytes[i] != lf, bytes[i] != cr {
                         bag.report(Rules.csvStrayQuote, "unexpected text after the closing quote",
@@ -323,7 +332,19 @@ public enum CSVScanner {
             if fields.count != expected {
                 bag.report(Rules.csvInvalidRowLength, "row has \(fields.count) cells but the header has \(expected)",
                     at: SourceLocation(file: file, line: rowLine, column: 1))
-                continue
+                // Recover when the cells still line up: missing trailing cells read as empty, extra trailing
+                // cells are empty. Otherwise the row is skipped.
+                if fields.count < expected {
+                    let last = fields[fields.count - 1]
+                    while fields.count < expected {
+                        fields.append(CSVField(start: last.end, end: last.end, line: last.line, column: last.column,
+                            hasEscapedQuotes: false))
+                    }
+                } else if fields[expected...].allSatisfy(\.isEmpty) {
+                    fields.removeLast(fields.count - expected)
+                } else {
+                    continue
+                }
             }
             if summary.rows >= options.maxRows {
                 if !tooMany {

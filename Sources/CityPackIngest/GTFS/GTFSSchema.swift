@@ -64,13 +64,36 @@ enum GTFSSchema {
             known: ["agency_id", "transfer_duration"],
             required: ["fare_id", "price", "currency_type", "payment_method", "transfers"]),
         "fare_rules": CSVSchema(known: ["route_id", "origin_id", "destination_id", "contains_id"], required: ["fare_id"]),
+        "fare_media": CSVSchema(known: ["fare_media_name"], required: ["fare_media_id", "fare_media_type"]),
+        // Draft Fares v2 name of fare_media, still found in feeds.
+        "fare_containers": CSVSchema(
+            known: ["fare_media_id", "fare_media_name", "fare_media_type", "fare_container_id",
+                "fare_container_name", "amount", "minimum_initial_purchase", "currency", "rider_category_id"],
+            required: []),
+        "fare_products": CSVSchema(
+            known: ["fare_product_name", "rider_category_id", "fare_media_id", "transfer_only"],
+            required: ["fare_product_id", "amount", "currency"]),
+        "fare_leg_rules": CSVSchema(
+            known: ["leg_group_id", "network_id", "from_area_id", "to_area_id", "from_timeframe_group_id",
+                "to_timeframe_group_id", "rule_priority"],
+            required: ["fare_product_id"]),
+        "fare_transfer_rules": CSVSchema(
+            known: ["from_leg_group_id", "to_leg_group_id", "transfer_count", "duration_limit",
+                "duration_limit_type", "fare_product_id", "filter_fare_product_id"],
+            required: ["fare_transfer_type"]),
+        "rider_categories": CSVSchema(
+            known: ["min_age", "max_age", "eligibility_url", "is_default_fare_category"],
+            required: ["rider_category_id", "rider_category_name"]),
+        "areas": CSVSchema(known: ["area_name"], required: ["area_id"]),
+        "stop_areas": CSVSchema(known: [], required: ["area_id", "stop_id"]),
+        "networks": CSVSchema(known: ["network_name"], required: ["network_id"]),
+        "route_networks": CSVSchema(known: [], required: ["network_id", "route_id"]),
+        "timeframes": CSVSchema(known: ["start_time", "end_time"], required: ["timeframe_group_id", "service_id"]),
     ]
 
     private static let otherKnownFiles: Set<String> = [
-        "fare_media.txt", "fare_products.txt", "fare_leg_rules.txt", "fare_leg_join_rules.txt",
-        "fare_transfer_rules.txt", "areas.txt", "stop_areas.txt", "networks.txt", "route_networks.txt",
-        "timeframes.txt", "rider_categories.txt", "location_groups.txt", "location_group_stops.txt",
-        "locations.geojson", "booking_rules.txt", "fare_containers.txt",
+        "fare_leg_join_rules.txt", "location_groups.txt", "location_group_stops.txt", "locations.geojson",
+        "booking_rules.txt",
     ]
 
     static func isKnownFile(_ name: String) -> Bool {

@@ -33,11 +33,24 @@ struct GTFSTableParser {
         if summary.header != nil { feed.headerLines[table] = 1 }
     }
 
+    /// Tables without a model type: syntax is checked; those with keys or references are kept as text.
     mutating func parseOther(
         table: String, bytes: UnsafeRawBufferPointer, file: String, options: CSVOptions, into feed: inout GTFSFeed
     ) {
-        let summary = CSVScanner.scan(bytes, file: file, options: options, bag: bag) { _ in }
-        if summary.header != nil { feed.headerLines[table] = 1 }
+        let keep = table != "translations"
+        var extra = TransitExtraTable(columns: [])
+        let summary = CSVScanner.scan(bytes, file: file, options: options, bag: bag) { row in
+            guard keep else { return }
+            if extra.columns.isEmpty { extra.columns = row.header.names }
+            extra.rows.append((0..<row.fields.count).map { row.string($0) })
+            extra.lines.append(Int32(truncatingIfNeeded: row.line))
+        }
+        guard let header = summary.header else { return }
+        feed.headerLines[table] = 1
+        if keep {
+            extra.columns = header.names
+            feed.extraTables[table] = extra
+        }
     }
 
     private func scan(
@@ -83,7 +96,7 @@ struct GTFSTableParser {
         return scan(bytes, file, options) { row in
             if c.isEmpty {
                 c = ["stop_id", "stop_name", "stop_lat", "stop_lon", "location_type", "parent_station",
-                    "stop_timezone", "stop_url", "wheelchair_boarding"].map { row.header.index(of: $0) }
+                    "stop_timezone", "stop_url", "wheelchair_boarding", "zone_id"].map { row.header.index(of: $0) }
             }
             let cells = GTFSCells(row, bag: bag, key: c[0])
             guard let id = cells.id(c[0], "stop_id") else { return }
@@ -99,7 +112,7 @@ struct GTFSTableParser {
             let coordinate = lat.map { Coordinate(lat: $0, lon: lon!) }
             if index[id] == nil { index[id] = Int32(feed.stops.count) }
             feed.stops.append(TransitStop(id: id, name: name, coordinate: coordinate, locationType: Int8(type),
-                parentStation: parent, line: cells.line))
+                parentStation: parent, zoneID: cells.string(c[9]), line: cells.line))
         }
     }
 
@@ -110,7 +123,7 @@ struct GTFSTableParser {
         return scan(bytes, file, options) { row in
             if c.isEmpty {
                 c = ["route_id", "agency_id", "route_short_name", "route_long_name", "route_type", "route_color",
-                    "route_text_color", "route_url", "route_sort_order", "continuous_pickup", "continuous_drop_off"]
+                    "route_text_color", "route_url", "route_sort_order", "continuous_pickup", "continuous_drop_off", "network_id"]
                     .map { row.header.index(of: $0) }
             }
             let cells = GTFSCells(row, bag: bag, key: c[0])
@@ -132,7 +145,7 @@ struct GTFSTableParser {
             feed.routes.append(TransitRoute(
                 id: id, agencyID: cells.id(c[1], "agency_id", required: false), shortName: cells.string(c[2]),
                 longName: cells.string(c[3]), type: Int32(type), color: cells.color(c[5]),
-                textColor: cells.color(c[6]), line: cells.line))
+                textColor: cells.color(c[6]), networkID: cells.string(c[11]), line: cells.line))
         }
     }
 
@@ -364,9 +377,10 @@ struct GTFSTableParser {
             let end = cells.time(c[2], "end_time", required: true)
             let headway = cells.int(c[3], "headway_secs", in: Int(Int32.min)...Int(Int32.max), required: true)
             let exact = cells.int(c[4], "exact_times", in: 0...1) ?? 0
-            guard let id, let start, let end, let headway else { return }
-            feed.frequencies.append(TransitFrequency(tripID: id, startTime: start, endTime: end,
-                headwaySecs: Int32(headway), exactTimes: exact == 1, line: cells.line))
+            // Kept even with bad times (as -1) so the trip reference is still checked.
+            guard let id else { return }
+            feed.frequencies.append(TransitFrequency(tripID: id, startTime: start ?? -1, endTime: end ?? -1,
+                headwaySecs: Int32(headway ?? 0), exactTimes: exact == 1, line: cells.line))
         }
     }
 

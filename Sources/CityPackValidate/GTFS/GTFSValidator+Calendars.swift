@@ -7,9 +7,24 @@ extension GTFSValidator {
         let feed = c.feed
         c.checkDuplicates(feed.calendars.lazy.map { (key: $0.serviceID, line: $0.line) }, table: "calendar",
             field: "service_id")
-        c.checkDuplicates(
-            feed.calendarDates.lazy.map { (key: "\($0.serviceID) \(GTFSDate.text($0.date))", line: $0.line) },
-            table: "calendar_dates", field: "service_id and date")
+        let calendarLine = feed.calendars.reduce(into: [String: Int32]()) { m, cal in
+            if m[cal.serviceID] == nil { m[cal.serviceID] = cal.line }
+        }
+        var firstException: [String: Int32] = [:]
+        for d in feed.calendarDates {
+            let key = "\(d.serviceID) \(GTFSDate.text(d.date))"
+            guard let first = firstException[key] else {
+                firstException[key] = d.line
+                continue
+            }
+            var notes = [Diagnostic.Note("first defined here", at: c.at("calendar_dates", first, "date"))]
+            if let line = calendarLine[d.serviceID] {
+                notes.append(Diagnostic.Note("service `\(d.serviceID)` defined here", at: c.at("calendar", line)))
+            }
+            c.report(Rules.gtfsDuplicateKey,
+                "service `\(d.serviceID)` has two exceptions on \(GTFSDate.text(d.date))", "calendar_dates", d.line,
+                field: "date", entity: "service_id=\(d.serviceID)", notes: notes)
+        }
         // Last active day per service, and where it comes from.
         var lastDay: [String: (day: Int32, table: String, line: Int32)] = [:]
         for cal in feed.calendars {
@@ -82,7 +97,8 @@ extension GTFSValidator {
                             "shape_dist_traveled \(d) is less than the previous point's \(shapes.distance[previousDistance])",
                             "shapes", shapes.line[r], field: "shape_dist_traveled", entity: entity,
                             notes: [Diagnostic.Note("previous point is here",
-                                at: c.at("shapes", shapes.line[previousDistance]))])
+                                at: c.at("shapes", shapes.line[previousDistance])),
+                                Diagnostic.Note("shape `\(id)` starts here", at: c.at("shapes", shapes.line[ordered[0]]))])
                     }
                     previousDistance = r
                 }
@@ -103,7 +119,9 @@ extension GTFSValidator {
             let entity = "trip_id=\(f.tripID)"
             c.checkReference(f.tripID, in: trips, target: "trips", table: "frequencies", line: f.line,
                 field: "trip_id", entity: entity)
-            if f.headwaySecs <= 0 {
+            if f.startTime < 0 || f.endTime < 0 {
+                continue  // unparsable times were reported by the reader
+            } else if f.headwaySecs <= 0 {
                 c.report(Rules.gtfsInvalidHeadway, "headway_secs \(f.headwaySecs) must be positive", "frequencies",
                     f.line, field: "headway_secs", entity: entity)
             } else if f.endTime <= f.startTime {

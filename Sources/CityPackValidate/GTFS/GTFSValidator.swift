@@ -29,6 +29,7 @@ public enum GTFSValidator {
         checkShapes(context)
         checkFrequencies(context)
         checkTransfers(context)
+        checkOtherTables(context)
     }
 }
 
