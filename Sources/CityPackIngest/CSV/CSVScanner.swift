@@ -389,6 +389,14 @@ public enum CSVScanner {
         _ header: CSVHeader, fields: ContiguousArray<CSVField>, file: String, options: CSVOptions,
         bag: DiagnosticBag
     ) {
+        let names = Set(header.names)
+        let headerLocation = SourceLocation(file: file, line: Int(fields.first?.line ?? 1), column: 1)
+        var noKnownColumn = false
+        if let schema = options.schema, !schema.known.isEmpty, names.isDisjoint(with: schema.known) {
+            bag.report(Rules.csvMissingHeader, "the header names no known column; is the header row missing?",
+                at: headerLocation)
+            noKnownColumn = true
+        }
         var seen = Set<String>()
         for (i, name) in header.names.enumerated() {
             let loc = SourceLocation(file: file, line: Int(fields[i].line), column: Int(fields[i].column))
@@ -396,18 +404,13 @@ public enum CSVScanner {
                 bag.report(Rules.csvEmptyColumnName, "column \(i + 1) has no name", at: loc)
             } else if !seen.insert(name).inserted {
                 bag.report(Rules.csvDuplicatedColumn, "column `\(name)` appears more than once", at: loc)
-            } else if let schema = options.schema, !schema.known.contains(name) {
+            } else if let schema = options.schema, !noKnownColumn, !schema.known.contains(name) {
                 bag.report(Rules.csvUnknownColumn, "unknown column `\(name)` is ignored", at: loc)
             }
         }
-        guard let schema = options.schema else { return }
-        let loc = SourceLocation(file: file, line: Int(fields.first?.line ?? 1), column: 1)
-        if !schema.known.isEmpty && seen.isDisjoint(with: schema.known) {
-            bag.report(Rules.csvMissingHeader, "the header names no known column; is the header row missing?", at: loc)
-            return
-        }
+        guard let schema = options.schema, !noKnownColumn else { return }
         for name in schema.required where !seen.contains(name) {
-            bag.report(Rules.csvMissingRequiredColumn, "required column `\(name)` is missing", at: loc)
+            bag.report(Rules.csvMissingRequiredColumn, "required column `\(name)` is missing", at: headerLocation)
         }
     }
 
