@@ -62,7 +62,8 @@ extension GTFSValidator {
             if remaining >= 0 && remaining < 7 {
                 c.report(Rules.gtfsFeedExpiresSoon,
                     "the feed's last service date \(GTFSDate.text(end.day)) is \(remaining) day(s) after the build date",
-                    end.table, end.line, field: end.table == "feed_info" ? "feed_end_date" : nil)
+                    end.table, end.line,
+                    field: end.table == "feed_info" ? "feed_end_date" : end.table == "calendar" ? "end_date" : "date")
             }
         }
     }
