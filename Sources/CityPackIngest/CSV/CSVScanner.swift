@@ -132,6 +132,8 @@ public struct CSVRow {
 public struct CSVScanSummary: Sendable {
     /// Header (nil when the file is empty or unreadable).
     public var header: CSVHeader?
+    /// Physical line of the header row (0 when there is none).
+    public var headerLine: Int
     /// Data rows delivered to `onRow`.
     public var rows: Int
 }
@@ -160,7 +162,7 @@ public enum CSVScanner {
         _ bytes: UnsafeRawBufferPointer, file: String, options: CSVOptions = CSVOptions(), bag: DiagnosticBag,
         onRow: (CSVRow) -> Void
     ) -> CSVScanSummary {
-        var summary = CSVScanSummary(header: nil, rows: 0)
+        var summary = CSVScanSummary(header: nil, headerLine: 0, rows: 0)
         let whole = SourceLocation(file: file)
         if bytes.count > options.maxFileSize {
             bag.report(
@@ -324,6 +326,7 @@ public enum CSVScanner {
                 let hdr = CSVHeader(names: names)
                 header = hdr
                 summary.header = hdr
+                summary.headerLine = rowLine
                 expected = names.count
                 checkHeader(hdr, fields: fields, file: file, options: options, bag: bag)
                 continue

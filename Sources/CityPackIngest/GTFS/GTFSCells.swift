@@ -8,15 +8,19 @@ import Foundation
 struct GTFSCells {
     let row: CSVRow
     let bag: DiagnosticBag
-    /// Entity label for diagnostics, e.g. `stop_id=S1`.
-    var entity: String?
+    /// Column whose value names the row's entity.
+    let key: Int?
 
     init(_ row: CSVRow, bag: DiagnosticBag, key: Int?) {
         self.row = row
         self.bag = bag
-        if let k = key, let id = row.string(k) {
-            entity = "\(row.header.names[k])=\(id)"
-        }
+        self.key = key
+    }
+
+    /// Entity label for diagnostics, e.g. `stop_id=S1`; built only when something is reported.
+    var entity: String? {
+        guard let k = key, let id = row.string(k) else { return nil }
+        return "\(row.header.names[k])=\(id)"
     }
 
     var line: Int32 { Int32(truncatingIfNeeded: row.line) }

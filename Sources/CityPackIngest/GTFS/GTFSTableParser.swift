@@ -30,7 +30,7 @@ struct GTFSTableParser {
         case "feed_info": summary = feedInfo(bytes, file, options, &feed)
         default: summary = CSVScanner.scan(bytes, file: file, options: options, bag: bag) { _ in }
         }
-        if summary.header != nil { feed.headerLines[table] = 1 }
+        if summary.header != nil { feed.headerLines[table] = summary.headerLine }
     }
 
     /// Tables without a model type: syntax is checked; those with keys or references are kept as text.
@@ -46,7 +46,7 @@ struct GTFSTableParser {
             extra.lines.append(Int32(truncatingIfNeeded: row.line))
         }
         guard let header = summary.header else { return }
-        feed.headerLines[table] = 1
+        feed.headerLines[table] = summary.headerLine
         if keep {
             extra.columns = header.names
             feed.extraTables[table] = extra
