@@ -89,6 +89,17 @@ import Testing
         #expect(diagnostics.errors.isEmpty, "\(name):\n\(diagnostics.errors.summary)")
     }
 
+    /// transitland's error zips (bad coordinates, CSV quoting chaos; an expired real feed): no crash, located errors.
+    @Test(arguments: ["example-errors.zip", "bart-errors.zip"])
+    func transitlandErrorZips(_ name: String) throws {
+        guard let data = TestPaths.sharedData else { return }
+        let path = data.appendingPathComponent("gtfs/broken/transitland/\(name)").path
+        let diagnostics = try GTFSFixture.runPath(path, display: name)
+        print("transitland \(name): \(diagnostics.errors.count) errors; codes \(Set(diagnostics.errors.map(\.code)).sorted())")
+        #expect(!diagnostics.errors.isEmpty)
+        #expect(diagnostics.errors.allSatisfy { $0.location != nil })
+    }
+
     @Test func notAZipIsALocatedError() throws {
         guard let data = TestPaths.sharedData else { return }
         let path = data.appendingPathComponent("gtfs/broken/transitland/invalid-not-a-zip.zip").path
