@@ -66,7 +66,7 @@ let package = Package(
         .target(name: "CityPackTestSupport", dependencies: ["CityPackDiagnostics"], path: "Tests/CityPackTestSupport"),
         .testTarget(name: "CityPackDiagnosticsTests", dependencies: ["CityPackDiagnostics", "CityPackTestSupport"]),
         .testTarget(name: "CityPackIngestTests", dependencies: ["CityPackIngest", "CityPackModel", "CityPackTestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "CityPackValidateTests", dependencies: ["CityPackValidate", "CityPackModel", "CityPackTestSupport"]),
+        .testTarget(name: "CityPackValidateTests", dependencies: ["CityPackValidate", "CityPackModel", "CityPackIngest", "CityPackTestSupport"]),
         .testTarget(name: "CityPackIndexTests", dependencies: ["CityPackIndex", "CityPackFormat", "CityPackModel"]),
         .testTarget(name: "CityPackEmitTests", dependencies: ["CityPackEmit", "CityPackKit", "CityPackFormat", "CityPackModel", "CityPackIndex"]),
         .testTarget(name: "CityPackKitTests", dependencies: ["CityPackKit", "CityPackEmit", "CityPackFormat", "CityPackModel"]),

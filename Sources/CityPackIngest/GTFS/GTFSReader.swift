@@ -1,0 +1,88 @@
+import CityPackDiagnostics
+import CityPackModel
+import Foundation
+
+/// Limits for reading a feed.
+public struct GTFSReadOptions: Sendable {
+    /// Largest accepted single file (decompressed), in bytes. Default 1 GiB.
+    public var maxFileSize: Int
+    /// Largest accepted total decompressed size of a zip feed, in bytes. Default 2 GiB.
+    public var maxTotalSize: Int
+    /// Most rows read per table. Default 50 million.
+    public var maxRows: Int
+    /// Longest accepted value, in bytes. Default 64 KiB.
+    public var maxFieldLength: Int
+
+    public init(maxFileSize: Int = 1 << 30, maxTotalSize: Int = 2 << 30, maxRows: Int = 50_000_000,
+        maxFieldLength: Int = 64 << 10)
+    {
+        self.maxFileSize = maxFileSize
+        self.maxTotalSize = maxTotalSize
+        self.maxRows = maxRows
+        self.maxFieldLength = maxFieldLength
+    }
+}
+
+/// Reads a GTFS feed (directory or `.zip`) into a ``GTFSFeed``.
+///
+/// Syntax problems (`csv.*`), missing files and columns, and values that do not parse are reported here, at
+/// `file:line:col` with the field name. Semantic checks are the validator's. Never prints; thread-safe.
+public enum GTFSReader {
+    /// Reads a feed.
+    /// - Parameters:
+    ///   - path: directory or zip archive on disk.
+    ///   - displayPath: how to name the feed in diagnostics (defaults to `path`).
+    ///   - bag: receives diagnostics.
+    ///   - options: size and row limits.
+    /// - Returns: the feed, or nil when the path is not a readable feed at all (reported to the bag).
+    /// - Throws: ``GTFSReadError/notFound(_:)`` when nothing exists at `path`.
+    public static func read(
+        path: String, displayPath: String? = nil, bag: DiagnosticBag, options: GTFSReadOptions = GTFSReadOptions()
+    ) throws -> GTFSFeed? {
+        let shown = displayPath ?? path
+        guard var source = try GTFSSource.open(path: path, displayPath: shown, options: options, bag: bag) else {
+            return nil
+        }
+        var feed = GTFSFeed(displayPath: shown, allFileNames: source.fileNames)
+        for name in source.fileNames where name.hasSuffix(".txt") || name.hasSuffix(".geojson") {
+            let table = String(name.dropLast(name.hasSuffix(".txt") ? 4 : 8))
+            if GTFSSchema.tables[table] != nil { feed.files[table] = source.displayPaths[name] }
+        }
+        for name in source.fileNames where !GTFSSchema.isKnownFile(name) {
+            bag.report(Rules.gtfsUnknownFile, "unknown file `\(name)` is ignored",
+                at: SourceLocation(file: source.displayPaths[name] ?? name))
+        }
+        for table in ["agency", "stops", "routes", "trips", "stop_times"] where feed.files[table] == nil {
+            bag.report(Rules.gtfsMissingRequiredFile, "required file `\(table).txt` is missing",
+                at: SourceLocation(file: "\(shown)/\(table).txt"))
+        }
+        if feed.files["calendar"] == nil && feed.files["calendar_dates"] == nil {
+            bag.report(Rules.gtfsMissingCalendar, "neither `calendar.txt` nor `calendar_dates.txt` is present",
+                at: SourceLocation(file: "\(shown)/calendar.txt"))
+        }
+
+        var parser = GTFSTableParser(bag: bag)
+        // Order matters: stop_times resolves trip and stop indices.
+        for table in GTFSSchema.readOrder {
+            guard let file = feed.files[table], let data = source.load("\(table).txt", bag: bag) else { continue }
+            let schema = GTFSSchema.tables[table]!
+            let csvOptions = CSVOptions(
+                newLineInValueSeverity: .error, maxFileSize: options.maxFileSize, maxRows: options.maxRows,
+                maxFieldLength: options.maxFieldLength, trimWhitespace: true, schema: schema)
+            data.withUnsafeBytes { bytes in
+                parser.parse(table: table, bytes: bytes, file: file, options: csvOptions, into: &feed)
+            }
+        }
+        // Tables CityPack does not model still get their syntax checked.
+        for (table, schema) in GTFSSchema.tables where !GTFSSchema.readOrder.contains(table) {
+            guard let file = feed.files[table], let data = source.load("\(table).txt", bag: bag) else { continue }
+            let csvOptions = CSVOptions(maxFileSize: options.maxFileSize, maxRows: options.maxRows,
+                maxFieldLength: options.maxFieldLength, schema: schema)
+            data.withUnsafeBytes { bytes in
+                parser.parseOther(table: table, bytes: bytes, file: file, options: csvOptions, into: &feed)
+            }
+        }
+        GTFSTableParser.indexStopTimes(&feed)
+        return feed
+    }
+}
