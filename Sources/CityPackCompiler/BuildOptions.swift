@@ -14,6 +14,8 @@ public struct BuildOptions: Sendable {
     public var warningsAsErrors: Bool
     /// Fixed build time (seconds since 1970); nil = `SOURCE_DATE_EPOCH`, then the data's newest timestamp.
     public var sourceDateEpoch: Int64?
+    /// The date feeds are checked against (expired calendars); nil = `SOURCE_DATE_EPOCH`'s date, else today (UTC).
+    public var buildDate: (year: Int, month: Int, day: Int)?
     /// Receives progress events; called from the building thread.
     public var progress: (@Sendable (ProgressEvent) -> Void)?
 

@@ -19,6 +19,9 @@ public struct BuildReport: Sendable {
     public var relations: Int = 0
     /// Uncompressed source bytes read.
     public var bytesRead: Int64 = 0
+    /// GTFS stops and stop_times read.
+    public var stops: Int = 0
+    public var stopTimes: Int = 0
     /// Wall seconds per stage, in order.
     public var timings: [(stage: String, seconds: Double)] = []
     /// Set when the pack was written.
@@ -102,6 +105,18 @@ public enum Compiler {
             }
         }
         let ingested = reader.finish()
+        var feeds: [GTFSFeed] = []
+        for path in city.gtfsFeeds {
+            let display = displayPath(path, city: city)
+            current.name = display
+            do {
+                if let feed = try GTFSReader.read(path: path, displayPath: display, bag: bag) { feeds.append(feed) }
+            } catch {
+                bag.report(Rules.packIOFailure, "\(error)", at: SourceLocation(file: display))
+            }
+        }
+        report.stops = feeds.reduce(0) { $0 + $1.stops.count }
+        report.stopTimes = feeds.reduce(0) { $0 + $1.stopTimes.count }
         report.poisRead = ingested.pois.count
         report.nodes = ingested.nodes
         report.ways = ingested.ways
@@ -113,7 +128,11 @@ public enum Compiler {
         // Stage 2: validate.
         let kept = POIValidator.validate(ingested.pois, city: city, bag: bag)
         report.poisKept = kept.count
-        if kept.isEmpty {
+        let today = options.buildDate ?? Self.buildDate(seconds: Self.wallClockOrEpoch())
+        for feed in feeds {
+            GTFSValidator.validate(feed, bbox: city.bbox, buildDate: today, bag: bag)
+        }
+        if kept.isEmpty && report.stops == 0 {
             bag.report(Rules.packEmpty, "no POI of the profile's categories inside the city bbox", at: SourceLocation(file: city.file))
         }
         lap("validate")
@@ -129,7 +148,7 @@ public enum Compiler {
         let createdAt = buildTime(options: options, newestTimestamp: ingested.newestTimestamp, files: city.osmFiles + city.gtfsFeeds)
         let input = PackInput(
             city: city, pois: kept, categories: profile.categories.map { PackCategory(id: $0.id, priority: $0.priority, labels: $0.labels, synonyms: $0.synonyms) }, createdAt: createdAt,
-            generator: generator, sources: sources)
+            generator: generator, sources: sources, transit: feeds)
         do {
             report.emitted = try PackEmitter.emit(input, outputDirectory: options.outputDirectory)
         } catch {
@@ -161,6 +180,19 @@ public enum Compiler {
             }
         }
         return newest
+    }
+
+    /// `SOURCE_DATE_EPOCH` when set (so expiry checks are reproducible), else the wall clock.
+    static func wallClockOrEpoch() -> Int64 {
+        if let env = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"], let v = Int64(env) { return v }
+        return Int64(Date().timeIntervalSince1970)
+    }
+
+    /// The UTC calendar date of a time.
+    static func buildDate(seconds: Int64) -> (year: Int, month: Int, day: Int) {
+        let text = iso8601UTC(seconds)
+        let parts = text.prefix(10).split(separator: "-").compactMap { Int($0) }
+        return (parts[0], parts[1], parts[2])
     }
 
     /// Parses `YYYY-MM-DDTHH:MM:SSZ` without Foundation formatters (locale-independent).

@@ -13,10 +13,12 @@ public struct PackInput: Sendable {
     public var generator: String
     /// Source files with their hashes, paths relative to the city directory.
     public var sources: [Manifest.SourceFile]
+    /// Validated GTFS feeds whose stops, lines and timetables go into the pack.
+    public var transit: [GTFSFeed]
 
     public init(
         city: City, pois: [POI], categories: [PackCategory], createdAt: Int64, generator: String,
-        sources: [Manifest.SourceFile]
+        sources: [Manifest.SourceFile], transit: [GTFSFeed] = []
     ) {
         self.city = city
         self.pois = pois
@@ -24,6 +26,7 @@ public struct PackInput: Sendable {
         self.createdAt = createdAt
         self.generator = generator
         self.sources = sources
+        self.transit = transit
     }
 }
 
