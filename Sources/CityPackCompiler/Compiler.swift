@@ -39,7 +39,9 @@ public enum Compiler {
     /// Plans the stages for a city (for `--dry-run` and `-v`).
     public static func plan(for city: City, options: BuildOptions) -> BuildPlan {
         var stages: [BuildPlan.Stage] = [
-            .init(name: "ingest", inputs: city.osmFiles.map { ($0 as NSString).lastPathComponent }, outputs: ["POIs"]),
+            .init(
+                name: "ingest", inputs: (city.osmFiles + city.gtfsFeeds).map { ($0 as NSString).lastPathComponent },
+                outputs: city.gtfsFeeds.isEmpty ? ["POIs"] : ["POIs", "stops", "timetables"]),
             .init(name: "validate", inputs: ["POIs"], outputs: ["diagnostics", "POIs kept"]),
         ]
         if options.emit {

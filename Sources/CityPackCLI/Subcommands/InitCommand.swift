@@ -112,7 +112,8 @@ struct Init: ParsableCommand {
     }
 }
 
-/// The bounding box of a set of sources: the union of OSM `<bounds>` and the extent of every node.
+/// The bounding box of a set of sources: the union of OSM `<bounds>`, the extent of every node, and the extent
+/// of every GTFS stop.
 enum DataExtent {
     static func measure(osm: [String], gtfs: [String], templates: String?, directory: String, bag: DiagnosticBag) -> BoundingBox? {
         var boxes: [BoundingBox] = []
@@ -133,6 +134,18 @@ enum DataExtent {
             // The union of the declared <bounds> and the nodes' extent: extracts often hold complete ways
             // whose nodes, and sometimes POIs, lie outside the declared bounds.
             boxes += [result.declaredBounds, result.dataBounds].compactMap { $0 }
+        }
+        for path in gtfs {
+            do {
+                // Feed problems are `check`'s business (an editor may downgrade them in the city file): collect
+                // them aside and only use the stops.
+                guard let feed = try GTFSReader.read(path: path, displayPath: path, bag: DiagnosticBag()) else { continue }
+                // Stops with plausible coordinates only: (0,0) and out-of-range points are reported by `check`.
+                let points = feed.stops.compactMap(\.coordinate).filter { $0.isValid && !(abs($0.lat) < 1 && abs($0.lon) < 1) }
+                if let b = BoundingBox.enclosing(points) { boxes.append(b) }
+            } catch {
+                bag.report(Rules.packIOFailure, "\(error)", at: SourceLocation(file: path))
+            }
         }
         let corners = boxes.flatMap {
             [Coordinate(lat: $0.minLat, lon: $0.minLon), Coordinate(lat: $0.maxLat, lon: $0.maxLon)]

@@ -14,6 +14,15 @@ struct RulesCommand: ParsableCommand {
     @Option(name: .long, help: "human, json or markdown.")
     var format: Format = .human
 
+    /// The rule table as Markdown (README.md embeds it; a test keeps the two in step).
+    package static func markdownTable(_ rules: [RuleDescription] = RuleCatalog.all) -> String {
+        var text = "| code | severity | meaning |\n|---|---|---|\n"
+        for r in rules {
+            text += "| `\(r.code)` | \(r.severity.rawValue) | \(r.summary.replacingOccurrences(of: "|", with: "\\|")) |\n"
+        }
+        return text
+    }
+
     func run() throws {
         var rules = RuleCatalog.all
         if let code {
@@ -27,9 +36,7 @@ struct RulesCommand: ParsableCommand {
         case .json:
             Terminal.out(DiagnosticRenderer.encode(rules))
         case .markdown:
-            var text = "| code | severity | meaning |\n|---|---|---|\n"
-            for r in rules { text += "| `\(r.code)` | \(r.severity.rawValue) | \(r.summary) |\n" }
-            Terminal.out(text)
+            Terminal.out(Self.markdownTable(rules))
         case .human:
             for r in rules {
                 var line = "\(r.code)  [\(r.severity.rawValue)]  \(r.summary)\n"
