@@ -369,3 +369,31 @@ func bruteForce(_ pois: [TestPOI], lat: Double, lon: Double, radius: Double) -> 
         #expect(bench.p90Nanoseconds >= bench.medianNanoseconds)
     }
 }
+
+/// Release-build timing on a city-like 5 000-POI pack: `CITYPACK_BENCH=1 swift test -c release --filter
+/// CityPackKitTests.NearbyBenchmarkTests`. Prints the figures; asserts only that the index beats brute force.
+@Suite(.enabled(if: ProcessInfo.processInfo.environment["CITYPACK_BENCH"] != nil))
+struct NearbyBenchmarkTests {
+    @Test func fiveThousandPOIs() throws {
+        var rng = SplitMix64(seed: 2026)
+        var pois: [TestPOI] = []
+        for k in 0..<5000 {
+            // About 5 km × 5 km, denser towards the centre, like a city core.
+            let r = 0.025 * Double.random(in: 0...1, using: &rng).squareRoot()
+            let a = Double.random(in: 0..<(2 * Double.pi), using: &rng)
+            let category = ["cafe", "toilet", "pharmacy"][k % 3]
+            pois.append(TestPOI(
+                id: Int64(k) * 4, lat: 48.2082 + r * sin(a), lon: 16.3738 + r * cos(a) / cos(48.2 * Double.pi / 180),
+                category: category, name: "Place \(k)", names: ["de": "Ort \(k)", "fr": "Lieu \(k)"],
+                tags: ["opening_hours": "Mo-Fr 09:00-18:00", "wheelchair": k % 2 == 0 ? "yes" : "no"]))
+        }
+        let dir = try TestPack.directory()
+        let db = try TestPack.writeDatabase(pois, to: dir.appendingPathComponent("bench.sqlite"))
+        let reader = try PackReader.open(db)
+        defer { reader.close() }
+        let bench = try #require(try reader.benchmarkNearby(radius: 25, queries: 5000))
+        let data = try JSONEncoder.sorted.encode(bench)
+        print("NEARBY-BENCH \(String(decoding: data, as: UTF8.self))")
+        #expect(bench.indexOnlyMedianNanoseconds < bench.bruteForceMedianNanoseconds)
+    }
+}
