@@ -11,6 +11,7 @@
 /// - `poi_name(poi INTEGER, locale TEXT, name TEXT, PRIMARY KEY(poi, locale)) WITHOUT ROWID`.
 /// - `poi_bucket(cell INTEGER, poi INTEGER, lat REAL, lon REAL, PRIMARY KEY(cell, poi)) WITHOUT ROWID`:
 ///   the proximity buckets, clustered by cell so one cell (or one coarser geohash prefix) is one range scan.
+///   Readers query it with `GeohashCover.cells` and filter by `GreatCircle.distance` (see those types).
 /// - `search`: FTS5 table (`unicode61 remove_diacritics 2`) with rowid = POI id and columns `name` (every name
 ///   in every locale) and `terms` (category id and its synonyms in every locale).
 public enum PackSchema {

@@ -360,13 +360,7 @@ public final class PackReader: @unchecked Sendable {
         return hits
     }
 
-    /// Brute force over every bucket row: the reference `nearby` is measured and tested against.
-    package func bruteForceNearestIDs(lat: Double, lon: Double, radius: Double, limit: Int) -> [(id: Int64, distance: Double)] {
-        lock.lock()
-        defer { lock.unlock() }
-        return bruteForceLocked(lat: lat, lon: lon, radius: radius, limit: limit)
-    }
-
+    /// Brute force over every bucket row: the reference `nearby` is benchmarked against.
     func bruteForceLocked(lat: Double, lon: Double, radius: Double, limit: Int) -> [(id: Int64, distance: Double)] {
         guard limit > 0 else { return [] }
         var hits: [(id: Int64, distance: Double)] = []

@@ -16,6 +16,14 @@ struct SplitMix64: RandomNumberGenerator {
     }
 }
 
+/// A thread-safe counter for concurrent tests.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func increment() { lock.lock(); count += 1; lock.unlock() }
+    var value: Int { lock.lock(); defer { lock.unlock() }; return count }
+}
+
 /// Hand-picked POIs for search and naming.
 let namedPOIs: [TestPOI] = [
     TestPOI(id: 40, lat: 48.2082, lon: 16.3738, category: "cafe", name: "Café Central",
@@ -344,6 +352,51 @@ func bruteForce(_ pois: [TestPOI], lat: Double, lon: Double, radius: Double) -> 
         #expect(leftovers.isEmpty)
     }
 
+    @Test func decompressesForLaterDirectOpening() throws {
+        let pack = try makePack()
+        let manifest = try TestPack.manifest(compressed: pack.gz, database: pack.db, path: pack.gz.lastPathComponent)
+        let kept = pack.dir.appendingPathComponent("kept.sqlite")
+        try PackReader.decompress(pack.gz, to: kept, verifying: manifest)
+        #expect(try PackReader.sha256(ofFileAt: kept) == manifest.artifact.uncompressedSha256)
+        let reader = try PackReader.open(kept, options: .init(manifest: manifest))
+        #expect(try reader.search("Landtmann").map(\.id) == [52])
+        reader.close()
+        #expect(FileManager.default.fileExists(atPath: kept.path))  // not owned by the reader
+        // Concatenated gzip members (RFC 1952 §2.2) decompress to the concatenation.
+        let bytes = try Data(contentsOf: pack.db)
+        let half1 = pack.dir.appendingPathComponent("half1"), half2 = pack.dir.appendingPathComponent("half2")
+        try bytes.prefix(bytes.count / 2).write(to: half1)
+        try bytes.suffix(from: bytes.count / 2).write(to: half2)
+        let gz1 = try Data(contentsOf: TestPack.gzip(half1, to: pack.dir.appendingPathComponent("h1.gz")))
+        let gz2 = try Data(contentsOf: TestPack.gzip(half2, to: pack.dir.appendingPathComponent("h2.gz")))
+        let joined = pack.dir.appendingPathComponent("joined.citypack.gz")
+        try (gz1 + gz2).write(to: joined)
+        let viaMembers = try PackReader.open(joined, options: .init(temporaryDirectory: pack.dir))
+        #expect(viaMembers.poiCount == pack.pois.count)
+        viaMembers.close()
+    }
+
+    @Test func concurrentQueriesAreSerialisedSafely() throws {
+        let pack = try makePack(extra: randomPOIs(count: 800, lat: 48.21, lon: 16.37, seed: 11))
+        let reader = try PackReader.open(pack.db, options: .init(detailCacheLimit: 50))  // force cache churn
+        defer { reader.close() }
+        let expected = try (0..<16).map { k in
+            try reader.nearby(lat: pack.pois[k * 40].lat, lon: pack.pois[k * 40].lon, radius: 300).map(\.id)
+        }
+        let failures = Counter()
+        DispatchQueue.concurrentPerform(iterations: 64) { i in
+            let k = i % 16
+            do {
+                let got = try reader.nearby(lat: pack.pois[k * 40].lat, lon: pack.pois[k * 40].lon, radius: 300).map(\.id)
+                let found = try reader.search("Central").map(\.id)
+                if got != expected[k] || found != [40] { failures.increment() }
+            } catch {
+                failures.increment()
+            }
+        }
+        #expect(failures.value == 0)
+    }
+
     @Test func malformedTagsAreATypedError() throws {
         var broken = namedPOIs[0]
         broken.tags = [:]
@@ -367,5 +420,33 @@ func bruteForce(_ pois: [TestPOI], lat: Double, lon: Double, radius: Double) -> 
         #expect(bench.meanResults >= 1)  // each query is centred on a POI
         #expect(bench.medianNanoseconds > 0 && bench.bruteForceMedianNanoseconds > 0)
         #expect(bench.p90Nanoseconds >= bench.medianNanoseconds)
+    }
+}
+
+/// Release-build timing on a city-like 5 000-POI pack: `CITYPACK_BENCH=1 swift test -c release --filter
+/// CityPackKitTests.NearbyBenchmarkTests`. Prints the figures; asserts only that the index beats brute force.
+@Suite(.enabled(if: ProcessInfo.processInfo.environment["CITYPACK_BENCH"] != nil))
+struct NearbyBenchmarkTests {
+    @Test func fiveThousandPOIs() throws {
+        var rng = SplitMix64(seed: 2026)
+        var pois: [TestPOI] = []
+        for k in 0..<5000 {
+            // About 5 km × 5 km, denser towards the centre, like a city core.
+            let r = 0.025 * Double.random(in: 0...1, using: &rng).squareRoot()
+            let a = Double.random(in: 0..<(2 * Double.pi), using: &rng)
+            let category = ["cafe", "toilet", "pharmacy"][k % 3]
+            pois.append(TestPOI(
+                id: Int64(k) * 4, lat: 48.2082 + r * sin(a), lon: 16.3738 + r * cos(a) / cos(48.2 * Double.pi / 180),
+                category: category, name: "Place \(k)", names: ["de": "Ort \(k)", "fr": "Lieu \(k)"],
+                tags: ["opening_hours": "Mo-Fr 09:00-18:00", "wheelchair": k % 2 == 0 ? "yes" : "no"]))
+        }
+        let dir = try TestPack.directory()
+        let db = try TestPack.writeDatabase(pois, to: dir.appendingPathComponent("bench.sqlite"))
+        let reader = try PackReader.open(db)
+        defer { reader.close() }
+        let bench = try #require(try reader.benchmarkNearby(radius: 25, queries: 5000))
+        let data = try JSONEncoder.sorted.encode(bench)
+        print("NEARBY-BENCH \(String(decoding: data, as: UTF8.self))")
+        #expect(bench.indexOnlyMedianNanoseconds < bench.bruteForceMedianNanoseconds)
     }
 }
