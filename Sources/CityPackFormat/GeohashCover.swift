@@ -74,6 +74,52 @@ public enum GeohashCover {
         return out
     }
 
+    /// The same cover as ``cells(lat:lon:radius:precision:maxCells:)`` without allocating: `body` is called with
+    /// the first and last cell of each covered range, in no particular order and without merging.
+    ///
+    /// This is the hot path of a proximity query on a phone (about a dozen calls for 25 m at precision 8).
+    /// - Parameters: as for ``cells(lat:lon:radius:precision:maxCells:)``.
+    @inlinable
+    public static func forEachRange(
+        lat: Double, lon: Double, radius: Double, precision: Int = PackSchema.bucketPrecision,
+        maxCells: Int = defaultMaxCells, _ body: (_ first: Int64, _ last: Int64) -> Void
+    ) {
+        guard lat.isFinite, lon.isFinite, radius.isFinite, radius >= 0,
+            (1...Geohash.maxPrecision).contains(precision)
+        else { return }
+        let (count, first, second) = boxPair(lat: lat, lon: lon, radius: radius)
+        var level = precision
+        while level > 1 {
+            var n = boxCells(first, precision: level)
+            if count == 2 { n += boxCells(second, precision: level) }
+            if n <= max(maxCells, 1) { break }
+            level -= 1
+        }
+        let shift = 5 * (precision - level)
+        let width = Int64(1) << shift
+        let bits = Geohash.bitCounts(precision: level)
+        for k in 0..<count {
+            let box = k == 0 ? first : second
+            let rows = rowRange(box.minLat, box.maxLat, bits: bits.lat)
+            let cols = columnRange(box.minLon, box.maxLon, bits: bits.lon)
+            for row in rows {
+                for col in cols {
+                    let lo = Geohash.interleave(lonIndex: col, latIndex: row, precision: level) << shift
+                    body(lo, lo + width - 1)
+                }
+            }
+        }
+    }
+
+    public typealias Box = (minLat: Double, maxLat: Double, minLon: Double, maxLon: Double)
+
+    @usableFromInline
+    static func boxCells(_ box: Box, precision: Int) -> Int {
+        let bits = Geohash.bitCounts(precision: precision)
+        return rowRange(box.minLat, box.maxLat, bits: bits.lat).count
+            * columnRange(box.minLon, box.maxLon, bits: bits.lon).count
+    }
+
     /// The query box(es) in degrees: one box, or two when it crosses the antimeridian.
     /// - Parameters:
     ///   - lat: Centre latitude, degrees.
@@ -83,6 +129,13 @@ public enum GeohashCover {
     public static func boundingBoxes(lat: Double, lon: Double, radius: Double)
         -> [(minLat: Double, maxLat: Double, minLon: Double, maxLon: Double)]
     {
+        let (count, first, second) = boxPair(lat: lat, lon: lon, radius: radius)
+        return count == 1 ? [first] : [first, second]
+    }
+
+    /// One or two boxes (count, first, second) without allocating; `second` is meaningful when count is 2.
+    @usableFromInline
+    static func boxPair(lat: Double, lon: Double, radius: Double) -> (Int, Box, Box) {
         let degrees = 180 / Double.pi
         let lat = min(max(lat, -90), 90)
         var lon = lon.truncatingRemainder(dividingBy: 360)
@@ -96,22 +149,22 @@ public enum GeohashCover {
         let clampedMin = max(minLat, -90)
         let clampedMax = min(maxLat, 90)
         if minLat <= -90 || maxLat >= 90 || delta >= Double.pi / 2 {
-            return [(clampedMin, clampedMax, -180, 180)]
+            return (1, (clampedMin, clampedMax, -180, 180), (0, 0, 0, 0))
         }
         let s = sin(delta) / cos(lat / degrees)
-        guard s < 1 else { return [(clampedMin, clampedMax, -180, 180)] }
+        guard s < 1 else { return (1, (clampedMin, clampedMax, -180, 180), (0, 0, 0, 0)) }
         let dLonRaw = asin(s) * degrees
         let dLon = dLonRaw + pad + dLonRaw * 1e-9
-        guard dLon < 180 else { return [(clampedMin, clampedMax, -180, 180)] }
+        guard dLon < 180 else { return (1, (clampedMin, clampedMax, -180, 180), (0, 0, 0, 0)) }
         let west = lon - dLon
         let east = lon + dLon
         if west < -180 {
-            return [(clampedMin, clampedMax, west + 360, 180), (clampedMin, clampedMax, -180, east)]
+            return (2, (clampedMin, clampedMax, west + 360, 180), (clampedMin, clampedMax, -180, east))
         }
         if east > 180 {
-            return [(clampedMin, clampedMax, west, 180), (clampedMin, clampedMax, -180, east - 360)]
+            return (2, (clampedMin, clampedMax, west, 180), (clampedMin, clampedMax, -180, east - 360))
         }
-        return [(clampedMin, clampedMax, west, east)]
+        return (1, (clampedMin, clampedMax, west, east), (0, 0, 0, 0))
     }
 
     /// Positions in an ascending array of cells whose values fall in the given ranges.
@@ -159,11 +212,13 @@ public enum GeohashCover {
         return total
     }
 
+    @usableFromInline
     static func rowRange(_ minLat: Double, _ maxLat: Double, bits: Int) -> ClosedRange<Int64> {
         let lo = Geohash.index(of: minLat, min: -90, span: 180, bits: bits)
         return lo...Geohash.index(of: maxLat, min: -90, span: 180, bits: bits)
     }
 
+    @usableFromInline
     static func columnRange(_ minLon: Double, _ maxLon: Double, bits: Int) -> ClosedRange<Int64> {
         let lo = Geohash.index(of: minLon, min: -180, span: 360, bits: bits)
         return lo...Geohash.index(of: maxLon, min: -180, span: 360, bits: bits)

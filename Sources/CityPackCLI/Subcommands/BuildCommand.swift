@@ -21,8 +21,11 @@ struct Build: ParsableCommand {
     @Flag(name: .long, help: "Print the build plan and exit without building.")
     var dryRun = false
 
+    @Flag(name: [.short, .long], help: "Print the plan and per-stage timings to stderr.")
+    var verbose = false
+
     func run() throws {
-        try BuildRunner.run(input: input, diagnostics: diagnostics, output: output, emit: true, dryRun: dryRun)
+        try BuildRunner.run(input: input, diagnostics: diagnostics, output: output, emit: true, dryRun: dryRun, verbose: verbose)
     }
 }
 
@@ -42,7 +45,9 @@ struct Check: ParsableCommand {
 
 /// Shared body of `build` and `check`.
 enum BuildRunner {
-    static func run(input: InputOptions, diagnostics: DiagnosticOptions, output: String, emit: Bool, dryRun: Bool) throws {
+    static func run(
+        input: InputOptions, diagnostics: DiagnosticOptions, output: String, emit: Bool, dryRun: Bool, verbose: Bool = false
+    ) throws {
         guard FileManager.default.fileExists(atPath: input.city) else {
             Terminal.err("citypack: error: no such city directory or file: \(input.city)\n")
             throw ExitCode(ExitCodes.missingInput)
@@ -69,6 +74,12 @@ enum BuildRunner {
         }
         progress.clear()
         render(bag, diagnostics)
+        if verbose {
+            if let plan = report.plan { Terminal.err("plan:\n\(plan.description)\n") }
+            for (stage, seconds) in report.timings {
+                Terminal.err(String(format: "  %-12@ %8.3f s\n", stage as NSString, seconds))
+            }
+        }
 
         if !diagnostics.quiet && diagnostics.format == .human {
             let summary = DiagnosticRenderer.summary(
