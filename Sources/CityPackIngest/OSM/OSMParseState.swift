@@ -104,11 +104,22 @@ final class OSMParseState {
     /// libxml2 calls back with its cursor at the end of the start tag; scanning back to `<` gives the start.
     /// Columns count characters, like libxml2's own error columns. Column 0 when the line start is no longer
     /// in the parser's buffer.
-    func tagStart() -> (line: Int32, column: Int32) {
+    ///
+    /// - Parameter hint: A pointer inside the tag (the first attribute value, when libxml2 hands it out of its
+    ///   input buffer); scanning back from it is short, and the characters up to the cursor are counted 8 bytes
+    ///   at a time.
+    func tagStart(hint: UnsafePointer<UInt8>? = nil) -> (line: Int32, column: Int32) {
         guard let ctxt, let input = ctxt.pointee.input else { return (0, 0) }
         let line = input.pointee.line
         let col = input.pointee.col
         guard let cur = input.pointee.cur, let base = input.pointee.base else { return (line, 0) }
+        if let hint, hint > base, hint <= cur {
+            var p = hint
+            while p > base && p.pointee != UInt8(ascii: "<") && p.pointee != UInt8(ascii: "\n") { p -= 1 }
+            if p.pointee == UInt8(ascii: "<"), let chars = Self.charactersWithoutNewline(p + 1, cur) {
+                return (line, max(col - chars - 1, 1))
+            }
+        }
         var p = cur
         var chars: Int32 = 0
         var newlines: Int32 = 0
@@ -129,6 +140,30 @@ final class OSMParseState {
             if q.pointee & 0xC0 != 0x80 { width += 1 }
         }
         return (line - newlines, input.pointee.consumed == 0 ? width : 0)
+    }
+
+    /// Number of UTF-8 characters in `[start, end)`, or nil when the range holds a newline.
+    @inline(__always)
+    static func charactersWithoutNewline(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) -> Int32? {
+        var p = UnsafeRawPointer(start)
+        let stop = UnsafeRawPointer(end)
+        var continuation = 0
+        let high: UInt64 = 0x8080_8080_8080_8080
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        while stop - p >= 8 {
+            let w = p.loadUnaligned(as: UInt64.self)
+            let x = w ^ (ones &* 0x0A)
+            if (x &- ones) & ~x & high != 0 { return nil }
+            continuation += (w & ~(w << 1) & high).nonzeroBitCount
+            p += 8
+        }
+        while p < stop {
+            let b = p.load(as: UInt8.self)
+            if b == 0x0A { return nil }
+            if b & 0xC0 == 0x80 { continuation += 1 }
+            p += 1
+        }
+        return Int32(end - start - continuation)
     }
 
     /// Current parser position (for errors found between tags).
@@ -295,7 +330,6 @@ final class OSMParseState {
 
     private func beginElement(_ newKind: Kind, _ count: Int, _ attributes: Attributes?) {
         kind = newKind
-        (line, column) = tagStart()
         switch newKind {
         case .node: nodesSeen += 1
         case .way: waysSeen += 1
@@ -314,15 +348,28 @@ final class OSMParseState {
         var idText: (UnsafePointer<UInt8>, UnsafePointer<UInt8>)?
         var latText: (UnsafePointer<UInt8>, UnsafePointer<UInt8>)?
         var lonText: (UnsafePointer<UInt8>, UnsafePointer<UInt8>)?
-        forEachAttribute(count, attributes) { name, start, end in
-            switch name[0] {
-            case UInt8(ascii: "i"): if nameIs(name, "id") { idText = (start, end) }
-            case UInt8(ascii: "l"):
-                if nameIs(name, "lat") { latText = (start, end) } else if nameIs(name, "lon") { lonText = (start, end) }
-            case UInt8(ascii: "t"): if nameIs(name, "timestamp") { timestamp(start, end) }
-            default: break
+        var stamp: (UnsafePointer<UInt8>, UnsafePointer<UInt8>)?
+        var hint: UnsafePointer<UInt8>?
+        if let attributes {
+            for i in 0..<count {
+                let a = attributes + 5 * i
+                guard let name = a[0], let start = a[3], let end = a[4] else { continue }
+                if hint == nil { hint = start }
+                switch name[0] {
+                case UInt8(ascii: "i"): if name[1] == UInt8(ascii: "d") && name[2] == 0 { idText = (start, end) }
+                case UInt8(ascii: "l"):
+                    if name[1] == UInt8(ascii: "a") && name[2] == UInt8(ascii: "t") && name[3] == 0 {
+                        latText = (start, end)
+                    } else if name[1] == UInt8(ascii: "o") && name[2] == UInt8(ascii: "n") && name[3] == 0 {
+                        lonText = (start, end)
+                    }
+                case UInt8(ascii: "t"): if nameIs(name, "timestamp") { stamp = (start, end) }
+                default: break
+                }
             }
         }
+        (line, column) = tagStart(hint: hint)
+        if let (s, e) = stamp { timestamp(s, e) }
         let noun = newKind == .node ? "node" : newKind == .way ? "way" : "relation"
         if let (s, e) = idText, let id = DecimalE7.parseInt64(s, e) {
             currentID = id
@@ -409,11 +456,15 @@ final class OSMParseState {
         }
         var key: (UnsafePointer<UInt8>, Int)?
         var value: (UnsafePointer<UInt8>, Int)?
-        forEachAttribute(count, attributes) { name, start, end in
-            if name[0] == UInt8(ascii: "k") && name[1] == 0 {
-                key = (start, end - start)
-            } else if name[0] == UInt8(ascii: "v") && name[1] == 0 {
-                value = (start, end - start)
+        if let attributes {
+            for i in 0..<count {
+                let a = attributes + 5 * i
+                guard let name = a[0], let start = a[3], let end = a[4], name[1] == 0 else { continue }
+                if name[0] == UInt8(ascii: "k") {
+                    key = (start, end - start)
+                } else if name[0] == UInt8(ascii: "v") {
+                    value = (start, end - start)
+                }
             }
         }
         guard let (k, kn) = key, let (v, vn) = value, idValid else { return }
