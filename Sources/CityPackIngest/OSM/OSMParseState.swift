@@ -342,10 +342,12 @@ struct OSMParseState {
         tagCount = 0
         tagLimitReported = false
         badRefReported = false
-        keptKeys.removeAll(keepingCapacity: true)
-        keptValues.removeAll(keepingCapacity: true)
+        if !keptKeys.isEmpty {
+            keptKeys.removeAll(keepingCapacity: true)
+            keptValues.removeAll(keepingCapacity: true)
+        }
         name = nil
-        localizedNames.removeAll(keepingCapacity: true)
+        if !localizedNames.isEmpty { localizedNames.removeAll(keepingCapacity: true) }
         refStart = wayRefs.count
         var idText: (UnsafePointer<UInt8>, UnsafePointer<UInt8>)?
         var latText: (UnsafePointer<UInt8>, UnsafePointer<UInt8>)?
@@ -437,9 +439,14 @@ struct OSMParseState {
     private mutating func timestamp(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) {
         let n = end - start
         let newer = newestTimestamp.withUnsafeBufferPointer { old -> Bool in
+            // Byte-wise comparison; timestamps usually differ within the first few bytes.
             let m = min(n, old.count)
-            let c = m == 0 ? 0 : memcmp(start, old.baseAddress!, m)
-            return c > 0 || (c == 0 && n > old.count)
+            var i = 0
+            while i < m {
+                if start[i] != old[i] { return start[i] > old[i] }
+                i += 1
+            }
+            return n > old.count
         }
         if newer { newestTimestamp = Array(UnsafeBufferPointer(start: start, count: n)) }
     }
@@ -502,8 +509,10 @@ struct OSMParseState {
         skipDepth = depth
         var ref: Int64?
         var text: String?
-        forEachAttribute(count, attributes) { name, start, end in
-            if nameIs(name, "ref") {
+        if let attributes {
+            for i in 0..<count {
+                let a = attributes + 5 * i
+                guard let name = a[0], let start = a[3], let end = a[4], nameIs(name, "ref") else { continue }
                 ref = DecimalE7.parseInt64(start, end)
                 if ref == nil { text = string(start, end) }
             }
@@ -551,7 +560,7 @@ struct OSMParseState {
         guard let kind else { return }
         self.kind = nil
         guard idValid else {
-            wayRefs.removeSubrange(refStart...)
+            if wayRefs.count > refStart { wayRefs.removeSubrange(refStart...) }
             return
         }
         switch kind {
