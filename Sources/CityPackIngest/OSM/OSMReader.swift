@@ -9,6 +9,11 @@ import CityPackModel
 /// checks and duplicate checks run in ``finish()``. Problems in the data are diagnostics in the bag; only
 /// unrecoverable I/O throws. The caller stops the build when the bag has errors.
 ///
+/// Elements are keyed by type and id across all files: the same node in two files is an
+/// `osm.duplicate_element_id` error and the first occurrence is kept. `<osmChange>` files are accepted
+/// (`<delete>` sections are skipped and their ways are not checked for missing nodes). POIs come from nodes and
+/// ways only; relations are counted and checked, not turned into POIs.
+///
 /// Security: DTDs and entity declarations are rejected (`osm.entity_declaration`), never expanded or loaded;
 /// no network access; inputs are bounded by ``OSMReadOptions``.
 ///
