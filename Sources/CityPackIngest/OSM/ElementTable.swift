@@ -73,13 +73,15 @@ struct NodeIndex {
     /// Position of `id`, or nil when no node has it.
     @inline(__always)
     func index(of id: Int64) -> Int? {
-        var lo = 0
-        var hi = ids.count
-        while lo < hi {
-            let mid = (lo + hi) >> 1
-            if ids[mid] < id { lo = mid + 1 } else { hi = mid }
+        ids.withUnsafeBufferPointer { ids in
+            var lo = 0
+            var hi = ids.count
+            while lo < hi {
+                let mid = (lo + hi) >> 1
+                if ids[mid] < id { lo = mid + 1 } else { hi = mid }
+            }
+            return lo < ids.count && ids[lo] == id ? lo : nil
         }
-        return lo < ids.count && ids[lo] == id ? lo : nil
     }
 
     /// Coordinate in degrees of the node at `index`, nil when its coordinates were invalid.

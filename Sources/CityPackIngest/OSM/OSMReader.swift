@@ -9,12 +9,18 @@ import CityPackModel
 /// checks and duplicate checks run in ``finish()``. Problems in the data are diagnostics in the bag; only
 /// unrecoverable I/O throws. The caller stops the build when the bag has errors.
 ///
+/// Elements are keyed by type and id across all files: the same node in two files is an
+/// `osm.duplicate_element_id` error and the first occurrence is kept. `<osmChange>` files are accepted
+/// (`<delete>` sections are skipped and their ways are not checked for missing nodes). POIs come from nodes and
+/// ways only; relations are counted and checked, not turned into POIs.
+///
 /// Security: DTDs and entity declarations are rejected (`osm.entity_declaration`), never expanded or loaded;
 /// no network access; inputs are bounded by ``OSMReadOptions``.
 ///
 /// Not thread-safe: use one reader from one task.
 public final class OSMReader {
-    private let state: OSMParseState
+    /// Owned; callbacks reach it through libxml2's user-data pointer.
+    private let state: UnsafeMutablePointer<OSMParseState>
     private let options: OSMReadOptions
     private var buffer: UnsafeMutableRawPointer
     private var bytesRead: Int64 = 0
@@ -28,12 +34,17 @@ public final class OSMReader {
     ///   - bag: Receives every diagnostic.
     ///   - options: Bounds and the progress callback.
     public init(profile: any POIProfile, bag: DiagnosticBag, options: OSMReadOptions = .init()) {
-        self.state = OSMParseState(profile: profile, bag: bag, options: options)
+        self.state = UnsafeMutablePointer<OSMParseState>.allocate(capacity: 1)
+        self.state.initialize(to: OSMParseState(profile: profile, bag: bag, options: options))
         self.options = options
         self.buffer = UnsafeMutableRawPointer.allocate(byteCount: Self.chunkSize, alignment: 16)
     }
 
-    deinit { buffer.deallocate() }
+    deinit {
+        buffer.deallocate()
+        state.deinitialize(count: 1)
+        state.deallocate()
+    }
 
     /// Reads one OSM XML file. May be called for several files before ``finish()``.
     /// - Parameters:
@@ -44,26 +55,26 @@ public final class OSMReader {
         guard !finished else { throw OSMReadError.alreadyFinished }
         let input = try OSMInputStream(path: path)
         defer { input.close() }
-        let fileIndex = UInt16(truncatingIfNeeded: state.displayPaths.count)
-        state.displayPaths.append(displayPath)
+        let fileIndex = UInt16(truncatingIfNeeded: state.pointee.displayPaths.count)
+        state.pointee.displayPaths.append(displayPath)
         if input.fileSize > options.maxInputBytes {
-            state.displayPath = displayPath
-            state.limitExceeded(
+            state.pointee.displayPath = displayPath
+            state.pointee.limitExceeded(
                 "file is \(input.fileSize) bytes, more than the limit of \(options.maxInputBytes); not read",
                 at: SourceLocation(file: displayPath), stopParsing: false)
             return
         }
         var sax = Self.saxHandler()
-        let user = Unmanaged.passUnretained(state).toOpaque()
+        let user = UnsafeMutableRawPointer(state)
         guard let ctxt = xmlCreatePushParserCtxt(&sax, user, nil, 0, displayPath) else {
             throw OSMReadError.parserUnavailable(path: path)
         }
         defer {
-            state.ctxt = nil
+            state.pointee.ctxt = nil
             xmlFreeParserCtxt(ctxt)
         }
         xmlCtxtUseOptions(ctxt, Int32(XML_PARSE_NONET.rawValue))
-        state.begin(file: fileIndex, displayPath: displayPath, ctxt: ctxt)
+        state.pointee.begin(file: fileIndex, displayPath: displayPath, ctxt: ctxt)
 
         var fileBytes: Int64 = 0
         var nextProgress = options.progressInterval
@@ -72,18 +83,18 @@ public final class OSMReader {
             case .end:
                 xmlParseChunk(ctxt, nil, 0, 1)
             case .corrupt(let message):
-                state.compressedStreamCorrupt(message)
+                state.pointee.compressedStreamCorrupt(message)
             case .bytes(let n):
                 fileBytes += Int64(n)
                 bytesRead += Int64(n)
                 if fileBytes > options.maxInputBytes {
-                    state.limitExceeded(
+                    state.pointee.limitExceeded(
                         "more than \(options.maxInputBytes) bytes of XML after decompression; reading stopped",
-                        at: state.currentPosition(), stopParsing: true)
+                        at: state.pointee.currentPosition(), stopParsing: true)
                     break
                 }
                 xmlParseChunk(ctxt, buffer.assumingMemoryBound(to: CChar.self), Int32(n), 0)
-                if !state.stopped && !state.malformed {
+                if !state.pointee.stopped && !state.pointee.malformed {
                     if let progress = options.progress, input.offset >= nextProgress {
                         nextProgress = input.offset + options.progressInterval
                         progress(input.offset, input.fileSize)
@@ -101,7 +112,7 @@ public final class OSMReader {
     /// Call once; the reader cannot be used afterwards.
     public func finish() -> OSMIngestResult {
         finished = true
-        let s = state
+        let s = state.pointee
         let bag = s.bag
         func location(_ table: ElementTable, _ i: Int) -> SourceLocation {
             SourceLocation(file: s.displayPaths[Int(table.files[i])], line: Int(table.lines[i]), column: Int(table.columns[i]))
@@ -177,28 +188,28 @@ public final class OSMReader {
         sax.initialized = UInt32(XML_SAX2_MAGIC)
         sax.startElementNs = { ctx, localname, _, _, _, _, nbAttributes, _, attributes in
             guard let ctx, let localname else { return }
-            Unmanaged<OSMParseState>.fromOpaque(ctx).takeUnretainedValue()
+            ctx.assumingMemoryBound(to: OSMParseState.self).pointee
                 .startElement(localname, Int(nbAttributes), attributes)
         }
         sax.endElementNs = { ctx, _, _, _ in
             guard let ctx else { return }
-            Unmanaged<OSMParseState>.fromOpaque(ctx).takeUnretainedValue().endElement()
+            ctx.assumingMemoryBound(to: OSMParseState.self).pointee.endElement()
         }
         sax.serror = { ctx, error in
             guard let ctx, let error else { return }
-            Unmanaged<OSMParseState>.fromOpaque(ctx).takeUnretainedValue().parserError(error)
+            ctx.assumingMemoryBound(to: OSMParseState.self).pointee.parserError(error)
         }
         sax.internalSubset = { ctx, _, _, _ in
             guard let ctx else { return }
-            Unmanaged<OSMParseState>.fromOpaque(ctx).takeUnretainedValue().declaration("a DOCTYPE declaration")
+            ctx.assumingMemoryBound(to: OSMParseState.self).pointee.declaration("a DOCTYPE declaration")
         }
         sax.externalSubset = { ctx, _, _, _ in
             guard let ctx else { return }
-            Unmanaged<OSMParseState>.fromOpaque(ctx).takeUnretainedValue().declaration("an external DTD subset")
+            ctx.assumingMemoryBound(to: OSMParseState.self).pointee.declaration("an external DTD subset")
         }
         sax.entityDecl = { ctx, _, _, _, _, _ in
             guard let ctx else { return }
-            Unmanaged<OSMParseState>.fromOpaque(ctx).takeUnretainedValue().declaration("an entity declaration")
+            ctx.assumingMemoryBound(to: OSMParseState.self).pointee.declaration("an entity declaration")
         }
         return sax
     }

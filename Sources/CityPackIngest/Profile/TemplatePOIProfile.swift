@@ -53,6 +53,9 @@ public struct TemplatePOIProfile: POIProfile {
     /// Rules per category, in ``categories`` order.
     private let rules: [[TagRule]]
     private let ruleKeys: Set<String>
+    /// First condition key of each rule → indices of categories having such a rule (a rule can only match when
+    /// its first key is present, so only these categories need checking).
+    private let candidatesByKey: [String: [Int]]
     private let exposedExact: Set<String>
     private let exposedPrefixes: [String]
 
@@ -93,6 +96,11 @@ public struct TemplatePOIProfile: POIProfile {
         }
         rules = sorted.map(\.rules)
         ruleKeys = Set(sorted.flatMap { $0.rules.flatMap { $0.conditions.map(\.key) } })
+        var candidates: [String: [Int]] = [:]
+        for (i, c) in sorted.enumerated() {
+            for key in Set(c.rules.compactMap { $0.conditions.first?.key }) { candidates[key, default: []].append(i) }
+        }
+        candidatesByKey = candidates
         exposedExact = Set(categoriesFile.exposedTags.filter { !$0.hasSuffix("*") })
         exposedPrefixes = categoriesFile.exposedTags.filter { $0.hasSuffix("*") }.map { String($0.dropLast()) }
     }
@@ -143,10 +151,14 @@ public struct TemplatePOIProfile: POIProfile {
     }
 
     public func classify(tags: [String: String]) -> String? {
-        for (i, list) in rules.enumerated() where list.contains(where: { $0.matches(tags) }) {
-            return categories[i].id
+        var best = Int.max
+        for key in tags.keys {
+            guard let candidates = candidatesByKey[key] else { continue }
+            for i in candidates where i < best && rules[i].contains(where: { $0.matches(tags) }) {
+                best = i
+            }
         }
-        return nil
+        return best == Int.max ? nil : categories[best].id
     }
 
     public func keeps(tag key: String) -> Bool {

@@ -44,6 +44,7 @@ import Testing
         ("osm/monaco-2021.osm", 25_423, 4_106, 243),
         ("osm/liechtenstein-2024.osm.gz", 318_592, 34_073, 921),
         ("osm/peterhof-api-export-2011.osm", 2_812, 269, 7),
+        ("osm/portland-central-2015.osm.gz", 42_293, 7_188, 443),
     ])
     func realExtract(_ file: String, _ nodes: Int, _ ways: Int, _ relations: Int) throws {
         guard let path = OSMTest.shared(file) else { return }
