@@ -89,6 +89,9 @@ public enum Compiler {
             return report
         }
 
+        // Source hashes for the manifest are computed on the second core while the first one parses.
+        let sourceHashes = options.emit ? SourceHashes(files: city.osmFiles + city.gtfsFeeds) : nil
+
         // Stage 1: ingest.
         let progress = options.progress
         let current = CurrentItem()
@@ -142,10 +145,8 @@ public enum Compiler {
 
         // Stages 3–4: index and emit.
         var sources: [Manifest.SourceFile] = []
-        for file in city.osmFiles + city.gtfsFeeds {
-            if let digest = try? FileDigest(path: file) {
-                sources.append(.init(path: displayPath(file, city: city), bytes: digest.bytes, sha256: digest.sha256))
-            }
+        for (file, digest) in sourceHashes?.wait() ?? [] {
+            sources.append(.init(path: displayPath(file, city: city), bytes: digest.bytes, sha256: digest.sha256))
         }
         let createdAt = buildTime(options: options, newestTimestamp: ingested.newestTimestamp, files: city.osmFiles + city.gtfsFeeds)
         let input = PackInput(
@@ -222,5 +223,46 @@ private final class CurrentItem: @unchecked Sendable {
     var name: String {
         get { lock.withLock { value } }
         set { lock.withLock { value = newValue } }
+    }
+}
+
+/// SHA-256 of the source files, computed on a background queue; ``wait()`` returns them in input order.
+/// Directories (unzipped GTFS feeds) are hashed file by file in name order.
+private final class SourceHashes: @unchecked Sendable {
+    private let group = DispatchGroup()
+    private var results: [(String, FileDigest)] = []
+
+    init(files: [String]) {
+        group.enter()
+        DispatchQueue.global(qos: .userInitiated).async { [self] in
+            var out: [(String, FileDigest)] = []
+            for file in files {
+                if let digest = Self.digest(file) { out.append((file, digest)) }
+            }
+            results = out
+            group.leave()
+        }
+    }
+
+    func wait() -> [(String, FileDigest)] {
+        group.wait()
+        return results
+    }
+
+    static func digest(_ path: String) -> FileDigest? {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return nil }
+        if !isDirectory.boolValue { return try? FileDigest(path: path) }
+        // A folder: hash the concatenation of "name\0sha256\n" lines of its files.
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
+        var lines = ""
+        var bytes = 0
+        for name in names {
+            if let d = try? FileDigest(path: (path as NSString).appendingPathComponent(name)) {
+                lines += "\(name)\u{0}\(d.sha256)\n"
+                bytes += d.bytes
+            }
+        }
+        return FileDigest(bytes: bytes, sha256: FileDigest.sha256(of: Data(lines.utf8)))
     }
 }

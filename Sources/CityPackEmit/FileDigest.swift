@@ -12,6 +12,11 @@ public struct FileDigest: Sendable, Equatable {
         self.sha256 = sha256
     }
 
+    /// SHA-256 of bytes in memory, lowercase hex.
+    public static func sha256(of data: Data) -> String {
+        SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+    }
+
     public init(path: String) throws(EmitError) {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw .io(path: path, message: "cannot open for hashing")

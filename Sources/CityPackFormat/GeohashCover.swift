@@ -79,7 +79,6 @@ public enum GeohashCover {
     ///
     /// This is the hot path of a proximity query on a phone (about a dozen calls for 25 m at precision 8).
     /// - Parameters: as for ``cells(lat:lon:radius:precision:maxCells:)``.
-    @inlinable
     public static func forEachRange(
         lat: Double, lon: Double, radius: Double, precision: Int = PackSchema.bucketPrecision,
         maxCells: Int = defaultMaxCells, _ body: (_ first: Int64, _ last: Int64) -> Void
@@ -113,7 +112,6 @@ public enum GeohashCover {
 
     public typealias Box = (minLat: Double, maxLat: Double, minLon: Double, maxLon: Double)
 
-    @usableFromInline
     static func boxCells(_ box: Box, precision: Int) -> Int {
         let bits = Geohash.bitCounts(precision: precision)
         return rowRange(box.minLat, box.maxLat, bits: bits.lat).count
@@ -134,7 +132,6 @@ public enum GeohashCover {
     }
 
     /// One or two boxes (count, first, second) without allocating; `second` is meaningful when count is 2.
-    @usableFromInline
     static func boxPair(lat: Double, lon: Double, radius: Double) -> (Int, Box, Box) {
         let degrees = 180 / Double.pi
         let lat = min(max(lat, -90), 90)
@@ -212,13 +209,11 @@ public enum GeohashCover {
         return total
     }
 
-    @usableFromInline
     static func rowRange(_ minLat: Double, _ maxLat: Double, bits: Int) -> ClosedRange<Int64> {
         let lo = Geohash.index(of: minLat, min: -90, span: 180, bits: bits)
         return lo...Geohash.index(of: maxLat, min: -90, span: 180, bits: bits)
     }
 
-    @usableFromInline
     static func columnRange(_ minLon: Double, _ maxLon: Double, bits: Int) -> ClosedRange<Int64> {
         let lo = Geohash.index(of: minLon, min: -180, span: 360, bits: bits)
         return lo...Geohash.index(of: maxLon, min: -180, span: 360, bits: bits)
