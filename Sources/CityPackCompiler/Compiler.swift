@@ -131,7 +131,10 @@ public enum Compiler {
         if bag.hasErrors { return report }
 
         // Stage 2: validate.
-        let kept = POIValidator.validate(ingested.pois, city: city, bag: bag)
+        let categories = profile.categories.map {
+            PackCategory(id: $0.id, priority: $0.priority, labels: $0.labels, synonyms: $0.synonyms, expectsName: $0.expectsName)
+        }
+        let kept = POIValidator.validate(ingested.pois, city: city, categories: categories, bag: bag)
         report.poisKept = kept.count
         let today = options.buildDate ?? Self.buildDate(seconds: Self.wallClockOrEpoch())
         for feed in feeds {
@@ -150,7 +153,7 @@ public enum Compiler {
         }
         let createdAt = buildTime(options: options, newestTimestamp: ingested.newestTimestamp, files: city.osmFiles + city.gtfsFeeds)
         let input = PackInput(
-            city: city, pois: kept, categories: profile.categories.map { PackCategory(id: $0.id, priority: $0.priority, labels: $0.labels, synonyms: $0.synonyms) }, createdAt: createdAt,
+            city: city, pois: kept, categories: categories, createdAt: createdAt,
             generator: generator, sources: sources, transit: feeds)
         do {
             report.emitted = try PackEmitter.emit(input, outputDirectory: options.outputDirectory)

@@ -8,11 +8,16 @@ public struct PackCategory: Sendable, Hashable, Codable {
     public var labels: [String: String]
     /// Search terms per locale (`toilet` ⇄ `wc`, `restroom`, `Toilette`).
     public var synonyms: [String: [String]]
+    /// Whether POIs of this category normally have a name (false for toilets, ATMs, drinking water).
+    public var expectsName: Bool
 
-    public init(id: String, priority: Int, labels: [String: String], synonyms: [String: [String]]) {
+    public init(
+        id: String, priority: Int, labels: [String: String], synonyms: [String: [String]], expectsName: Bool = true
+    ) {
         self.id = id
         self.priority = priority
         self.labels = labels
         self.synonyms = synonyms
+        self.expectsName = expectsName
     }
 }

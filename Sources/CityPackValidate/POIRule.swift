@@ -6,7 +6,19 @@ public protocol POIRule: Sendable {
     /// The catalogued rule this type checks.
     static var rule: RuleDescription { get }
     /// Reports findings into `bag`; returns the ids of POIs the rule removes from the pack (usually none).
-    func check(_ pois: [POI], city: City, bag: DiagnosticBag) -> Set<OSMRef>
+    func check(_ pois: [POI], context: POIRuleContext, bag: DiagnosticBag) -> Set<OSMRef>
+}
+
+/// What POI rules may consult besides the POIs: the city and the profile's categories.
+public struct POIRuleContext: Sendable {
+    public var city: City
+    /// Categories by id.
+    public var categories: [String: PackCategory]
+
+    public init(city: City, categories: [PackCategory] = []) {
+        self.city = city
+        self.categories = Dictionary(categories.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+    }
 }
 
 /// Runs every POI rule, in registry order, and returns the POIs that stay in the pack.
@@ -15,11 +27,12 @@ public enum POIValidator {
     public static let rules: [any POIRule] = [POIOutsideBBoxRule(), POIMissingNameRule(), DuplicatePOIRule()]
 
     /// Validates `pois` and returns the ones kept, in their original order.
-    public static func validate(_ pois: [POI], city: City, bag: DiagnosticBag) -> [POI] {
+    public static func validate(_ pois: [POI], city: City, categories: [PackCategory] = [], bag: DiagnosticBag) -> [POI] {
+        let context = POIRuleContext(city: city, categories: categories)
         var removed: Set<OSMRef> = []
         var remaining = pois
         for rule in rules {
-            let dropped = rule.check(remaining, city: city, bag: bag)
+            let dropped = rule.check(remaining, context: context, bag: bag)
             if !dropped.isEmpty {
                 removed.formUnion(dropped)
                 remaining.removeAll { dropped.contains($0.ref) }

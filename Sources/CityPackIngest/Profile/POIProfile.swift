@@ -30,11 +30,17 @@ public struct CategoryDefinition: Sendable, Hashable, Codable {
     public var labels: [String: String]
     /// Search terms per locale, lowercase as written by people (`wc`, `restroom`, `Toilette` → `toilette`).
     public var synonyms: [String: [String]]
+    /// Whether POIs of this category normally carry a name (false for toilets, ATMs, drinking water, …);
+    /// `osm.poi_missing_name` only reports categories that expect one.
+    public var expectsName: Bool
 
-    public init(id: String, priority: Int, labels: [String: String], synonyms: [String: [String]] = [:]) {
+    public init(
+        id: String, priority: Int, labels: [String: String], synonyms: [String: [String]] = [:], expectsName: Bool = true
+    ) {
         self.id = id
         self.priority = priority
         self.labels = labels
         self.synonyms = synonyms
+        self.expectsName = expectsName
     }
 }

@@ -26,6 +26,13 @@ public struct TemplatePOIProfile: POIProfile {
         var priority: Int
         var labels: [String: String]
         var rules: [TagRule]
+        /// False for categories usually unnamed (toilets, ATMs, drinking water): no missing-name warning.
+        var expectsName: Bool?
+
+        enum CodingKeys: String, CodingKey {
+            case id, priority, labels, rules
+            case expectsName = "expects_name"
+        }
     }
 
     struct CategoriesFile: Codable {
@@ -92,7 +99,8 @@ public struct TemplatePOIProfile: POIProfile {
         let sorted = categoriesFile.categories.sorted { ($0.priority, $0.id) < ($1.priority, $1.id) }
         categories = sorted.map {
             CategoryDefinition(
-                id: $0.id, priority: $0.priority, labels: $0.labels, synonyms: synonyms.synonyms[$0.id] ?? [:])
+                id: $0.id, priority: $0.priority, labels: $0.labels, synonyms: synonyms.synonyms[$0.id] ?? [:],
+                expectsName: $0.expectsName ?? true)
         }
         rules = sorted.map(\.rules)
         ruleKeys = Set(sorted.flatMap { $0.rules.flatMap { $0.conditions.map(\.key) } })

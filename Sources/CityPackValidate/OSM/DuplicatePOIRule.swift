@@ -14,7 +14,7 @@ public struct DuplicatePOIRule: POIRule {
         var category: String
     }
 
-    public func check(_ pois: [POI], city: City, bag: DiagnosticBag) -> Set<OSMRef> {
+    public func check(_ pois: [POI], context: POIRuleContext, bag: DiagnosticBag) -> Set<OSMRef> {
         var first: [Key: POI] = [:]
         for poi in pois.sorted(by: { $0.ref < $1.ref }) {
             let key = Key(lat: poi.coordinate.lat, lon: poi.coordinate.lon, category: poi.category)

@@ -7,11 +7,11 @@ public struct POIOutsideBBoxRule: POIRule {
     public static let rule = Rules.osmPOIOutsideBBox
     public init() {}
 
-    public func check(_ pois: [POI], city: City, bag: DiagnosticBag) -> Set<OSMRef> {
+    public func check(_ pois: [POI], context: POIRuleContext, bag: DiagnosticBag) -> Set<OSMRef> {
         var dropped: Set<OSMRef> = []
-        for poi in pois where !city.bbox.contains(poi.coordinate) {
+        for poi in pois where !context.city.bbox.contains(poi.coordinate) {
             dropped.insert(poi.ref)
-            bag.report(Self.rule, .outside(poi, city.bbox), at: poi.location, entity: poi.ref.description)
+            bag.report(Self.rule, .outside(poi, context.city.bbox), at: poi.location, entity: poi.ref.description)
         }
         return dropped
     }
