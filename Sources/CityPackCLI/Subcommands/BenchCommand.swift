@@ -18,11 +18,18 @@ struct Bench: ParsableCommand {
     @Option(name: .long, help: "Radius in metres for the nearby benchmark.")
     var radius: Double = 25
 
+    @Option(name: .long, help: "Benchmark `citypack check` on this GTFS feed (folder or .zip) against gtfs-guru instead.")
+    var gtfs: String?
+
     func validate() throws {
         if runs < 1 { throw ValidationError("--runs must be at least 1") }
     }
 
     func run() throws {
+        if let gtfs {
+            try benchGTFS(gtfs)
+            return
+        }
         let fm = FileManager.default
         let source = osm ?? ["../shared/data/osm/liechtenstein-2024.osm.gz", "inputs/monaco/monaco-2021.osm.gz"].first {
             fm.fileExists(atPath: $0)
@@ -95,5 +102,48 @@ struct Bench: ParsableCommand {
                 radius, reader.poiCount, n.queries, n.medianNanoseconds / 1000, n.p90Nanoseconds / 1000,
                 n.coldMedianNanoseconds / 1000, n.indexOnlyMedianNanoseconds / 1000, n.bruteForceMedianNanoseconds / 1000,
                 n.bruteForceMedianNanoseconds / max(n.medianNanoseconds, 1), n.meanResults))
+    }
+
+    /// `citypack check` on a GTFS-only city next to gtfs-guru (`pip install gtfs-guru`) on the same feed.
+    func benchGTFS(_ feed: String) throws {
+        let fm = FileManager.default
+        guard fm.fileExists(atPath: feed) else {
+            Terminal.err("citypack: error: no such feed: \(feed)\n")
+            throw ExitCode(ExitCodes.missingInput)
+        }
+        let work = fm.temporaryDirectory.appendingPathComponent("citypack-bench-gtfs-\(getpid())").path
+        try fm.createDirectory(atPath: work, withIntermediateDirectories: true)
+        defer { try? fm.removeItem(atPath: work) }
+        let me = Bundle.main.executableURL?.path ?? ProcessInfo.processInfo.arguments[0]
+        let absolute = URL(fileURLWithPath: feed).standardizedFileURL.path
+        guard ChildProcess.measure(me, ["init", "\(work)/city", "--gtfs", absolute, "--id", "benchgtfs"])?.status == 0 else {
+            Terminal.err("citypack: error: init failed on \(feed)\n")
+            throw ExitCode(ExitCodes.dataErrors)
+        }
+        var rows: [(String, ChildProcess.Measurement)] = []
+        func time(_ label: String, _ exe: String, _ args: [String]) {
+            var samples: [ChildProcess.Measurement] = []
+            for _ in 0..<runs { if let m = ChildProcess.measure(exe, args) { samples.append(m) } }
+            guard !samples.isEmpty else { return }
+            var median = samples.sorted { $0.seconds < $1.seconds }[samples.count / 2]
+            median.peakRSS = samples.map(\.peakRSS).max() ?? 0
+            rows.append((label, median))
+        }
+        Terminal.err("benchmarking \(feed), \(runs) runs each…\n")
+        time("citypack check", me, ["check", "\(work)/city", "--quiet", "--format", "json"])
+        if let python = ChildProcess.which("python3"),
+            ChildProcess.measure(python, ["-c", "import gtfs_guru"])?.status == 0
+        {
+            time("gtfs-guru validate", python, ["-c", "import sys, gtfs_guru; gtfs_guru.validate(sys.argv[1])", absolute])
+        } else {
+            Terminal.err("note: gtfs-guru not installed (pip install gtfs-guru); skipped\n")
+        }
+        var text = "tool                      wall s   peak RSS MB  exit\n"
+        for (label, m) in rows {
+            text += label.padding(toLength: 24, withPad: " ", startingAt: 0)
+                + String(format: "%8.3f %12.1f  %d\n", m.seconds, Double(m.peakRSS) / 1_048_576, m.status)
+        }
+        if rows.count == 2 { text += String(format: "ratio citypack/gtfs-guru: %.2f×\n", rows[0].1.seconds / rows[1].1.seconds) }
+        Terminal.out(text)
     }
 }
