@@ -33,7 +33,7 @@ import Testing
             let name: String? = category == "cafe" ? "Café Numéro \(i)" : nil
             pois.append(
                 POI(ref: OSMRef(i % 5 == 0 ? .way : .node, Int64(1000 + i)), coordinate: Coordinate(lat: lat, lon: lon),
-                    category: category, name: name, localizedNames: name.map { ["de": "Kaffee \(i)"] } ?? [:], tags: ["fee": "no"],
+                    category: category, name: name, localizedNames: name.map { _ in ["de": "Kaffee \(i)"] } ?? [:], tags: ["fee": "no"],
                     location: SourceLocation(file: "r.osm", line: i + 1, column: 1)))
         }
         let categories = [
