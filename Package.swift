@@ -71,7 +71,7 @@ let package = Package(
         .testTarget(name: "CityPackIngestTests", dependencies: ["CityPackIngest", "CityPackModel", "CityPackTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "CityPackValidateTests", dependencies: ["CityPackValidate", "CityPackModel", "CityPackIngest", "CityPackTestSupport"]),
         .testTarget(name: "CityPackIndexTests", dependencies: ["CityPackIndex", "CityPackFormat", "CityPackModel"]),
-        .testTarget(name: "CityPackEmitTests", dependencies: ["CityPackEmit", "CityPackKit", "CityPackFormat", "CityPackModel", "CityPackIndex"]),
+        .testTarget(name: "CityPackEmitTests", dependencies: ["CityPackEmit", "CityPackKit", "CityPackFormat", "CityPackModel", "CityPackIndex", "CityPackIngest", "CityPackDiagnostics", "CityPackTestSupport"]),
         .testTarget(name: "CityPackKitTests", dependencies: ["CityPackKit", "CityPackEmit", "CityPackFormat", "CityPackModel"]),
         .testTarget(name: "CityPackCLITests", dependencies: ["CityPackCLI", "CityPackKit", "CityPackTestSupport"]),
     ],

@@ -12,9 +12,14 @@ extension Rules {
         "csv.duplicated_column", .csv, .error, "The header names the same column twice",
         rationale: "Which of the two values is meant is ambiguous; consumers disagree on the choice.")
     public static let csvInvalidRowLength = RuleDescription(
-        "csv.invalid_row_length", .csv, .error, "A row has a different number of cells than the header",
-        rationale: "Cells of a ragged row cannot be matched to columns reliably. The row is still read when only "
-            + "trailing cells are missing or the extra trailing cells are empty; otherwise it is skipped.")
+        "csv.invalid_row_length", .csv, .error, "A row has more cells than the header and an extra one is not empty",
+        rationale: "Cells of a ragged row cannot be matched to columns reliably, and a value would be lost; the row "
+            + "is skipped. Rows that only lack trailing cells or end in empty extra cells are csv.trailing_cells.")
+    public static let csvTrailingCells = RuleDescription(
+        "csv.trailing_cells", .csv, .warning,
+        "A row lacks trailing cells or has extra empty trailing cells; it is read as if it matched the header",
+        rationale: "The cells still line up with the columns and no value is lost (missing cells read as empty), "
+            + "so GTFS consumers accept such rows; the file is still sloppy, often a stray or missing comma.")
     public static let csvUnterminatedQuote = RuleDescription(
         "csv.unterminated_quote", .csv, .error, "A quoted field is still open at the end of the file",
         rationale: "RFC 4180 §2.5–2.7: the rest of the file would be swallowed into one value.")
@@ -76,7 +81,7 @@ extension Rules {
 
     static let csvRules: [RuleDescription] = [
         csvEmptyFile, csvMissingHeader, csvEmptyColumnName, csvDuplicatedColumn, csvInvalidRowLength,
-        csvUnterminatedQuote, csvStrayQuote, csvNewLineInValue, csvWhitespace, csvEmptyRow, csvInvalidUTF8,
+        csvUnterminatedQuote, csvStrayQuote, csvNewLineInValue, csvWhitespace, csvEmptyRow, csvTrailingCells, csvInvalidUTF8,
         csvUTF8BOM, csvUTF16, csvNulByte, csvMixedLineEndings, csvInvalidLineSeparator, csvUnknownColumn,
         csvMissingRequiredColumn, csvMissingRequiredField, csvInvalidValue, csvTooManyRows, csvFileTooLarge,
         csvFieldTooLong, csvNonPrintableInID,

@@ -56,6 +56,13 @@ extension Rules {
     public static let gtfsRouteNameMissing = RuleDescription(
         "gtfs.route_name_missing", .gtfs, .error, "A route has neither route_short_name nor route_long_name",
         rationale: "Riders cannot tell the route apart from others.")
+    public static let gtfsDuplicateRouteName = RuleDescription(
+        "gtfs.duplicate_route_name", .gtfs, .warning,
+        "Two routes of the same agency and route_type have the same short and long names",
+        rationale: "Riders and trip planners cannot tell them apart; usually one route was split or copied.")
+    public static let gtfsRouteShortLongNameEqual = RuleDescription(
+        "gtfs.route_short_long_name_equal", .gtfs, .warning, "route_short_name equals route_long_name",
+        rationale: "Apps show both names side by side; the long name should describe the route, not repeat it.")
     public static let gtfsRouteShortNameTooLong = RuleDescription(
         "gtfs.route_short_name_too_long", .gtfs, .warning, "route_short_name has more than 12 characters",
         rationale: "Short names are shown in badges; long text belongs in route_long_name.")
@@ -125,7 +132,7 @@ extension Rules {
         gtfsMissingCalendar, gtfsUnknownFile, gtfsDuplicateKey, gtfsForeignKeyViolation, gtfsMissingAgencyID,
         gtfsCoordinateOutOfRange, gtfsPointNearOrigin, gtfsPointNearPole, gtfsPointOutsideBBox,
         gtfsStopWithoutLocation, gtfsMissingStopName, gtfsInvalidParentStation, gtfsStopWithoutStopTime,
-        gtfsRouteNameMissing, gtfsRouteShortNameTooLong, gtfsUnusableTrip, gtfsUnusedTrip,
+        gtfsRouteNameMissing, gtfsRouteShortNameTooLong, gtfsDuplicateRouteName, gtfsRouteShortLongNameEqual, gtfsUnusableTrip, gtfsUnusedTrip,
         gtfsArrivalBeforePreviousDeparture, gtfsOnlyArrivalOrDeparture, gtfsMissingTripEdge,
         gtfsDuplicateStopSequence, gtfsDecreasingStopTimeDistance, gtfsFastTravel, gtfsBlockOverlap,
         gtfsDecreasingShapeDistance, gtfsDuplicateShapeSequence, gtfsUnusedShape, gtfsCalendarRangeOutOfOrder,

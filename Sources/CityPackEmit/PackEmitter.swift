@@ -68,7 +68,9 @@ public enum PackEmitter {
             formatVersion: Int(PackSchema.formatVersion), dataVersion: dataVersion,
             minReaderVersion: Int(PackSchema.formatVersion), createdAt: createdAt, generator: input.generator,
             city: .init(id: city.id, name: city.name, names: city.names, defaultLocale: city.defaultLocale, locales: city.locales),
-            bbox: city.bbox.array, counts: .init(pois: input.pois.count, categories: categoryCounts),
+            bbox: city.bbox.array, counts: .init(
+                pois: input.pois.count, categories: categoryCounts, stops: input.transitCounts.stops,
+                lines: input.transitCounts.lines),
             artifact: .init(
                 path: packName, bytes: compressed.bytes, sha256: compressed.sha256,
                 uncompressedBytes: uncompressed.bytes, uncompressedSha256: uncompressed.sha256),

@@ -28,6 +28,17 @@ public struct PackInput: Sendable {
         self.sources = sources
         self.transit = transit
     }
+
+    /// Stops (rows of every feed's stops.txt) and lines (distinct route_ids per feed) the pack will hold.
+    public var transitCounts: (stops: Int, lines: Int) {
+        var stops = 0
+        var lines = 0
+        for feed in transit {
+            stops += feed.stops.count
+            lines += Set(feed.routes.map(\.id)).count
+        }
+        return (stops, lines)
+    }
 }
 
 /// `1970-01-01T00:00:00Z`-style UTC text for seconds since 1970, independent of locale and time zone.

@@ -33,6 +33,8 @@ enum PackWriter {
             (PackSchema.MetaKey.generator, input.generator),
             (PackSchema.MetaKey.attribution, city.attribution),
             (PackSchema.MetaKey.poiCount, String(input.pois.count)),
+            (PackSchema.MetaKey.stopCount, String(input.transitCounts.stops)),
+            (PackSchema.MetaKey.lineCount, String(input.transitCounts.lines)),
         ]
         let metaInsert = try db.prepare("INSERT INTO meta(key, value) VALUES (?, ?)")
         for (key, value) in meta.sorted(by: { $0.0 < $1.0 }) {
@@ -100,6 +102,7 @@ enum PackWriter {
             bucketInsert.bind(4, entry.poi.coordinate.lon)
             try bucketInsert.run()
         }
+        try TransitWriter.write(input.transit, bbox: city.bbox, db: db)
         try db.exec("INSERT INTO search(search) VALUES ('optimize')")
         try db.exec("COMMIT")
         try db.exec("VACUUM")

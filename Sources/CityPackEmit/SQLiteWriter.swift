@@ -57,6 +57,12 @@ final class SQLiteWriter {
         func bind(_ index: Int32, _ value: Int64) { sqlite3_bind_int64(stmt, index, value) }
         func bind(_ index: Int32, _ value: Int) { sqlite3_bind_int64(stmt, index, Int64(value)) }
         func bind(_ index: Int32, _ value: Double) { sqlite3_bind_double(stmt, index, value) }
+        func bind(_ index: Int32, _ value: Int64?) {
+            if let value { sqlite3_bind_int64(stmt, index, value) } else { sqlite3_bind_null(stmt, index) }
+        }
+        func bind(_ index: Int32, _ value: Double?) {
+            if let value { sqlite3_bind_double(stmt, index, value) } else { sqlite3_bind_null(stmt, index) }
+        }
         func bind(_ index: Int32, _ value: String?) {
             if let value {
                 sqlite3_bind_text(stmt, index, value, -1, citypack_sqlite_transient())

@@ -40,9 +40,15 @@ public struct Manifest: Sendable, Codable, Equatable {
         public var pois: Int
         /// POIs per category id.
         public var categories: [String: Int]
-        public init(pois: Int, categories: [String: Int]) {
+        /// GTFS stops in the pack (every location type); nil in manifests written before transit.
+        public var stops: Int?
+        /// GTFS lines (routes) in the pack; nil in manifests written before transit.
+        public var lines: Int?
+        public init(pois: Int, categories: [String: Int], stops: Int? = nil, lines: Int? = nil) {
             self.pois = pois
             self.categories = categories
+            self.stops = stops
+            self.lines = lines
         }
     }
 

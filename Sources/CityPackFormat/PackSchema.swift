@@ -12,8 +12,36 @@
 /// - `poi_bucket(cell INTEGER, poi INTEGER, lat REAL, lon REAL, PRIMARY KEY(cell, poi)) WITHOUT ROWID`:
 ///   the proximity buckets, clustered by cell so one cell (or one coarser geohash prefix) is one range scan.
 ///   Readers query it with `GeohashCover.cells` and filter by `GreatCircle.distance` (see those types).
-/// - `search`: FTS5 table (`unicode61 remove_diacritics 2`) with rowid = POI id and columns `name` (every name
-///   in every locale) and `terms` (category id and its synonyms in every locale).
+/// - `search`: FTS5 table (`unicode61 remove_diacritics 2`) with rowid = POI id or stop id and columns `name`
+///   (every name in every locale; a stop's name) and `terms` (category id and its synonyms in every locale;
+///   ``StopTerms`` for stops).
+///
+/// Transit (GTFS; several feeds are numbered 0, 1, … in input order, column `feed`):
+/// - `stop(id INTEGER PRIMARY KEY, feed, stop_id TEXT, name, lat, lon, cell, location_type, parent)`: every stop
+///   of every feed. `id` is ``stopID(index:)`` of the stop's position in the order sorted by (feed, stop_id), so
+///   stop ids are ≡ 3 (mod 4) and never collide with POI ids (`osmId × 4 + kind`, kind 0…2) in `search` or the
+///   proximity index. `lat`, `lon` and `cell` are NULL without coordinates; `parent` is the `stop.id` of the
+///   parent station. Indexed by `stop_id` and by `parent`.
+/// - `stop_bucket(cell, stop, lat, lon, PRIMARY KEY(cell, stop)) WITHOUT ROWID`: like `poi_bucket`, for stops
+///   inside the city bbox with location_type 0 (stop/platform), 1 (station) or 2 (entrance).
+/// - `line(id INTEGER PRIMARY KEY, feed, route_id, agency, short_name, long_name, type, colour, text_colour)`:
+///   routes sorted by (feed, route_id), ids from 1; colours are `RRGGBB` or NULL.
+/// - `service(id INTEGER PRIMARY KEY, feed, service_id, start_date, end_date, days)`: sorted by (feed,
+///   service_id), ids from 1; dates `yyyymmdd`, `days` bit 0 = Monday … bit 6 = Sunday; start, end and days
+///   NULL for services defined by calendar_dates only.
+/// - `service_date(service, date, type, PRIMARY KEY(service, date)) WITHOUT ROWID`: calendar_dates, `type` 1
+///   added, 2 removed (an exception wins over the calendar).
+/// - `trip(id INTEGER PRIMARY KEY, trip_id, line, service, headsign, direction)`: sorted by (feed, trip_id),
+///   ids from 1.
+/// - `departure(stop, seconds, trip, PRIMARY KEY(stop, seconds, trip)) WITHOUT ROWID`: one row per timed stop
+///   time that is not the last of its trip, for trips without frequencies. `seconds` counts from the start of
+///   the service day and may exceed 86 400 (25:10:00 = 90 600); departure time, else arrival time.
+/// - `frequency(trip, start, end, headway, exact_times, PRIMARY KEY(trip, start)) WITHOUT ROWID`: the trip's
+///   first stop departs at start, start + headway, … while < end.
+/// - `trip_offset(stop, trip, offset, PRIMARY KEY(stop, trip, offset)) WITHOUT ROWID`: for frequency trips,
+///   seconds from the trip's first departure to its departure at the stop (last stop excluded).
+/// - meta ``MetaKey/transitMaxSeconds``: the latest departure (seconds of its service day) in the pack, so a
+///   reader knows how many earlier service days can still have departures after a given time.
 public enum PackSchema {
     /// SQLite `application_id` ("CPK1" as a big-endian 32-bit integer).
     public static let applicationID: Int32 = 0x4350_4B31
@@ -36,6 +64,28 @@ public enum PackSchema {
         public static let poiName = "poi_name"
         public static let poiBucket = "poi_bucket"
         public static let search = "search"
+        public static let stop = "stop"
+        public static let stopBucket = "stop_bucket"
+        public static let line = "line"
+        public static let service = "service"
+        public static let serviceDate = "service_date"
+        public static let trip = "trip"
+        public static let departure = "departure"
+        public static let frequency = "frequency"
+        public static let tripOffset = "trip_offset"
+    }
+
+    /// Stop ids in `stop`, `stop_bucket` and `search`: `index × 4 + 3`, so they are ≡ 3 (mod 4) while POI ids
+    /// are `osmId × 4 + kind` with kind 0…2.
+    public static func stopID(index: Int) -> Int64 { Int64(index) * 4 + 3 }
+
+    /// Whether an id of `search` or of the proximity buckets is a stop (else a POI).
+    public static func isStopID(_ id: Int64) -> Bool { id & 3 == 3 }
+
+    /// `search.terms` of stops: location_type 1 (station) vs everything else.
+    public enum StopTerms {
+        public static let stop = "transit stop"
+        public static let station = "transit station"
     }
 
     /// Keys of the `meta` table.
@@ -51,6 +101,11 @@ public enum PackSchema {
         public static let generator = "generator"
         public static let attribution = "attribution"
         public static let poiCount = "poi_count"
+        public static let stopCount = "stop_count"
+        public static let lineCount = "line_count"
+        /// Largest `departure.seconds` or frequency departure (`frequency.end` + offset) in the pack; absent
+        /// without transit.
+        public static let transitMaxSeconds = "transit_max_seconds"
     }
 
     /// The statements that create a version-1 pack, in order.
@@ -62,5 +117,16 @@ public enum PackSchema {
         "CREATE TABLE poi_name(poi INTEGER NOT NULL, locale TEXT NOT NULL, name TEXT NOT NULL, PRIMARY KEY(poi, locale)) WITHOUT ROWID",
         "CREATE TABLE poi_bucket(cell INTEGER NOT NULL, poi INTEGER NOT NULL, lat REAL NOT NULL, lon REAL NOT NULL, PRIMARY KEY(cell, poi)) WITHOUT ROWID",
         "CREATE VIRTUAL TABLE search USING fts5(name, terms, tokenize = 'unicode61 remove_diacritics 2')",
+        "CREATE TABLE stop(id INTEGER PRIMARY KEY, feed INTEGER NOT NULL, stop_id TEXT NOT NULL, name TEXT, lat REAL, lon REAL, cell INTEGER, location_type INTEGER NOT NULL, parent INTEGER)",
+        "CREATE INDEX stop_by_stop_id ON stop(stop_id, feed)",
+        "CREATE INDEX stop_by_parent ON stop(parent)",
+        "CREATE TABLE stop_bucket(cell INTEGER NOT NULL, stop INTEGER NOT NULL, lat REAL NOT NULL, lon REAL NOT NULL, PRIMARY KEY(cell, stop)) WITHOUT ROWID",
+        "CREATE TABLE line(id INTEGER PRIMARY KEY, feed INTEGER NOT NULL, route_id TEXT NOT NULL, agency TEXT, short_name TEXT, long_name TEXT, type INTEGER NOT NULL, colour TEXT, text_colour TEXT)",
+        "CREATE TABLE service(id INTEGER PRIMARY KEY, feed INTEGER NOT NULL, service_id TEXT NOT NULL, start_date INTEGER, end_date INTEGER, days INTEGER)",
+        "CREATE TABLE service_date(service INTEGER NOT NULL, date INTEGER NOT NULL, type INTEGER NOT NULL, PRIMARY KEY(service, date)) WITHOUT ROWID",
+        "CREATE TABLE trip(id INTEGER PRIMARY KEY, trip_id TEXT NOT NULL, line INTEGER NOT NULL, service INTEGER NOT NULL, headsign TEXT, direction INTEGER)",
+        "CREATE TABLE departure(stop INTEGER NOT NULL, seconds INTEGER NOT NULL, trip INTEGER NOT NULL, PRIMARY KEY(stop, seconds, trip)) WITHOUT ROWID",
+        "CREATE TABLE frequency(trip INTEGER NOT NULL, start INTEGER NOT NULL, end INTEGER NOT NULL, headway INTEGER NOT NULL, exact_times INTEGER NOT NULL, PRIMARY KEY(trip, start)) WITHOUT ROWID",
+        "CREATE TABLE trip_offset(stop INTEGER NOT NULL, trip INTEGER NOT NULL, offset INTEGER NOT NULL, PRIMARY KEY(stop, trip, offset)) WITHOUT ROWID",
     ]
 }

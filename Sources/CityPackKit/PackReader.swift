@@ -59,6 +59,11 @@ public final class PackReader: @unchecked Sendable {
     let ids: [Int64]
 
     var poiStatement: SQLiteStatement?
+    var stopStatement: SQLiteStatement?
+    /// Statements of `departures`, prepared on first use.
+    var transitStatements: TransitStatements?
+    /// Latest departure in seconds of its service day (meta `transit_max_seconds`), 0 without transit.
+    let transitMaxSeconds: Int64
     var namesStatement: SQLiteStatement?
     var searchStatement: SQLiteStatement?
     var detailCache: [Int64: Details] = [:]
@@ -74,6 +79,7 @@ public final class PackReader: @unchecked Sendable {
         var name: String?
         var names: [String: String]
         var tags: [String: String]
+        var stopID: String? = nil
     }
 
     // MARK: - Opening
@@ -216,7 +222,10 @@ public final class PackReader: @unchecked Sendable {
             var lats: [Double] = []
             var lons: [Double] = []
             var ids: [Int64] = []
-            let rows = try db.prepare("SELECT cell, poi, lat, lon FROM \(PackSchema.Table.poiBucket) ORDER BY cell, poi")
+            // POIs and stops share one index; stop ids are ≡ 3 (mod 4), so the id tells them apart.
+            let rows = try db.prepare(
+                "SELECT cell, poi, lat, lon FROM \(PackSchema.Table.poiBucket) UNION ALL "
+                    + "SELECT cell, stop, lat, lon FROM \(PackSchema.Table.stopBucket) ORDER BY 1, 2")
             while try rows.step() {
                 cells.append(rows.int64(0))
                 ids.append(rows.int64(1))
@@ -225,6 +234,9 @@ public final class PackReader: @unchecked Sendable {
             }
             (self.cells, self.ids, self.lats, self.lons) = (cells, ids, lats, lons)
 
+            stopStatement = try db.prepare(
+                "SELECT stop_id, name, lat, lon, location_type FROM \(PackSchema.Table.stop) WHERE id = ?1")
+            transitMaxSeconds = values[PackSchema.MetaKey.transitMaxSeconds].flatMap { Int64($0) } ?? 0
             poiStatement = try db.prepare("SELECT osm, lat, lon, category, name, tags FROM \(PackSchema.Table.poi) WHERE id = ?1")
             namesStatement = try db.prepare("SELECT locale, name FROM \(PackSchema.Table.poiName) WHERE poi = ?1")
             searchStatement = try db.prepare(
@@ -247,6 +259,8 @@ public final class PackReader: @unchecked Sendable {
 
     private func closeLocked() {
         poiStatement = nil
+        stopStatement = nil
+        transitStatements = nil
         namesStatement = nil
         searchStatement = nil
         database?.close()
@@ -257,7 +271,8 @@ public final class PackReader: @unchecked Sendable {
 
     // MARK: - Queries
 
-    /// POIs within `radius` metres of a point by great-circle distance, nearest first (ties by id).
+    /// POIs and transit stops (``PlaceResult/kind`` `.stop`) within `radius` metres of a point by great-circle
+    /// distance, nearest first (ties by id).
     ///
     /// Exact: every POI within the radius and none outside it, across geohash cell edges, the antimeridian and
     /// high latitudes.
@@ -375,6 +390,7 @@ public final class PackReader: @unchecked Sendable {
 
     func detailsLocked(_ id: Int64) throws(PackError) -> Details? {
         if let cached = detailCache[id] { return cached }
+        if PackSchema.isStopID(id) { return try stopDetailsLocked(id) }
         guard let poiStatement, let namesStatement else { throw PackError.closed }
         poiStatement.reset()
         poiStatement.bind(1, id)
@@ -407,7 +423,8 @@ public final class PackReader: @unchecked Sendable {
     static func result(_ id: Int64, _ d: Details, locale: String?, distance: Double?) -> PlaceResult {
         PlaceResult(
             id: id, osm: d.osm, name: displayName(names: d.names, plain: d.name, locale: locale),
-            category: d.category, lat: d.lat, lon: d.lon, distanceMetres: distance, names: d.names, tags: d.tags)
+            category: d.category, lat: d.lat, lon: d.lon, distanceMetres: distance, names: d.names, tags: d.tags,
+            kind: PackSchema.isStopID(id) ? .stop : .poi, stopID: d.stopID)
     }
 
     /// `names[locale]`, then each shorter prefix of the tag (`zh-Hant-TW` → `zh-Hant` → `zh`), then the plain

@@ -1,19 +1,33 @@
 import CityPackFormat
 
-/// A point of interest as an app shows it: from `nearby`, `search` or `poi(id:)`.
+/// A point of interest or a transit stop as an app shows it: from `nearby`, `search`, `poi(id:)` or `stop(id:)`.
 public struct PlaceResult: Sendable, Codable, Hashable {
-    /// Stable POI id (`poi.id`: the OSM id × 4 + element kind), identical across pack versions.
+    /// What a result is.
+    public enum Kind: String, Sendable, Codable, Hashable {
+        /// A POI from OSM (`poi` table).
+        case poi
+        /// A GTFS stop, station or entrance (`stop` table).
+        case stop
+    }
+
+    /// POI id (`poi.id`: the OSM id × 4 + element kind, identical across pack versions) or stop id (`stop.id`,
+    /// ≡ 3 mod 4).
     public var id: Int64
-    /// OSM reference, e.g. `n123`, `w456`.
+    /// POI or stop.
+    public var kind: Kind
+    /// OSM reference of a POI, e.g. `n123`, `w456`; empty for stops.
     public var osm: String
+    /// GTFS stop_id of a stop; nil for POIs.
+    public var stopID: String?
     /// Display name for the requested locale: `poi_name` for the locale, then its language, then `poi.name`,
     /// then the name of the alphabetically first locale; nil when the POI has no name at all.
     public var name: String?
-    /// Category id, e.g. `toilet`.
+    /// Category id, e.g. `toilet`; for stops `transit_stop`, `transit_station` or `transit_entrance` (from the
+    /// GTFS location_type).
     public var category: String
-    /// Latitude in degrees (WGS 84).
+    /// Latitude in degrees (WGS 84); 0 for a stop without coordinates.
     public var lat: Double
-    /// Longitude in degrees (WGS 84).
+    /// Longitude in degrees (WGS 84); 0 for a stop without coordinates.
     public var lon: Double
     /// Great-circle distance from the query point in metres; nil outside `nearby`.
     public var distanceMetres: Double?
@@ -24,9 +38,11 @@ public struct PlaceResult: Sendable, Codable, Hashable {
 
     public init(
         id: Int64, osm: String, name: String?, category: String, lat: Double, lon: Double, distanceMetres: Double?,
-        names: [String: String], tags: [String: String]
+        names: [String: String], tags: [String: String], kind: Kind = .poi, stopID: String? = nil
     ) {
         self.id = id
+        self.kind = kind
+        self.stopID = stopID
         self.osm = osm
         self.name = name
         self.category = category

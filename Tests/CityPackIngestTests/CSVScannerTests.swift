@@ -113,13 +113,17 @@ import Testing
         let extra = scan("a,b\n1,2,3\n")
         #expect(extra.found == ["csv.invalid_row_length@2:1"])
         #expect(extra.rows.isEmpty)
-        // Recoverable: an extra empty trailing cell, or missing trailing cells.
-        let trailingComma = scan("a,b\n1,2,\n")
-        #expect(trailingComma.found == ["csv.invalid_row_length@2:1"])
+        // Recoverable (a warning): extra empty trailing cells, or missing trailing cells.
+        let trailingComma = scan("a,b\n1,2,,\n")
+        #expect(trailingComma.found == ["csv.trailing_cells@2:1"])
         #expect(trailingComma.rows == [["1", "2"]])
         let short = scan("a,b,c\n1\n")
-        #expect(short.found == ["csv.invalid_row_length@2:1"])
+        #expect(short.found == ["csv.trailing_cells@2:1"])
         #expect(short.rows == [["1", "", ""]])
+        // An extra non-empty cell after empty ones is still an error.
+        let hidden = scan("a,b\n1,2,,x\n")
+        #expect(hidden.found == ["csv.invalid_row_length@2:1"])
+        #expect(hidden.rows.isEmpty)
     }
 
     @Test func invalidUTF8AndNulBytes() {

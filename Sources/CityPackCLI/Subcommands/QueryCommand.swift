@@ -7,14 +7,18 @@ enum DataFormat: String, ExpressibleByArgument, CaseIterable {
     case human, json
 }
 
-/// `citypack query <manifest-or-pack> --near LAT,LON [--radius M] | --search TEXT`: what an app would get.
+/// `citypack query <manifest-or-pack> --near LAT,LON [--radius M] | --search TEXT | --departures STOP_ID --at
+/// 'YYYY-MM-DD HH:MM'`: what an app would get.
 struct Query: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Query a pack as an app would: POIs near a point, or a text search.",
+        abstract: "Query a pack as an app would: places near a point, a text search, or departures from a stop.",
         discussion: """
-            JSON output: {"results": [{"id", "osm", "name", "category", "lat", "lon", "distance_m"}]}, sorted by
-            distance for --near and by relevance for --search. Exit codes: 0 ok, 64 usage, 66 pack not found,
-            1 the pack is invalid (bad hash, unknown format version).
+            JSON output: {"results": [{"id", "kind", "osm", "stop_id", "name", "category", "lat", "lon",
+            "distance_m"}]}, sorted by distance for --near and by relevance for --search; kind is "poi" or "stop".
+            --departures: {"stop": {...}, "departures": [{"line", "headsign", "time", "date", "seconds", "trip",
+            "route_type", "colour", "stop_id"}]}, where date is the service date, seconds count from its start (may
+            exceed 86400) and time is the wall clock HH:MM. Exit codes: 0 ok, 64 usage, 66 pack not found, 1 the
+            pack is invalid (bad hash, unknown format version) or has no such stop.
             """)
 
     @Argument(help: "A manifest.json, a folder holding one, a .citypack.gz or a decompressed pack database.")
@@ -29,6 +33,12 @@ struct Query: ParsableCommand {
     @Option(name: .long, help: "Search text (any locale; diacritics folded).")
     var search: String?
 
+    @Option(name: .long, help: "GTFS stop_id whose next departures to list (a station includes its platforms).")
+    var departures: String?
+
+    @Option(name: .long, help: "Date and time for --departures: 'YYYY-MM-DD HH:MM'.")
+    var at: String?
+
     @Option(name: .long, help: "Locale used to pick display names (default: the pack's default locale).")
     var locale: String?
 
@@ -39,7 +49,17 @@ struct Query: ParsableCommand {
     var format: DataFormat = .human
 
     func validate() throws {
-        if (near == nil) == (search == nil) { throw ValidationError("give exactly one of --near LAT,LON or --search TEXT") }
+        if [near != nil, search != nil, departures != nil].filter({ $0 }).count != 1 {
+            throw ValidationError("give exactly one of --near LAT,LON, --search TEXT or --departures STOP_ID")
+        }
+        if departures != nil {
+            guard let at else { throw ValidationError("--departures needs --at 'YYYY-MM-DD HH:MM'") }
+            if Self.parseDateTime(at) == nil {
+                throw ValidationError("--at must be 'YYYY-MM-DD HH:MM' (a real date, 00:00 to 23:59), got '\(at)'")
+            }
+        } else if at != nil {
+            throw ValidationError("--at is only used with --departures")
+        }
         if let near, Self.parseLatLon(near) == nil {
             throw ValidationError("--near must be LAT,LON in degrees (e.g. 43.7384,7.4246)")
         }
@@ -53,8 +73,30 @@ struct Query: ParsableCommand {
         return (lat, lon)
     }
 
+    /// `YYYY-MM-DD HH:MM` (or with a `T`) → date and seconds since midnight.
+    static func parseDateTime(_ text: String) -> (ServiceDate, Int)? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard trimmed.count == 16 else { return nil }
+        let chars = Array(trimmed)
+        guard chars[10] == " " || chars[10] == "T", chars[13] == ":", let date = ServiceDate(String(chars[0..<10])),
+            chars[11..<13].allSatisfy(\.isASCII), chars[14..<16].allSatisfy(\.isASCII),
+            let hours = Int(String(chars[11..<13])), let minutes = Int(String(chars[14..<16])),
+            (0...23).contains(hours), (0...59).contains(minutes)
+        else { return nil }
+        return (date, hours * 3600 + minutes * 60)
+    }
+
     func run() throws {
         let reader = try PackOpener.open(pack)
+        if let departures, let at, let (date, seconds) = Self.parseDateTime(at) {
+            guard let stop = try reader.stop(id: departures, locale: locale) else {
+                Terminal.err("citypack: error: the pack has no stop with stop_id '\(departures)'\n")
+                throw ExitCode(ExitCodes.dataErrors)
+            }
+            let list = try reader.departures(stop: departures, date: date, seconds: seconds, limit: limit)
+            DepartureOutput.write(stop: stop, departures: list, format: format)
+            return
+        }
         let results: [PlaceResult]
         if let near, let (lat, lon) = Self.parseLatLon(near) {
             results = try reader.nearby(lat: lat, lon: lon, radius: radius, limit: limit, locale: locale)
@@ -90,7 +132,9 @@ enum PackOpener {
 enum PlaceOutput {
     struct Row: Encodable {
         var id: Int64
+        var kind: String
         var osm: String
+        var stop_id: String?
         var name: String?
         var category: String
         var lat: Double
@@ -101,7 +145,7 @@ enum PlaceOutput {
     static func rows(_ results: [PlaceResult]) -> [Row] {
         results.map {
             Row(
-                id: $0.id, osm: $0.osm, name: $0.name, category: $0.category, lat: $0.lat, lon: $0.lon,
+                id: $0.id, kind: $0.kind.rawValue, osm: $0.osm, stop_id: $0.stopID, name: $0.name, category: $0.category, lat: $0.lat, lon: $0.lon,
                 distance_m: $0.distanceMetres.map { ($0 * 100).rounded() / 100 })
         }
     }
@@ -115,9 +159,48 @@ enum PlaceOutput {
             var text = ""
             for r in results {
                 let distance = r.distanceMetres.map { String(format: "%7.1f m  ", $0) } ?? ""
-                text += "\(distance)\(r.category.padding(toLength: 16, withPad: " ", startingAt: 0)) \(r.name ?? "(no name)")  [\(r.osm)] \(r.lat),\(r.lon)\n"
+                text += "\(distance)\(r.category.padding(toLength: 16, withPad: " ", startingAt: 0)) \(r.name ?? "(no name)")  [\(r.kind == .stop ? "stop " + (r.stopID ?? "") : r.osm)] \(r.lat),\(r.lon)\n"
             }
             if results.isEmpty { text = "no results\n" }
+            Terminal.out(text)
+        }
+    }
+}
+
+/// Renders departures as a board or as `{"stop": {...}, "departures": [...]}`.
+enum DepartureOutput {
+    struct Row: Encodable {
+        var line: String
+        var headsign: String?
+        var time: String
+        var date: String
+        var seconds: Int
+        var trip: String
+        var route_type: Int
+        var colour: String?
+        var stop_id: String
+    }
+
+    static func write(stop: PlaceResult, departures: [Departure], format: DataFormat) {
+        switch format {
+        case .json:
+            struct Output: Encodable {
+                var stop: PlaceOutput.Row
+                var departures: [Row]
+            }
+            let rows = departures.map {
+                Row(
+                    line: $0.lineName, headsign: $0.headsign, time: $0.displayTime, date: $0.serviceDate.description,
+                    seconds: $0.seconds, trip: $0.tripID, route_type: $0.routeType, colour: $0.colour,
+                    stop_id: $0.stopID)
+            }
+            Terminal.out(DiagnosticRenderer.encode(Output(stop: PlaceOutput.rows([stop])[0], departures: rows)))
+        case .human:
+            var text = "\(stop.name ?? "(no name)")  [stop \(stop.stopID ?? "")]\n"
+            for d in departures {
+                text += "\(d.displayTime)  \(d.lineName.padding(toLength: 8, withPad: " ", startingAt: 0)) \(d.headsign ?? "")\n"
+            }
+            if departures.isEmpty { text += "no departures\n" }
             Terminal.out(text)
         }
     }

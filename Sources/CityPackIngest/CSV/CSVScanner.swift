@@ -333,19 +333,27 @@ public enum CSVScanner {
             }
             if broken { continue }
             if fields.count != expected {
-                bag.report(Rules.csvInvalidRowLength, "row has \(fields.count) cells but the header has \(expected)",
-                    at: SourceLocation(file: file, line: rowLine, column: 1))
                 // Recover when the cells still line up: missing trailing cells read as empty, extra trailing
-                // cells are empty. Otherwise the row is skipped.
+                // cells are empty (a warning). Otherwise the row is an error and skipped.
+                let location = SourceLocation(file: file, line: rowLine, column: 1)
                 if fields.count < expected {
+                    bag.report(Rules.csvTrailingCells,
+                        "row has \(fields.count) cells but the header has \(expected); the missing trailing cells are read as empty",
+                        at: location)
                     let last = fields[fields.count - 1]
                     while fields.count < expected {
                         fields.append(CSVField(start: last.end, end: last.end, line: last.line, column: last.column,
                             hasEscapedQuotes: false))
                     }
                 } else if fields[expected...].allSatisfy(\.isEmpty) {
+                    bag.report(Rules.csvTrailingCells,
+                        "row has \(fields.count) cells but the header has \(expected); the extra trailing cells are empty and ignored",
+                        at: location)
                     fields.removeLast(fields.count - expected)
                 } else {
+                    bag.report(Rules.csvInvalidRowLength,
+                        "row has \(fields.count) cells but the header has \(expected), and the extra cells are not empty; the row is skipped",
+                        at: location)
                     continue
                 }
             }

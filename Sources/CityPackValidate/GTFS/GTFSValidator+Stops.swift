@@ -109,6 +109,7 @@ extension GTFSValidator {
         let routes = c.feed.routes
         c.checkDuplicates(routes.lazy.map { (key: $0.id, line: $0.line) }, table: "routes", field: "route_id")
         let agencyCount = c.feed.agencies.count
+        var firstWithName: [String: Int32] = [:]
         for r in routes {
             let entity = "route_id=\(r.id)"
             if let a = r.agencyID {
@@ -129,6 +130,23 @@ extension GTFSValidator {
                 c.report(Rules.gtfsRouteShortNameTooLong,
                     "route_short_name `\(short)` has \(short.count) characters (at most 12)", "routes", r.line,
                     field: "route_short_name", entity: entity)
+            }
+            if !short.isEmpty && short.caseInsensitiveCompare(long) == .orderedSame {
+                c.report(Rules.gtfsRouteShortLongNameEqual,
+                    "route_short_name and route_long_name are both `\(short)`", "routes", r.line,
+                    field: "route_long_name", entity: entity)
+            }
+            if !short.isEmpty || !long.isEmpty {
+                // Same agency, type and names: riders cannot tell the routes apart.
+                let key = [r.agencyID ?? "", String(r.type), short.lowercased(), long.lowercased()].joined(separator: "\u{1F}")
+                if let first = firstWithName[key] {
+                    c.report(Rules.gtfsDuplicateRouteName,
+                        "another route of the same agency and type is also named `\([short, long].filter { !$0.isEmpty }.joined(separator: " "))`",
+                        "routes", r.line, field: short.isEmpty ? "route_long_name" : "route_short_name", entity: entity,
+                        notes: [Diagnostic.Note("first route with this name", at: c.at("routes", first, "route_short_name"))])
+                } else {
+                    firstWithName[key] = r.line
+                }
             }
         }
     }

@@ -1,0 +1,240 @@
+import CityPackFormat
+import CityPackModel
+
+/// Writes the transit tables of ``PackSchema`` (stops, stop buckets, lines, services, trips, departures,
+/// frequencies) for validated GTFS feeds, and stop names into `search`.
+///
+/// Every table is filled in a fixed order derived from sorted GTFS ids (feed index first), so the same feeds
+/// always give the same rows in the same order. Rows the validator already reported as broken are skipped rather
+/// than written half: trips with an unknown route, stop times with an unknown stop or no time.
+enum TransitWriter {
+    /// Counts of what was written, for the manifest.
+    struct Summary: Equatable {
+        var stops = 0
+        var lines = 0
+    }
+
+    /// Writes every feed's transit tables into an open pack (inside the writer's transaction).
+    @discardableResult
+    static func write(_ feeds: [GTFSFeed], bbox: BoundingBox, db: SQLiteWriter) throws(EmitError) -> Summary {
+        let stopInsert = try db.prepare(
+            "INSERT INTO stop(id, feed, stop_id, name, lat, lon, cell, location_type, parent) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        let searchInsert = try db.prepare("INSERT INTO search(rowid, name, terms) VALUES (?, ?, ?)")
+        let lineInsert = try db.prepare(
+            "INSERT INTO line(id, feed, route_id, agency, short_name, long_name, type, colour, text_colour) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        let serviceInsert = try db.prepare(
+            "INSERT INTO service(id, feed, service_id, start_date, end_date, days) VALUES (?, ?, ?, ?, ?, ?)")
+        let serviceDateInsert = try db.prepare("INSERT OR REPLACE INTO service_date(service, date, type) VALUES (?, ?, ?)")
+        let tripInsert = try db.prepare(
+            "INSERT INTO trip(id, trip_id, line, service, headsign, direction) VALUES (?, ?, ?, ?, ?, ?)")
+        let frequencyInsert = try db.prepare(
+            "INSERT OR IGNORE INTO frequency(trip, start, end, headway, exact_times) VALUES (?, ?, ?, ?, ?)")
+
+        // Ids are assigned over all feeds at once so they stay unique.
+        var summary = Summary()
+        var buckets: [(cell: Int64, stop: Int64, lat: Double, lon: Double)] = []
+        var departures: [Departure] = []
+        var offsets: [Departure] = []
+        var maxSeconds: Int64 = -1
+        var stopIndex = 0
+        var nextLine: Int64 = 1
+        var nextService: Int64 = 1
+        var nextTrip: Int64 = 1
+
+        for (feedIndex, feed) in feeds.enumerated() {
+            let feedNumber = Int64(feedIndex)
+
+            // Stops, sorted by stop_id; ids ≡ 3 (mod 4).
+            let stopOrder = feed.stops.indices.sorted { feed.stops[$0].id < feed.stops[$1].id }
+            var stopIDs = [Int64](repeating: -1, count: feed.stops.count)
+            var stopByCode: [String: Int64] = [:]
+            for index in stopOrder {
+                let id = PackSchema.stopID(index: stopIndex)
+                stopIndex += 1
+                stopIDs[index] = id
+                stopByCode[feed.stops[index].id] = stopByCode[feed.stops[index].id] ?? id
+            }
+            for index in stopOrder {
+                let stop = feed.stops[index]
+                let id = stopIDs[index]
+                let coordinate = stop.coordinate.flatMap { $0.isValid ? $0 : nil }
+                let cell = coordinate.map {
+                    Geohash.cell(lat: $0.lat, lon: $0.lon, precision: PackSchema.bucketPrecision)
+                }
+                stopInsert.bind(1, id)
+                stopInsert.bind(2, feedNumber)
+                stopInsert.bind(3, stop.id)
+                stopInsert.bind(4, stop.name)
+                stopInsert.bind(5, coordinate?.lat)
+                stopInsert.bind(6, coordinate?.lon)
+                stopInsert.bind(7, cell)
+                stopInsert.bind(8, Int64(stop.locationType))
+                stopInsert.bind(9, stop.parentStation.flatMap { stopByCode[$0] })
+                try stopInsert.run()
+                if let coordinate, let cell, stop.locationType <= 2, bbox.contains(coordinate) {
+                    buckets.append((cell, id, coordinate.lat, coordinate.lon))
+                }
+                if let name = stop.name, !name.isEmpty, stop.locationType <= 1 {
+                    searchInsert.bind(1, id)
+                    searchInsert.bind(2, name)
+                    searchInsert.bind(3, stop.locationType == 1 ? PackSchema.StopTerms.station : PackSchema.StopTerms.stop)
+                    try searchInsert.run()
+                }
+            }
+            summary.stops += feed.stops.count
+
+            // Lines, sorted by route_id.
+            var lineByRoute: [String: Int64] = [:]
+            for route in feed.routes.sorted(by: { $0.id < $1.id }) where lineByRoute[route.id] == nil {
+                let id = nextLine
+                nextLine += 1
+                lineByRoute[route.id] = id
+                lineInsert.bind(1, id)
+                lineInsert.bind(2, feedNumber)
+                lineInsert.bind(3, route.id)
+                lineInsert.bind(4, route.agencyID)
+                lineInsert.bind(5, route.shortName)
+                lineInsert.bind(6, route.longName)
+                lineInsert.bind(7, Int64(route.type))
+                lineInsert.bind(8, route.color)
+                lineInsert.bind(9, route.textColor)
+                try lineInsert.run()
+                summary.lines += 1
+            }
+
+            // Services: every id named by calendar, calendar_dates or a trip.
+            var calendarByService: [String: TransitCalendar] = [:]
+            for calendar in feed.calendars where calendarByService[calendar.serviceID] == nil {
+                calendarByService[calendar.serviceID] = calendar
+            }
+            var serviceCodes = Set(calendarByService.keys)
+            for date in feed.calendarDates { serviceCodes.insert(date.serviceID) }
+            for trip in feed.trips { serviceCodes.insert(trip.serviceID) }
+            var serviceByCode: [String: Int64] = [:]
+            for code in serviceCodes.sorted() {
+                let id = nextService
+                nextService += 1
+                serviceByCode[code] = id
+                let calendar = calendarByService[code]
+                serviceInsert.bind(1, id)
+                serviceInsert.bind(2, feedNumber)
+                serviceInsert.bind(3, code)
+                serviceInsert.bind(4, calendar.map { Int64($0.startDate) })
+                serviceInsert.bind(5, calendar.map { Int64($0.endDate) })
+                serviceInsert.bind(6, calendar.map { Int64($0.days) })
+                try serviceInsert.run()
+            }
+            let exceptions = feed.calendarDates
+                .filter { $0.exceptionType == 1 || $0.exceptionType == 2 }
+                .sorted { ($0.serviceID, $0.date, $0.line) < ($1.serviceID, $1.date, $1.line) }
+            for exception in exceptions {
+                guard let service = serviceByCode[exception.serviceID] else { continue }
+                serviceDateInsert.bind(1, service)
+                serviceDateInsert.bind(2, Int64(exception.date))
+                serviceDateInsert.bind(3, Int64(exception.exceptionType))
+                try serviceDateInsert.run()
+            }
+
+            // Trips, sorted by trip_id; trips whose route is unknown are left out.
+            var frequenciesByTrip: [String: [TransitFrequency]] = [:]
+            for frequency in feed.frequencies
+            where frequency.startTime >= 0 && frequency.endTime > frequency.startTime && frequency.headwaySecs > 0 {
+                frequenciesByTrip[frequency.tripID, default: []].append(frequency)
+            }
+            let tripOrder = feed.trips.indices.sorted { feed.trips[$0].id < feed.trips[$1].id }
+            var seenTrips: Set<String> = []
+            for tripIndex in tripOrder {
+                let trip = feed.trips[tripIndex]
+                guard let line = lineByRoute[trip.routeID], let service = serviceByCode[trip.serviceID],
+                    seenTrips.insert(trip.id).inserted
+                else { continue }
+                let id = nextTrip
+                nextTrip += 1
+                tripInsert.bind(1, id)
+                tripInsert.bind(2, trip.id)
+                tripInsert.bind(3, line)
+                tripInsert.bind(4, service)
+                tripInsert.bind(5, trip.headsign)
+                tripInsert.bind(6, trip.directionID.map { Int64($0) })
+                try tripInsert.run()
+
+                let times = timedStops(of: tripIndex, in: feed, stopIDs: stopIDs)
+                if let frequencies = frequenciesByTrip[trip.id] {
+                    guard let first = times.first?.seconds else { continue }
+                    for frequency in frequencies.sorted(by: { $0.startTime < $1.startTime }) {
+                        frequencyInsert.bind(1, id)
+                        frequencyInsert.bind(2, Int64(frequency.startTime))
+                        frequencyInsert.bind(3, Int64(frequency.endTime))
+                        frequencyInsert.bind(4, Int64(frequency.headwaySecs))
+                        frequencyInsert.bind(5, Int64(frequency.exactTimes ? 1 : 0))
+                        try frequencyInsert.run()
+                        let lastStart = Int64(frequency.endTime - 1)
+                        maxSeconds = max(maxSeconds, lastStart + (times.map(\.seconds).max() ?? first) - first)
+                    }
+                    for time in times.dropLast() {
+                        offsets.append(Departure(stop: time.stop, seconds: time.seconds - first, trip: id))
+                    }
+                } else {
+                    for time in times.dropLast() {
+                        departures.append(Departure(stop: time.stop, seconds: time.seconds, trip: id))
+                        maxSeconds = max(maxSeconds, time.seconds)
+                    }
+                }
+            }
+        }
+
+        let bucketInsert = try db.prepare("INSERT INTO stop_bucket(cell, stop, lat, lon) VALUES (?, ?, ?, ?)")
+        for bucket in buckets.sorted(by: { ($0.cell, $0.stop) < ($1.cell, $1.stop) }) {
+            bucketInsert.bind(1, bucket.cell)
+            bucketInsert.bind(2, bucket.stop)
+            bucketInsert.bind(3, bucket.lat)
+            bucketInsert.bind(4, bucket.lon)
+            try bucketInsert.run()
+        }
+        let departureInsert = try db.prepare("INSERT OR IGNORE INTO departure(stop, seconds, trip) VALUES (?, ?, ?)")
+        for departure in departures.sorted() {
+            departureInsert.bind(1, departure.stop)
+            departureInsert.bind(2, departure.seconds)
+            departureInsert.bind(3, departure.trip)
+            try departureInsert.run()
+        }
+        let offsetInsert = try db.prepare("INSERT OR IGNORE INTO trip_offset(stop, trip, offset) VALUES (?, ?, ?)")
+        for offset in offsets.sorted(by: { ($0.stop, $0.trip, $0.seconds) < ($1.stop, $1.trip, $1.seconds) }) {
+            offsetInsert.bind(1, offset.stop)
+            offsetInsert.bind(2, offset.trip)
+            offsetInsert.bind(3, offset.seconds)
+            try offsetInsert.run()
+        }
+        if maxSeconds >= 0 {
+            let meta = try db.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)")
+            meta.bind(1, PackSchema.MetaKey.transitMaxSeconds)
+            meta.bind(2, String(maxSeconds))
+            try meta.run()
+        }
+        return summary
+    }
+
+    /// A departure row (or, for frequency trips, an offset row with `seconds` relative to the first stop).
+    struct Departure: Comparable {
+        var stop: Int64
+        var seconds: Int64
+        var trip: Int64
+        static func < (a: Departure, b: Departure) -> Bool { (a.stop, a.seconds, a.trip) < (b.stop, b.seconds, b.trip) }
+    }
+
+    /// The trip's stop times in stop_sequence order that have a known stop and a time (departure, else
+    /// arrival), as pack stop ids and seconds.
+    static func timedStops(of trip: Int, in feed: GTFSFeed, stopIDs: [Int64]) -> [(stop: Int64, seconds: Int64)] {
+        let stopTimes = feed.stopTimes
+        guard trip < stopTimes.tripRanges.count else { return [] }
+        var out: [(stop: Int64, seconds: Int64)] = []
+        for position in stopTimes.tripRanges[trip] {
+            let row = Int(stopTimes.byTrip[Int(position)])
+            let stop = Int(stopTimes.stop[row])
+            let time = stopTimes.departure[row] >= 0 ? stopTimes.departure[row] : stopTimes.arrival[row]
+            guard stop >= 0, stop < stopIDs.count, time >= 0 else { continue }
+            out.append((stopIDs[stop], Int64(time)))
+        }
+        return out
+    }
+}

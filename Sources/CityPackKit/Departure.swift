@@ -1,0 +1,140 @@
+/// A calendar date as GTFS uses it for service days (proleptic Gregorian, no time zone).
+public struct ServiceDate: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
+    public let year: Int
+    public let month: Int
+    public let day: Int
+
+    /// A valid date (month 1–12, day within the month), else nil.
+    public init?(year: Int, month: Int, day: Int) {
+        guard (1...9999).contains(year), (1...12).contains(month), day >= 1,
+            day <= ServiceDate.daysInMonth(year: year, month: month)
+        else { return nil }
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+
+    /// Parses `YYYY-MM-DD` (or GTFS's `YYYYMMDD`); nil when malformed or not a real date.
+    public init?(_ text: String) {
+        let digits = text.count == 10 && Array(text)[4] == "-" && Array(text)[7] == "-"
+            ? text.replacingDashes() : text
+        guard digits.count == 8, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(digits) else {
+            return nil
+        }
+        self.init(year: value / 10_000, month: value / 100 % 100, day: value % 100)
+    }
+
+    /// Days since 1970-01-01.
+    init(dayNumber: Int64) {
+        let z = dayNumber + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        year = Int(yoe + era * 400 + (m <= 2 ? 1 : 0))
+        month = Int(m)
+        day = Int(d)
+    }
+
+    /// `YYYY-MM-DD`.
+    public var description: String {
+        func pad(_ n: Int, _ width: Int) -> String {
+            let s = String(n)
+            return String(repeating: "0", count: max(0, width - s.count)) + s
+        }
+        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
+    }
+
+    /// The date as the GTFS integer `yyyymmdd`.
+    public var yyyymmdd: Int { year * 10_000 + month * 100 + day }
+
+    /// Days since 1970-01-01.
+    var dayNumber: Int64 {
+        let y = Int64(month <= 2 ? year - 1 : year)
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let m = Int64(month)
+        let doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + Int64(day) - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    /// The date `days` later (earlier when negative).
+    public func adding(days: Int) -> ServiceDate { ServiceDate(dayNumber: dayNumber + Int64(days)) }
+
+    /// 0 = Monday … 6 = Sunday (the bit of GTFS calendar's weekday mask).
+    public var weekday: Int { Int(((dayNumber + 3) % 7 + 7) % 7) }
+
+    public static func < (a: ServiceDate, b: ServiceDate) -> Bool { a.yyyymmdd < b.yyyymmdd }
+
+    static func daysInMonth(year: Int, month: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+}
+
+/// One departure from a stop, as a departure board shows it.
+public struct Departure: Sendable, Codable, Hashable {
+    /// GTFS stop_id of the stop or platform it leaves from (a child platform when a station was asked for).
+    public var stopID: String
+    /// GTFS route_id of the line.
+    public var routeID: String
+    /// route_short_name, e.g. `M1`.
+    public var lineShortName: String?
+    /// route_long_name.
+    public var lineLongName: String?
+    /// GTFS route_type (0 tram, 1 subway, 2 rail, 3 bus, …; extended types 100–1700).
+    public var routeType: Int
+    /// route_color as `RRGGBB`, nil when the feed gives none.
+    public var colour: String?
+    /// route_text_color as `RRGGBB`, nil when the feed gives none.
+    public var textColour: String?
+    /// trip_headsign.
+    public var headsign: String?
+    /// GTFS trip_id.
+    public var tripID: String
+    /// The service date the trip runs on (may be the day before the query for times past 24:00).
+    public var serviceDate: ServiceDate
+    /// Seconds from the start of ``serviceDate``; may exceed 86 400 (25:10 = 90 600).
+    public var seconds: Int
+    /// Seconds from the start of the query date (``seconds`` plus whole days between the dates).
+    public var secondsFromQueryDate: Int
+    /// Wall-clock time `HH:MM` (``seconds`` modulo 24 h).
+    public var displayTime: String
+
+    public init(
+        stopID: String, routeID: String, lineShortName: String?, lineLongName: String?, routeType: Int,
+        colour: String?, textColour: String?, headsign: String?, tripID: String, serviceDate: ServiceDate,
+        seconds: Int, secondsFromQueryDate: Int
+    ) {
+        self.stopID = stopID
+        self.routeID = routeID
+        self.lineShortName = lineShortName
+        self.lineLongName = lineLongName
+        self.routeType = routeType
+        self.colour = colour
+        self.textColour = textColour
+        self.headsign = headsign
+        self.tripID = tripID
+        self.serviceDate = serviceDate
+        self.seconds = seconds
+        self.secondsFromQueryDate = secondsFromQueryDate
+        let wall = ((seconds % 86_400) + 86_400) % 86_400
+        let hours = wall / 3600
+        let minutes = wall % 3600 / 60
+        displayTime = (hours < 10 ? "0" : "") + "\(hours):" + (minutes < 10 ? "0" : "") + "\(minutes)"
+    }
+
+    /// Line name shown and used for ordering: short name, else long name, else route_id.
+    public var lineName: String { lineShortName ?? lineLongName ?? routeID }
+}
+
+extension String {
+    fileprivate func replacingDashes() -> String { String(filter { $0 != "-" }) }
+}
