@@ -17,7 +17,7 @@ extension Rules {
             + "is skipped. Rows that only lack trailing cells or end in empty extra cells are csv.trailing_cells.")
     public static let csvTrailingCells = RuleDescription(
         "csv.trailing_cells", .csv, .warning,
-        "A row lacks trailing cells or has extra empty trailing cells; it is read as if it matched the header",
+        "A row of a table the pack does not use lacks trailing cells or ends in empty extra cells; read as if it matched the header",
         rationale: "The cells still line up with the columns and no value is lost (missing cells read as empty), "
             + "so GTFS consumers accept such rows; the file is still sloppy, often a stray or missing comma.")
     public static let csvUnterminatedQuote = RuleDescription(
@@ -50,9 +50,17 @@ extension Rules {
     public static let csvMixedLineEndings = RuleDescription(
         "csv.mixed_line_endings", .csv, .warning, "The file mixes CRLF and LF line endings",
         rationale: "Mixed endings betray files concatenated from different tools; some readers miscount rows.")
+    public static let csvBareCarriageReturn = RuleDescription(
+        "csv.bare_carriage_return", .csv, .error, "A carriage return not followed by a line feed ends or splits a row",
+        rationale: "GTFS and RFC 4180 end rows with CRLF or LF only; readers disagree on a lone CR (old Mac line "
+            + "end or a stray byte), so one tool sees a row break where another sees part of a value.")
     public static let csvInvalidLineSeparator = RuleDescription(
-        "csv.invalid_line_separator", .csv, .warning, "A bare CR, form feed, U+2028, U+2029 or U+0085 appears",
+        "csv.invalid_line_separator", .csv, .warning, "A form feed, U+2028, U+2029 or U+0085 appears",
         rationale: "Readers disagree on whether these end a line, so row numbers and values drift.")
+    public static let csvMisspelledColumn = RuleDescription(
+        "csv.misspelled_column", .csv, .warning, "An unknown column is one small edit away from a column the table lacks",
+        rationale: "`stop_uri` for `stop_url` or `Route_Text_Color` for `route_text_color` means the data in it is "
+            + "silently ignored; an unrelated extra column is only csv.unknown_column (info).")
     public static let csvUnknownColumn = RuleDescription(
         "csv.unknown_column", .csv, .info, "A column is not part of the table's schema; it is ignored",
         rationale: "Often a misspelt column name, whose data is then silently lost.")
@@ -82,7 +90,7 @@ extension Rules {
     static let csvRules: [RuleDescription] = [
         csvEmptyFile, csvMissingHeader, csvEmptyColumnName, csvDuplicatedColumn, csvInvalidRowLength,
         csvUnterminatedQuote, csvStrayQuote, csvNewLineInValue, csvWhitespace, csvEmptyRow, csvTrailingCells, csvInvalidUTF8,
-        csvUTF8BOM, csvUTF16, csvNulByte, csvMixedLineEndings, csvInvalidLineSeparator, csvUnknownColumn,
+        csvUTF8BOM, csvUTF16, csvNulByte, csvMixedLineEndings, csvBareCarriageReturn, csvInvalidLineSeparator, csvMisspelledColumn, csvUnknownColumn,
         csvMissingRequiredColumn, csvMissingRequiredField, csvInvalidValue, csvTooManyRows, csvFileTooLarge,
         csvFieldTooLong, csvNonPrintableInID,
     ]

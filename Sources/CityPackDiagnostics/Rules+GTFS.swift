@@ -15,6 +15,9 @@ extension Rules {
     public static let gtfsMissingCalendar = RuleDescription(
         "gtfs.missing_calendar", .gtfs, .error, "Neither calendar.txt nor calendar_dates.txt is present",
         rationale: "Without service dates no trip ever runs.")
+    public static let gtfsMisspelledFile = RuleDescription(
+        "gtfs.misspelled_file", .gtfs, .warning, "An unknown file name is one small edit away from a GTFS file the feed lacks",
+        rationale: "`frecuencias.txt` for `frequencies.txt` means a whole table is silently ignored.")
     public static let gtfsUnknownFile = RuleDescription(
         "gtfs.unknown_file", .gtfs, .info, "A file is not part of the GTFS tables CityPack reads",
         rationale: "Often a misspelt file name (`frecuencias.txt`), whose data is then silently lost.")
@@ -129,7 +132,7 @@ extension Rules {
 
     static let gtfsRules: [RuleDescription] = [
         gtfsInvalidArchive, gtfsUnsafeArchiveEntry, gtfsArchiveTooLarge, gtfsMissingRequiredFile,
-        gtfsMissingCalendar, gtfsUnknownFile, gtfsDuplicateKey, gtfsForeignKeyViolation, gtfsMissingAgencyID,
+        gtfsMissingCalendar, gtfsMisspelledFile, gtfsUnknownFile, gtfsDuplicateKey, gtfsForeignKeyViolation, gtfsMissingAgencyID,
         gtfsCoordinateOutOfRange, gtfsPointNearOrigin, gtfsPointNearPole, gtfsPointOutsideBBox,
         gtfsStopWithoutLocation, gtfsMissingStopName, gtfsInvalidParentStation, gtfsStopWithoutStopTime,
         gtfsRouteNameMissing, gtfsRouteShortNameTooLong, gtfsDuplicateRouteName, gtfsRouteShortLongNameEqual, gtfsUnusableTrip, gtfsUnusedTrip,

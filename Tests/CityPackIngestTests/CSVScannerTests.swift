@@ -57,10 +57,23 @@ import Testing
         #expect(r.rows.count == 2)
     }
 
-    @Test func bareCarriageReturnIsAnInvalidSeparator() {
+    @Test func misspelledColumnsAreWarningsOthersInfo() {
+        var options = CSVOptions()
+        options.schema = CSVSchema(known: ["stop_id", "stop_url", "route_text_color"], required: ["stop_id"])
+        let r = scan("stop_id,stop_uri,Route_Text_Color,vendor_code\n1,2,3,4\n", options: options)
+        #expect(r.found == ["csv.misspelled_column@1:9", "csv.misspelled_column@1:18", "csv.unknown_column@1:35"])
+        #expect(r.diagnostics[0].message.contains("did you mean `stop_url`?"))
+        #expect(NameSimilarity.closest(to: "frecuencias.txt", in: ["frequencies.txt", "shapes.txt"]) == "frequencies.txt")
+        #expect(NameSimilarity.closest(to: "to_stop", in: ["to_stop_id"]) == "to_stop_id")
+        #expect(NameSimilarity.closest(to: "color", in: ["stop_url"]) == nil)
+    }
+
+    @Test func bareCarriageReturnIsAnError() {
         let r = scan("a,b\r1,2\r")
-        #expect(r.found == ["csv.invalid_line_separator@1:4"])
+        #expect(r.found == ["csv.bare_carriage_return@1:4"])
+        #expect(r.diagnostics[0].severity == .error)
         #expect(r.rows == [["1", "2"]])
+        #expect(scan("a,b\r\n1,2\r\n").diagnostics.isEmpty, "CRLF is fine")
     }
 
     @Test func quotedFieldsWithCommasAndDoubledQuotes() {
@@ -113,13 +126,20 @@ import Testing
         let extra = scan("a,b\n1,2,3\n")
         #expect(extra.found == ["csv.invalid_row_length@2:1"])
         #expect(extra.rows.isEmpty)
-        // Recoverable (a warning): extra empty trailing cells, or missing trailing cells.
+        // Extra empty trailing cells, or missing trailing cells: still read (cells line up), but an error for a
+        // table the pack uses, and a csv.trailing_cells warning for one it does not.
         let trailingComma = scan("a,b\n1,2,,\n")
-        #expect(trailingComma.found == ["csv.trailing_cells@2:1"])
+        #expect(trailingComma.found == ["csv.invalid_row_length@2:1"])
         #expect(trailingComma.rows == [["1", "2"]])
         let short = scan("a,b,c\n1\n")
-        #expect(short.found == ["csv.trailing_cells@2:1"])
+        #expect(short.found == ["csv.invalid_row_length@2:1"])
         #expect(short.rows == [["1", "", ""]])
+        var lenient = CSVOptions()
+        lenient.lenientTrailingCells = true
+        let lenientComma = scan("a,b\n1,2,,\n", options: lenient)
+        #expect(lenientComma.found == ["csv.trailing_cells@2:1"])
+        #expect(lenientComma.rows == [["1", "2"]])
+        #expect(scan("a,b,c\n1\n", options: lenient).found == ["csv.trailing_cells@2:1"])
         // An extra non-empty cell after empty ones is still an error.
         let hidden = scan("a,b\n1,2,,x\n")
         #expect(hidden.found == ["csv.invalid_row_length@2:1"])

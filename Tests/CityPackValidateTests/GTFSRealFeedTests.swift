@@ -45,13 +45,13 @@ import Testing
         "contains_null": ("csv.nul_byte", true),
         "bad_utf8": ("csv.invalid_utf8", true),
         "bad_date_format": ("csv.invalid_value", true),
-        "bad_eol.zip": ("csv.mixed_line_endings", false),
-        // Their ragged rows only end in one empty extra cell / lack the optional trailing route_url, so the cells
-        // still line up and nothing is lost: a warning, as transitfeed itself reports them.
-        "extra_row_cells": ("csv.trailing_cells", false),
-        "missing_row_cells": ("csv.trailing_cells", false),
-        // Two stops 0.4 m apart (a transitfeed warning; no CityPack rule). Its rows lack optional trailing cells.
-        "duplicate_stop": (nil, false),
+        // routes.txt holds a lone CR (plus CRLF/LF mixed in calendar.txt).
+        "bad_eol.zip": ("csv.bare_carriage_return", true),
+        // Ragged rows of routes.txt, a table the pack uses: an error (the cells are still read).
+        "extra_row_cells": ("csv.invalid_row_length", true),
+        "missing_row_cells": ("csv.invalid_row_length", true),
+        // Two stops 0.4 m apart (a transitfeed warning; no CityPack rule); its stops.txt rows lack trailing cells.
+        "duplicate_stop": ("csv.invalid_row_length", true),
         "duplicate_schedule_id": ("gtfs.duplicate_key", true),
         "duplicate_stop_sequence": ("gtfs.duplicate_stop_sequence", true),
         "negative_stop_sequence": ("csv.invalid_value", true),
@@ -62,8 +62,8 @@ import Testing
         "invalid_agency_ids": ("gtfs.missing_agency_id", true),
         "repeated_route_name": ("gtfs.duplicate_route_name", false),
         "same_short_long_name": ("gtfs.route_short_long_name_equal", false),
-        "unknown_file": ("gtfs.unknown_file", false),
-        "unrecognized_columns": ("csv.unknown_column", false),
+        "unknown_file": ("gtfs.misspelled_file", false),
+        "unrecognized_columns": ("csv.misspelled_column", false),
         "unused_stop": ("gtfs.stop_without_stop_time", false),
         "unknown_format.zip": ("gtfs.invalid_archive", true),
     ]
@@ -90,6 +90,25 @@ import Testing
         let path = data.appendingPathComponent("gtfs/broken/transitfeed/\(name)").path
         let diagnostics = try GTFSFixture.runPath(path, display: name)
         #expect(diagnostics.errors.isEmpty, "\(name):\n\(diagnostics.errors.summary)")
+    }
+
+    /// The five broken cases whose defect is warning-level by nature (as in transitfeed and gtfs-validator) are
+    /// errors under `--werror`, while the good controls stay clean under `--werror` when built during their
+    /// service period (2007-05-20: more than a week before the earliest end, 2007-06-04): so a strict CI catches every transitfeed defect without false alarms.
+    @Test(arguments: [
+        "repeated_route_name", "same_short_long_name", "unknown_file", "unrecognized_columns", "unused_stop",
+        "good_feed", "good_feed.zip", "utf8bom", "only_calendar_dates",
+    ])
+    func transitfeedUnderWerror(_ name: String) throws {
+        guard let data = TestPaths.sharedData else { return }
+        let path = data.appendingPathComponent("gtfs/broken/transitfeed/\(name)").path
+        let diagnostics = try GTFSFixture.runPath(path, display: name, buildDate: (2007, 5, 20), warningsAsErrors: true)
+        let good = ["good_feed", "good_feed.zip", "utf8bom", "only_calendar_dates"].contains(name)
+        if good {
+            #expect(diagnostics.errors.isEmpty, "\(name):\n\(diagnostics.errors.summary)")
+        } else {
+            #expect(!diagnostics.errors.isEmpty, "\(name): expected an error under --werror")
+        }
     }
 
     /// transitland's error zips (bad coordinates, CSV quoting chaos; an expired real feed): no crash, located errors.

@@ -82,9 +82,9 @@ enum GTFSFixture {
     }
 
     static func runPath(_ path: String, display: String, bbox: BoundingBox? = nil,
-        buildDate: (year: Int, month: Int, day: Int) = buildDate) throws -> [Diagnostic]
+        buildDate: (year: Int, month: Int, day: Int) = buildDate, warningsAsErrors: Bool = false) throws -> [Diagnostic]
     {
-        let bag = DiagnosticBag(maxPerCode: 100_000)
+        let bag = DiagnosticBag(warningsAsErrors: warningsAsErrors, maxPerCode: 100_000)
         if let feed = try GTFSReader.read(path: path, displayPath: display, bag: bag) {
             GTFSValidator.validate(feed, bbox: bbox, buildDate: buildDate, bag: bag)
         }

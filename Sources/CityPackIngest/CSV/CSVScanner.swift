@@ -14,6 +14,11 @@ public struct CSVOptions: Sendable {
     public var trimWhitespace: Bool
     /// Columns the table defines; nil disables the unknown/required column checks.
     public var schema: CSVSchema?
+    /// How rows that only lack trailing cells, or end in empty extra cells, are reported. They are always read
+    /// (missing cells empty). True: `csv.trailing_cells` (warning), for tables whose data CityPack does not use,
+    /// where a sloppy comma cannot shift a value into the pack. False (default): `csv.invalid_row_length`
+    /// (error), as gtfs-validator does, for the tables that feed the pack.
+    public var lenientTrailingCells: Bool = false
 
     public init(
         newLineInValueSeverity: Severity? = .error, maxFileSize: Int = 1 << 30, maxRows: Int = 50_000_000,
@@ -336,8 +341,9 @@ public enum CSVScanner {
                 // Recover when the cells still line up: missing trailing cells read as empty, extra trailing
                 // cells are empty (a warning). Otherwise the row is an error and skipped.
                 let location = SourceLocation(file: file, line: rowLine, column: 1)
+                let trailingRule = options.lenientTrailingCells ? Rules.csvTrailingCells : Rules.csvInvalidRowLength
                 if fields.count < expected {
-                    bag.report(Rules.csvTrailingCells,
+                    bag.report(trailingRule,
                         "row has \(fields.count) cells but the header has \(expected); the missing trailing cells are read as empty",
                         at: location)
                     let last = fields[fields.count - 1]
@@ -346,7 +352,7 @@ public enum CSVScanner {
                             hasEscapedQuotes: false))
                     }
                 } else if fields[expected...].allSatisfy(\.isEmpty) {
-                    bag.report(Rules.csvTrailingCells,
+                    bag.report(trailingRule,
                         "row has \(fields.count) cells but the header has \(expected); the extra trailing cells are empty and ignored",
                         at: location)
                     fields.removeLast(fields.count - expected)
@@ -416,7 +422,12 @@ public enum CSVScanner {
             } else if !seen.insert(name).inserted {
                 bag.report(Rules.csvDuplicatedColumn, "column `\(name)` appears more than once", at: loc)
             } else if let schema = options.schema, !noKnownColumn, !schema.known.contains(name) {
-                bag.report(Rules.csvUnknownColumn, "unknown column `\(name)` is ignored", at: loc)
+                let absent = schema.known.subtracting(names)
+                if let guess = NameSimilarity.closest(to: name, in: absent.sorted()) {
+                    bag.report(Rules.csvMisspelledColumn, "unknown column `\(name)` is ignored; did you mean `\(guess)`?", at: loc)
+                } else {
+                    bag.report(Rules.csvUnknownColumn, "unknown column `\(name)` is ignored", at: loc)
+                }
             }
         }
         guard let schema = options.schema, !noKnownColumn else { return }
@@ -462,7 +473,10 @@ public enum CSVScanner {
                 if !(i + 1 < n && bytes[i + 1] == lf) {
                     if !sawSeparator {
                         sawSeparator = true
-                        bag.report(Rules.csvInvalidLineSeparator, "bare carriage return (CR without LF)", at: at(i))
+                        bag.report(
+                            Rules.csvBareCarriageReturn,
+                            "bare carriage return (CR without LF): rows end with LF or CRLF only; this CR splits the row here",
+                            at: at(i))
                     }
                     line += 1
                     lineStart = i + 1

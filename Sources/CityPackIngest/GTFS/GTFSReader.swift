@@ -48,9 +48,15 @@ public enum GTFSReader {
             let table = String(name.dropLast(name.hasSuffix(".txt") ? 4 : 8))
             if GTFSSchema.tables[table] != nil { feed.files[table] = source.displayPaths[name] }
         }
+        let present = Set(source.fileNames)
+        let absentTables = GTFSSchema.tables.keys.map { "\($0).txt" }.filter { !present.contains($0) }.sorted()
         for name in source.fileNames where !GTFSSchema.isKnownFile(name) {
-            bag.report(Rules.gtfsUnknownFile, "unknown file `\(name)` is ignored",
-                at: SourceLocation(file: source.displayPaths[name] ?? name))
+            let at = SourceLocation(file: source.displayPaths[name] ?? name)
+            if name.hasSuffix(".txt"), let guess = NameSimilarity.closest(to: name, in: absentTables) {
+                bag.report(Rules.gtfsMisspelledFile, "unknown file `\(name)` is ignored; did you mean `\(guess)`?", at: at)
+            } else {
+                bag.report(Rules.gtfsUnknownFile, "unknown file `\(name)` is ignored", at: at)
+            }
         }
         for table in ["agency", "stops", "routes", "trips", "stop_times"] where feed.files[table] == nil {
             bag.report(Rules.gtfsMissingRequiredFile, "required file `\(table).txt` is missing",
@@ -76,8 +82,9 @@ public enum GTFSReader {
         // Tables CityPack does not model still get their syntax checked.
         for (table, schema) in GTFSSchema.tables where !GTFSSchema.readOrder.contains(table) {
             guard let file = feed.files[table], let data = source.load("\(table).txt", bag: bag) else { continue }
-            let csvOptions = CSVOptions(maxFileSize: options.maxFileSize, maxRows: options.maxRows,
+            var csvOptions = CSVOptions(maxFileSize: options.maxFileSize, maxRows: options.maxRows,
                 maxFieldLength: options.maxFieldLength, schema: schema)
+            csvOptions.lenientTrailingCells = true
             data.withUnsafeBytes { bytes in
                 parser.parseOther(table: table, bytes: bytes, file: file, options: csvOptions, into: &feed)
             }
