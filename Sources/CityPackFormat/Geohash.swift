@@ -190,15 +190,18 @@ public struct Geohash: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     /// Lower edge of grid line `index` on an axis: exact, because `span × index / 2^bits` is a dyadic multiple of
     /// 45 that fits a double's mantissa.
+    @inline(__always)
     static func boundary(_ index: Int64, min: Double, span: Double, bits: Int) -> Double {
-        min + span * Double(index) / Double(Int64(1) << bits)
+        // `span / 2^bits` is exact (a power-of-two scaling), so this is the same single rounding as
+        // `span × index / 2^bits`, without a division.
+        min + Double(index) * (span * Double(sign: .plus, exponent: -bits, significand: 1))
     }
 
     /// The grid index of a value: the same answer as bisecting the range `bits` times with `value ≥ mid → 1`.
     static func index(of value: Double, min: Double, span: Double, bits: Int) -> Int64 {
         let count = Int64(1) << bits
         let v = value.isNaN ? min : Swift.min(Swift.max(value, min), min + span)
-        var i = Int64(((v - min) / span * Double(count)).rounded(.down))
+        var i = Int64(((v - min) * (Double(count) / span)).rounded(.down))
         i = Swift.min(Swift.max(i, 0), count - 1)
         // Correct the floating-point estimate against the exact grid lines.
         while i > 0 && v < boundary(i, min: min, span: span, bits: bits) { i -= 1 }

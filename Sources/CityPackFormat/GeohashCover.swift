@@ -87,11 +87,13 @@ public enum GeohashCover {
             (1...Geohash.maxPrecision).contains(precision)
         else { return }
         let (count, first, second) = boxPair(lat: lat, lon: lon, radius: radius)
+        // Choose the level from an upper bound of the cell count (box span ÷ cell size, plus one per axis), so
+        // no grid index is computed for levels that are then rejected.
         var level = precision
         while level > 1 {
-            var n = boxCells(first, precision: level)
-            if count == 2 { n += boxCells(second, precision: level) }
-            if n <= max(maxCells, 1) { break }
+            var n = estimatedCells(first, precision: level)
+            if count == 2 { n += estimatedCells(second, precision: level) }
+            if n <= Double(max(maxCells, 1)) { break }
             level -= 1
         }
         let shift = 5 * (precision - level)
@@ -108,6 +110,13 @@ public enum GeohashCover {
                 }
             }
         }
+    }
+
+    /// An upper bound of the cells a box touches at a precision.
+    static func estimatedCells(_ box: Box, precision: Int) -> Double {
+        let size = Geohash.cellSize(precision: precision)
+        return (((box.maxLat - box.minLat) / size.lat).rounded(.down) + 2)
+            * (((box.maxLon - box.minLon) / size.lon).rounded(.down) + 2)
     }
 
     public typealias Box = (minLat: Double, maxLat: Double, minLon: Double, maxLon: Double)

@@ -17,6 +17,9 @@ public struct NearbyBenchmark: Sendable, Codable, Hashable {
     public var bruteForceMedianNanoseconds: Double
     /// Median of the index lookup alone (cover, binary search, exact filter), without details.
     public var indexOnlyMedianNanoseconds: Double
+    /// Median of a brute-force scan of the pack in SQL, as an app without the proximity buckets would do it:
+    /// `SELECT id, lat, lon FROM poi` stepped row by row with the exact distance computed for each.
+    public var sqlScanMedianNanoseconds: Double
     /// Mean number of results per query.
     public var meanResults: Double
 }
@@ -74,11 +77,27 @@ extension PackReader {
             lock.unlock()
             consume(hits.count)
         }
+        var sqlScan: [UInt64] = []
+        if let db = database, let stmt = try? db.prepare("SELECT id, lat, lon FROM \(PackSchema.Table.poi)") {
+            for p in positions.prefix(200) {
+                lock.lock()
+                let start = DispatchTime.now().uptimeNanoseconds
+                var found = 0
+                stmt.reset()
+                while (try? stmt.step()) == true {
+                    if GreatCircle.distance(p.lat, p.lon, stmt.double(1), stmt.double(2)) <= radius { found += 1 }
+                }
+                sqlScan.append(DispatchTime.now().uptimeNanoseconds - start)
+                lock.unlock()
+                consume(found)
+            }
+        }
         return NearbyBenchmark(
             queries: positions.count, radius: radius, medianNanoseconds: Self.percentile(warm, 0.5),
             p90Nanoseconds: Self.percentile(warm, 0.9), coldMedianNanoseconds: Self.percentile(cold, 0.5),
             bruteForceMedianNanoseconds: Self.percentile(brute, 0.5),
             indexOnlyMedianNanoseconds: Self.percentile(indexOnly, 0.5),
+            sqlScanMedianNanoseconds: Self.percentile(sqlScan, 0.5),
             meanResults: Double(results) / Double(positions.count))
     }
 

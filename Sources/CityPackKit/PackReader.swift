@@ -356,19 +356,39 @@ public final class PackReader: @unchecked Sendable {
     // MARK: - Internals (lock held)
 
     /// Ids and distances within the radius, sorted by (distance, id), at most `limit`.
+    /// Cell budget of a proximity cover (see ``nearestLocked(lat:lon:radius:limit:)``); measured on the
+    /// Liechtenstein and Monaco packs, 4 beats 64 for 25 m queries.
+    static let coverCells = 4
+
     func nearestLocked(lat: Double, lon: Double, radius: Double, limit: Int) -> [(id: Int64, distance: Double)] {
         guard limit > 0 else { return [] }
-        let ranges = GeohashCover.cells(lat: lat, lon: lon, radius: radius, precision: PackSchema.bucketPrecision)
         var hits: [(id: Int64, distance: Double)] = []
-        var from = 0
-        for range in ranges {
-            var i = GeohashCover.lowerBound(of: range.lowerBound, in: cells, from: from)
-            while i < cells.count && cells[i] <= range.upperBound {
-                let d = GreatCircle.distance(lat, lon, lats[i], lons[i])
-                if d <= radius { hits.append((ids[i], d)) }
-                i += 1
+        // The hot path of an app: an allocation-free cover of at most `Self.coverCells` coarse cells (each a
+        // contiguous range of the sorted precision-8 cells), a binary search per range, then a latitude-band
+        // test before the exact great-circle distance. Fewer, larger ranges beat a dozen tiny ones: a binary
+        // search costs more than rejecting a few extra candidates by latitude.
+        let band = radius / GreatCircle.earthRadius * 180 / Double.pi * (1 + 1e-9) + 1e-9
+        cells.withUnsafeBufferPointer { cells in
+            lats.withUnsafeBufferPointer { lats in
+                lons.withUnsafeBufferPointer { lons in
+                    GeohashCover.forEachRange(lat: lat, lon: lon, radius: radius, maxCells: Self.coverCells) { first, last in
+                        var lo = 0
+                        var hi = cells.count
+                        while lo < hi {
+                            let mid = (lo + hi) >> 1
+                            if cells[mid] < first { lo = mid + 1 } else { hi = mid }
+                        }
+                        var i = lo
+                        while i < cells.count && cells[i] <= last {
+                            if abs(lats[i] - lat) <= band {
+                                let d = GreatCircle.distance(lat, lon, lats[i], lons[i])
+                                if d <= radius { hits.append((ids[i], d)) }
+                            }
+                            i += 1
+                        }
+                    }
+                }
             }
-            from = i
         }
         if hits.count > 1 { hits.sort { ($0.distance, $0.id) < ($1.distance, $1.id) } }
         if hits.count > limit { hits.removeSubrange(limit...) }

@@ -98,10 +98,13 @@ struct Bench: ParsableCommand {
         Terminal.out(
             String(
                 format: "nearby(%.0f m) over %d POIs, %d queries: median %.2f µs (p90 %.2f µs, first uncached pass %.2f µs, "
-                    + "index only %.2f µs); brute-force scan median %.2f µs; speed-up %.0f×; mean results %.2f\n",
+                    + "index only %.2f µs); mean results %.2f\n"
+                    + "  brute force, in-memory arrays: median %.2f µs (%.0f× slower)\n"
+                    + "  brute force, SQL scan of the pack: median %.2f µs (%.0f× slower)\n",
                 radius, reader.poiCount, n.queries, n.medianNanoseconds / 1000, n.p90Nanoseconds / 1000,
-                n.coldMedianNanoseconds / 1000, n.indexOnlyMedianNanoseconds / 1000, n.bruteForceMedianNanoseconds / 1000,
-                n.bruteForceMedianNanoseconds / max(n.medianNanoseconds, 1), n.meanResults))
+                n.coldMedianNanoseconds / 1000, n.indexOnlyMedianNanoseconds / 1000, n.meanResults,
+                n.bruteForceMedianNanoseconds / 1000, n.bruteForceMedianNanoseconds / max(n.medianNanoseconds, 1),
+                n.sqlScanMedianNanoseconds / 1000, n.sqlScanMedianNanoseconds / max(n.medianNanoseconds, 1)))
     }
 
     /// `citypack check` on a GTFS-only city next to gtfs-guru (`pip install gtfs-guru`) on the same feed.
