@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the C libraries CityPack links (libxml2, zlib, SQLite) and pkg-config, if they are missing.
+# EXTRA_PACKAGES="a b" adds more Debian packages (CI adds the tools its tests use).
 set -euo pipefail
-packages=(libxml2-dev zlib1g-dev libsqlite3-dev pkg-config)
+packages=(libxml2-dev zlib1g-dev libsqlite3-dev pkg-config ${EXTRA_PACKAGES:-})
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

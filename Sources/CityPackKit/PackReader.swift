@@ -304,6 +304,7 @@ public final class PackReader: @unchecked Sendable {
     ///
     /// The text is split into words (letters and digits); each word is quoted, so no FTS5 syntax can be injected;
     /// all words must match (diacritics and case are ignored), the last one as a prefix (`caf` finds `Café`).
+    /// Results matching every word whole come first, then those matching only through the prefix.
     /// - Parameters:
     ///   - text: What the user typed.
     ///   - locale: Locale for ``PlaceResult/name``.
@@ -314,13 +315,21 @@ public final class PackReader: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard database != nil, let stmt = searchStatement else { throw PackError.closed }
-        guard limit > 0, let expression = Self.matchExpression(for: text) else { return [] }
-        stmt.reset()
-        stmt.bind(1, expression)
-        stmt.bind(2, Int64(limit))
+        guard limit > 0, let prefixed = Self.matchExpression(for: text) else { return [] }
+        // Whole-word matches rank before prefix-only ones: `metro` lists metro stations before "Metropole".
+        let exact = Self.matchExpression(for: text, prefixLast: false)
         var ids: [Int64] = []
-        while try stmt.step() { ids.append(stmt.int64(0)) }
-        stmt.reset()
+        var seen: Set<Int64> = []
+        for expression in [exact, prefixed].compactMap({ $0 }) where ids.count < limit {
+            stmt.reset()
+            stmt.bind(1, expression)
+            stmt.bind(2, Int64(limit))
+            while try stmt.step() {
+                let id = stmt.int64(0)
+                if ids.count < limit && seen.insert(id).inserted { ids.append(id) }
+            }
+            stmt.reset()
+        }
         var out: [PlaceResult] = []
         for id in ids {
             guard let d = try detailsLocked(id) else { continue }
@@ -461,7 +470,7 @@ public final class PackReader: @unchecked Sendable {
     }
 
     /// The FTS5 MATCH expression for user text: quoted words, the last one a prefix; nil when there are no words.
-    package static func matchExpression(for text: String, maxWords: Int = 16) -> String? {
+    package static func matchExpression(for text: String, maxWords: Int = 16, prefixLast: Bool = true) -> String? {
         var words: [String] = []
         var current = ""
         for ch in text {
@@ -475,6 +484,7 @@ public final class PackReader: @unchecked Sendable {
         if !current.isEmpty { words.append(current) }
         guard !words.isEmpty else { return nil }
         let kept = words.prefix(maxWords).map { String($0.prefix(64)) }
-        return kept.enumerated().map { i, w in i == kept.count - 1 ? "\"\(w)\"*" : "\"\(w)\"" }.joined(separator: " ")
+        return kept.enumerated().map { i, w in i == kept.count - 1 && prefixLast ? "\"\(w)\"*" : "\"\(w)\"" }
+            .joined(separator: " ")
     }
 }

@@ -69,6 +69,14 @@ import Testing
         let search = try CLIRunner.run(["query", manifestURL.path, "--search", "toilette", "--format", "json"])
         let hits = (try CLIRunner.json(search.stdout)["results"] as? [[String: Any]]) ?? []
         #expect(hits.contains { $0["category"] as? String == "toilet" })
+        // Whole-word matches first: the metro station before the "Metropole" hotel.
+        let metro = try CLIRunner.run(["query", manifestURL.path, "--search", "metro", "--format", "json"])
+        let first = (try CLIRunner.json(metro.stdout)["results"] as? [[String: Any]])?.first
+        #expect(first?["category"] as? String == "metro", "\(metro.stdout.prefix(400))")
+        for term in ["wc", "atm", "toilet"] {
+            let r = try CLIRunner.run(["query", manifestURL.path, "--search", term, "--format", "json"])
+            #expect(((try CLIRunner.json(r.stdout)["results"] as? [[String: Any]]) ?? []).count > 0, "search \(term)")
+        }
     }
 
     @Test(arguments: ["liechtenstein-2024.osm.gz", "peterhof-api-export-2011.osm", "monaco-2021.osm"])

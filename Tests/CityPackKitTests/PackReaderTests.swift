@@ -226,6 +226,7 @@ func bruteForce(_ pois: [TestPOI], lat: Double, lon: Double, radius: Double) -> 
         #expect(PackReader.matchExpression(for: "NEAR(x)") == "\"NEAR\" \"x\"*")
         #expect(PackReader.matchExpression(for: "  -*\"()  ") == nil)
         #expect(PackReader.matchExpression(for: "") == nil)
+        #expect(PackReader.matchExpression(for: "Café central", prefixLast: false) == "\"Café\" \"central\"")
     }
 
     @Test func verifiesHashesAgainstTheManifest() throws {

@@ -31,7 +31,8 @@ import Testing
         // Files and columns.
         Case(code: "gtfs.missing_required_file", files: ["routes.txt": nil], at: "feed/routes.txt:0"),
         Case(code: "gtfs.missing_calendar", files: ["calendar.txt": nil], at: "feed/calendar.txt:0"),
-        Case(code: "gtfs.unknown_file", files: ["frecuencias.txt": "trip_id\n"], at: "feed/frecuencias.txt:0"),
+        Case(code: "gtfs.unknown_file", files: ["vendor_extras.txt": "trip_id\n"], at: "feed/vendor_extras.txt:0"),
+        Case(code: "gtfs.misspelled_file", files: ["frecuencias.txt": "trip_id\n"], at: "feed/frecuencias.txt:0"),
         Case(code: "csv.missing_required_column", files: ["routes.txt": "route_id,route_short_name\nR1,1\n"],
             at: "feed/routes.txt:1"),
         Case(code: "csv.missing_required_field",
