@@ -19,8 +19,12 @@ extension Rules {
         "osm.duplicate_element_id", .osm, .error, "The same element type and id appear twice",
         rationale: "Two versions of one element make the POI ambiguous; extracts must hold one of each.")
     public static let osmMissingReferencedNode = RuleDescription(
-        "osm.missing_referenced_node", .osm, .error, "A way references a node that is not in the file",
+        "osm.missing_referenced_node", .osm, .error, "A way that is a POI references a node that is not in the file",
         rationale: "The way's geometry, and so the POI's position, cannot be computed exactly.")
+    public static let osmIncompleteWay = RuleDescription(
+        "osm.incomplete_way", .osm, .warning, "A way that is not a POI references a node that is not in the file",
+        rationale: "Usually a way cut at the edge of a clipped extract; the pack does not use its geometry, but a "
+            + "referentially incomplete file can hide other losses (osmium check-refs reports the same).")
     public static let osmWayOneNode = RuleDescription(
         "osm.way_one_node", .osm, .warning, "A way has fewer than two node references",
         rationale: "A way needs two nodes to be a line; a single-node way is a mapping error.")
@@ -54,7 +58,7 @@ extension Rules {
 
     static let osmRules: [RuleDescription] = [
         osmXMLMalformed, osmEntityDeclaration, osmNotOSM, osmInvalidCoordinates, osmInvalidID,
-        osmDuplicateElementID, osmMissingReferencedNode, osmWayOneNode, osmPOIOutsideBBox, osmPOIMissingName,
+        osmDuplicateElementID, osmMissingReferencedNode, osmIncompleteWay, osmWayOneNode, osmPOIOutsideBBox, osmPOIMissingName,
         osmDuplicatePOI, osmExcessPrecision, osmLimitExceeded, osmUnsupportedVersion, osmUnexpectedElement,
         osmInvalidRelationMember,
     ]

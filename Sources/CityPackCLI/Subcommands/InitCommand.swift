@@ -29,7 +29,7 @@ struct Init: ParsableCommand {
     @Option(name: .long, help: "Comma-separated locales, default first (default: en).")
     var locales: String = "en"
 
-    @Option(name: .long, help: "MINLON,MINLAT,MAXLON,MAXLAT (default: derived from the data).")
+    @Option(name: .long, help: "MINLON,MINLAT,MAXLON,MAXLAT (default: derived from the data). Write --bbox=-9.2,38.7,… when it starts with '-'.")
     var bbox: String?
 
     @Option(name: .long, help: "Templates folder for the category profile (default: discovered).")
@@ -69,16 +69,16 @@ struct Init: ParsableCommand {
             Terminal.err("citypack: error: \(cityFile) already exists; use --force to overwrite\n")
             throw ExitCode(ExitCodes.usage)
         }
+        // Data problems are `check`'s business (an editor may downgrade rules in the city file); init only needs
+        // the extent, and says how many problems it saw.
         let bag = DiagnosticBag()
         var box = bbox.flatMap(Self.parseBBox)
         if box == nil {
             box = DataExtent.measure(osm: osm, gtfs: gtfs, templates: templates, directory: directory, bag: bag)
         }
-        if bag.hasErrors || box == nil {
+        guard let box else {
             Terminal.err(DiagnosticRenderer.human(bag.diagnostics, limit: 50, colour: Terminal.stderrIsTTY))
-            if box == nil && !bag.hasErrors {
-                Terminal.err("citypack: error: the sources hold no coordinates; pass --bbox\n")
-            }
+            Terminal.err("citypack: error: no bounding box could be derived from the sources; pass --bbox=MINLON,MINLAT,MAXLON,MAXLAT\n")
             throw ExitCode(ExitCodes.dataErrors)
         }
         do { try fm.createDirectory(atPath: directory, withIntermediateDirectories: true) } catch {
@@ -91,13 +91,18 @@ struct Init: ParsableCommand {
         let locs = locales.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
         let rel = { (p: String) in CityFileWriter.relativePath(of: p, from: directory) }
         let text = CityFileWriter.yaml(
-            id: cityID, name: display, locales: locs, bbox: box!, osm: osm.map(rel), gtfs: gtfs.map(rel),
+            id: cityID, name: display, locales: locs, bbox: box, osm: osm.map(rel), gtfs: gtfs.map(rel),
             attribution: osm.isEmpty ? "" : "© OpenStreetMap contributors, ODbL 1.0")
         do { try text.write(toFile: cityFile, atomically: true, encoding: .utf8) } catch {
             Terminal.err("citypack: error: cannot write \(cityFile): \(error.localizedDescription)\n")
             throw ExitCode(ExitCodes.ioFailure)
         }
         Terminal.out(cityFile + "\n")
+        if bag.errorCount + bag.warningCount > 0 {
+            Terminal.err(
+                "note: reading the sources gave \(bag.errorCount) errors and \(bag.warningCount) warnings; "
+                    + "run `citypack check \(directory)` to see them\n")
+        }
     }
 
     /// Lowercase ASCII id from a folder name.

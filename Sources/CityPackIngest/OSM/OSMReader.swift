@@ -130,7 +130,10 @@ public final class OSMReader {
         _ = reportDuplicates(s.relations, "r", "relation")
         let index = NodeIndex(order: nodeOrder, ids: s.nodes.ids, lats: s.nodeLats, lons: s.nodeLons)
 
-        // Ways of change files may reference unchanged nodes, which such files do not contain.
+        // Ways of change files may reference unchanged nodes, which such files do not contain. A POI way with a
+        // missing node is an error (its position cannot be computed); any other way only makes a warning, as
+        // clipped extracts (osmium's "simple" strategy) cut ways at their boundary and the pack does not use them.
+        let poiWays = Set(s.pendingWays.map(\.wayIndex))
         for w in 0..<s.ways.count where !s.changeFiles.contains(s.ways.files[w]) {
             var missing = 0
             var firstMissing: Int64 = 0
@@ -140,10 +143,19 @@ public final class OSMReader {
             }
             if missing > 0 {
                 let others = missing > 1 ? " and \(missing - 1) more" : ""
-                bag.report(
-                    Rules.osmMissingReferencedNode,
-                    "way \(s.ways.ids[w]) references node \(firstMissing)\(others) not in the input",
-                    at: location(s.ways, w), entity: "w\(s.ways.ids[w])")
+                if poiWays.contains(Int(w)) {
+                    bag.report(
+                        Rules.osmMissingReferencedNode,
+                        "way \(s.ways.ids[w]) references node \(firstMissing)\(others) not in the input; "
+                            + "its position cannot be computed and it is left out of the pack",
+                        at: location(s.ways, w), entity: "w\(s.ways.ids[w])")
+                } else {
+                    bag.report(
+                        Rules.osmIncompleteWay,
+                        "way \(s.ways.ids[w]) references node \(firstMissing)\(others) not in the input "
+                            + "(a clipped extract?); the way is not a POI, so the pack is not affected",
+                        at: location(s.ways, w), entity: "w\(s.ways.ids[w])")
+                }
             }
         }
 

@@ -100,9 +100,11 @@ let diagnosticCases: [DiagnosticCase] = [
           1️⃣<way id="10"><nd ref="1"/><nd ref="99"/><nd ref="98"/></way>
           2️⃣<way id="11"><nd ref="1"/></way>
           <way id="12"><nd ref="1"/><nd ref="2"/></way>
+          3️⃣<way id="13"><nd ref="1"/><nd ref="97"/><tag k="amenity" v="toilets"/></way>
+          <way id="14"><nd ref="1"/><nd ref="2"/><tag k="amenity" v="toilets"/></way>
           <node id="2" lat="1" lon="2.1"/>
         </osm>
-        """, expected: [("1️⃣", "osm.missing_referenced_node"), ("2️⃣", "osm.way_one_node")]),
+        """, expected: [("1️⃣", "osm.incomplete_way"), ("2️⃣", "osm.way_one_node"), ("3️⃣", "osm.missing_referenced_node")]),
     .init(name: "unsupported version", xml: header + """
         1️⃣<osm version="0.5"><node id="1" lat="1" lon="2"/></osm>
         """, expected: [("1️⃣", "osm.unsupported_version")]),
@@ -157,7 +159,15 @@ func diagnosticAtMarker(_ c: DiagnosticCase) throws {
     let (_, bag) = try OSMTest.read(header + """
         <osm version="0.6"><node id="1" lat="1" lon="2"/><way id="10"><nd ref="1"/><nd ref="99"/><nd ref="98"/></way></osm>
         """)
-    #expect(bag.diagnostics.map(\.message) == ["way 10 references node 99 and 1 more not in the input"])
+    #expect(bag.diagnostics.map(\.message) == [
+        "way 10 references node 99 and 1 more not in the input (a clipped extract?); the way is not a POI, so the pack is not affected"
+    ])
+    let (result, poiBag) = try OSMTest.read(header + """
+        <osm version="0.6"><node id="1" lat="1" lon="2"/><way id="10"><nd ref="1"/><nd ref="99"/><tag k="amenity" v="atm"/></way></osm>
+        """)
+    #expect(poiBag.diagnostics.map(\.code) == ["osm.missing_referenced_node"])
+    #expect(poiBag.errorCount == 1)
+    #expect(result.pois.isEmpty, "a POI way without its geometry is left out")
 }
 
 @Test func limitsAreDiagnostics() throws {
