@@ -2,6 +2,7 @@ import CityPackDiagnostics
 import CityPackFormat
 import CityPackKit
 import CityPackModel
+import CityPackTestSupport
 import Foundation
 import Testing
 
@@ -9,20 +10,8 @@ import Testing
 
 /// Writes packs with Emit and reads them back with CityPackKit, as an app would.
 @Suite struct RoundTripTests {
-    struct SplitMix {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
-    }
-
     @Test func nearbyAndSearchMatchWhatWasWritten() throws {
-        var rng = SplitMix(state: 42)
+        var rng = SplitMix64(seed: 42)
         var pois: [POI] = []
         // A dense cluster around a cell corner so queries straddle geohash cell edges.
         let corner = Geohash(lat: 43.7384, lon: 7.4246, precision: 8).bounds

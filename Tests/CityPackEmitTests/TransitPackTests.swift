@@ -128,6 +128,10 @@ import Testing
         #expect(night.first?.secondsFromQueryDate == 5400)
         #expect(night.first?.colour == "112233")
         #expect(night.first?.routeType == 3)
+        // The app-facing form with local date components gives the same board.
+        let components = DateComponents(year: 2024, month: 3, day: 27, hour: 1, minute: 10)
+        #expect(Self.board(try reader.departures(stop: "P1", at: components, limit: 1)) == Self.board(night))
+        #expect(try reader.departures(stop: "P1", at: DateComponents(hour: 1), limit: 1).isEmpty, "no date, no board")
         #expect(night.first?.headsign == "Night Terminal")
         // … and at 01:30 exactly, but not at 01:31.
         #expect(Self.board(try reader.departures(stop: "P1", date: Self.day("2024-03-27"), seconds: 5400, limit: 1))

@@ -1,3 +1,4 @@
+import CityPackTestSupport
 import Foundation
 import CityPackFormat
 import Testing

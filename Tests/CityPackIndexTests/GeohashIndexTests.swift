@@ -1,3 +1,4 @@
+import CityPackTestSupport
 import CityPackDiagnostics
 import CityPackFormat
 import CityPackIndex

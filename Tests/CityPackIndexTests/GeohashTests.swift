@@ -1,3 +1,4 @@
+import CityPackTestSupport
 import CityPackFormat
 import Testing
 
