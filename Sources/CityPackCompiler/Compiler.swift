@@ -131,9 +131,7 @@ public enum Compiler {
         if bag.hasErrors { return report }
 
         // Stage 2: validate.
-        let categories = profile.categories.map {
-            PackCategory(id: $0.id, priority: $0.priority, labels: $0.labels, synonyms: $0.synonyms, expectsName: $0.expectsName)
-        }
+        let categories = profile.categories
         let kept = POIValidator.validate(ingested.pois, city: city, categories: categories, bag: bag)
         report.poisKept = kept.count
         let today = options.buildDate ?? Self.buildDate(seconds: Self.wallClockOrEpoch())

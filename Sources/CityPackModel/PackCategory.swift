@@ -12,7 +12,7 @@ public struct PackCategory: Sendable, Hashable, Codable {
     public var expectsName: Bool
 
     public init(
-        id: String, priority: Int, labels: [String: String], synonyms: [String: [String]], expectsName: Bool = true
+        id: String, priority: Int, labels: [String: String], synonyms: [String: [String]] = [:], expectsName: Bool = true
     ) {
         self.id = id
         self.priority = priority

@@ -1,3 +1,5 @@
+import CityPackModel
+
 /// Maps OSM tags to POI categories. The engine is generic; everything city- or product-specific lives in a profile.
 ///
 /// Implementations must be immutable after creation (they are shared across threads).
@@ -20,27 +22,5 @@ public protocol POIProfile: Sendable {
     func exposes(tag key: String) -> Bool
 }
 
-/// One POI category: stable id, priority, display labels and search synonyms per locale.
-public struct CategoryDefinition: Sendable, Hashable, Codable {
-    /// Stable snake_case id stored in packs, e.g. `toilet`.
-    public var id: String
-    /// Lower wins when an element matches several categories.
-    public var priority: Int
-    /// Display label per locale (`en`, `fr`, …).
-    public var labels: [String: String]
-    /// Search terms per locale, lowercase as written by people (`wc`, `restroom`, `Toilette` → `toilette`).
-    public var synonyms: [String: [String]]
-    /// Whether POIs of this category normally carry a name (false for toilets, ATMs, drinking water, …);
-    /// `osm.poi_missing_name` only reports categories that expect one.
-    public var expectsName: Bool
-
-    public init(
-        id: String, priority: Int, labels: [String: String], synonyms: [String: [String]] = [:], expectsName: Bool = true
-    ) {
-        self.id = id
-        self.priority = priority
-        self.labels = labels
-        self.synonyms = synonyms
-        self.expectsName = expectsName
-    }
-}
+/// A category of the profile: the model's ``PackCategory`` (id, priority, labels, synonyms, expectsName).
+public typealias CategoryDefinition = PackCategory
