@@ -24,4 +24,46 @@ import Testing
         let table = String(readme[begin.upperBound..<end.lowerBound])
         #expect(table == RulesCommand.markdownTable(), "README.md rule table is stale: run `citypack rules --format markdown`")
     }
+
+    @Test func rulesReferenceIsCurrent() throws {
+        let url = TestPaths.root.appendingPathComponent("docs/RULES.md")
+        let doc = try String(contentsOf: url, encoding: .utf8)
+        #expect(doc == RuleCatalogText.reference(RuleCatalog.all), "docs/RULES.md is stale: run `citypack rules --format docs > docs/RULES.md`")
+    }
+
+    @Test func jsonIsTheCatalogueAsData() throws {
+        let text = RuleCatalogText.json(RuleCatalog.all)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        #expect(object["version"] as? Int == RuleCatalogText.jsonVersion)
+        #expect(object["example_check_date"] as? String == RuleExample.checkDate)
+        let rules = try #require(object["rules"] as? [[String: Any]])
+        #expect(rules.map { $0["code"] as? String } == RuleCatalog.all.map(\.code))
+        for (entry, rule) in zip(rules, RuleCatalog.all) {
+            #expect(Set(entry.keys) == ["code", "title", "kind", "severity", "summary", "rationale", "example", "example_waiver"])
+            #expect(entry["title"] as? String == rule.title)
+            #expect(entry["severity"] as? String == rule.severity.rawValue)
+            if let example = rule.example {
+                let e = try #require(entry["example"] as? [String: Any])
+                #expect(e["file"] as? String == example.file)
+                #expect((e["triggering"] as? String) == example.triggering)
+                #expect((e["passing"] as? String) == example.passing)
+            } else {
+                #expect(entry["example"] is NSNull)
+                #expect(entry["example_waiver"] as? String == rule.exampleWaiver)
+            }
+        }
+    }
+
+    @Test func humanListingShowsExamplesForOneRule() throws {
+        let rule = try #require(RuleCatalog.rule("gtfs.fast_travel"))
+        let one = RuleCatalogText.human([rule], withExamples: true)
+        #expect(one.contains("gtfs.fast_travel  Fast travel  [warning]"))
+        #expect(one.contains("why: "))
+        #expect(one.contains("triggers: gtfs/stop_times.txt\n    | trip_id,arrival_time"))
+        #expect(one.contains("T1,08:00:10,08:00:10,S2"))
+        let all = RuleCatalogText.human(RuleCatalog.all, withExamples: false)
+        #expect(!all.contains("triggers:"))
+        #expect(RuleCatalog.all.allSatisfy { all.contains("\($0.code)  \($0.title)  [\($0.severity.rawValue)]") })
+        #expect(RuleCatalogText.visible("a\u{0}b\r\n\u{FEFF}") == "a␀b␍\n⟨U+FEFF⟩")
+    }
 }
