@@ -231,8 +231,10 @@ extension Rules {
         rationale: "Usually wrong times or misplaced stops (caps: e.g. bus 150 km/h, tram 100 km/h, rail 500 km/h).",
         example: RuleExample(
             file: "gtfs/stop_times.txt",
-            triggering: Base.edit(Base.stopTimes, "T1,08:05:00,08:06:00,S2", "T1,08:00:10,08:00:10,S2"),
-            passing: Base.stopTimes))
+            triggering: Base.edit(Base.stopTimes, "T1,08:05:00,08:06:00,S2,2,1.4\nT1,08:10:00,08:10:00,S3,3,2.8",
+                "T1,08:01:00,08:01:00,S3,2,2.8\nT1,08:10:00,08:10:00,S2,3,4.2"),
+            passing: Base.edit(Base.stopTimes, "T1,08:05:00,08:06:00,S2,2,1.4\nT1,08:10:00,08:10:00,S3,3,2.8",
+                "T1,08:05:00,08:06:00,S3,2,2.8\nT1,08:10:00,08:10:00,S2,3,4.2")))
     public static let gtfsBlockOverlap = RuleDescription(
         "gtfs.block_overlap", .gtfs, .error, "Two trips of one block and service overlap in time",
         title: "Overlapping trips in a block",

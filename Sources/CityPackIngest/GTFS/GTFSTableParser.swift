@@ -112,7 +112,7 @@ struct GTFSTableParser {
             let coordinate = lat.map { Coordinate(lat: $0, lon: lon!) }
             if index[id] == nil { index[id] = Int32(feed.stops.count) }
             feed.stops.append(TransitStop(id: id, name: name, coordinate: coordinate, locationType: Int8(type),
-                parentStation: parent, zoneID: cells.string(c[9]), line: cells.line))
+                parentStation: parent, zoneID: cells.id(c[9], "zone_id", required: false), line: cells.line))
         }
     }
 
@@ -145,7 +145,7 @@ struct GTFSTableParser {
             feed.routes.append(TransitRoute(
                 id: id, agencyID: cells.id(c[1], "agency_id", required: false), shortName: cells.string(c[2]),
                 longName: cells.string(c[3]), type: Int32(type), color: cells.color(c[5]),
-                textColor: cells.color(c[6]), networkID: cells.string(c[11]), line: cells.line))
+                textColor: cells.color(c[6]), networkID: cells.id(c[11], "network_id", required: false), line: cells.line))
         }
     }
 
@@ -171,7 +171,7 @@ struct GTFSTableParser {
             if index[id] == nil { index[id] = Int32(feed.trips.count) }
             feed.trips.append(TransitTrip(
                 id: id, routeID: route, serviceID: service, headsign: cells.string(c[3]),
-                directionID: direction.map(Int8.init), blockID: cells.string(c[5]),
+                directionID: direction.map(Int8.init), blockID: cells.id(c[5], "block_id", required: false),
                 shapeID: cells.id(c[6], "shape_id", required: false), line: cells.line))
         }
     }
@@ -397,8 +397,12 @@ struct GTFSTableParser {
             let type = cells.int(c[6], "transfer_type", in: 0...5) ?? 0
             _ = cells.int(c[7], "min_transfer_time", in: 0...Int(Int32.max))
             feed.transfers.append(TransitTransfer(
-                fromStopID: cells.string(c[0]), toStopID: cells.string(c[1]), fromRouteID: cells.string(c[2]),
-                toRouteID: cells.string(c[3]), fromTripID: cells.string(c[4]), toTripID: cells.string(c[5]),
+                fromStopID: cells.id(c[0], "from_stop_id", required: false),
+                toStopID: cells.id(c[1], "to_stop_id", required: false),
+                fromRouteID: cells.id(c[2], "from_route_id", required: false),
+                toRouteID: cells.id(c[3], "to_route_id", required: false),
+                fromTripID: cells.id(c[4], "from_trip_id", required: false),
+                toTripID: cells.id(c[5], "to_trip_id", required: false),
                 transferType: Int8(type), line: cells.line))
         }
     }
