@@ -78,3 +78,30 @@ import Testing
         #expect(RuleCatalogText.visible("a\u{0}b\r\n\u{FEFF}") == "a␀b␍\n⟨U+FEFF⟩")
     }
 }
+
+/// `citypack rules` end to end with the built binary: output streams and exit codes.
+@Suite struct RulesCommandTests {
+    @Test func oneRuleWithExamples() throws {
+        let r = try CLIRunner.run(["rules", "gtfs.missing_calendar"])
+        #expect(r.status == 0)
+        #expect(r.stdout.hasPrefix("gtfs.missing_calendar  Missing calendar  [error]\n"))
+        #expect(r.stdout.contains("triggers: gtfs/calendar.txt\n    | (file absent)\n"))
+        #expect(r.stdout.contains("passes: gtfs/calendar.txt\n    | service_id,monday"))
+        let waived = try CLIRunner.run(["rules", "pack.io_failure"])
+        #expect(waived.stdout.contains("no example: "))
+    }
+
+    @Test func formatsAndUnknownCode() throws {
+        let json = try CLIRunner.run(["rules", "--format", "json"])
+        #expect(json.status == 0)
+        #expect((try CLIRunner.json(json.stdout)["rules"] as? [Any])?.count == RuleCatalog.all.count)
+        let table = try CLIRunner.run(["rules", "--format", "markdown"])
+        #expect(table.stdout == RulesCommand.markdownTable())
+        let docs = try CLIRunner.run(["rules", "--format", "docs"])
+        #expect(docs.stdout == RuleCatalogText.reference(RuleCatalog.all))
+        let unknown = try CLIRunner.run(["rules", "gtfs.fast"])
+        #expect(unknown.status == 64)
+        #expect(unknown.stdout.isEmpty)
+        #expect(unknown.stderr.contains("unknown rule 'gtfs.fast'; did you mean gtfs.fast_travel?"))
+    }
+}
