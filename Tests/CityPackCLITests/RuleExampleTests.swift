@@ -16,6 +16,14 @@ import Testing
     /// Copies the base city to a temporary folder, writes (or with nil removes) `file`, and checks it in-process
     /// as `citypack check` does, as of ``RuleExample/checkDate``.
     static func check(_ file: String? = nil, contents: String? = nil) throws -> [Diagnostic] {
+        try checkWithFiles(file, contents: contents).diagnostics
+    }
+
+    /// Like ``check(_:contents:)``, with diagnostic paths made relative to the city folder and the set of files
+    /// the overlaid city holds.
+    static func checkWithFiles(_ file: String? = nil, contents: String? = nil) throws
+        -> (diagnostics: [Diagnostic], files: Set<String>)
+    {
         let root = try TestPaths.temporaryDirectory("rule-example")
         defer { try? FileManager.default.removeItem(at: root) }
         let city = root.appendingPathComponent("example")
@@ -29,7 +37,18 @@ import Testing
                 try FileManager.default.removeItem(at: url)
             }
         }
-        return try run(city.path, output: root.appendingPathComponent("outputs").path)
+        var files: Set<String> = []
+        let enumerator = FileManager.default.enumerator(at: city, includingPropertiesForKeys: nil)
+        while let url = enumerator?.nextObject() as? URL {
+            files.insert(String(url.standardizedFileURL.path.dropFirst(city.standardizedFileURL.path.count + 1)))
+        }
+        let prefix = city.path + "/"
+        let diagnostics = try run(city.path, output: root.appendingPathComponent("outputs").path).map { d in
+            var d = d
+            if let file = d.location?.file, file.hasPrefix(prefix) { d.location?.file = String(file.dropFirst(prefix.count)) }
+            return d
+        }
+        return (diagnostics, files)
     }
 
     static func run(_ city: String, output: String, emit: Bool = false) throws -> [Diagnostic] {
@@ -73,8 +92,14 @@ import Testing
     @Test(arguments: exampled)
     func triggeringExampleReportsTheRule(_ code: String) throws {
         let example = try #require(RuleCatalog.rule(code)?.example)
-        let diagnostics = try Self.check(example.file, contents: example.triggering)
-        #expect(diagnostics.contains { $0.code == code }, "\(code) not reported; got:\n\(Self.summary(diagnostics))")
+        let (diagnostics, files) = try Self.checkWithFiles(example.file, contents: example.triggering)
+        let hits = diagnostics.filter { $0.code == code }
+        #expect(!hits.isEmpty, "\(code) not reported; got:\n\(Self.summary(diagnostics))")
+        // Each finding points at the example's file or another file of the city (an absent file by its name).
+        for hit in hits {
+            let file = hit.location?.file ?? ""
+            #expect(file == example.file || files.contains(file), "\(code) located at '\(file)'")
+        }
     }
 
     @Test(arguments: exampled)
