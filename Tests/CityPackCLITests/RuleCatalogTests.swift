@@ -75,7 +75,7 @@ import Testing
         let all = RuleCatalogText.human(RuleCatalog.all, withExamples: false)
         #expect(!all.contains("triggers:"))
         #expect(RuleCatalog.all.allSatisfy { all.contains("\($0.code)  \($0.title)  [\($0.severity.rawValue)]") })
-        #expect(RuleCatalogText.visible("a\u{0}b\r\n\u{FEFF}") == "a␀b␍\n⟨U+FEFF⟩")
+        #expect(RuleCatalogText.visible("a\u{0}b\r\nc\rd\n\u{FEFF}") == "a␀b␍␊\nc␍\nd\n⟨U+FEFF⟩")
     }
 }
 

@@ -40,14 +40,23 @@ package enum RuleCatalogText {
     }
 
     /// Text with characters that would be invisible or would break a terminal or Markdown shown as markers:
-    /// `␀` for NUL, `␍` for CR, `⟨U+XXXX⟩` for other control, format and separator characters.
+    /// `␀` for NUL, `␍␊` before the line break of a CRLF line end, `␍` before a line break for a bare CR,
+    /// `⟨U+XXXX⟩` for other control, format and separator characters.
     package static func visible(_ text: String) -> String {
         var out = ""
-        for scalar in text.unicodeScalars {
+        var scalars = text.unicodeScalars.makeIterator()
+        var pending = scalars.next()
+        while let scalar = pending {
+            pending = scalars.next()
+            if scalar.value == 0x0D, pending?.value == 0x0A {
+                out += "␍␊\n"
+                pending = scalars.next()
+                continue
+            }
             switch scalar.value {
             case 0x0A, 0x09: out.unicodeScalars.append(scalar)
             case 0x00: out += "␀"
-            case 0x0D: out += "␍"
+            case 0x0D: out += "␍\n"
             case 0x01...0x1F, 0x7F...0x9F, 0x200B...0x200F, 0x2028, 0x2029, 0xFEFF:
                 out += "⟨U+" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4) + "⟩"
             default: out.unicodeScalars.append(scalar)
@@ -147,7 +156,8 @@ package enum RuleCatalogText {
             overlays each on the example city, runs the check as of \(RuleExample.checkDate) (the build date that \
             calendar rules compare with) and requires the rule for the first and its absence, with no error at all, for \
             the second. Rules that no text file can show name the test that covers them instead. In examples, `␀` stands \
-            for a NUL byte, `␍` for a carriage return and `⟨U+XXXX⟩` for an invisible character.
+            for a NUL byte, a line ending in `␍␊` for a CRLF line end, one ending in `␍` alone for a bare carriage \
+            return, and `⟨U+XXXX⟩` for an invisible character.
 
             `citypack rules --format json` gives the same catalogue as data: `{"version": \(jsonVersion), "example_city", \
             "example_check_date", "rules": [{"code", "title", "kind", "severity", "summary", "rationale", "example": \
