@@ -120,6 +120,31 @@ import Testing
         }
     }
 
+    /// A waiver names the test that covers the rule instead (`FileName.testFunction`), and that test exists.
+    @Test func waiversNameAnExistingTest() throws {
+        var sources: [String: String] = [:]
+        let tests = TestPaths.root.appendingPathComponent("Tests")
+        let enumerator = FileManager.default.enumerator(at: tests, includingPropertiesForKeys: nil)
+        while let url = enumerator?.nextObject() as? URL {
+            guard url.pathExtension == "swift" else { continue }
+            sources[url.deletingPathExtension().lastPathComponent] = try String(contentsOf: url, encoding: .utf8)
+        }
+        let reference = try Regex(#"([A-Z][A-Za-z0-9]*Tests)\.([a-z][A-Za-z0-9]*)"#)
+        for rule in RuleCatalog.all {
+            guard let waiver = rule.exampleWaiver else { continue }
+            let named = waiver.matches(of: reference).compactMap { m -> (String, String)? in
+                guard let file = m.output[1].substring, let test = m.output[2].substring else { return nil }
+                return (String(file), String(test))
+            }
+            #expect(!named.isEmpty, "\(rule.code): the waiver should name the covering test as File.testFunction")
+            for (file, test) in named {
+                let text = sources[file] ?? ""
+                #expect(text.contains("func \(test)("), "\(rule.code): \(file).\(test) not found under Tests/")
+                #expect(text.contains(rule.code), "\(rule.code): \(file).swift does not mention the rule")
+            }
+        }
+    }
+
     /// `pack.io_failure` (waived: no input file can show it): emitting into an output path that is a file.
     @Test func ioFailureIsReported() throws {
         let root = try TestPaths.temporaryDirectory("rule-example-io")
