@@ -28,6 +28,10 @@ public struct BuildReport: Sendable {
     public var emitted: EmitResult?
     /// Set when the build stopped on an unrecoverable failure (already reported in the bag as well).
     public var failure: String?
+    /// The POIs of the report's city map: those kept by validation, or all read when validation did not run.
+    public var pois: [POI] = []
+    /// The GTFS feeds read (stops and lines for the report's city map).
+    public var feeds: [GTFSFeed] = []
 }
 
 /// Orchestrates the stages: load city → ingest → validate → index and emit, stopping between stages when
@@ -127,6 +131,8 @@ public enum Compiler {
         report.ways = ingested.ways
         report.relations = ingested.relations
         report.bytesRead = ingested.bytesRead
+        report.pois = ingested.pois
+        report.feeds = feeds
         lap("ingest")
         if bag.hasErrors { return report }
 
@@ -134,6 +140,7 @@ public enum Compiler {
         let categories = profile.categories
         let kept = POIValidator.validate(ingested.pois, city: city, categories: categories, bag: bag)
         report.poisKept = kept.count
+        report.pois = kept
         let today = options.buildDate ?? Self.buildDate(seconds: Self.wallClockOrEpoch())
         for feed in feeds {
             GTFSValidator.validate(feed, bbox: city.bbox, buildDate: today, bag: bag)
