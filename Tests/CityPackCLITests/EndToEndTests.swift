@@ -86,7 +86,7 @@ import Testing
         let id = String(file.prefix { $0 != "-" })
         let (_, output, build) = try Self.buildCity(osm: source, id: id)
         #expect(build.status == 0, "\(build.stderr)")
-        #expect(!build.stderr.contains(": error["), "\(build.stderr.prefix(2000))")
+        #expect(!build.stderr.contains(": error: "), "\(build.stderr.prefix(2000))")
         let manifest = output.appendingPathComponent("\(id)/manifest.json")
         let m = try CLIRunner.json(String(contentsOf: manifest, encoding: .utf8))
         #expect((m["city"] as? [String: Any])?["id"] as? String == id)
@@ -139,7 +139,7 @@ import Testing
 
         let result = try CLIRunner.run(["build", city.path, "--output", output.path])
         #expect(result.status == 1, "\(result.stderr)")
-        let line = result.stderr.split(separator: "\n").first { $0.contains("error[\(code)]") }
+        let line = result.stderr.split(separator: "\n").first { $0.contains(": error: ") && $0.hasSuffix("[\(code)]") }
         #expect(line != nil, "expected \(code) in: \(result.stderr)")
         #expect(line?.contains("broken.osm:") == true && (line?.split(separator: ":").count ?? 0) >= 4, "located: \(line ?? "")")
         #expect(try Self.snapshot(output) == snapshot, "outputs changed after a failed build")

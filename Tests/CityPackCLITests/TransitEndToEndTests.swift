@@ -51,7 +51,7 @@ import Testing
         let (city, output) = try Self.city(feed: data.appendingPathComponent("gtfs/\(name)"), id: "feed")
         let build = try CLIRunner.run(["build", city.path, "--output", output.path, "--quiet"])
         #expect(build.status == 0, "\(build.stderr.prefix(3000))")
-        #expect(!build.stderr.contains(": error["))
+        #expect(!build.stderr.contains(": error: "))
         let manifest = try CLIRunner.json(String(contentsOf: output.appendingPathComponent("feed/manifest.json"), encoding: .utf8))
         #expect(((manifest["counts"] as? [String: Any])?["stops"] as? Int ?? 0) > 50)
     }

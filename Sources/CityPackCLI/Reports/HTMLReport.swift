@@ -27,8 +27,10 @@ enum HTMLReport {
             <main>
 
             """
-        html += countsSection(report, build: build)
+        html += "<div class=\"overview\">\n"
         html += mapSection(report, build: build)
+        html += countsSection(report, build: build)
+        html += "</div>\n"
         html += tableSection(report)
         html += "</main>\n<script>\(script)</script>\n</body></html>\n"
         return html
@@ -112,12 +114,14 @@ enum HTMLReport {
         minLat -= spanLat * 0.04; maxLat += spanLat * 0.04; minLon -= spanLon * 0.04; maxLon += spanLon * 0.04
         // Equirectangular, scaled by cos(latitude) so the city keeps its shape.
         let kx = cos((minLat + maxLat) / 2 * .pi / 180)
-        let width = 960.0
-        let height = min(max(width * (maxLat - minLat) / ((maxLon - minLon) * kx), 240), 1400)
+        // At most 960 wide and 820 high, keeping the aspect ratio.
+        let aspect = (maxLon - minLon) * kx / (maxLat - minLat)
+        let width = aspect >= 960.0 / 820.0 ? 960.0 : max(820.0 * aspect, 240)
+        let height = aspect >= 960.0 / 820.0 ? max(960.0 / aspect, 240) : 820.0
         func x(_ lon: Double) -> String { String(format: "%.1f", (lon - minLon) / (maxLon - minLon) * width) }
         func y(_ lat: Double) -> String { String(format: "%.1f", (maxLat - lat) / (maxLat - minLat) * height) }
 
-        out += "<svg id=\"city-map\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"Map of the city\">\n"
+        out += "<svg id=\"city-map\" xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"Map of the city\">\n"
         out += "<rect width=\"100%\" height=\"100%\" class=\"sea\"/>\n"
         if let b = build.city?.bbox {
             out += "<rect class=\"bbox\" x=\"\(x(b.minLon))\" y=\"\(y(b.maxLat))\" width=\"\(String(format: "%.1f", (b.maxLon - b.minLon) / (maxLon - minLon) * width))\" height=\"\(String(format: "%.1f", (b.maxLat - b.minLat) / (maxLat - minLat) * height))\"><title>city bbox</title></rect>\n"
@@ -266,7 +270,8 @@ enum HTMLReport {
         .swatch{display:inline-block;width:10px;height:10px;border-radius:50%;margin-right:6px;vertical-align:middle}
         .swatch.stop{border-radius:0;background:#fff;border:1.5px solid #222}.swatch.linekey{border-radius:0;height:3px;background:#1f5fbf}
         .swatch.ring{background:none;border:2px solid #d00}
-        #city-map{width:100%;max-width:960px;border:1px solid #bbb;background:#fff;display:block}
+        .overview{display:flex;gap:28px;flex-wrap:wrap;align-items:flex-start}
+        #city-map{max-width:100%;border:1px solid #bbb;background:#fff;display:block}
         .sea{fill:#f4f7fa}.bbox{fill:none;stroke:#7a8a99;stroke-dasharray:6 4}
         .line{fill:none;stroke-width:2.5;opacity:.8}.poi{stroke:#fff;stroke-width:.6}
         .stop{fill:#fff;stroke:#222;stroke-width:1.2}.problem{fill:none;stroke-width:2}
