@@ -100,6 +100,7 @@ public enum Compiler {
         let progress = options.progress
         let current = CurrentItem()
         var readOptions = OSMReadOptions()
+        if progress != nil { readOptions.progressInterval = 1 << 20 }
         readOptions.progress = { done, total in
             progress?(ProgressEvent(stage: "ingest", item: current.name, done: done, total: total))
         }
@@ -119,7 +120,13 @@ public enum Compiler {
             let display = displayPath(path, city: city)
             current.name = display
             do {
-                if let feed = try GTFSReader.read(path: path, displayPath: display, bag: bag) { feeds.append(feed) }
+                var gtfsOptions = GTFSReadOptions()
+                if let progress {
+                    gtfsOptions.progress = { file, done, total in
+                        progress(ProgressEvent(stage: "ingest", item: file, done: done, total: total, unit: "rows"))
+                    }
+                }
+                if let feed = try GTFSReader.read(path: path, displayPath: display, bag: bag, options: gtfsOptions) { feeds.append(feed) }
             } catch {
                 bag.report(Rules.packIOFailure, "\(error)", at: SourceLocation(file: display))
             }
@@ -160,6 +167,7 @@ public enum Compiler {
         let input = PackInput(
             city: city, pois: kept, categories: categories, createdAt: createdAt,
             generator: generator, sources: sources, transit: feeds)
+        progress?(ProgressEvent(stage: "emit", item: "\(city.id) pack", done: 0, total: 0, unit: "B"))
         do {
             report.emitted = try PackEmitter.emit(input, outputDirectory: options.outputDirectory)
         } catch {

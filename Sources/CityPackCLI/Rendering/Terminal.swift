@@ -41,11 +41,13 @@ final class ProgressLine: @unchecked Sendable {
         guard enabled else { return }
         lock.withLock {
             let now = ContinuousClock.now
+            var newItem = false
             if item != self.item {
                 self.item = item
                 started = now
+                newItem = true
             }
-            guard now - last > .milliseconds(100) || (total > 0 && done >= total) else { return }
+            guard newItem || now - last > .milliseconds(100) || (total > 0 && done >= total) else { return }
             last = now
             let elapsed = now - started
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
@@ -75,6 +77,7 @@ final class ProgressLine: @unchecked Sendable {
         }
         let unitLabel = unit == "B" ? "MB" : unit
         var text = "\(stage) \(item)"
+        if done == 0 && total == 0 { return text + " …" }
         if total > 0 {
             let fraction = min(max(Double(done) / Double(total), 0), 1)
             let filled = Int((fraction * Double(width)).rounded(.down))

@@ -111,7 +111,7 @@ enum BuildRunner {
         var options = BuildOptions(
             cityPath: input.city, outputDirectory: output, templatesDirectory: input.templates, emit: emit && !dryRun,
             warningsAsErrors: diagnostics.warningsAsErrors)
-        options.progress = { event in progress.update(stage: event.stage, item: event.item, done: event.done, total: event.total) }
+        options.progress = { event in progress.update(stage: event.stage, item: event.item, done: event.done, total: event.total, unit: event.unit) }
         if dryRun {
             options.emit = true
             guard let city = CityPackIngestBridge.loadCity(input.city, bag: bag) else {
