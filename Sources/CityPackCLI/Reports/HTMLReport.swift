@@ -121,6 +121,7 @@ enum HTMLReport {
         func x(_ lon: Double) -> String { String(format: "%.1f", (lon - minLon) / (maxLon - minLon) * width) }
         func y(_ lat: Double) -> String { String(format: "%.1f", (maxLat - lat) / (maxLat - minLat) * height) }
 
+        out = "<section id=\"map\" style=\"max-width:\(Int(width) + 2)px\"><h2>Map</h2>\n"
         out += "<svg id=\"city-map\" xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"Map of the city\">\n"
         out += "<rect width=\"100%\" height=\"100%\" class=\"sea\"/>\n"
         if let b = build.city?.bbox {
@@ -153,7 +154,9 @@ enum HTMLReport {
         }
         if !stops.isEmpty { out += "<li><span class=\"swatch stop\"></span>GTFS stop</li>" }
         if !lines.isEmpty { out += "<li><span class=\"swatch linekey\"></span>GTFS line</li>" }
-        out += "<li><span class=\"swatch ring\"></span>problem (\(problems.count))</li></ul>\n"
+        let ringed = problems.filter { $0.1.severity == .error }.count
+        out += "<li><span class=\"swatch ring\"></span>error (\(ringed))</li>"
+        out += "<li><span class=\"swatch ring warn\"></span>warning (\(problems.count - ringed))</li></ul>\n"
         if build.pois.count > maxMarkers || stops.count >= maxMarkers {
             out += "<p class=\"note\">Only the first \(maxMarkers) POIs and stops are drawn.</p>\n"
         }
@@ -233,14 +236,13 @@ enum HTMLReport {
 
     // MARK: Helpers
 
-    /// A fixed palette, assigned by the category's position in sorted order (deterministic).
-    static let palette = [
-        "#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4", "#f032e6", "#bfef45", "#469990",
-        "#9a6324", "#800000", "#808000", "#000075", "#a9a9a9", "#fabed4", "#ffd8b1", "#dcbeff", "#aaffc3",
-    ]
-
+    /// A colour per category from its position in sorted order (deterministic): hues 137.5° apart (the
+    /// golden angle), alternating lightness, so even 30 categories stay tellable apart.
     static func colour(_ category: String, in sorted: [String]) -> String {
-        palette[(sorted.firstIndex(of: category) ?? 0) % palette.count]
+        let i = sorted.firstIndex(of: category) ?? 0
+        let hue = (Double(i) * 137.508).truncatingRemainder(dividingBy: 360)
+        let lightness = [46, 34, 58][i % 3]
+        return String(format: "hsl(%.0f,70%%,%d%%)", hue, lightness)
     }
 
     static func escape(_ text: String) -> String {
@@ -269,7 +271,7 @@ enum HTMLReport {
         caption{font-weight:600;text-align:left;padding:4px 0}tr.total td{font-weight:600}
         .swatch{display:inline-block;width:10px;height:10px;border-radius:50%;margin-right:6px;vertical-align:middle}
         .swatch.stop{border-radius:0;background:#fff;border:1.5px solid #222}.swatch.linekey{border-radius:0;height:3px;background:#1f5fbf}
-        .swatch.ring{background:none;border:2px solid #d00}
+        .swatch.ring{background:none;border:2px solid #d00}.swatch.ring.warn{border-color:#e08a00}
         .overview{display:flex;gap:28px;flex-wrap:wrap;align-items:flex-start}
         #city-map{max-width:100%;border:1px solid #bbb;background:#fff;display:block}
         .sea{fill:#f4f7fa}.bbox{fill:none;stroke:#7a8a99;stroke-dasharray:6 4}
