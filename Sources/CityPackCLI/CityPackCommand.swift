@@ -14,4 +14,8 @@ public struct CityPackCommand: ParsableCommand {
         subcommands: [Init.self, Build.self, Check.self, Query.self, Inspect.self, Catalog.self, RulesCommand.self, Bench.self]
     )
     public init() {}
+
+    /// Turns crashes into exit code 70 with a message (see ``CrashHandler``). Called by the executable only,
+    /// so in-process tests keep their own crash reporting.
+    public static func installCrashHandler() { CrashHandler.install() }
 }

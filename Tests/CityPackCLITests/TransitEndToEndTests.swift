@@ -24,7 +24,7 @@ import Testing
         guard let data = TestPaths.sharedData else { return }
         let feed = data.appendingPathComponent("gtfs/google-sample-feed.zip")
         let (city, output) = try Self.city(feed: feed, id: "sample")
-        let check = try CLIRunner.run(["check", city.path, "--format", "json"], environment: ["SOURCE_DATE_EPOCH": "1199145600"])
+        let check = try CLIRunner.run(["check", city.path, "--output", output.path, "--format", "json"], environment: ["SOURCE_DATE_EPOCH": "1199145600"])
         #expect(check.status == 1)
         let diagnostics = (try CLIRunner.json(check.stdout)["diagnostics"] as? [[String: Any]]) ?? []
         let rows = diagnostics.filter { $0["code"] as? String == "csv.invalid_row_length" }

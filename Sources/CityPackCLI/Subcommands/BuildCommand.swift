@@ -61,9 +61,9 @@ struct Check: ParsableCommand {
 
 /// Shared body of `build` and `check`.
 enum BuildRunner {
-    /// Runs `body`, turning unexpected Swift errors and crashes into exit code 70 with a message.
+    /// Runs `body`, turning unexpected Swift errors into exit code 70 with a message (crashes are the
+    /// executable's ``CrashHandler``).
     static func guarded(_ body: () throws -> Void) throws {
-        CrashHandler.install()
         do {
             try body()
         } catch let error as ExitCode {
