@@ -75,3 +75,51 @@ import Testing
         }
     }
 }
+
+/// On a terminal (a pseudo-terminal from `script`): colours and the progress line; `NO_COLOR` removes the
+/// colours; `-v` prints the plan and per-stage times and counts.
+@Suite(.serialized) struct TerminalOutputTests {
+    /// Runs citypack under `script -qec` so stderr is a TTY; returns everything the terminal received.
+    static func onTerminal(_ arguments: [String], environment: [String: String]) throws -> String? {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { return nil }
+        let command = ([CLIRunner.binary.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        p.arguments = ["-qec", command, "/dev/null"]
+        var env = ProcessInfo.processInfo.environment
+        env.removeValue(forKey: "CI")
+        env.removeValue(forKey: "NO_COLOR")
+        env["TERM"] = "xterm"
+        env.merge(environment) { _, new in new }
+        p.environment = env
+        p.currentDirectoryURL = TestPaths.root
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardInput = FileHandle.nullDevice
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    @Test func coloursAndProgressOnATerminal() throws {
+        let out = try TestPaths.temporaryDirectory("tty")
+        guard let text = try Self.onTerminal(["check", "inputs/monaco", "--output", out.path], environment: [:]) else {
+            print("skipped: /usr/bin/script (util-linux) is not installed")
+            return
+        }
+        #expect(text.contains("\u{1B}[1;35mwarning\u{1B}[0m"), "coloured severity")
+        #expect(text.contains("ingest inputs/monaco/monaco-2021.osm.gz ["), "progress bar: \(text.prefix(500))")
+        let plain = try Self.onTerminal(["check", "inputs/monaco", "--output", out.path, "--quiet"], environment: ["NO_COLOR": "1"]) ?? ""
+        #expect(!plain.contains("\u{1B}"), "NO_COLOR and --quiet: no escape sequences at all")
+        #expect(plain.contains(": warning: "))
+    }
+
+    @Test func verbosePrintsPlanAndStages() throws {
+        let out = try TestPaths.temporaryDirectory("verbose")
+        let r = try CLIRunner.run(["check", "Tests/Fixtures/diagnostics/city", "--output", out.path, "-v"])
+        #expect(r.stderr.contains("plan:\n1. ingest: map.osm, gtfs → POIs, stops, timetables\n2. validate:"), "\(r.stderr)")
+        #expect(r.stderr.contains("stages:\n  ingest "))
+        #expect(r.stderr.contains("stopTimes=3") && r.stderr.contains("poisKept=4"), "\(r.stderr)")
+    }
+}
