@@ -148,7 +148,7 @@ import Testing
         // Notes travel as related locations: the previous stop_time of the backwards arrival.
         let backwards = results.first { $0["ruleId"] as? String == "gtfs.arrival_before_previous_departure" }
         let related = backwards?["relatedLocations"] as? [[String: Any]] ?? []
-        #expect(related.contains { ($0["message"] as? [String: Any])?["text"] as? String == "previous stop_time is here" })
+        #expect(related.contains { ($0["message"] as? [String: Any])?["text"] as? String == "previous stop_time departs here" })
     }
 
     /// The official JSON schema, when a copy is available (`SARIF_SCHEMA=path`) and python3 has jsonschema:

@@ -25,13 +25,16 @@ struct DiagnosticReport: Sendable {
     /// Baseline entries that matched nothing: fixed since the baseline was written.
     var fixed: [Baseline.Entry]
 
+    /// - Parameter sources: when given, CSV locations that name a field but not its column get the column
+    ///   from the file (``CSVFieldColumn``).
     init(
-        command: String, city: String?, root: String, bag: DiagnosticBag, baselineFile: String? = nil
+        command: String, city: String?, root: String, bag: DiagnosticBag, baselineFile: String? = nil,
+        sources: SourceText? = nil
     ) {
         self.command = command
         self.city = city
         self.root = root
-        self.diagnostics = bag.diagnostics
+        self.diagnostics = sources.map { CSVFieldColumn.refine(bag.diagnostics, sources: $0) } ?? bag.diagnostics
         self.errors = bag.errorCount
         self.warnings = bag.warningCount
         self.infos = bag.infoCount

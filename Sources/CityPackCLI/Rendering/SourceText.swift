@@ -1,4 +1,5 @@
 import CCityPackZlib
+import CityPackDiagnostics
 import Foundation
 
 /// Reads the source lines diagnostics point at, once per file, at render time.
@@ -12,11 +13,15 @@ final class SourceText {
     static let maxLineBytes = 64 * 1024
 
     private var cache: [String: [Int: [UInt8]]] = [:]
+    private var requested: [String: Set<Int>] = [:]
 
-    /// Loads, for each file, the lines listed (1-based), reading each file at most once.
+    /// Loads, for each file, the lines listed (1-based). A file is read again only for lines not asked before.
     func load(_ wanted: [String: Set<Int>]) {
-        for (file, lines) in wanted where cache[file] == nil {
-            cache[file] = Self.read(file: file, lines: lines)
+        for (file, lines) in wanted.sorted(by: { $0.key < $1.key }) {
+            let missing = lines.subtracting(requested[file] ?? [])
+            guard !missing.isEmpty else { continue }
+            requested[file, default: []].formUnion(missing)
+            cache[file, default: [:]].merge(Self.read(file: file, lines: missing)) { _, new in new }
         }
     }
 
@@ -163,5 +168,96 @@ enum SourceSnippet {
         }
         while i < chars.count && chars[i] != "," { i += 1 }
         return max(i - start, 1)
+    }
+}
+
+/// Finds the byte column of a named CSV field when a diagnostic only knows the row.
+///
+/// Validation rules work on the model, which keeps each row's line but not the byte column of every cell, so
+/// they report column 1 and the field's name. Before anything is rendered, the CLI looks the field up in the
+/// file's header (line 1) and finds where that cell starts on the row's line, so every format — terminal,
+/// JSON, SARIF, GitHub annotations, reports — points at the cell itself.
+enum CSVFieldColumn {
+    /// Start byte offset and unquoted text of each field of one CSV line (quotes respected, `""` inside
+    /// quotes is one quote character).
+    static func fields(_ line: [UInt8]) -> [(start: Int, text: String)] {
+        var out: [(Int, String)] = []
+        var i = 0
+        var start = 0
+        var text: [UInt8] = []
+        var quoted = false
+        while i <= line.count {
+            if i == line.count {
+                out.append((start, String(decoding: text, as: UTF8.self)))
+                break
+            }
+            let b = line[i]
+            if quoted {
+                if b == UInt8(ascii: "\"") {
+                    if i + 1 < line.count && line[i + 1] == UInt8(ascii: "\"") {
+                        text.append(b)
+                        i += 1
+                    } else {
+                        quoted = false
+                    }
+                } else {
+                    text.append(b)
+                }
+            } else if b == UInt8(ascii: ",") {
+                out.append((start, String(decoding: text, as: UTF8.self)))
+                text.removeAll(keepingCapacity: true)
+                start = i + 1
+            } else if b == UInt8(ascii: "\"") && i == start {
+                quoted = true
+            } else {
+                text.append(b)
+            }
+            i += 1
+        }
+        return out
+    }
+
+    /// Whether this location is a CSV row whose field column should be looked up.
+    static func needsColumn(_ location: SourceLocation?) -> Bool {
+        guard let location, location.field != nil, location.line > 1, location.column <= 1 else { return false }
+        return location.file.hasSuffix(".txt") || location.file.hasSuffix(".csv")
+    }
+
+    /// The diagnostics with the columns of their (and their notes') CSV fields filled in where the file can
+    /// be read and the header names the field.
+    static func refine(_ diagnostics: [Diagnostic], sources: SourceText) -> [Diagnostic] {
+        var wanted: [String: Set<Int>] = [:]
+        for d in diagnostics {
+            for location in [d.location] + d.notes.map(\.location) where needsColumn(location) {
+                wanted[location!.file, default: []].formUnion([1, location!.line])
+            }
+        }
+        guard !wanted.isEmpty else { return diagnostics }
+        sources.load(wanted)
+        var headers: [String: [String: Int]] = [:]
+        func refined(_ location: SourceLocation?) -> SourceLocation? {
+            guard needsColumn(location), var location, let field = location.field else { return location }
+            if headers[location.file] == nil {
+                var header = sources.line(1, of: location.file) ?? []
+                if header.starts(with: [0xEF, 0xBB, 0xBF]) { header.removeFirst(3) }
+                var names: [String: Int] = [:]
+                for (i, f) in fields(header).enumerated() where names[f.text.trimmingCharacters(in: .whitespaces)] == nil {
+                    names[f.text.trimmingCharacters(in: .whitespaces)] = i
+                }
+                headers[location.file] = names
+            }
+            guard let index = headers[location.file]?[field], let row = sources.line(location.line, of: location.file) else {
+                return location
+            }
+            let cells = fields(row)
+            if index < cells.count { location.column = cells[index].start + 1 }
+            return location
+        }
+        return diagnostics.map { d in
+            var d = d
+            d.location = refined(d.location)
+            d.notes = d.notes.map { Diagnostic.Note($0.message, at: refined($0.location)) }
+            return d
+        }
     }
 }

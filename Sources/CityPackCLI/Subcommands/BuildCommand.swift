@@ -126,9 +126,11 @@ enum BuildRunner {
 
         let build = Compiler.build(options, bag: bag)
         progress.clear()
+        let sources = SourceText()
         let report = DiagnosticReport(
-            command: command, city: build.city?.id, root: root, bag: bag, baselineFile: diagnostics.baseline)
-        render(report, diagnostics)
+            command: command, city: build.city?.id, root: root, bag: bag, baselineFile: diagnostics.baseline,
+            sources: sources)
+        render(report, diagnostics, sources: sources)
 
         // Reports are written on every run, also a failed one.
         let stats = BuildStats(command: command, build: build)
@@ -199,11 +201,11 @@ enum BuildRunner {
         }
     }
 
-    static func render(_ report: DiagnosticReport, _ options: DiagnosticOptions) {
+    static func render(_ report: DiagnosticReport, _ options: DiagnosticOptions, sources: SourceText = SourceText()) {
         let limits = DiagnosticRenderer.Limits(maxErrors: options.maxErrors, maxDiagnostics: options.maxDiagnostics)
         switch options.format {
         case .human:
-            Terminal.err(DiagnosticRenderer.human(report, limits: limits, colour: Terminal.colour, sources: SourceText()))
+            Terminal.err(DiagnosticRenderer.human(report, limits: limits, colour: Terminal.colour, sources: sources))
         case .json:
             Terminal.out(DiagnosticRenderer.json(report, toolVersion: toolVersion))
         case .sarif:
