@@ -267,3 +267,30 @@ import Testing
         #expect((stages.first?["counts"] as? [String: Any])?["stopTimes"] as? Int == 3)
     }
 }
+
+/// The GitHub problem matcher shipped in docs/ recognises every diagnostic line of the human format.
+@Suite struct ProblemMatcherTests {
+    @Test func matchesEveryDiagnosticLineOfTheHumanGolden() throws {
+        let matcherURL = TestPaths.root.appendingPathComponent("docs/citypack-problem-matcher.json")
+        let matcher = try CLIRunner.json(String(contentsOf: matcherURL, encoding: .utf8))
+        let pattern = (((matcher["problemMatcher"] as? [[String: Any]])?.first?["pattern"] as? [[String: Any]])?.first) ?? [:]
+        let regex = try NSRegularExpression(pattern: try #require(pattern["regexp"] as? String))
+        let golden = try String(contentsOf: DiagnosticFormatTests.expected.appendingPathComponent("check.human.txt"), encoding: .utf8)
+        var matched = 0
+        for line in golden.split(separator: "\n").map(String.init) {
+            let ns = line as NSString
+            let m = regex.firstMatch(in: line, range: NSRange(location: 0, length: ns.length))
+            let isDiagnostic = line.contains(": error: ") || line.contains(": warning: ") || line.contains(": info: ")
+            let isFinding = isDiagnostic && !line.hasPrefix("citypack:")
+            #expect((m != nil) == isFinding, "\(line)")
+            guard let m else { continue }
+            matched += 1
+            func group(_ key: String) -> String { ns.substring(with: m.range(at: pattern[key] as? Int ?? 0)) }
+            #expect(group("file").hasPrefix("Tests/Fixtures/diagnostics/city/"))
+            #expect(Int(group("line")) != nil && Int(group("column")) != nil)
+            #expect(["error", "warning", "info"].contains(group("severity")))
+            #expect(group("code").contains("."))
+        }
+        #expect(matched == 8)
+    }
+}
