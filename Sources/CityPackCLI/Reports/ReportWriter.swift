@@ -18,7 +18,7 @@ enum ReportWriter {
     /// Writes the three report files.
     /// - Throws: the first I/O error (the caller turns it into exit code 74).
     static func write(
-        _ report: DiagnosticReport, build: BuildReport, stats: BuildStats, html: String, to folder: String, toolVersion: String
+        _ report: DiagnosticReport, stats: BuildStats, html: String, to folder: String, toolVersion: String
     ) throws {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try atomicWrite(Data(DiagnosticRenderer.json(report, toolVersion: toolVersion).utf8), to: (folder as NSString).appendingPathComponent("report.json"))

@@ -139,7 +139,7 @@ enum BuildRunner {
         var ioFailure = build.failure
         do {
             let html = HTMLReport.render(report, build: build, toolVersion: Compiler.generator)
-            try ReportWriter.write(report, build: build, stats: stats, html: html, to: folder, toolVersion: toolVersion)
+            try ReportWriter.write(report, stats: stats, html: html, to: folder, toolVersion: toolVersion)
         } catch {
             Terminal.err("citypack: error: cannot write the report to \(folder): \(error)\n")
             ioFailure = ioFailure ?? "\(error)"
