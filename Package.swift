@@ -62,6 +62,7 @@ let package = Package(
             name: "CityPackCLI",
             dependencies: [
                 "CityPackCompiler", "CityPackKit", "CityPackDiagnostics", "CityPackModel", "CityPackIngest",
+                "CCityPackZlib",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "citypack", dependencies: ["CityPackCLI"]),

@@ -28,6 +28,10 @@ public struct BuildReport: Sendable {
     public var emitted: EmitResult?
     /// Set when the build stopped on an unrecoverable failure (already reported in the bag as well).
     public var failure: String?
+    /// The POIs of the report's city map: those kept by validation, or all read when validation did not run.
+    public var pois: [POI] = []
+    /// The GTFS feeds read (stops and lines for the report's city map).
+    public var feeds: [GTFSFeed] = []
 }
 
 /// Orchestrates the stages: load city → ingest → validate → index and emit, stopping between stages when
@@ -96,6 +100,7 @@ public enum Compiler {
         let progress = options.progress
         let current = CurrentItem()
         var readOptions = OSMReadOptions()
+        if progress != nil { readOptions.progressInterval = 1 << 20 }
         readOptions.progress = { done, total in
             progress?(ProgressEvent(stage: "ingest", item: current.name, done: done, total: total))
         }
@@ -115,7 +120,13 @@ public enum Compiler {
             let display = displayPath(path, city: city)
             current.name = display
             do {
-                if let feed = try GTFSReader.read(path: path, displayPath: display, bag: bag) { feeds.append(feed) }
+                var gtfsOptions = GTFSReadOptions()
+                if let progress {
+                    gtfsOptions.progress = { file, done, total in
+                        progress(ProgressEvent(stage: "ingest", item: file, done: done, total: total, unit: "rows"))
+                    }
+                }
+                if let feed = try GTFSReader.read(path: path, displayPath: display, bag: bag, options: gtfsOptions) { feeds.append(feed) }
             } catch {
                 bag.report(Rules.packIOFailure, "\(error)", at: SourceLocation(file: display))
             }
@@ -127,6 +138,8 @@ public enum Compiler {
         report.ways = ingested.ways
         report.relations = ingested.relations
         report.bytesRead = ingested.bytesRead
+        report.pois = ingested.pois
+        report.feeds = feeds
         lap("ingest")
         if bag.hasErrors { return report }
 
@@ -134,6 +147,7 @@ public enum Compiler {
         let categories = profile.categories
         let kept = POIValidator.validate(ingested.pois, city: city, categories: categories, bag: bag)
         report.poisKept = kept.count
+        report.pois = kept
         let today = options.buildDate ?? Self.buildDate(seconds: Self.wallClockOrEpoch())
         for feed in feeds {
             GTFSValidator.validate(feed, bbox: city.bbox, buildDate: today, bag: bag)
@@ -153,6 +167,7 @@ public enum Compiler {
         let input = PackInput(
             city: city, pois: kept, categories: categories, createdAt: createdAt,
             generator: generator, sources: sources, transit: feeds)
+        progress?(ProgressEvent(stage: "emit", item: "\(city.id) pack", done: 0, total: 0, unit: "B"))
         do {
             report.emitted = try PackEmitter.emit(input, outputDirectory: options.outputDirectory)
         } catch {

@@ -10,6 +10,9 @@ struct GTFSTableParser {
     private var tripIndex: [String: Int32] = [:]
     private var shapeIndex: [String: Int32] = [:]
 
+    /// Progress of the table being parsed, when the caller asked for it.
+    var rowProgress: GTFSRowProgress?
+
     init(bag: DiagnosticBag) { self.bag = bag }
 
     mutating func parse(
@@ -56,7 +59,13 @@ struct GTFSTableParser {
     private func scan(
         _ bytes: UnsafeRawBufferPointer, _ file: String, _ options: CSVOptions, _ onRow: (CSVRow) -> Void
     ) -> CSVScanSummary {
-        CSVScanner.scan(bytes, file: file, options: options, bag: bag, onRow: onRow)
+        guard let progress = rowProgress else {
+            return CSVScanner.scan(bytes, file: file, options: options, bag: bag, onRow: onRow)
+        }
+        return CSVScanner.scan(bytes, file: file, options: options, bag: bag) { row in
+            onRow(row)
+            progress.row()
+        }
     }
 
     // MARK: Tables
@@ -462,5 +471,34 @@ struct GTFSTableParser {
         }
         feed.stopTimes.byTrip = order
         feed.stopTimes.tripRanges = ranges
+    }
+}
+
+/// Counts rows of one table and reports every 16 384 of them.
+final class GTFSRowProgress {
+    let file: String
+    let total: Int64
+    let report: @Sendable (String, Int64, Int64) -> Void
+    private var rows: Int64 = 0
+
+    init(file: String, total: Int64, report: @escaping @Sendable (String, Int64, Int64) -> Void) {
+        self.file = file
+        self.total = total
+        self.report = report
+    }
+
+    func row() {
+        rows += 1
+        if rows & 0x3FFF == 0 { report(file, rows, max(total, rows)) }
+    }
+
+    func finish() { report(file, rows, rows) }
+
+    /// Line feeds in the table, plus one for a last line without one: the row estimate.
+    static func lineCount(_ bytes: UnsafeRawBufferPointer) -> Int64 {
+        var n: Int64 = 0
+        for byte in bytes where byte == 0x0A { n += 1 }
+        if let last = bytes.last, last != 0x0A { n += 1 }
+        return max(n - 1, 0)
     }
 }
