@@ -60,7 +60,24 @@ public enum PackEmitter {
         try Gzip.compress(database, to: stagedPack)
         let compressed = try FileDigest(path: stagedPack)
 
-        // 3. Manifest.
+        // 3. Copy tables, staged beside the pack.
+        let stagedCopy = (staging as NSString).appendingPathComponent(copyFolder)
+        var copyFiles: [Manifest.ArtifactFile] = []
+        if let table = input.copy, !table.isEmpty {
+            for (relative, data) in CopyWriter.render(table) {
+                let path = (stagedCopy as NSString).appendingPathComponent(relative)
+                do {
+                    try fm.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                    try data.write(to: URL(fileURLWithPath: path))
+                } catch {
+                    throw .io(path: path, message: "cannot write: \(error.localizedDescription)")
+                }
+                copyFiles.append(.init(
+                    path: "\(copyFolder)/\(relative)", bytes: data.count, sha256: FileDigest.sha256(of: data)))
+            }
+        }
+
+        // 4. Manifest.
         var categoryCounts: [String: Int] = [:]
         for poi in input.pois { categoryCounts[poi.category, default: 0] += 1 }
         let city = input.city
@@ -70,18 +87,23 @@ public enum PackEmitter {
             city: .init(id: city.id, name: city.name, names: city.names, defaultLocale: city.defaultLocale, locales: city.locales),
             bbox: city.bbox.array, counts: .init(
                 pois: input.pois.count, categories: categoryCounts, stops: input.transitCounts.stops,
-                lines: input.transitCounts.lines),
+                lines: input.transitCounts.lines, cards: input.editorial.cards.count,
+                routes: input.editorial.routes.count),
             artifact: .init(
                 path: packName, bytes: compressed.bytes, sha256: compressed.sha256,
                 uncompressedBytes: uncompressed.bytes, uncompressedSha256: uncompressed.sha256),
             etag: "\"\(compressed.sha256.prefix(32))\"", contentSha256: content.sha256, sources: input.sources,
-            attribution: city.attribution)
+            attribution: city.attribution, copy: copyFiles.isEmpty ? nil : copyFiles)
         let stagedManifest = (staging as NSString).appendingPathComponent(PackSchema.manifestName)
         try writeJSON(manifest, to: stagedManifest)
 
-        // 4. Commit: pack, then manifest, then clean up older packs, then the catalog.
+        // 5. Commit: pack, copy folder (swapped whole), then manifest, then clean up, then the catalog.
         let packPath = (cityDir as NSString).appendingPathComponent(packName)
         try rename(stagedPack, packPath)
+        let copyPath = (cityDir as NSString).appendingPathComponent(copyFolder)
+        let previousCopy = (staging as NSString).appendingPathComponent("previous-copy")
+        if fm.fileExists(atPath: copyPath) { try rename(copyPath, previousCopy) }
+        if !copyFiles.isEmpty { try rename(stagedCopy, copyPath) }
         try rename(stagedManifest, manifestPath)
         if let contents = try? fm.contentsOfDirectory(atPath: cityDir) {
             for name in contents where name.hasSuffix(PackSchema.packSuffix) && name != packName {
@@ -93,6 +115,9 @@ public enum PackEmitter {
             manifest: manifest, manifestPath: manifestPath, packPath: packPath, catalogPath: catalogPath,
             changed: changed)
     }
+
+    /// Folder beside the manifest holding the copy tables (`web/`, `apple/`, `android/`).
+    public static let copyFolder = "copy"
 
     static func readManifest(_ path: String) -> Manifest? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
