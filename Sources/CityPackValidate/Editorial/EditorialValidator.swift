@@ -92,7 +92,7 @@ public enum EditorialValidator {
         return out
     }
 
-    /// A phone number: optional `+`, then digits with spaces, dashes, dots or parentheses; 3 to 15 digits.
+    /// A phone number: optional `+`, then digits with spaces, dashes, dots or parentheses; 2 to 15 digits (short emergency numbers such as 17 included).
     public static func isPhoneNumber(_ text: String) -> Bool {
         var digits = 0
         for (i, ch) in text.enumerated() {
@@ -104,7 +104,7 @@ public enum EditorialValidator {
                 return false
             }
         }
-        return (3...15).contains(digits)
+        return (2...15).contains(digits)
     }
 
     /// Whether the action is usable; reports why not.
