@@ -53,10 +53,12 @@ enum EditorialWriter {
             routeInsert.bind(3, text(route.name) ?? "{}")
             routeInsert.bind(4, text(route.description))
             routeInsert.bind(5, (RouteGeometry.length(points) * 10).rounded() / 10)
-            routeInsert.bind(6, region.minLon)
-            routeInsert.bind(7, region.minLat)
-            routeInsert.bind(8, region.maxLon)
-            routeInsert.bind(9, region.maxLat)
+            // 7 decimals (≈ 1 cm), like OSM coordinates, so the stored region has no binary noise.
+            func e7(_ v: Double) -> Double { (v * 1e7).rounded() / 1e7 }
+            routeInsert.bind(6, e7(region.minLon))
+            routeInsert.bind(7, e7(region.minLat))
+            routeInsert.bind(8, e7(region.maxLon))
+            routeInsert.bind(9, e7(region.maxLat))
             try routeInsert.run()
             for w in route.waypoints {
                 guard let c = w.coordinate else { continue }
