@@ -47,12 +47,16 @@ public enum Compiler {
                 outputs: city.gtfsFeeds.isEmpty ? ["POIs"] : ["POIs", "stops", "timetables"]),
             .init(name: "validate", inputs: ["POIs"], outputs: ["diagnostics", "POIs kept"]),
         ]
+        if city.editorialDirectory != nil || city.copyDirectory != nil {
+            stages[0].inputs += [city.editorialDirectory, city.copyDirectory].compactMap { $0 }.map { ($0 as NSString).lastPathComponent }
+            stages[0].outputs += ["cards", "routes", "copy"]
+        }
         if options.emit {
             stages.append(.init(name: "index", inputs: ["POIs kept"], outputs: ["geohash buckets", "search terms"]))
             stages.append(
                 .init(
                     name: "emit", inputs: ["buckets", "POIs"],
-                    outputs: ["\(options.outputDirectory)/\(city.id)/\(city.id)-N\(PackSchema.packSuffix)", "manifest.json", "catalog.json"]))
+                    outputs: ["\(options.outputDirectory)/\(city.id)/\(city.id)-N\(PackSchema.packSuffix)", "manifest.json", "copy/", "catalog.json"]))
         }
         return BuildPlan(stages: stages)
     }

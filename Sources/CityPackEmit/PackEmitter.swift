@@ -41,26 +41,7 @@ public enum PackEmitter {
         let manifestPath = (cityDir as NSString).appendingPathComponent(PackSchema.manifestName)
         let previous = readManifest(manifestPath)
 
-        // 1. The database without its data version: its hash identifies the content.
-        let database = (staging as NSString).appendingPathComponent("pack.sqlite")
-        try PackWriter.write(input, to: database)
-        let content = try FileDigest(path: database)
-        let changed = previous?.contentSha256 != content.sha256 || previous?.formatVersion != Int(PackSchema.formatVersion)
-        let dataVersion = changed ? (previous?.dataVersion ?? 0) + 1 : previous!.dataVersion
-        var createdAt = iso8601UTC(input.createdAt)
-        if !changed, let previous, ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"] == nil {
-            createdAt = previous.createdAt  // unchanged content keeps its manifest byte-identical
-        }
-        try PackWriter.setDataVersion(dataVersion, path: database)
-        let uncompressed = try FileDigest(path: database)
-
-        // 2. Compress.
-        let packName = "\(input.city.id)-\(dataVersion)\(PackSchema.packSuffix)"
-        let stagedPack = (staging as NSString).appendingPathComponent(packName)
-        try Gzip.compress(database, to: stagedPack)
-        let compressed = try FileDigest(path: stagedPack)
-
-        // 3. Copy tables, staged beside the pack.
+        // 1. Copy tables, staged beside the pack; they are content too, so they take part in the version decision.
         let stagedCopy = (staging as NSString).appendingPathComponent(copyFolder)
         var copyFiles: [Manifest.ArtifactFile] = []
         if let table = input.copy, !table.isEmpty {
@@ -76,6 +57,26 @@ public enum PackEmitter {
                     path: "\(copyFolder)/\(relative)", bytes: data.count, sha256: FileDigest.sha256(of: data)))
             }
         }
+
+        // 2. The database without its data version: its hash identifies the content.
+        let database = (staging as NSString).appendingPathComponent("pack.sqlite")
+        try PackWriter.write(input, to: database)
+        let content = try FileDigest(path: database)
+        let changed = previous?.contentSha256 != content.sha256 || previous?.formatVersion != Int(PackSchema.formatVersion)
+            || (previous?.copy ?? []) != copyFiles
+        let dataVersion = changed ? (previous?.dataVersion ?? 0) + 1 : previous!.dataVersion
+        var createdAt = iso8601UTC(input.createdAt)
+        if !changed, let previous, ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"] == nil {
+            createdAt = previous.createdAt  // unchanged content keeps its manifest byte-identical
+        }
+        try PackWriter.setDataVersion(dataVersion, path: database)
+        let uncompressed = try FileDigest(path: database)
+
+        // 3. Compress.
+        let packName = "\(input.city.id)-\(dataVersion)\(PackSchema.packSuffix)"
+        let stagedPack = (staging as NSString).appendingPathComponent(packName)
+        try Gzip.compress(database, to: stagedPack)
+        let compressed = try FileDigest(path: stagedPack)
 
         // 4. Manifest.
         var categoryCounts: [String: Int] = [:]

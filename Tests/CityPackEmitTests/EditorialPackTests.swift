@@ -126,6 +126,21 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: cityDir.appendingPathComponent("copy").path))
     }
 
+    /// A German string equal to the English fallback leaves the pack's `string` rows as they were but adds it to
+    /// values-de and the catalog: still new content, so a new data version; an identical rebuild keeps the version.
+    @Test func copyOnlyChangesBumpTheVersion() throws {
+        let dir = try TestPaths.temporaryDirectory("editorial-version")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let first = try PackEmitter.emit(try Self.input(), outputDirectory: dir.path)
+        #expect(try PackEmitter.emit(try Self.input(), outputDirectory: dir.path).manifest.dataVersion == first.manifest.dataVersion)
+        var input = try Self.input()
+        input.copy!.entries["de"]!["app.only_en"] = CopyEntry(
+            value: .text(try CopyMessage.parse("English only")), location: Self.here, fromTemplate: false)
+        let second = try PackEmitter.emit(input, outputDirectory: dir.path)
+        #expect(second.manifest.contentSha256 == first.manifest.contentSha256)
+        #expect(second.manifest.dataVersion == first.manifest.dataVersion + 1)
+    }
+
     @Test func routeRegion() throws {
         let one = try #require(RouteGeometry.region([(43.73, 7.42)]))
         #expect(abs(one.maxLat - one.minLat - 0.01) < 1e-12 && abs(one.maxLon - one.minLon - 0.01) < 1e-12)

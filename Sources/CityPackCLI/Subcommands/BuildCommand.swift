@@ -94,7 +94,8 @@ enum BuildRunner {
             } else if bag.hasErrors {
                 Terminal.err("citypack: \(emit ? "build" : "check") failed: \(summary)\(emit ? "; nothing was written" : "")\n")
             } else {
-                Terminal.err("checked \(report.city?.id ?? input.city): \(report.poisKept) POIs; \(summary)\n")
+                let editorial = report.cards + report.routes > 0 ? ", \(report.cards) cards, \(report.routes) routes" : ""
+                Terminal.err("checked \(report.city?.id ?? input.city): \(report.poisKept) POIs\(editorial); \(summary)\n")
             }
         }
         if let failure = report.failure {
