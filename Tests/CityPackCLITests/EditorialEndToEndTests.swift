@@ -88,6 +88,34 @@ import Testing
         #expect(try CLIRunner.run(["inspect", manifestPath, "--cards", "--routes"]).status == 64)
     }
 
+    /// Same inputs give the same copy bytes; a broken editorial file fails with a located error and leaves the
+    /// previous pack, manifest and copy folder byte-for-byte intact.
+    @Test func deterministicAndAtomic() throws {
+        let tmp = try TestPaths.temporaryDirectory("e2e-editorial-atomic")
+        defer { try? FileManager.default.removeItem(at: tmp) }
+        let city = tmp.appendingPathComponent("inputs/monaco")
+        try FileManager.default.createDirectory(at: city.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: TestPaths.root.appendingPathComponent("inputs/monaco"), to: city)
+        let templates = ["--templates", TestPaths.root.appendingPathComponent("templates").path]
+        let a = tmp.appendingPathComponent("a"), b = tmp.appendingPathComponent("b")
+        #expect(try CLIRunner.run(["build", city.path, "--output", a.path, "--quiet"] + templates).status == 0)
+        #expect(try CLIRunner.run(["build", city.path, "--output", b.path, "--quiet"] + templates).status == 0)
+        let first = try EndToEndTests.snapshot(a.appendingPathComponent("monaco"))
+        let second = try EndToEndTests.snapshot(b.appendingPathComponent("monaco"))
+        #expect(first.count > 10)
+        #expect(Dictionary(uniqueKeysWithValues: first.map { ($0.key.replacingOccurrences(of: a.path, with: ""), $0.value) })
+            == Dictionary(uniqueKeysWithValues: second.map { ($0.key.replacingOccurrences(of: b.path, with: ""), $0.value) }))
+
+        let actions = city.appendingPathComponent("editorial/actions.csv")
+        var text = try String(contentsOf: actions, encoding: .utf8)
+        text = text.replacingOccurrences(of: "walk_rocher,walks_choose,route,rocher", with: "walk_rocher,walks_choose,route,rocks")
+        try text.write(to: actions, atomically: true, encoding: .utf8)
+        let failed = try CLIRunner.run(["build", city.path, "--output", a.path] + templates)
+        #expect(failed.status == 1)
+        #expect(failed.stderr.contains("editorial/actions.csv:26:32: error[editorial.unknown_reference]"), "\(failed.stderr)")
+        #expect(try EndToEndTests.snapshot(a.appendingPathComponent("monaco")) == first)
+    }
+
     static func sha256(_ data: Data) -> String {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("sha-\(UUID().uuidString)")
         try? data.write(to: file)
