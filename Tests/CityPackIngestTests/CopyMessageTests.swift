@@ -1,4 +1,5 @@
 import CityPackModel
+import CityPackTestSupport
 import Testing
 
 /// The copy message syntax: `{name}` placeholders, `{{` / `}}` literal braces, errors with offsets.
@@ -68,5 +69,22 @@ import Testing
         #expect(CopyKeys.required.contains("error.locate_timeout.action"))
         #expect(CopyKeys.required.contains("offline.no_pack_offline.title"))
         #expect(CopyKeys.required.count == 6 * 3 + 1 + 6 * 2)
+    }
+
+    /// Random texts over the characters that matter: parsing never traps, and whatever parses comes back
+    /// unchanged through `source` (seeded, so failures reproduce).
+    @Test func randomTextsRoundTrip() throws {
+        var rng = SplitMix64(seed: 7)
+        let alphabet: [String] = ["{", "}", "a", "_", "1", " ", "%", "\n", "é", "🚻", "count", "{city}", "{{", "}}"]
+        var parsed = 0
+        for _ in 0..<5000 {
+            var text = ""
+            for _ in 0..<Int(rng.next() % 12) { text += alphabet[Int(rng.next() % UInt64(alphabet.count))] }
+            guard let message = try? CopyMessage.parse(text) else { continue }
+            parsed += 1
+            #expect(try CopyMessage.parse(message.source) == message, "\(text)")
+            for case .literal(let literal) in message.segments { #expect(!literal.isEmpty) }
+        }
+        #expect(parsed > 500)
     }
 }
