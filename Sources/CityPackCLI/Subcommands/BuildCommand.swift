@@ -90,7 +90,9 @@ enum BuildRunner {
                 Terminal.err(
                     "built \(m.city.id): \(m.counts.pois) POIs from \(report.nodes) nodes, \(report.ways) ways → "
                         + "\(emitted.packPath) (\(m.artifact.bytes) bytes, data version \(m.dataVersion)"
-                        + (emitted.changed ? "" : ", unchanged") + "); \(summary)\n")
+                        + (emitted.changed ? "" : ", unchanged") + ")"
+                        + (m.copy.map { "; \(m.counts.cards ?? 0) cards, \(m.counts.routes ?? 0) routes, \($0.count) copy files" } ?? "")
+                        + "; \(summary)\n")
             } else if bag.hasErrors {
                 Terminal.err("citypack: \(emit ? "build" : "check") failed: \(summary)\(emit ? "; nothing was written" : "")\n")
             } else {
