@@ -154,7 +154,7 @@ public enum EditorialReader {
             var position = 0
             var missingRequired = false
             data.withUnsafeBytes { bytes in
-                let summary = CSVScanner.scan(bytes, file: display, options: csv, bag: bag) { row in
+                CSVScanner.scan(bytes, file: display, options: csv, bag: bag) { row in
                     if position == 0 {
                         missingRequired = columns.required.contains { row.header.index(of: $0) == nil }
                     }
@@ -164,7 +164,6 @@ public enum EditorialReader {
                         position += 1
                     }
                 }
-                _ = summary
             }
             return out
         }
