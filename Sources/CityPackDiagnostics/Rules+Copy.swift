@@ -12,8 +12,8 @@ extension Rules {
         rationale: "Keys become Android resource names (dots → underscores) and Apple catalog keys; both must be unique.",
         example: RuleExample(
             file: "copy/en.yaml",
-            triggering: "App.Download City: \"Download\"\n",
-            passing: "app.download_city: \"Download\"\n"))
+            triggering: "App.Download City: \"Download {city}\"\n",
+            passing: "app.download_city: \"Download {city}\"\n"))
     public static let copyUnknownLocale = RuleDescription(
         "copy.unknown_locale", .copy, .warning, "A city copy file is for a locale the city does not list; it is ignored",
         rationale: "Strings for a locale no pack ships are never seen; usually a typo in the file name or in `locales`.")
