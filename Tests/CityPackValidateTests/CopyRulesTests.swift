@@ -101,6 +101,12 @@ import Testing
         #expect(bag.errorCount == 1)
     }
 
+    @Test func localeWithoutAnyCopyIsOneFinding() throws {
+        let d = try Self.run(city: [:], locales: ["en", "ru"]).1
+        let missing = d.filter { $0.code == "copy.missing_translation" }
+        #expect(missing.count == 1 && missing[0].message.contains("no copy for ru"), "\(d)")
+    }
+
     @Test func extraTranslation() throws {
         #expect(try Self.codes(["de.yaml": "app.nur_deutsch: \"Nur Deutsch\"\n"]).contains("copy.extra_translation"))
         #expect(try !Self.codes(["de.yaml": "app.download_city: \"{city} laden\"\n"]).contains("copy.extra_translation"))

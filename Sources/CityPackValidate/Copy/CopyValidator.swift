@@ -53,6 +53,13 @@ public enum CopyValidator {
                 checkPlaceholders(key, entry, against: baseEntry, locale: locale, defaultLocale: table.defaultLocale, bag: bag)
             }
             guard locale != table.defaultLocale else { continue }
+            if table.files[locale]?.isEmpty ?? true, !base.isEmpty {
+                // No copy file at all for the locale (neither template nor city): one finding, not one per key.
+                bag.report(Rules.copyMissingTranslation,
+                    "no copy for \(locale) (add copy/\(locale).yaml): all \(base.count) strings fall back to \(table.defaultLocale)",
+                    at: SourceLocation(file: baseFile, line: 1, column: 1), entity: "\(locale):*")
+                continue
+            }
             for (key, baseEntry) in base.sorted(by: { $0.key < $1.key }) where entries[key] == nil && !rejected.contains(key) {
                 bag.report(Rules.copyMissingTranslation,
                     "`\(key)` has no \(locale) string (add it to \(file)); the \(table.defaultLocale) string is used",
