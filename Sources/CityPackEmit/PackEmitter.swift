@@ -42,21 +42,7 @@ public enum PackEmitter {
         let previous = readManifest(manifestPath)
 
         // 1. Copy tables, staged beside the pack; they are content too, so they take part in the version decision.
-        let stagedCopy = (staging as NSString).appendingPathComponent(copyFolder)
-        var copyFiles: [Manifest.ArtifactFile] = []
-        if let table = input.copy, !table.isEmpty {
-            for (relative, data) in CopyWriter.render(table) {
-                let path = (stagedCopy as NSString).appendingPathComponent(relative)
-                do {
-                    try fm.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-                    try data.write(to: URL(fileURLWithPath: path))
-                } catch {
-                    throw .io(path: path, message: "cannot write: \(error.localizedDescription)")
-                }
-                copyFiles.append(.init(
-                    path: "\(copyFolder)/\(relative)", bytes: data.count, sha256: FileDigest.sha256(of: data)))
-            }
-        }
+        let copyFiles = try stageCopy(input, staging: staging)
 
         // 2. The database without its data version: its hash identifies the content.
         let database = (staging as NSString).appendingPathComponent("pack.sqlite")
@@ -101,10 +87,7 @@ public enum PackEmitter {
         // 5. Commit: pack, copy folder (swapped whole), then manifest, then clean up, then the catalog.
         let packPath = (cityDir as NSString).appendingPathComponent(packName)
         try rename(stagedPack, packPath)
-        let copyPath = (cityDir as NSString).appendingPathComponent(copyFolder)
-        let previousCopy = (staging as NSString).appendingPathComponent("previous-copy")
-        if fm.fileExists(atPath: copyPath) { try rename(copyPath, previousCopy) }
-        if !copyFiles.isEmpty { try rename(stagedCopy, copyPath) }
+        try commitCopy(staging: staging, cityDirectory: cityDir, hasCopy: !copyFiles.isEmpty)
         try rename(stagedManifest, manifestPath)
         if let contents = try? fm.contentsOfDirectory(atPath: cityDir) {
             for name in contents where name.hasSuffix(PackSchema.packSuffix) && name != packName {
@@ -116,9 +99,6 @@ public enum PackEmitter {
             manifest: manifest, manifestPath: manifestPath, packPath: packPath, catalogPath: catalogPath,
             changed: changed)
     }
-
-    /// Folder beside the manifest holding the copy tables (`web/`, `apple/`, `android/`).
-    public static let copyFolder = "copy"
 
     static func readManifest(_ path: String) -> Manifest? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
