@@ -41,10 +41,10 @@ public enum PackEmitter {
         let manifestPath = (cityDir as NSString).appendingPathComponent(PackSchema.manifestName)
         let previous = readManifest(manifestPath)
 
-        // 1. Copy tables, staged beside the pack; they are content too, so they take part in the version decision.
+        // Copy tables, staged beside the pack; they are content too, so they take part in the version decision.
         let copyFiles = try stageCopy(input, staging: staging)
 
-        // 2. The database without its data version: its hash identifies the content.
+        // 1. The database without its data version: its hash identifies the content.
         let database = (staging as NSString).appendingPathComponent("pack.sqlite")
         try PackWriter.write(input, to: database)
         let content = try FileDigest(path: database)
@@ -58,13 +58,13 @@ public enum PackEmitter {
         try PackWriter.setDataVersion(dataVersion, path: database)
         let uncompressed = try FileDigest(path: database)
 
-        // 3. Compress.
+        // 2. Compress.
         let packName = "\(input.city.id)-\(dataVersion)\(PackSchema.packSuffix)"
         let stagedPack = (staging as NSString).appendingPathComponent(packName)
         try Gzip.compress(database, to: stagedPack)
         let compressed = try FileDigest(path: stagedPack)
 
-        // 4. Manifest.
+        // 3. Manifest.
         var categoryCounts: [String: Int] = [:]
         for poi in input.pois { categoryCounts[poi.category, default: 0] += 1 }
         let city = input.city
@@ -84,10 +84,10 @@ public enum PackEmitter {
         let stagedManifest = (staging as NSString).appendingPathComponent(PackSchema.manifestName)
         try writeJSON(manifest, to: stagedManifest)
 
-        // 5. Commit: pack, copy folder (swapped whole), then manifest, then clean up, then the catalog.
+        // 4. Commit: pack, then manifest, then clean up older packs, then the catalog.
         let packPath = (cityDir as NSString).appendingPathComponent(packName)
         try rename(stagedPack, packPath)
-        try commitCopy(staging: staging, cityDirectory: cityDir, hasCopy: !copyFiles.isEmpty)
+        try commitCopy(staging: staging, cityDirectory: cityDir, hasCopy: !copyFiles.isEmpty)  // just before the manifest
         try rename(stagedManifest, manifestPath)
         if let contents = try? fm.contentsOfDirectory(atPath: cityDir) {
             for name in contents where name.hasSuffix(PackSchema.packSuffix) && name != packName {
