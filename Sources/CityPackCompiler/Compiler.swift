@@ -22,6 +22,9 @@ public struct BuildReport: Sendable {
     /// GTFS stops and stop_times read.
     public var stops: Int = 0
     public var stopTimes: Int = 0
+    /// Editorial cards and walking routes read.
+    public var cards: Int = 0
+    public var routes: Int = 0
     /// Wall seconds per stage, in order.
     public var timings: [(stage: String, seconds: Double)] = []
     /// Set when the pack was written.
@@ -48,12 +51,16 @@ public enum Compiler {
                 outputs: city.gtfsFeeds.isEmpty ? ["POIs"] : ["POIs", "stops", "timetables"]),
             .init(name: "validate", inputs: ["POIs"], outputs: ["diagnostics", "POIs kept"]),
         ]
+        if city.editorialDirectory != nil || city.copyDirectory != nil {
+            stages[0].inputs += [city.editorialDirectory, city.copyDirectory].compactMap { $0 }.map { ($0 as NSString).lastPathComponent }
+            stages[0].outputs += ["cards", "routes", "copy"]
+        }
         if options.emit {
             stages.append(.init(name: "index", inputs: ["POIs kept"], outputs: ["geohash buckets", "search terms"]))
             stages.append(
                 .init(
                     name: "emit", inputs: ["buckets", "POIs"],
-                    outputs: ["\(options.outputDirectory)/\(city.id)/\(city.id)-N\(PackSchema.packSuffix)", "manifest.json", "catalog.json"]))
+                    outputs: ["\(options.outputDirectory)/\(city.id)/\(city.id)-N\(PackSchema.packSuffix)", "manifest.json", "copy/", "catalog.json"]))
         }
         return BuildPlan(stages: stages)
     }
@@ -94,7 +101,9 @@ public enum Compiler {
         }
 
         // Source hashes for the manifest are computed on the second core while the first one parses.
-        let sourceHashes = options.emit ? SourceHashes(files: city.osmFiles + city.gtfsFeeds) : nil
+        let sourceHashes = options.emit
+            ? SourceHashes(files: city.osmFiles + city.gtfsFeeds + [city.editorialDirectory, city.copyDirectory].compactMap { $0 })
+            : nil
 
         // Stage 1: ingest.
         let progress = options.progress
@@ -131,6 +140,18 @@ public enum Compiler {
                 bag.report(Rules.packIOFailure, "\(error)", at: SourceLocation(file: display))
             }
         }
+        // Editorial CSV and copy (template defaults + the city's overrides).
+        var editorial = EditorialContent()
+        if let directory = city.editorialDirectory {
+            editorial = EditorialReader.read(
+                directory: directory, displayDirectory: displayPath(directory, city: city),
+                defaultLocale: city.defaultLocale, locales: city.locales, bag: bag)
+        }
+        let copy = CopyReader.read(
+            templateDirectory: (templates as NSString).appendingPathComponent("copy"), cityDirectory: city.copyDirectory,
+            display: { displayPath($0, city: city) }, defaultLocale: city.defaultLocale, locales: city.locales, bag: bag)
+        report.cards = editorial.cards.count
+        report.routes = editorial.routes.count
         report.stops = feeds.reduce(0) { $0 + $1.stops.count }
         report.stopTimes = feeds.reduce(0) { $0 + $1.stopTimes.count }
         report.poisRead = ingested.pois.count
@@ -152,6 +173,10 @@ public enum Compiler {
         for feed in feeds {
             GTFSValidator.validate(feed, bbox: city.bbox, buildDate: today, bag: bag)
         }
+        let stopIDs = Set(feeds.flatMap { $0.stops.map(\.id) })
+        editorial = EditorialValidator.validate(
+            editorial, context: EditorialContext(city: city, pois: kept, categories: categories, stopIDs: stopIDs), bag: bag)
+        CopyValidator.validate(copy, bag: bag)
         if kept.isEmpty && report.stops == 0 {
             bag.report(Rules.packEmpty, "no POI of the profile's categories inside the city bbox", at: SourceLocation(file: city.file))
         }
@@ -164,9 +189,11 @@ public enum Compiler {
             sources.append(.init(path: displayPath(file, city: city), bytes: digest.bytes, sha256: digest.sha256))
         }
         let createdAt = buildTime(options: options, newestTimestamp: ingested.newestTimestamp, files: city.osmFiles + city.gtfsFeeds)
-        let input = PackInput(
+        var input = PackInput(
             city: city, pois: kept, categories: categories, createdAt: createdAt,
             generator: generator, sources: sources, transit: feeds)
+        input.editorial = editorial
+        input.copy = copy.isEmpty ? nil : copy
         progress?(ProgressEvent(stage: "emit", item: "\(city.id) pack", done: 0, total: 0, unit: "B"))
         do {
             report.emitted = try PackEmitter.emit(input, outputDirectory: options.outputDirectory)

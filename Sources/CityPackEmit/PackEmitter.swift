@@ -41,11 +41,15 @@ public enum PackEmitter {
         let manifestPath = (cityDir as NSString).appendingPathComponent(PackSchema.manifestName)
         let previous = readManifest(manifestPath)
 
+        // Copy tables, staged beside the pack; they are content too, so they take part in the version decision.
+        let copyFiles = try stageCopy(input, staging: staging)
+
         // 1. The database without its data version: its hash identifies the content.
         let database = (staging as NSString).appendingPathComponent("pack.sqlite")
         try PackWriter.write(input, to: database)
         let content = try FileDigest(path: database)
         let changed = previous?.contentSha256 != content.sha256 || previous?.formatVersion != Int(PackSchema.formatVersion)
+            || (previous?.copy ?? []) != copyFiles
         let dataVersion = changed ? (previous?.dataVersion ?? 0) + 1 : previous!.dataVersion
         var createdAt = iso8601UTC(input.createdAt)
         if !changed, let previous, ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"] == nil {
@@ -70,18 +74,20 @@ public enum PackEmitter {
             city: .init(id: city.id, name: city.name, names: city.names, defaultLocale: city.defaultLocale, locales: city.locales),
             bbox: city.bbox.array, counts: .init(
                 pois: input.pois.count, categories: categoryCounts, stops: input.transitCounts.stops,
-                lines: input.transitCounts.lines),
+                lines: input.transitCounts.lines, cards: input.editorial.cards.count,
+                routes: input.editorial.routes.count),
             artifact: .init(
                 path: packName, bytes: compressed.bytes, sha256: compressed.sha256,
                 uncompressedBytes: uncompressed.bytes, uncompressedSha256: uncompressed.sha256),
             etag: "\"\(compressed.sha256.prefix(32))\"", contentSha256: content.sha256, sources: input.sources,
-            attribution: city.attribution)
+            attribution: city.attribution, copy: copyFiles.isEmpty ? nil : copyFiles)
         let stagedManifest = (staging as NSString).appendingPathComponent(PackSchema.manifestName)
         try writeJSON(manifest, to: stagedManifest)
 
         // 4. Commit: pack, then manifest, then clean up older packs, then the catalog.
         let packPath = (cityDir as NSString).appendingPathComponent(packName)
         try rename(stagedPack, packPath)
+        try commitCopy(staging: staging, cityDirectory: cityDir, hasCopy: !copyFiles.isEmpty)  // just before the manifest
         try rename(stagedManifest, manifestPath)
         if let contents = try? fm.contentsOfDirectory(atPath: cityDir) {
             for name in contents where name.hasSuffix(PackSchema.packSuffix) && name != packName {

@@ -165,11 +165,14 @@ enum BuildRunner {
                 Terminal.err(
                     "built \(m.city.id): \(m.counts.pois) POIs from \(build.nodes) nodes, \(build.ways) ways → "
                         + "\(emitted.packPath) (\(m.artifact.bytes) bytes, data version \(m.dataVersion)"
-                        + (emitted.changed ? "" : ", unchanged") + "); \(summary)\n")
+                        + (emitted.changed ? "" : ", unchanged") + ")"
+                        + (m.copy.map { "; \(m.counts.cards ?? 0) cards, \(m.counts.routes ?? 0) routes, \($0.count) copy files" } ?? "")
+                        + "; \(summary)\n")
             } else if bag.hasErrors {
                 Terminal.err("citypack: \(command) failed: \(summary)\(emit ? "; no pack was written" : "")\n")
             } else {
-                Terminal.err("checked \(build.city?.id ?? input.city): \(build.poisKept) POIs; \(summary)\n")
+                let editorial = build.cards + build.routes > 0 ? ", \(build.cards) cards, \(build.routes) routes" : ""
+                Terminal.err("checked \(build.city?.id ?? input.city): \(build.poisKept) POIs\(editorial); \(summary)\n")
             }
             if diagnostics.baseline != nil {
                 for entry in report.fixed {
