@@ -11,6 +11,8 @@ let package = Package(
     products: [
         .executable(name: "citypack", targets: ["citypack"]),
         .library(name: "CityPackKit", targets: ["CityPackKit"]),
+        // The parsers, for the libFuzzer targets in Fuzz/ (a separate package that depends on this one by path).
+        .library(name: "CityPackIngest", targets: ["CityPackIngest", "CityPackDiagnostics", "CityPackModel"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
