@@ -68,7 +68,7 @@ let package = Package(
             ]),
         .executableTarget(name: "citypack", dependencies: ["CityPackCLI"]),
 
-        .target(name: "CityPackTestSupport", dependencies: ["CityPackDiagnostics"], path: "Tests/CityPackTestSupport"),
+        .target(name: "CityPackTestSupport", dependencies: ["CityPackDiagnostics", "CCityPackZlib"], path: "Tests/CityPackTestSupport"),
         .testTarget(name: "CityPackDiagnosticsTests", dependencies: ["CityPackDiagnostics", "CityPackTestSupport"]),
         .testTarget(name: "CityPackIngestTests", dependencies: ["CityPackIngest", "CityPackModel", "CityPackTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "CityPackValidateTests", dependencies: ["CityPackValidate", "CityPackModel", "CityPackIngest", "CityPackTestSupport"]),

@@ -95,7 +95,7 @@ public enum Compiler {
         // Stage 1: ingest.
         let progress = options.progress
         let current = CurrentItem()
-        var readOptions = OSMReadOptions()
+        var readOptions = OSMReadOptions(limits: city.limits)
         readOptions.progress = { done, total in
             progress?(ProgressEvent(stage: "ingest", item: current.name, done: done, total: total))
         }
@@ -115,7 +115,8 @@ public enum Compiler {
             let display = displayPath(path, city: city)
             current.name = display
             do {
-                if let feed = try GTFSReader.read(path: path, displayPath: display, bag: bag) { feeds.append(feed) }
+                if let feed = try GTFSReader.read(
+                    path: path, displayPath: display, bag: bag, options: GTFSReadOptions(limits: city.limits)) { feeds.append(feed) }
             } catch {
                 bag.report(Rules.packIOFailure, "\(error)", at: SourceLocation(file: display))
             }

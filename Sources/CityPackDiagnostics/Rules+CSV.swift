@@ -83,6 +83,9 @@ extension Rules {
     public static let csvFieldTooLong = RuleDescription(
         "csv.field_too_long", .csv, .error, "A value is longer than the configured limit",
         rationale: "No legitimate GTFS or editorial value is that long; it usually means a runaway quote.")
+    public static let csvTooManyFields = RuleDescription(
+        "csv.too_many_fields", .csv, .error, "A row has more cells than the configured limit; the row is skipped",
+        rationale: "Every cell costs memory before the row can be checked; a row of a million commas must not.")
     public static let csvNonPrintableInID = RuleDescription(
         "csv.non_printable_in_id", .csv, .warning, "An ID contains control or non-ASCII characters",
         rationale: "Such IDs look equal to their references on screen while failing to match byte for byte.")
@@ -92,6 +95,6 @@ extension Rules {
         csvUnterminatedQuote, csvStrayQuote, csvNewLineInValue, csvWhitespace, csvEmptyRow, csvTrailingCells, csvInvalidUTF8,
         csvUTF8BOM, csvUTF16, csvNulByte, csvMixedLineEndings, csvBareCarriageReturn, csvInvalidLineSeparator, csvMisspelledColumn, csvUnknownColumn,
         csvMissingRequiredColumn, csvMissingRequiredField, csvInvalidValue, csvTooManyRows, csvFileTooLarge,
-        csvFieldTooLong, csvNonPrintableInID,
+        csvFieldTooLong, csvNonPrintableInID, csvTooManyFields,
     ]
 }

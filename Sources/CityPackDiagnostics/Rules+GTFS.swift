@@ -9,6 +9,14 @@ extension Rules {
     public static let gtfsArchiveTooLarge = RuleDescription(
         "gtfs.archive_too_large", .gtfs, .error, "The feed's decompressed size exceeds the limit",
         rationale: "Bounds memory and disk against zip bombs.")
+    public static let gtfsZipBomb = RuleDescription(
+        "gtfs.zip_bomb", .gtfs, .error,
+        "A zip entry inflates to more than the configured ratio of its compressed size; it is not read",
+        rationale: "Text tables compress 5–20×; hundreds of times more is a decompression bomb. Checked while "
+            + "inflating, since the sizes in zip headers are written by whoever made the archive.")
+    public static let gtfsArchiveTooManyEntries = RuleDescription(
+        "gtfs.archive_too_many_entries", .gtfs, .error, "The zip holds more entries than the configured limit",
+        rationale: "A feed has about twenty files; a hundred thousand entries only cost time and memory to list.")
     public static let gtfsMissingRequiredFile = RuleDescription(
         "gtfs.missing_required_file", .gtfs, .error, "agency, stops, routes, trips or stop_times is absent",
         rationale: "A feed without these files cannot describe any trip.")
@@ -140,6 +148,6 @@ extension Rules {
         gtfsDuplicateStopSequence, gtfsDecreasingStopTimeDistance, gtfsFastTravel, gtfsBlockOverlap,
         gtfsDecreasingShapeDistance, gtfsDuplicateShapeSequence, gtfsUnusedShape, gtfsCalendarRangeOutOfOrder,
         gtfsServiceNoActiveDay, gtfsExpiredCalendar, gtfsFeedExpiresSoon, gtfsInvalidHeadway,
-        gtfsOverlappingFrequency,
+        gtfsOverlappingFrequency, gtfsZipBomb, gtfsArchiveTooManyEntries,
     ]
 }

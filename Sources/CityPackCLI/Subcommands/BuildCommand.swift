@@ -9,7 +9,8 @@ struct Build: ParsableCommand {
         abstract: "Compile a city into outputs/<city>/ (pack, manifest) and update outputs/catalog.json.",
         discussion: """
             Errors stop the build before anything is written; the previous pack, manifest and catalog stay intact.
-            Exit codes: 0 built (warnings allowed), 1 error diagnostics, 64 usage, 66 missing input, 74 I/O failure.
+            Exit codes: 0 built (warnings allowed), 1 error diagnostics (including a missing source and an unwritable
+            output folder), 64 usage, 66 city folder or city file missing.
             """)
 
     @OptionGroup var input: InputOptions
@@ -97,13 +98,14 @@ enum BuildRunner {
                 Terminal.err("checked \(report.city?.id ?? input.city): \(report.poisKept) POIs; \(summary)\n")
             }
         }
-        if let failure = report.failure {
-            _ = failure
-            throw ExitCode(ExitCodes.ioFailure)
-        }
-        if bag.hasErrors {
-            let missing = bag.diagnostics.contains { $0.code == Rules.cityMissingSource.code && $0.severity == .error }
-            throw ExitCode(missing && report.city == nil ? ExitCodes.missingInput : ExitCodes.dataErrors)
+        // Every failure past this point is a located diagnostic (a missing source at its line in the city
+        // file, an unwritable output folder at its path): exit 1. 66 is kept for a city file that cannot be read
+        // at all, which has no line to point at.
+        if bag.hasErrors || report.failure != nil {
+            let cityFileUnreadable = report.city == nil && bag.diagnostics.contains {
+                $0.code == Rules.cityMissingSource.code && $0.severity == .error && ($0.location?.line ?? 0) == 0
+            }
+            throw ExitCode(cityFileUnreadable ? ExitCodes.missingInput : ExitCodes.dataErrors)
         }
     }
 

@@ -164,7 +164,7 @@ public enum CityFileLoader {
             }
             let known: Set<String> = [
                 "id", "name", "names", "locales", "default_locale", "bbox", "sources", "profile", "rules",
-                "size_budget", "attribution",
+                "size_budget", "attribution", "limits",
             ]
             for key in map.keys {
                 if let k = key.string, !known.contains(k) {
@@ -226,8 +226,8 @@ public enum CityFileLoader {
                                 continue
                             }
                             let full = resolve(p)
-                            if !FileManager.default.fileExists(atPath: full) {
-                                fail(Rules.cityMissingSource, "\(kind) source '\(p)' not found (looked at \(full))", item)
+                            if let problem = CityFileLoader.sourceProblem(full, kind: kind) {
+                                fail(Rules.cityMissingSource, "\(kind) source '\(p)' \(problem) (looked at \(full))", item)
                             }
                             if kind == "osm" { osm.append(full) } else { gtfs.append(full) }
                         }
@@ -264,16 +264,56 @@ public enum CityFileLoader {
                 if let n = node.int, n > 0 { budget = n } else { fail(Rules.citySyntax, "'size_budget' must be a positive number of bytes", node) }
             }
             let attribution = string(map["attribution"], "attribution") ?? "© OpenStreetMap contributors"
+            let limits = self.limits(map["limits"])
 
             if failed { return nil }
-            return City(
+            var city = City(
                 id: id, name: name, names: names, defaultLocale: defaultLocale, locales: locales, bbox: bbox,
                 osmFiles: osm, gtfsFeeds: gtfs, profile: profile, severityOverrides: overrides,
                 disabledRules: disabled, sizeBudget: budget, attribution: attribution,
                 directory: (file as NSString).deletingLastPathComponent, file: file)
+            city.limits = limits
+            return city
+        }
+
+        /// The `limits:` mapping: known keys with positive integer values; defaults for absent keys.
+        mutating func limits(_ node: Node?) -> InputLimits {
+            var limits = InputLimits()
+            guard let node else { return limits }
+            guard let mapping = node.mapping else {
+                fail(Rules.citySyntax, "'limits' must be a mapping such as { rows: 1000000, depth: 16 }", node)
+                return limits
+            }
+            for (key, value) in mapping {
+                guard let name = key.string, limits.value(name) != nil else {
+                    fail(Rules.citySyntax,
+                        "unknown limit '\(key.string ?? "?")'; expected one of \(InputLimits.keys.joined(separator: ", "))", key)
+                    continue
+                }
+                guard let text = value.scalar?.string, let n = Int64(text.replacingOccurrences(of: "_", with: "")), n > 0
+                else {
+                    fail(Rules.citySyntax, "limit '\(name)' must be a positive whole number", value)
+                    continue
+                }
+                _ = limits.set(name, n)
+            }
+            return limits
         }
 
         static func isLocale(_ s: String) -> Bool { CityFileLoader.isLocale(s) }
+    }
+
+    /// Why a source path cannot be read, or nil when it can: OSM sources must be readable regular files, GTFS
+    /// sources readable files (zip) or folders.
+    static func sourceProblem(_ path: String, kind: String) -> String? {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return "not found" }
+        if isDirectory.boolValue {
+            if kind == "osm" { return "is a folder, not an OSM file" }
+            return FileManager.default.isReadableFile(atPath: path) && FileManager.default.isExecutableFile(atPath: path)
+                ? nil : "is a folder that cannot be read"
+        }
+        return FileManager.default.isReadableFile(atPath: path) ? nil : "cannot be read (permission denied)"
     }
 
     /// A BCP 47-style tag: a 2–3 letter language, then optional `-`/`_` subtags of 2–8 letters or digits.

@@ -17,6 +17,8 @@ struct GTFSSource {
     }
 
     private let kind: Kind
+    /// Size of the archive on disk: no entry can hold more compressed bytes than that, whatever its header says.
+    private var archiveBytes: UInt64 = 0
     /// File name (`stops.txt`) → display path (`feed.zip/stops.txt`).
     let displayPaths: [String: String]
     /// File names present, sorted.
@@ -62,17 +64,28 @@ struct GTFSSource {
         var entries: [String: Entry] = [:]
         var nested: [String: [String: Entry]] = [:]
         var declared: UInt64 = 0
-        for entry in archive where entry.type == .file {
+        var count = 0
+        for entry in archive {
+            count += 1
+            if count > options.maxEntries {
+                bag.report(Rules.gtfsArchiveTooManyEntries,
+                    "archive has more than \(options.maxEntries) entries; not read", at: SourceLocation(file: displayPath))
+                return nil
+            }
+            guard entry.type == .file else { continue }
             let name = entry.path
             let parts = name.split(separator: "/", omittingEmptySubsequences: false)
-            if name.hasPrefix("/") || name.hasPrefix("\\") || parts.contains("..") || name.contains("\\..")
-                || name.contains(":")
+            // `..` as a component with either separator (zip tools on Windows honour backslashes), absolute
+            // paths and drive letters: never used, since entries are read into memory, but a sign of zip-slip.
+            let components = name.split(omittingEmptySubsequences: false) { $0 == "/" || $0 == "\\" }
+            if name.hasPrefix("/") || name.hasPrefix("\\") || components.contains("..") || name.contains(":")
             {
                 bag.report(Rules.gtfsUnsafeArchiveEntry, "zip entry `\(name)` has an unsafe path; ignored",
                     at: SourceLocation(file: displayPath), entity: name)
                 continue
             }
-            declared &+= entry.uncompressedSize
+            let (sum, overflow) = declared.addingReportingOverflow(entry.uncompressedSize)
+            declared = overflow ? .max : sum
             if parts.count == 1 {
                 entries[name] = entry
             } else if parts.count == 2, !parts[0].hasPrefix("__MACOSX"), !parts[1].isEmpty {
@@ -92,7 +105,9 @@ struct GTFSSource {
         }
         var paths: [String: String] = [:]
         for name in entries.keys { paths[name] = "\(prefix)/\(name)" }
-        return GTFSSource(kind: .zip(archive, entries), displayPaths: paths, displayPath: displayPath, options: options)
+        var source = GTFSSource(kind: .zip(archive, entries), displayPaths: paths, displayPath: displayPath, options: options)
+        source.archiveBytes = ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? NSNumber)?.uint64Value ?? 0
+        return source
     }
 
     private init(kind: Kind, displayPaths: [String: String], displayPath: String, options: GTFSReadOptions) {
@@ -108,6 +123,7 @@ struct GTFSSource {
     }
 
     private struct SizeExceeded: Error {}
+    private struct RatioExceeded: Error {}
 
     /// The bytes of one file, or nil (after reporting) when it cannot be read or is too large.
     mutating func load(_ name: String, bag: DiagnosticBag) -> Data? {
@@ -137,16 +153,28 @@ struct GTFSSource {
                     at: whole)
                 return nil
             }
+            // Headers can lie both ways: the ratio is checked against the smaller of the declared compressed size
+            // and the archive's size, with 1 MiB of slack so tiny, very repetitive tables are never flagged.
+            let compressed = min(entry.compressedSize, archiveBytes == 0 ? entry.compressedSize : archiveBytes)
+            let ratio = UInt64(max(options.maxCompressionRatio, 1))
+            let (product, overflow) = max(compressed, 1).multipliedReportingOverflow(by: ratio)
+            let ratioLimit = max(overflow ? UInt64.max : product, 1 << 20)
             var data = Data()
-            data.reserveCapacity(Int(entry.uncompressedSize))
+            data.reserveCapacity(Int(min(entry.uncompressedSize, UInt64(max(limit, 0)), 64 << 20)))
             do {
                 _ = try archive.extract(entry, bufferSize: 1 << 16, skipCRC32: false) { chunk in
-                    // Never trust the declared size: enforce the limit on what is actually inflated.
+                    // Never trust the declared size: enforce the limits on what is actually inflated.
                     if data.count + chunk.count > limit { throw SizeExceeded() }
+                    if UInt64(data.count + chunk.count) > ratioLimit { throw RatioExceeded() }
                     data.append(chunk)
                 }
             } catch is SizeExceeded {
                 bag.report(Rules.gtfsArchiveTooLarge, "entry inflates beyond the limit of \(limit) bytes", at: whole)
+                return nil
+            } catch is RatioExceeded {
+                bag.report(Rules.gtfsZipBomb,
+                    "entry inflates to more than \(ratio) times its \(compressed) compressed bytes (a zip bomb?); not read",
+                    at: whole)
                 return nil
             } catch {
                 bag.report(Rules.gtfsInvalidArchive, "cannot decompress entry: \(error)", at: whole)

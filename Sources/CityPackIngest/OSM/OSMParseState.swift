@@ -53,6 +53,8 @@ struct OSMParseState {
     private var coordinatesValid = false
     private var tagCount = 0
     private var tagLimitReported = false
+    private var refCount = 0
+    private var refLimitReported = false
     private var refStart = 0
     private var badRefReported = false
     private var keptKeys: [String] = []
@@ -232,6 +234,15 @@ struct OSMParseState {
 
     mutating func startElement(_ localname: UnsafePointer<xmlChar>, _ count: Int, _ attributes: Attributes?) {
         depth += 1
+        if depth > options.maxDepth {
+            if !stopped {
+                let (l, c) = tagStart()
+                limitExceeded(
+                    "elements are nested more than \(options.maxDepth) deep; reading stopped", at: here(l, c),
+                    stopParsing: true)
+            }
+            return
+        }
         if skipDepth > 0 { return }
         if depth == elementDepth + 1, let kind {
             switch kind {
@@ -341,6 +352,8 @@ struct OSMParseState {
         currentID = 0
         tagCount = 0
         tagLimitReported = false
+        refCount = 0
+        refLimitReported = false
         badRefReported = false
         if !keptKeys.isEmpty {
             keptKeys.removeAll(keepingCapacity: true)
@@ -379,7 +392,7 @@ struct OSMParseState {
             currentID = id
             idValid = true
         } else {
-            let text = idText.map { "id \"\(string($0.0, $0.1))\" is not an integer" } ?? "the id attribute is missing"
+            let text = idText.map { "id \"\(string($0.0, $0.1))\" is not a 64-bit integer" } ?? "the id attribute is missing"
             bag.report(Rules.osmInvalidID, "\(noun): \(text); element skipped", at: here(line, column))
         }
         guard newKind == .node else { return }
@@ -505,8 +518,22 @@ struct OSMParseState {
         }
     }
 
+    /// Counts one `<nd>` or `<member>`; false (after reporting once) when the element has too many.
+    private mutating func countRef() -> Bool {
+        refCount += 1
+        guard refCount > options.maxRefsPerElement else { return true }
+        if !refLimitReported {
+            refLimitReported = true
+            limitExceeded(
+                "\(entity) has more than \(options.maxRefsPerElement) \(kind == .way ? "node references" : "members"); "
+                    + "the rest are ignored", at: here(line, column), stopParsing: false)
+        }
+        return false
+    }
+
     private mutating func nd(_ count: Int, _ attributes: Attributes?) {
         skipDepth = depth
+        guard countRef() else { return }
         var ref: Int64?
         var text: String?
         if let attributes {
@@ -530,6 +557,7 @@ struct OSMParseState {
 
     private mutating func member(_ count: Int, _ attributes: Attributes?) {
         skipDepth = depth
+        guard countRef() else { return }
         var typeOK = false
         var typeText: String?
         var refOK = false
