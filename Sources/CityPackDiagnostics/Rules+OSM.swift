@@ -26,7 +26,7 @@ extension Rules {
         rationale: "Usually a way cut at the edge of a clipped extract; the pack does not use its geometry, but a "
             + "referentially incomplete file can hide other losses (osmium check-refs reports the same).")
     public static let osmWayOneNode = RuleDescription(
-        "osm.way_one_node", .osm, .warning, "A way has fewer than two node references",
+        "osm.way_one_node", .osm, .warning, "A way has fewer than two node references, or one node repeated",
         rationale: "A way needs two nodes to be a line; a single-node way is a mapping error.")
     public static let osmPOIOutsideBBox = RuleDescription(
         "osm.poi_outside_bbox", .osm, .warning, "A POI lies outside the city bounding box and is left out",

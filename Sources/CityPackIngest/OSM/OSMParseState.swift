@@ -608,6 +608,11 @@ struct OSMParseState {
                 bag.report(
                     Rules.osmWayOneNode, "way \(currentID) has \(refCount) node reference\(refCount == 1 ? "" : "s")",
                     at: here(line, column), entity: "w\(currentID)")
+            } else if wayRefs[(refStart + 1)...].allSatisfy({ $0 == wayRefs[refStart] }) {
+                // The scan stops at the first other node, i.e. at once for any real way.
+                bag.report(
+                    Rules.osmWayOneNode, "way \(currentID) references node \(wayRefs[refStart]) \(refCount) times and no other node",
+                    at: here(line, column), entity: "w\(currentID)")
             }
             guard refCount > 0, let (category, tags) = classify() else { return }
             pendingWays.append(
