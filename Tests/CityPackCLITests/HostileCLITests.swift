@@ -130,6 +130,15 @@ import Darwin
         try Self.expectLocatedFailure(city, out, "map.osm:3:97", "osm.xml_malformed")
     }
 
+    /// Found by fuzzing: libxml2 printed encoding errors to stderr and the file passed as empty.
+    @Test func encodingConversionFailure() throws {
+        let xml = "<?xml version='1.0' encoding='UTF-7'?>\n<osm version=\"0.6\">\n<node id=\"1\" lat=\"43.73\" lon=\"7.42\"/>+AGEA-</osm>\n"
+        let (city, out) = try Self.city(osm: Array(xml.utf8))
+        try Self.expectLocatedFailure(city, out, "map.osm:1:37", "osm.xml_malformed")
+        let (_, _, stderr) = try Self.build(city, output: out)
+        #expect(!stderr.contains("encoding error :"), "libxml2 no longer writes to stderr: \(stderr)")
+    }
+
     static let feed: [String: String] = [
         "agency.txt": "agency_name,agency_url,agency_timezone\nAg,http://a.example,Europe/Monaco\n",
         "stops.txt": "stop_id,stop_name,stop_lat,stop_lon\nS1,One,43.73,7.42\nS2,Two,43.74,7.43\n",

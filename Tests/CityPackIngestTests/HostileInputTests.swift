@@ -144,6 +144,19 @@ import Testing
         #expect(bag.diagnostics.first?.location?.line == 3)
     }
 
+    /// Found by FuzzOSM: a declared encoding whose conversion fails was reported by libxml2 on stderr only, and
+    /// the file read as empty with no error. It is now osm.xml_malformed.
+    @Test(arguments: [
+        Array("<?xml version='1.0' encoding='UTF-7'?>\n<osm version=\"0.6\">\n<node id=\"1\" lat=\"1\" lon=\"2\"/>+AGEA-</osm>\n".utf8),
+        Array("<?xml version='1.0' encoding='UTF-7'?>\n< gene".utf8) + [0, 0],
+    ])
+    func encodingConversionFailureIsAnError(_ bytes: [UInt8]) throws {
+        let (_, bag) = try readBytes(bytes)
+        #expect(bag.diagnostics.map(\.code) == ["osm.xml_malformed"], "\(bag.diagnostics)")
+        #expect(bag.diagnostics.first?.message.contains("conversion failed") == true)
+        #expect((bag.diagnostics.first?.location?.line ?? 0) > 0)
+    }
+
     func readBytes(_ bytes: [UInt8], name: String = "bytes.osm", options: OSMReadOptions = .init()) throws
         -> (OSMIngestResult, DiagnosticBag)
     {

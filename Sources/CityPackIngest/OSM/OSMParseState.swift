@@ -202,9 +202,16 @@ struct OSMParseState {
         guard e.level.rawValue >= XML_ERR_ERROR.rawValue, !stopped, !malformed else { return }
         malformed = true
         let message = e.message.map { String(cString: $0) }?.trimmingCharacters(in: .whitespacesAndNewlines)
-        bag.report(
-            Rules.osmXMLMalformed, "XML error: \(message ?? "code \(e.code)")",
-            at: SourceLocation(file: displayPath, line: Int(e.line), column: Int(e.int2)))
+        // Errors raised without the parser context (encoding conversion) carry no line: use the parser's.
+        let location = e.line > 0
+            ? SourceLocation(file: displayPath, line: Int(e.line), column: Int(e.int2)) : currentPosition()
+        bag.report(Rules.osmXMLMalformed, "XML error: \(message ?? "code \(e.code)")", at: location)
+    }
+
+    /// The parser marked the document not well-formed without reporting why.
+    mutating func malformedWithoutMessage(code: Int) {
+        malformed = true
+        bag.report(Rules.osmXMLMalformed, "XML error (libxml2 code \(code))", at: currentPosition())
     }
 
     mutating func declaration(_ what: String) {
