@@ -371,6 +371,68 @@ import Testing
         #expect(!bag.diagnostics.map(\.code).contains("gtfs.zip_bomb"))
     }
 
+    /// Found by FuzzGTFSZip (a timeout): a deflate entry that ends before its stream does, at the end of the
+    /// archive, made ZIPFoundation's inflate loop forever. The feed's own reader now ends with located errors.
+    @Test func fuzzRegressionTruncatedDeflateAtEndOfArchive() throws {
+        let path = TestPaths.root.appendingPathComponent("Tests/CityPackIngestTests/Fixtures/fuzz-regressions/gtfs-zip-timeout-eeb0224d.zip").path
+        let bag = DiagnosticBag()
+        _ = try GTFSReader.read(path: path, displayPath: "feed.zip", bag: bag)
+        let archive = bag.diagnostics.filter { $0.code == "gtfs.invalid_archive" }.map { "\($0.location!.description): \($0.message)" }
+        #expect(archive == [
+            "feed.zip/stop_times.txt: cannot read entry: the compressed data ends early (truncated entry)",
+            "feed.zip/stops.txt: cannot read entry: bad local header",
+        ])
+    }
+
+    /// Rewrites the compressed size of the first entry in both headers.
+    static func patchCompressedSize(_ zip: inout Data, _ size: UInt32) {
+        let bytes = [UInt8](zip)
+        func put(_ at: Int) { for i in 0..<4 { zip[at + i] = UInt8((size >> (8 * UInt32(i))) & 0xFF) } }
+        put(18)
+        if let central = (0..<(bytes.count - 4)).first(where: { bytes[$0] == 0x50 && bytes[$0 + 1] == 0x4B && bytes[$0 + 2] == 1 && bytes[$0 + 3] == 2 }) {
+            put(central + 20)
+        }
+    }
+
+    static func readRaw(_ zip: Data) throws -> DiagnosticBag {
+        let dir = try TestPaths.temporaryDirectory("hostile-raw-zip")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try zip.write(to: dir.appendingPathComponent("feed.zip"))
+        let bag = DiagnosticBag()
+        _ = try GTFSReader.read(path: dir.appendingPathComponent("feed.zip").path, displayPath: "feed.zip", bag: bag)
+        return bag
+    }
+
+    @Test func compressedSizeBeyondTheArchive() throws {
+        var zip = TestZip.make([TestZip.Entry("stops.txt", Self.tables[1].1)] + Self.good.dropFirst(2))
+        Self.patchCompressedSize(&zip, 0x7FFF_FFFF)
+        let bag = try Self.readRaw(zip)
+        #expect(bag.diagnostics.contains {
+            $0.code == "gtfs.invalid_archive" && $0.location?.file == "feed.zip/stops.txt" && $0.message.contains("more than the archive holds")
+        }, "\(bag.diagnostics)")
+    }
+
+    @Test func deflateStreamCutShort() throws {
+        var zip = TestZip.make([TestZip.Entry("stops.txt", Self.tables[1].1)] + Self.good.dropFirst(2))
+        Self.patchCompressedSize(&zip, 10)
+        let bag = try Self.readRaw(zip)
+        #expect(bag.diagnostics.contains { $0.code == "gtfs.invalid_archive" && $0.message.contains("ends early") }, "\(bag.diagnostics)")
+    }
+
+    @Test func crcMismatch() throws {
+        var zip = TestZip.make([TestZip.Entry("stops.txt", Self.tables[1].1, deflate: false)] + Self.good.dropFirst(2))
+        zip[30 + "stops.txt".utf8.count + 2] ^= 0x01  // a byte of the stored data
+        let bag = try Self.readRaw(zip)
+        #expect(bag.diagnostics.contains { $0.code == "gtfs.invalid_archive" && $0.message.contains("CRC-32") }, "\(bag.diagnostics)")
+    }
+
+    @Test func notAZipAndEmptyFile() throws {
+        for bytes in [Data(), Data("PK\u{3}\u{4} not really".utf8), Data(repeating: 0x50, count: 100_000)] {
+            let bag = try Self.readRaw(bytes)
+            #expect(bag.diagnostics.map(\.code) == ["gtfs.invalid_archive"], "\(bag.diagnostics)")
+        }
+    }
+
     @Test func fieldsPerRowLimitReachesTheTables() throws {
         var options = GTFSReadOptions()
         options.maxFieldsPerRow = 3

@@ -1,6 +1,5 @@
 import CityPackDiagnostics
 import Foundation
-import ZIPFoundation
 
 /// Failures that are not findings about the data: the path itself cannot be used.
 public enum GTFSReadError: Error, Sendable, Equatable {
@@ -13,12 +12,10 @@ public enum GTFSReadError: Error, Sendable, Equatable {
 struct GTFSSource {
     private enum Kind {
         case directory(URL)
-        case zip(Archive, [String: Entry])
+        case zip(ZipReader, [String: ZipReader.Entry])
     }
 
     private let kind: Kind
-    /// Size of the archive on disk: no entry can hold more compressed bytes than that, whatever its header says.
-    private var archiveBytes: UInt64 = 0
     /// File name (`stops.txt`) → display path (`feed.zip/stops.txt`).
     let displayPaths: [String: String]
     /// File names present, sorted.
@@ -53,26 +50,23 @@ struct GTFSSource {
             for name in files where !name.hasPrefix(".") { paths[name] = "\(prefix)/\(name)" }
             return GTFSSource(kind: .directory(root), displayPaths: paths, displayPath: displayPath, options: options)
         }
-        let archive: Archive
+        let archive: ZipReader
         do {
-            archive = try Archive(url: url, accessMode: .read)
+            archive = try ZipReader(path: path, maxEntries: options.maxEntries)
         } catch {
-            bag.report(Rules.gtfsInvalidArchive, "not a directory or a readable zip archive",
+            bag.report(Rules.gtfsInvalidArchive, "not a directory or a readable zip archive (\(error))",
                 at: SourceLocation(file: displayPath))
             return nil
         }
-        var entries: [String: Entry] = [:]
-        var nested: [String: [String: Entry]] = [:]
+        if archive.entryCountExceeded {
+            bag.report(Rules.gtfsArchiveTooManyEntries,
+                "archive has more than \(options.maxEntries) entries; not read", at: SourceLocation(file: displayPath))
+            return nil
+        }
+        var entries: [String: ZipReader.Entry] = [:]
+        var nested: [String: [String: ZipReader.Entry]] = [:]
         var declared: UInt64 = 0
-        var count = 0
-        for entry in archive {
-            count += 1
-            if count > options.maxEntries {
-                bag.report(Rules.gtfsArchiveTooManyEntries,
-                    "archive has more than \(options.maxEntries) entries; not read", at: SourceLocation(file: displayPath))
-                return nil
-            }
-            guard entry.type == .file else { continue }
+        for entry in archive.entries where entry.isFile {
             let name = entry.path
             let parts = name.split(separator: "/", omittingEmptySubsequences: false)
             // `..` as a component with either separator (zip tools on Windows honour backslashes), absolute
@@ -105,9 +99,7 @@ struct GTFSSource {
         }
         var paths: [String: String] = [:]
         for name in entries.keys { paths[name] = "\(prefix)/\(name)" }
-        var source = GTFSSource(kind: .zip(archive, entries), displayPaths: paths, displayPath: displayPath, options: options)
-        source.archiveBytes = ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? NSNumber)?.uint64Value ?? 0
-        return source
+        return GTFSSource(kind: .zip(archive, entries), displayPaths: paths, displayPath: displayPath, options: options)
     }
 
     private init(kind: Kind, displayPaths: [String: String], displayPath: String, options: GTFSReadOptions) {
@@ -122,8 +114,7 @@ struct GTFSSource {
         return FileManager.default.fileExists(atPath: url.path, isDirectory: &dir) && !dir.boolValue
     }
 
-    private struct SizeExceeded: Error {}
-    private struct RatioExceeded: Error {}
+
 
     /// The bytes of one file, or nil (after reporting) when it cannot be read or is too large.
     mutating func load(_ name: String, bag: DiagnosticBag) -> Data? {
@@ -153,31 +144,20 @@ struct GTFSSource {
                     at: whole)
                 return nil
             }
-            // Headers can lie both ways: the ratio is checked against the smaller of the declared compressed size
-            // and the archive's size, with 1 MiB of slack so tiny, very repetitive tables are never flagged.
-            let compressed = min(entry.compressedSize, archiveBytes == 0 ? entry.compressedSize : archiveBytes)
-            let ratio = UInt64(max(options.maxCompressionRatio, 1))
-            let (product, overflow) = max(compressed, 1).multipliedReportingOverflow(by: ratio)
-            let ratioLimit = max(overflow ? UInt64.max : product, 1 << 20)
-            var data = Data()
-            data.reserveCapacity(Int(min(entry.uncompressedSize, UInt64(max(limit, 0)), 64 << 20)))
+            // Sizes in headers are whatever the archive's author wrote: the limits hold on the inflated bytes.
+            let data: Data
             do {
-                _ = try archive.extract(entry, bufferSize: 1 << 16, skipCRC32: false) { chunk in
-                    // Never trust the declared size: enforce the limits on what is actually inflated.
-                    if data.count + chunk.count > limit { throw SizeExceeded() }
-                    if UInt64(data.count + chunk.count) > ratioLimit { throw RatioExceeded() }
-                    data.append(chunk)
-                }
-            } catch is SizeExceeded {
+                data = try archive.extract(entry, maxBytes: limit, maxRatio: options.maxCompressionRatio)
+            } catch ZipReader.Failure.tooLarge {
                 bag.report(Rules.gtfsArchiveTooLarge, "entry inflates beyond the limit of \(limit) bytes", at: whole)
                 return nil
-            } catch is RatioExceeded {
+            } catch ZipReader.Failure.ratio(let ratio) {
                 bag.report(Rules.gtfsZipBomb,
-                    "entry inflates to more than \(ratio) times its \(compressed) compressed bytes (a zip bomb?); not read",
+                    "entry inflates to more than \(ratio) times its \(entry.compressedSize) compressed bytes (a zip bomb?); not read",
                     at: whole)
                 return nil
             } catch {
-                bag.report(Rules.gtfsInvalidArchive, "cannot decompress entry: \(error)", at: whole)
+                bag.report(Rules.gtfsInvalidArchive, "cannot read entry: \(error)", at: whole)
                 return nil
             }
             decompressed += data.count
