@@ -21,6 +21,7 @@ import Yams
 /// rules: { osm.poi_missing_name: off, osm.duplicate_poi: error }
 /// size_budget: 20000000           # bytes, compressed
 /// attribution: "© OpenStreetMap contributors, ODbL 1.0"
+/// limits: { rows: 1000000, zip_ratio: 100 }   # optional bounds on the sources (see InputLimits)
 /// ```
 public enum CityFileLoader {
     /// The file name `citypack` looks for in a city directory.
