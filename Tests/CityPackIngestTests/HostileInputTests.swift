@@ -489,6 +489,15 @@ import Testing
         #expect(bag.diagnostics.map { "\($0.location!.line):\($0.location!.column) \($0.code)" } == ["\(at) city.syntax"])
     }
 
+    @Test func oversizedCityFileIsNotRead() throws {
+        let (city, bag) = try Self.load(Self.base + "# " + String(repeating: "x", count: 1 << 20) + "\n")
+        #expect(city == nil)
+        #expect(bag.diagnostics.map(\.code) == ["city.syntax"])
+        #expect(bag.diagnostics.first?.message.contains("more than 1048576") == true)
+        let (ok, okBag) = try Self.load(Self.base + "# " + String(repeating: "x", count: 1000) + "\n")
+        #expect(ok != nil && okBag.diagnostics.isEmpty)
+    }
+
     @Test func missingAndUnreadableSourcesAreLocated() throws {
         let yaml = "id: x\nname: X\nbbox: [7.4, 43.7, 7.5, 43.8]\nsources:\n  osm:\n    - missing.osm\n    - folder.osm\n"
         let dir = try TestPaths.temporaryDirectory("sources")

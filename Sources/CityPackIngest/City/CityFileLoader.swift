@@ -24,6 +24,9 @@ import Yams
 /// limits: { rows: 1000000, zip_ratio: 100 }   # optional bounds on the sources (see InputLimits)
 /// ```
 public enum CityFileLoader {
+    /// Largest city file read, in bytes (1 MiB; real ones are under 2 KB).
+    public static let maxCityFileBytes: Int64 = 1 << 20
+
     /// The file name `citypack` looks for in a city directory.
     public static let fileName = "city.yaml"
 
@@ -36,6 +39,14 @@ public enum CityFileLoader {
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
         let file = exists && isDirectory.boolValue ? (path as NSString).appendingPathComponent(fileName) : path
+        // The city file is untrusted too, and its own limits cannot bound it: a fixed cap far above any real one.
+        if let size = (try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? NSNumber,
+            size.int64Value > maxCityFileBytes
+        {
+            bag.report(Rules.citySyntax, "city file is \(size.int64Value) bytes, more than \(maxCityFileBytes); not read",
+                at: SourceLocation(file: file))
+            return nil
+        }
         guard let data = FileManager.default.contents(atPath: file) else {
             bag.report(Rules.cityMissingSource, "cannot read city file '\(file)'", at: SourceLocation(file: file))
             return nil
