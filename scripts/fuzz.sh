@@ -74,6 +74,7 @@ failed=0
 if [ "$target" = all ]; then
     for exe in "${all_targets[@]}"; do run "$exe" "$@" || failed=1; done
 else
-    run "$(executable "$target")" "$@" || failed=1
+    exe="$(executable "$target")" || exit 64
+    run "$exe" "$@" || failed=1
 fi
 exit "$failed"
