@@ -98,14 +98,16 @@ enum BuildRunner {
                 Terminal.err("checked \(report.city?.id ?? input.city): \(report.poisKept) POIs; \(summary)\n")
             }
         }
-        // Every failure past this point is a located diagnostic (a missing source at its line in the city
-        // file, an unwritable output folder at its path): exit 1. 66 is kept for a city file that cannot be read
-        // at all, which has no line to point at.
-        if bag.hasErrors || report.failure != nil {
-            let cityFileUnreadable = report.city == nil && bag.diagnostics.contains {
+        if let failure = report.failure {
+            _ = failure
+            throw ExitCode(ExitCodes.dataErrors)  // reported as pack.io_failure at the output folder
+        }
+        if bag.hasErrors {
+            // 66 only for a city file that cannot be read at all; a missing source is located in it: exit 1.
+            let missing = bag.diagnostics.contains {
                 $0.code == Rules.cityMissingSource.code && $0.severity == .error && ($0.location?.line ?? 0) == 0
             }
-            throw ExitCode(cityFileUnreadable ? ExitCodes.missingInput : ExitCodes.dataErrors)
+            throw ExitCode(missing && report.city == nil ? ExitCodes.missingInput : ExitCodes.dataErrors)
         }
     }
 
