@@ -35,6 +35,11 @@ public struct BuildReport: Sendable {
     public var pois: [POI] = []
     /// The GTFS feeds read (stops and lines for the report's city map).
     public var feeds: [GTFSFeed] = []
+    /// The walking routes of the report's city map, waypoints placed where possible: after validation those
+    /// that go into the pack, else every route read (see ``Compiler/placedRoutes(_:pois:)``).
+    public var walkingRoutes: [WalkingRoute] = []
+    /// Routes validation left out of the pack (waypoints placed where possible), drawn as such on the map.
+    public var walkingRoutesLeftOut: [WalkingRoute] = []
 }
 
 /// Orchestrates the stages: load city → ingest → validate → index and emit, stopping between stages when
@@ -161,6 +166,7 @@ public enum Compiler {
         report.bytesRead = ingested.bytesRead
         report.pois = ingested.pois
         report.feeds = feeds
+        report.walkingRoutes = placedRoutes(editorial.routes, pois: ingested.pois)
         lap("ingest")
         if bag.hasErrors { return report }
 
@@ -176,6 +182,8 @@ public enum Compiler {
         let stopIDs = Set(feeds.flatMap { $0.stops.map(\.id) })
         editorial = EditorialValidator.validate(
             editorial, context: EditorialContext(city: city, pois: kept, categories: categories, stopIDs: stopIDs), bag: bag)
+        report.walkingRoutesLeftOut = leftOutRoutes(read: report.walkingRoutes, packed: editorial.routes)
+        report.walkingRoutes = editorial.routes
         CopyValidator.validate(copy, bag: bag)
         if kept.isEmpty && report.stops == 0 {
             bag.report(Rules.packEmpty, "no POI of the profile's categories inside the city bbox", at: SourceLocation(file: city.file))

@@ -1,11 +1,13 @@
 import CityPackCompiler
 import CityPackDiagnostics
+import CityPackFormat
 import CityPackModel
 import Foundation
 
 /// `report.html`: one self-contained page (inline CSS, JavaScript and SVG; no network) with the summary,
 /// counts per rule family and per POI category, a filterable diagnostics table, and an SVG map of the city:
-/// POIs coloured by category, GTFS stops and lines, and the places with problems ringed in red.
+/// POIs coloured by category, GTFS stops and lines, the editorial walking routes (dashed, with their waypoints
+/// and alert radii; routes left out of the pack in grey), and the places with problems ringed in red.
 ///
 /// The page is deterministic: the same run gives the same bytes (no timestamps, sorted content).
 enum HTMLReport {
@@ -23,7 +25,8 @@ enum HTMLReport {
             <style>\(css)</style></head>
             <body>
             <header><h1>\(escape(title))</h1>
-            <p id="summary" class="\(report.errors > 0 ? "failed" : "passed")">\(escape(report.summary))</p></header>
+            <p id="summary" class="\(report.errors > 0 ? "failed" : "passed")">\(escape(report.summary))</p>
+            <p id="contents">\(escape(contentsLine(build)))</p></header>
             <main>
 
             """
@@ -63,10 +66,59 @@ enum HTMLReport {
         let stops = build.feeds.reduce(0) { $0 + $1.stops.count }
         let lines = build.feeds.reduce(0) { $0 + $1.routes.count }
         out += "<tr class=\"total\"><td>POIs</td><td>\(build.pois.count)</td></tr>"
-        out += "<tr><td>GTFS stops</td><td>\(stops)</td></tr><tr><td>GTFS lines</td><td>\(lines)</td></tr></table>\n"
+        out += "<tr><td>GTFS stops</td><td>\(stops)</td></tr><tr><td>GTFS lines</td><td>\(lines)</td></tr>"
+        out += "<tr><td>editorial cards</td><td>\(build.cards)</td></tr><tr><td>walking routes</td><td>\(build.routes)</td></tr>"
+        if !build.walkingRoutesLeftOut.isEmpty {
+            out += "<tr><td>routes left out</td><td>\(build.walkingRoutesLeftOut.count)</td></tr>"
+        }
+        out += "</table>\n"
+        out += routesTable(build)
         out += "</div></section>\n"
         return out
     }
+
+    /// `412 POIs · 38 GTFS stops · 5 GTFS lines · 8 cards · 2 walking routes` under the summary.
+    static func contentsLine(_ build: BuildReport) -> String {
+        func n(_ count: Int, _ one: String, _ many: String) -> String { "\(count) \(count == 1 ? one : many)" }
+        var parts = [
+            n(build.pois.count, "POI", "POIs"),
+            n(build.feeds.reduce(0) { $0 + $1.stops.count }, "GTFS stop", "GTFS stops"),
+            n(build.feeds.reduce(0) { $0 + $1.routes.count }, "GTFS line", "GTFS lines"),
+            n(build.cards, "card", "cards"),
+            n(build.routes, "walking route", "walking routes"),
+        ]
+        if !build.walkingRoutesLeftOut.isEmpty { parts.append("\(build.walkingRoutesLeftOut.count) left out of the pack") }
+        return parts.joined(separator: " · ")
+    }
+
+    /// One row per walking route: id, name, waypoints, length (when every waypoint is placed), pack status.
+    static func routesTable(_ build: BuildReport) -> String {
+        let all = build.walkingRoutes.map { ($0, true) } + build.walkingRoutesLeftOut.map { ($0, false) }
+        guard !all.isEmpty else { return "" }
+        let locale = build.city?.defaultLocale
+        var out = "<table class=\"counts\" id=\"routes\"><caption>Walking routes</caption>"
+        out += "<tr><th>route</th><th>name</th><th>waypoints</th><th>length</th><th>pack</th></tr>\n"
+        for (i, (route, packed)) in all.enumerated() {
+            let placed = route.waypoints.compactMap(\.coordinate)
+            let length = placed.count == route.waypoints.count && placed.count >= 2
+                ? String(format: "%.2f km", RouteGeometry.length(placed.map { ($0.lat, $0.lon) }) / 1000) : "—"
+            let swatch = packed ? "<span class=\"swatch walk\" style=\"border-color:\(routeColour(i))\"></span>" : "<span class=\"swatch walk left-out\"></span>"
+            out += "<tr data-route=\"\(escape(route.id))\"><td>\(swatch)<code>\(escape(route.id))</code></td><td>\(escape(routeName(route, locale: locale)))</td>"
+            out += "<td>\(route.waypoints.count)</td><td>\(length)</td><td>\(packed ? "yes" : "left out")</td></tr>\n"
+        }
+        return out + "</table>\n"
+    }
+
+    /// A route's name in the default locale, else any locale (sorted), else its id.
+    static func routeName(_ route: WalkingRoute, locale: String?) -> String {
+        if let locale, let name = route.name[locale], !name.isEmpty { return name }
+        return route.name.sorted { $0.key < $1.key }.first?.value ?? route.id
+    }
+
+    /// Colours of packed routes, by position (deterministic); left-out routes are grey.
+    static let routePalette = ["#8e24aa", "#d81b60", "#00897b", "#ef6c00", "#3949ab", "#6d4c41"]
+    static func routeColour(_ index: Int) -> String { routePalette[index % routePalette.count] }
+    static let leftOutColour = "#8a8a8a"
 
     // MARK: Map
 
@@ -84,14 +136,32 @@ enum HTMLReport {
         for feed in build.feeds { for stop in feed.stops where stop.coordinate != nil { stops.append((feed.displayPath, stop)) } }
         stops = Array(stops.prefix(maxMarkers))
         let lines = build.feeds.flatMap(lineGeometries)
+        let routes = build.walkingRoutes, leftOut = build.walkingRoutesLeftOut
 
         // Where the problems are: entities that name a POI (`n123`) or a stop (`stop_id=S1`).
         var positions: [String: Coordinate] = [:]
         for poi in build.pois { positions[poi.ref.description] = poi.coordinate }
         for feed in build.feeds { for stop in feed.stops { if let c = stop.coordinate { positions["stop_id=\(stop.id)"] = c } } }
+        // Waypoints (`rocher#3`); a route-level problem in routes.csv or route_waypoints.csv (`rocher`) sits at
+        // the route's first placed waypoint.
+        var routeStart: [String: Coordinate] = [:]
+        for route in routes + leftOut {
+            for w in route.waypoints {
+                guard let c = w.coordinate else { continue }
+                if positions["\(route.id)#\(w.sequence)"] == nil { positions["\(route.id)#\(w.sequence)"] = c }
+                if routeStart[route.id] == nil { routeStart[route.id] = c }
+            }
+        }
         var problems: [(Coordinate, Diagnostic)] = []
         for d in report.diagnostics where d.severity == .error || d.severity == .warning {
-            if let entity = d.entity, let c = positions[entity] { problems.append((c, d)) }
+            guard let entity = d.entity else { continue }
+            if let c = positions[entity] {
+                problems.append((c, d))
+            } else if let file = d.location?.file, file.hasSuffix("routes.csv") || file.hasSuffix("route_waypoints.csv"),
+                let c = routeStart[entity]
+            {
+                problems.append((c, d))
+            }
         }
 
         // Extent: the data (POIs, stops, lines), else the city bbox; 4 % margin.
@@ -102,13 +172,14 @@ enum HTMLReport {
         }
         for p in pois { include(p.coordinate.lat, p.coordinate.lon) }
         for (_, s) in stops { if let c = s.coordinate { include(c.lat, c.lon) } }
+        for route in routes + leftOut { for w in route.waypoints { if let c = w.coordinate { include(c.lat, c.lon) } } }
         if minLat > maxLat, let bbox = build.city?.bbox {
             include(bbox.minLat, bbox.minLon)
             include(bbox.maxLat, bbox.maxLon)
         }
         var out = "<section id=\"map\"><h2>Map</h2>\n"
         guard minLat <= maxLat else {
-            return out + "<p class=\"empty\">Nothing to draw: no POI, stop or bounding box.</p></section>\n"
+            return out + "<p class=\"empty\">Nothing to draw: no POI, stop, waypoint or bounding box.</p></section>\n"
         }
         let spanLat = max(maxLat - minLat, 0.002), spanLon = max(maxLon - minLon, 0.002)
         minLat -= spanLat * 0.04; maxLat += spanLat * 0.04; minLon -= spanLon * 0.04; maxLon += spanLon * 0.04
@@ -142,6 +213,39 @@ enum HTMLReport {
             guard let c = stop.coordinate else { continue }
             out += "<rect class=\"stop\" x=\"\(x(c.lon))\" y=\"\(y(c.lat))\" width=\"5\" height=\"5\" transform=\"translate(-2.5,-2.5)\"><title>stop \(escape(stop.id)) \(escape(stop.name ?? ""))</title></rect>\n"
         }
+        out += "</g>\n<g id=\"routes\">\n"
+        // Metres to pixels along the latitude axis (1° of latitude ≈ 111.32 km).
+        let pixelsPerMetre = height / ((maxLat - minLat) * 111_320)
+        var poiNames: [Int64: String] = [:]
+        if !(routes.isEmpty && leftOut.isEmpty) {
+            for poi in build.pois { poiNames[poi.ref.stableID] = poi.name ?? poi.localizedNames.sorted { $0.key < $1.key }.first?.value }
+        }
+        let locale = build.city?.defaultLocale
+        func draw(_ route: WalkingRoute, colour: String, packed: Bool) {
+            let placed = route.waypoints.compactMap { w in w.coordinate.map { (w, $0) } }
+            let name = routeName(route, locale: locale)
+            out += "<g class=\"route\(packed ? "" : " left-out")\" data-route=\"\(escape(route.id))\">\n"
+            for (w, c) in placed {
+                out += "<circle class=\"alert\" cx=\"\(x(c.lon))\" cy=\"\(y(c.lat))\" r=\"\(String(format: "%.1f", max(w.radius * pixelsPerMetre, 1)))\" fill=\"\(colour)\"/>\n"
+            }
+            if placed.count >= 2 {
+                let points = placed.map { "\(x($0.1.lon)),\(y($0.1.lat))" }.joined(separator: " ")
+                let length = RouteGeometry.length(placed.map { ($0.1.lat, $0.1.lon) })
+                var title = "walking route \(route.id) — \(name), \(route.waypoints.count) waypoints, \(String(format: "%.2f", length / 1000)) km"
+                if !packed { title += ", left out of the pack" }
+                out += "<polyline class=\"walk\" stroke=\"\(colour)\" points=\"\(points)\"><title>\(escape(title))</title></polyline>\n"
+            }
+            for (w, c) in placed {
+                var label = w.name[locale ?? ""] ?? w.name.sorted { $0.key < $1.key }.first?.value
+                if label == nil, case .poi(let id) = w.place { label = poiNames[id] }
+                let title = "\(route.id) waypoint \(w.sequence)\(label.map { " " + $0 } ?? ""), alert radius \(Int(w.radius.rounded())) m"
+                out += "<circle class=\"waypoint\" cx=\"\(x(c.lon))\" cy=\"\(y(c.lat))\" r=\"4.5\" stroke=\"\(colour)\"><title>\(escape(title))</title></circle>"
+                out += "<text class=\"seq\" x=\"\(x(c.lon))\" y=\"\(y(c.lat))\" dx=\"6\" dy=\"-6\">\(w.sequence)</text>\n"
+            }
+            out += "</g>\n"
+        }
+        for (i, route) in routes.enumerated() { draw(route, colour: routeColour(i), packed: true) }
+        for route in leftOut { draw(route, colour: leftOutColour, packed: false) }
         out += "</g>\n<g id=\"problems\">\n"
         for (c, d) in problems {
             out += "<circle class=\"problem \(d.severity.rawValue)\" cx=\"\(x(c.lon))\" cy=\"\(y(c.lat))\" r=\"8\"><title>\(escape(d.severity.rawValue)) [\(escape(d.code))] \(escape(d.message))</title></circle>\n"
@@ -154,6 +258,10 @@ enum HTMLReport {
         }
         if !stops.isEmpty { out += "<li><span class=\"swatch stop\"></span>GTFS stop</li>" }
         if !lines.isEmpty { out += "<li><span class=\"swatch linekey\"></span>GTFS line</li>" }
+        for (i, route) in routes.enumerated() {
+            out += "<li><span class=\"swatch walk\" style=\"border-color:\(routeColour(i))\"></span>walking route: \(escape(routeName(route, locale: build.city?.defaultLocale)))</li>"
+        }
+        if !leftOut.isEmpty { out += "<li><span class=\"swatch walk left-out\"></span>route left out of the pack (\(leftOut.count))</li>" }
         let ringed = problems.filter { $0.1.severity == .error }.count
         out += "<li><span class=\"swatch ring\"></span>error (\(ringed))</li>"
         out += "<li><span class=\"swatch ring warn\"></span>warning (\(problems.count - ringed))</li></ul>\n"
@@ -278,6 +386,12 @@ enum HTMLReport {
         .line{fill:none;stroke-width:2.5;opacity:.8}.poi{stroke:#fff;stroke-width:.6}
         .stop{fill:#fff;stroke:#222;stroke-width:1.2}.problem{fill:none;stroke-width:2}
         .problem.error{stroke:#d00}.problem.warning{stroke:#e08a00}
+        .walk{fill:none;stroke-width:3;stroke-dasharray:8 5;stroke-linecap:round}.left-out .walk{stroke-dasharray:3 4}
+        .alert{opacity:.15}.waypoint{fill:#fff;stroke-width:2.2}
+        .seq{font:600 10px system-ui,sans-serif;fill:#222;paint-order:stroke;stroke:#fff;stroke-width:2.5px}
+        .swatch.walk{border-radius:0;width:16px;height:0;background:none;border-top:3px dashed #8e24aa}
+        .swatch.walk.left-out{border-top-color:#8a8a8a;border-top-style:dotted}
+        #contents{margin:2px 0 0;font-size:13px;color:#d5dee6}
         .legend{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:12px}
         #filters{margin:8px 0}#shown-count{margin-left:12px;font-weight:600}
         #diagnostic-table{width:100%;font-size:13px}#diagnostic-table td.loc{font-family:monospace;white-space:nowrap}
