@@ -72,7 +72,7 @@ public struct CopyEntry: Sendable, Hashable {
     public var value: CopyValue
     /// The key's position in its copy file.
     public var location: SourceLocation
-    /// Per plural form, where its text is (same as `location` for plain messages).
+    /// Per plural form, where its text is; for a plain message `.other` is where the text is.
     public var formLocations: [PluralCategory: SourceLocation]
     /// True when it comes from `templates/copy/` (a default), false when the city set it.
     public var fromTemplate: Bool

@@ -3,7 +3,7 @@ import CityPackTestSupport
 import Foundation
 import Testing
 
-/// Goldens of every diagnostic format on a city with problems in OSM, GTFS and CSV
+/// Goldens of every diagnostic format on a city with problems in OSM, GTFS, CSV (GTFS and editorial) and copy
 /// (`Tests/Fixtures/diagnostics/city`), run through the built binary. `RECORD_GOLDENS=1` rewrites them (and fails).
 @Suite(.serialized) struct DiagnosticFormatTests {
     static let city = "Tests/Fixtures/diagnostics/city"
@@ -66,11 +66,12 @@ import Testing
         let doc = try CLIRunner.json(r.stdout)
         #expect(doc["version"] as? Int == 1)
         let summary = doc["summary"] as? [String: Any] ?? [:]
-        #expect(summary["errors"] as? Int == 2 && summary["warnings"] as? Int == 4 && summary["files"] as? Int == 3)
+        #expect(summary["errors"] as? Int == 3 && summary["warnings"] as? Int == 6 && summary["files"] as? Int == 5)
         let codes = Set((doc["diagnostics"] as? [[String: Any]] ?? []).compactMap { $0["code"] as? String })
-        // Problems from all three sources: OSM, GTFS (validation) and CSV (the scanner).
+        // Problems from every source: OSM, GTFS (validation), CSV (the scanner), editorial CSV and copy YAML.
         #expect(codes.contains("osm.duplicate_poi") && codes.contains("gtfs.arrival_before_previous_departure")
-            && codes.contains("csv.leading_or_trailing_whitespace"))
+            && codes.contains("csv.leading_or_trailing_whitespace") && codes.contains("editorial.route_implausible_leg")
+            && codes.contains("copy.placeholder_mismatch") && codes.contains("copy.padded_text"))
     }
 
     @Test func sarifGolden() throws {
@@ -119,9 +120,9 @@ import Testing
         let invocations = run["invocations"] as? [[String: Any]] ?? []
         #expect(invocations.first?["executionSuccessful"] as? Bool == true)
         let artifacts = (run["artifacts"] as? [[String: Any]] ?? []).compactMap { ($0["location"] as? [String: Any])?["uri"] as? String }
-        #expect(artifacts == artifacts.sorted() && artifacts.count == 4, "\(artifacts)")
+        #expect(artifacts == artifacts.sorted() && artifacts.count == 6, "\(artifacts)")
         let results = run["results"] as? [[String: Any]] ?? []
-        #expect(results.count == 8)
+        #expect(results.count == 11)
         for result in results {
             let ruleID = result["ruleId"] as? String ?? "?"
             #expect(levels.contains(result["level"] as? String ?? ""), "\(ruleID) level")
@@ -175,8 +176,8 @@ import Testing
         #expect(r.status == 1)
         let errorLines = r.stderr.split(separator: "\n").filter { $0.contains(": error: ") }
         #expect(errorLines.count == 1, "\(r.stderr)")
-        #expect(r.stderr.contains("citypack: note: 1 more error, 4 more warnings, 2 more infos not shown (--max-errors 1)"), "\(r.stderr)")
-        #expect(r.stderr.contains("2 errors, 4 warnings, 2 infos in 3 files"), "the summary still counts all: \(r.stderr)")
+        #expect(r.stderr.contains("citypack: note: 2 more errors, 6 more warnings, 2 more infos not shown (--max-errors 1)"), "\(r.stderr)")
+        #expect(r.stderr.contains("3 errors, 6 warnings, 2 infos in 5 files"), "the summary still counts all: \(r.stderr)")
     }
 
     @Test func ruleOverridesOnTheCommandLineBeatTheCityFile() throws {
@@ -215,12 +216,12 @@ import Testing
             ["check", city.path, "--output", out.path, "--write-baseline", baseline.path], environment: Self.environment)
         #expect(write.status == 1)
         let entries = (try CLIRunner.json(String(contentsOf: baseline, encoding: .utf8))["entries"] as? [[String: Any]]) ?? []
-        #expect(entries.count == 8)
+        #expect(entries.count == 11)
         #expect(entries.allSatisfy { ($0["file"] as? String)?.hasPrefix("/") == false }, "file names relative to the city")
 
         let clean = try CLIRunner.run(["check", city.path, "--output", out.path, "--baseline", baseline.path], environment: Self.environment)
         #expect(clean.status == 0, "\(clean.stderr)")
-        #expect(clean.stderr.contains("0 errors, 0 warnings in 0 files; 8 silenced by the baseline, 0 baseline entries fixed"), "\(clean.stderr)")
+        #expect(clean.stderr.contains("0 errors, 0 warnings in 0 files; 11 silenced by the baseline, 0 baseline entries fixed"), "\(clean.stderr)")
 
         // Move every OSM element down two lines and fix the missing name of n3.
         let map = city.appendingPathComponent("map.osm")
@@ -234,7 +235,7 @@ import Testing
         let doc = try CLIRunner.json(after.stdout)
         #expect((doc["diagnostics"] as? [Any])?.count == 0, "\(after.stdout)")
         let outcome = doc["baseline"] as? [String: Any] ?? [:]
-        #expect(outcome["silenced"] as? Int == 7)
+        #expect(outcome["silenced"] as? Int == 10)
         let fixed = outcome["fixed"] as? [[String: Any]] ?? []
         #expect(fixed.count == 1 && fixed.first?["code"] as? String == "osm.poi_missing_name" && fixed.first?["entity"] as? String == "n3")
 
@@ -291,6 +292,6 @@ import Testing
             #expect(["error", "warning", "info"].contains(group("severity")))
             #expect(group("code").contains("."))
         }
-        #expect(matched == 8)
+        #expect(matched == 11)
     }
 }

@@ -118,7 +118,7 @@ import Testing
     @Test func verbosePrintsPlanAndStages() throws {
         let out = try TestPaths.temporaryDirectory("verbose")
         let r = try CLIRunner.run(["check", "Tests/Fixtures/diagnostics/city", "--output", out.path, "-v"])
-        #expect(r.stderr.contains("plan:\n1. ingest: map.osm, gtfs → POIs, stops, timetables\n2. validate:"), "\(r.stderr)")
+        #expect(r.stderr.contains("plan:\n1. ingest: map.osm, gtfs, editorial, copy → POIs, stops, timetables, cards, routes, copy\n2. validate:"), "\(r.stderr)")
         #expect(r.stderr.contains("stages:\n  ingest "))
         #expect(r.stderr.contains("stopTimes=3") && r.stderr.contains("poisKept=4"), "\(r.stderr)")
     }

@@ -39,15 +39,21 @@ import Testing
         let r = try CLIRunner.run(["check", "Tests/Fixtures/diagnostics/city", "--output", out.path], environment: ["SOURCE_DATE_EPOCH": "1704067200"])
         #expect(r.status == 1)
         let page = out.appendingPathComponent("diagcity/report.html")
-        // The static page says 8 of 8; only the script can produce "2 of 8" for the severity filter.
+        // The static page says 11 of 11; only the script can produce "3 of 11" for the severity filter.
         let dom = try Self.runChromium(["--dump-dom", page.absoluteString + "?severity=error"])
-        #expect(dom.contains("<output id=\"shown-count\">2 of 8 shown</output>"), "\(dom.prefix(3000))")
-        #expect(dom.contains("data-filtered=\"2\""))
+        #expect(dom.contains("<output id=\"shown-count\">3 of 11 shown</output>"), "\(dom.prefix(3000))")
+        #expect(dom.contains("data-filtered=\"3\""))
         let byText = try Self.runChromium(["--dump-dom", page.absoluteString + "?q=stop_times"])
-        #expect(byText.contains(">1 of 8 shown<"), "text filter")
+        #expect(byText.contains(">1 of 11 shown<"), "text filter")
         // The map drew the POIs, the stops and the line, and ringed the problems it could place.
         #expect(dom.contains("class=\"poi\"") && dom.contains("class=\"stop\"") && dom.contains("class=\"line\""))
         #expect(dom.contains("class=\"problem error\""))
+        // The fixture's walking route, and the warning at its waypoint 3 ringed where the waypoint is.
+        #expect(dom.contains("<g class=\"route\" data-route=\"harbour\">") && dom.contains("<polyline class=\"walk\""))
+        let ring = dom.components(separatedBy: "<circle class=\"problem warning\" ").dropFirst().first { $0.contains("[editorial.route_implausible_leg]") }
+        let waypoint = dom.components(separatedBy: "<circle class=\"waypoint\" ").dropFirst().first { $0.contains("<title>harbour waypoint 3") }
+        let centre = { (s: String?) in s?.split(separator: " ").prefix(2).joined(separator: " ") }
+        #expect(ring != nil && centre(ring) == centre(waypoint), "ring at \(centre(ring) ?? "-"), waypoint at \(centre(waypoint) ?? "-")")
     }
 
     @Test func selfContained() throws {
@@ -59,8 +65,51 @@ import Testing
         let urls = html.components(separatedBy: "http").dropFirst().map { String($0.prefix(30)) }
         #expect(urls.allSatisfy { $0.hasPrefix("://www.w3.org/2000/svg") }, "\(urls)")
         #expect(html.contains("<svg id=\"city-map\""))
-        #expect(html.contains("2 errors, 4 warnings, 2 infos in 3 files"))
-        // Counts per rule family: osm 1 error, gtfs 1 error, csv 2 warnings.
+        #expect(html.contains("3 errors, 6 warnings, 2 infos in 5 files"))
+        // Counts per rule family: osm 1 error, gtfs 1 error, csv 2 warnings, editorial 1 warning, copy 1 error and 1 warning.
         #expect(html.contains("<tr><td>csv</td><td>0</td><td>2</td><td>1</td></tr>"), "\(html)")
+        #expect(html.contains("<tr><td>editorial</td><td>0</td><td>1</td><td>0</td></tr>"))
+        #expect(html.contains("<tr><td>copy</td><td>1</td><td>1</td><td>0</td></tr>"))
+        #expect(html.contains("<tr><td>walking routes</td><td>1</td></tr>") && html.contains("<td>1.37 km</td><td>yes</td>"))
+    }
+
+    /// The SVG group of one packed walking route (`<g class="route" data-route="id">` … `</g>`), nil when absent.
+    static func routeGroup(_ id: String, in html: String) -> Substring? {
+        guard let start = html.range(of: "<g class=\"route\" data-route=\"\(id)\">"), let end = html.range(of: "</g>", range: start.upperBound..<html.endIndex)
+        else { return nil }
+        return html[start.upperBound..<end.lowerBound]
+    }
+
+    /// Monaco ships two walking routes of five waypoints each: both are drawn as dashed polylines through
+    /// their waypoints (with alert radii and sequence numbers), named in the legend and counted.
+    @Test func walkingRoutesOnTheMap() throws {
+        let out = try TestPaths.temporaryDirectory("html-routes")
+        let r = try CLIRunner.run(["check", "inputs/monaco", "--output", out.path], environment: ["SOURCE_DATE_EPOCH": "1704067200"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let page = out.appendingPathComponent("monaco/report.html")
+        let html = try String(contentsOf: page, encoding: .utf8)
+        for id in ["rocher", "monte_carlo"] {
+            let group = try #require(Self.routeGroup(id, in: html), "route \(id) is drawn")
+            #expect(group.components(separatedBy: "<polyline class=\"walk\"").count == 2, "one polyline for \(id)")
+            #expect(group.components(separatedBy: "<circle class=\"waypoint\"").count == 6, "five waypoints for \(id)")
+            #expect(group.components(separatedBy: "<circle class=\"alert\"").count == 6, "five alert radii for \(id)")
+            // The polyline goes through five points.
+            let points = group.split(separator: "points=\"").dropFirst().first?.prefix { $0 != "\"" } ?? ""
+            #expect(points.split(separator: " ").count == 5, "\(points)")
+        }
+        #expect(html.contains("walking route: The Rock</li>") && html.contains("walking route: Monte-Carlo</li>"))
+        #expect(html.contains("<tr><td>walking routes</td><td>2</td></tr>"))
+        #expect(html.contains("<tr data-route=\"rocher\">") && html.contains("<td>yes</td>"))
+        #expect(!html.contains("left-out"), "both routes go into the pack")
+        #expect(html.contains("cards · 2 walking routes</p>"))
+        guard Self.chromium != nil else {
+            print("skipped the browser half: chromium is not installed")
+            return
+        }
+        // The browser parses the SVG and keeps the route groups, their dashed polylines and waypoints.
+        let dom = try Self.runChromium(["--dump-dom", page.absoluteString])
+        #expect(dom.contains("data-route=\"rocher\"") && dom.contains("data-route=\"monte_carlo\""), "\(dom.prefix(2000))")
+        #expect(dom.components(separatedBy: "<polyline class=\"walk\"").count == 3)
+        #expect(dom.components(separatedBy: "<circle class=\"waypoint\"").count == 11)
     }
 }

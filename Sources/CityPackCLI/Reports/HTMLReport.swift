@@ -96,7 +96,7 @@ enum HTMLReport {
         let all = build.walkingRoutes.map { ($0, true) } + build.walkingRoutesLeftOut.map { ($0, false) }
         guard !all.isEmpty else { return "" }
         let locale = build.city?.defaultLocale
-        var out = "<table class=\"counts\" id=\"routes\"><caption>Walking routes</caption>"
+        var out = "<table class=\"counts\" id=\"routes-table\"><caption>Walking routes</caption>"
         out += "<tr><th>route</th><th>name</th><th>waypoints</th><th>length</th><th>pack</th></tr>\n"
         for (i, (route, packed)) in all.enumerated() {
             let placed = route.waypoints.compactMap(\.coordinate)

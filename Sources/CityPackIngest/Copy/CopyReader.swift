@@ -135,8 +135,9 @@ public enum CopyReader {
             if let scalar = valueNode.scalar {
                 do {
                     let message = try CopyMessage.parse(scalar.string)
+                    // `.other` of a plain message: where its text is, so text problems point at the value.
                     entries[key] = CopyEntry(value: .text(message), location: location,
-                        formLocations: [:], fromTemplate: fromTemplate)
+                        formLocations: [.other: at(valueNode)], fromTemplate: fromTemplate)
                 } catch {
                     bag.report(Rules.copyInvalidMessageSyntax, "`\(key)`: \(error)", at: at(valueNode), entity: key)
                     rejected.insert(key)

@@ -72,7 +72,7 @@ public enum CopyValidator {
     static func checkText(_ key: String, _ entry: CopyEntry, bag: DiagnosticBag) {
         let messages: [(String, CopyMessage, SourceLocation)]
         switch entry.value {
-        case .text(let m): messages = [("", m, entry.location)]
+        case .text(let m): messages = [("", m, entry.formLocations[.other] ?? entry.location)]
         case .plural(let forms):
             messages = forms.sorted { $0.key < $1.key }.map { (" (\($0.key.rawValue))", $0.value, entry.formLocations[$0.key] ?? entry.location) }
         }
@@ -142,7 +142,7 @@ public enum CopyValidator {
         if mine != theirs {
             bag.report(Rules.copyPlaceholderMismatch,
                 "`\(key)` uses \(describe(mine)) in \(locale) but \(describe(theirs)) in \(defaultLocale)",
-                at: entry.location, entity: key)
+                at: entry.value.isPlural ? entry.location : (entry.formLocations[.other] ?? entry.location), entity: key)
         }
     }
 
