@@ -181,16 +181,18 @@ import Testing
     }
 
     @Test func ruleOverridesOnTheCommandLineBeatTheCityFile() throws {
-        // The city file makes osm.duplicate_poi an error; the command line makes it a warning again and switches
-        // the GTFS error off: no error remains.
+        // The city file makes osm.duplicate_poi an error; the command line makes it a warning again, switches
+        // the GTFS error off and makes the copy placeholder mismatch a warning: no error remains.
         let relaxed = try Self.check([
-            "--rule", "osm.duplicate_poi=warning", "--rule", "gtfs.arrival_before_previous_departure=off", "--format", "json",
+            "--rule", "osm.duplicate_poi=warning", "--rule", "gtfs.arrival_before_previous_departure=off",
+            "--rule", "copy.placeholder_mismatch=warning", "--format", "json",
         ])
         #expect(relaxed.status == 0, "\(relaxed.stderr)")
         let doc = try CLIRunner.json(relaxed.stdout)
         let items = doc["diagnostics"] as? [[String: Any]] ?? []
         #expect(items.first { $0["code"] as? String == "osm.duplicate_poi" }?["severity"] as? String == "warning")
         #expect(!items.contains { $0["code"] as? String == "gtfs.arrival_before_previous_departure" })
+        #expect(items.first { $0["code"] as? String == "copy.placeholder_mismatch" }?["severity"] as? String == "warning")
         // --werror turns the remaining warnings into errors; the CSV and OSM warnings found while reading become
         // errors, so the compiler stops before validation (as it does for any ingest error).
         let strict = try Self.check([

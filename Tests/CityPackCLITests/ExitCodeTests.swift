@@ -20,7 +20,7 @@ import Testing
         let out = try TestPaths.temporaryDirectory("exit-1")
         let r = try CLIRunner.run(["build", Self.fixture, "--output", out.path])
         #expect(r.status == 1)
-        #expect(r.stderr.contains("citypack: build failed: 2 errors, 4 warnings, 2 infos in 3 files; no pack was written"), "\(r.stderr)")
+        #expect(r.stderr.contains("citypack: build failed: 3 errors, 6 warnings, 2 infos in 5 files; no pack was written"), "\(r.stderr)")
         let files = try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("diagcity").path).sorted()
         #expect(files == ["build-stats.json", "report.html", "report.json"], "only the report: \(files)")
     }
