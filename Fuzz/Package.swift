@@ -16,6 +16,7 @@ let package = Package(
         .executableTarget(name: "FuzzGTFSZip", dependencies: [ingest, "FuzzSupport"]),
         .executableTarget(name: "FuzzGTFSDir", dependencies: [ingest, "FuzzSupport"]),
         .executableTarget(name: "FuzzCityFile", dependencies: [ingest, "FuzzSupport"]),
+        .executableTarget(name: "FuzzCopyMessage", dependencies: [ingest, "FuzzSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
