@@ -112,4 +112,32 @@ import Testing
         #expect(dom.components(separatedBy: "<polyline class=\"walk\"").count == 3)
         #expect(dom.components(separatedBy: "<circle class=\"waypoint\"").count == 11)
     }
+
+    /// A route with a waypoint outside the city is left out of the pack: the map still draws it, in grey,
+    /// rings the error at that waypoint, and the legend and routes table say it was left out.
+    @Test func routesLeftOutAreDrawnGreyWithTheirProblem() throws {
+        let tmp = try TestPaths.temporaryDirectory("html-left-out")
+        let city = tmp.appendingPathComponent("city")
+        try FileManager.default.copyItem(at: TestPaths.root.appendingPathComponent("Tests/Fixtures/diagnostics/city"), to: city)
+        let routes = city.appendingPathComponent("editorial/routes.csv")
+        let waypoints = city.appendingPathComponent("editorial/route_waypoints.csv")
+        try (String(contentsOf: routes, encoding: .utf8) + "far,Far walk,Promenade lointaine,,\n").write(to: routes, atomically: true, encoding: .utf8)
+        try (String(contentsOf: waypoints, encoding: .utf8) + "far,1,,43.7310,7.4210,,Quay,Quai\nfar,2,,43.7700,7.4300,,Hill,Colline\n")
+            .write(to: waypoints, atomically: true, encoding: .utf8)
+        let out = tmp.appendingPathComponent("out")
+        let r = try CLIRunner.run(["check", city.path, "--output", out.path], environment: ["SOURCE_DATE_EPOCH": "1704067200"])
+        #expect(r.stderr.contains("waypoint 2 of route `far` at 43.77, 7.43 is outside the city bounding box"), "\(r.stderr)")
+        let html = try String(contentsOf: out.appendingPathComponent("diagcity/report.html"), encoding: .utf8)
+        #expect(html.contains("<g class=\"route\" data-route=\"harbour\">"), "the packed route stays")
+        let start = try #require(html.range(of: "<g class=\"route left-out\" data-route=\"far\">"))
+        let group = String(html[start.upperBound...]).components(separatedBy: "</g>")[0]
+        #expect(group.contains("<polyline class=\"walk\" stroke=\"#8a8a8a\"") && group.contains(", left out of the pack</title>"))
+        let waypoint = group.components(separatedBy: "<circle class=\"waypoint\" ").dropFirst().first { $0.contains("<title>far waypoint 2 Hill") }
+        let ring = html.components(separatedBy: "<circle class=\"problem error\" ").dropFirst().first { $0.contains("[editorial.route_waypoint_outside_bbox]") }
+        let centre = { (s: String?) in s?.split(separator: " ").prefix(2).joined(separator: " ") }
+        #expect(waypoint != nil && centre(ring) == centre(waypoint), "ring at \(centre(ring) ?? "-"), waypoint at \(centre(waypoint) ?? "-")")
+        #expect(html.contains("route left out of the pack (1)</li>"))
+        #expect(html.contains("<code>far</code></td><td>Far walk</td><td>2</td><td>4.40 km</td><td>left out</td></tr>"), "routes table")
+        #expect(html.contains("<tr><td>routes left out</td><td>1</td></tr>") && html.contains("2 walking routes · 1 left out of the pack</p>"))
+    }
 }
