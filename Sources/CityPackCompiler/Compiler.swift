@@ -154,9 +154,9 @@ public enum Compiler {
             city: city, pois: kept, categories: categories, createdAt: createdAt,
             generator: generator, sources: sources, transit: feeds)
         do {
-            report.emitted = try PackEmitter.emit(input, outputDirectory: options.outputDirectory)
+            report.emitted = try PackEmitter.emit(input, outputDirectory: options.outputDirectory, options: options.release)
         } catch {
-            bag.report(Rules.packIOFailure, error.description, at: SourceLocation(file: options.outputDirectory))
+            bag.report(Rules.packIOFailure, error.message, at: SourceLocation(file: error.path))
             report.failure = error.description
         }
         lap("index+emit")

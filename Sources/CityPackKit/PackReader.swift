@@ -26,6 +26,9 @@ public final class PackReader: @unchecked Sendable {
         public var maxUncompressedBytes: Int
         /// How many POIs' details are kept in memory (default 50 000; 0 disables the cache).
         public var detailCacheLimit: Int
+        /// Signature, rollback and city checks (``PackTrust``); needs ``PackReader/open(manifest:options:)``,
+        /// which verifies the manifest file before opening the pack. Default nil: no such checks.
+        public var trust: PackTrust? = nil
 
         public init(
             manifest: Manifest? = nil, temporaryDirectory: URL? = nil, maxUncompressedBytes: Int = 4 << 30,
@@ -36,6 +39,9 @@ public final class PackReader: @unchecked Sendable {
             self.maxUncompressedBytes = maxUncompressedBytes
             self.detailCacheLimit = detailCacheLimit
         }
+
+        /// Set by ``PackReader/open(manifest:options:)`` once the manifest passed ``trust``.
+        var verifiedManifest: Manifest?
     }
 
     /// The pack's `meta` table.
@@ -92,6 +98,10 @@ public final class PackReader: @unchecked Sendable {
     ///   `.unsupportedFormatVersion`, `.hashMismatch`, `.sizeMismatch`, `.io`.
     public static func open(_ url: URL, options: Options = Options()) throws(PackError) -> PackReader {
         let path = url.path
+        if options.trust != nil && options.verifiedManifest == nil {
+            // A trust policy is about the manifest's signature: only open(manifest:) has its bytes.
+            throw PackError.signatureMissing(path: path)
+        }
         switch try PackFiles.kind(ofFileAt: path) {
         case .gzip:
             let directory = options.temporaryDirectory ?? FileManager.default.temporaryDirectory
@@ -122,7 +132,15 @@ public final class PackReader: @unchecked Sendable {
     ///   of the manifest's folder, or its `minReaderVersion` is newer than this reader
     ///   (`.unsupportedFormatVersion`); then everything ``open(_:options:)`` throws.
     public static func open(manifest manifestURL: URL, options: Options = Options()) throws(PackError) -> PackReader {
-        let manifest = try readManifest(manifestURL)
+        let manifest: Manifest
+        if let trust = options.trust {
+            guard let bytes = FileManager.default.contents(atPath: manifestURL.path) else {
+                throw PackError.fileNotFound(path: manifestURL.path)
+            }
+            manifest = try PackVerifier.verifyManifest(bytes, path: manifestURL.path, trust: trust)
+        } else {
+            manifest = try readManifest(manifestURL)
+        }
         if manifest.minReaderVersion > Int(PackSchema.formatVersion) {
             throw PackError.unsupportedFormatVersion(
                 found: Int32(clamping: manifest.minReaderVersion), supported: PackSchema.formatVersion)
@@ -135,6 +153,7 @@ public final class PackReader: @unchecked Sendable {
         let packURL = manifestURL.deletingLastPathComponent().appendingPathComponent(relative)
         var options = options
         options.manifest = manifest
+        options.verifiedManifest = manifest
         return try open(packURL, options: options)
     }
 
@@ -216,6 +235,9 @@ public final class PackReader: @unchecked Sendable {
             let metaRows = try db.prepare("SELECT key, value FROM \(PackSchema.Table.meta)")
             while try metaRows.step() { values[metaRows.text(0) ?? ""] = metaRows.text(1) ?? "" }
             meta = PackMeta(values: values)
+            if let manifest = options.manifest {
+                try PackVerifier.checkPack(meta: meta, formatVersion: formatVersion, against: manifest)
+            }
             poiCount = Int(try db.scalarInt("SELECT count(*) FROM \(PackSchema.Table.poi)"))
 
             var cells: [Int64] = []
@@ -243,6 +265,7 @@ public final class PackReader: @unchecked Sendable {
                 "SELECT rowid FROM \(PackSchema.Table.search) WHERE \(PackSchema.Table.search) MATCH ?1 "
                     + "ORDER BY bm25(\(PackSchema.Table.search), 10.0, 1.0), rowid LIMIT ?2")
         } catch {
+            if error.isManifestMismatch { throw error }
             throw PackError.notAPack(path: databasePath, message: "\(error)")
         }
         database = db

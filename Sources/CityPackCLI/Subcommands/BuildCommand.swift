@@ -1,6 +1,7 @@
 import ArgumentParser
 import CityPackCompiler
 import CityPackDiagnostics
+import CityPackEmit
 import Foundation
 
 /// `citypack build <city-dir>`: ingest, validate, index and emit a pack.
@@ -24,8 +25,22 @@ struct Build: ParsableCommand {
     @Flag(name: [.short, .long], help: "Print the plan and per-stage timings to stderr.")
     var verbose = false
 
+    @Option(name: .long, help: "Ed25519 private key (from `citypack keygen`) that signs the manifest and the catalog.")
+    var signKey: String?
+
+    @Option(name: .long, help: "How many previous data versions to keep beside the current one.")
+    var keep: Int = 2
+
+    func validate() throws {
+        if keep < 0 { throw ValidationError("--keep must be 0 or more") }
+    }
+
     func run() throws {
-        try BuildRunner.run(input: input, diagnostics: diagnostics, output: output, emit: true, dryRun: dryRun, verbose: verbose)
+        var release = EmitOptions(keepVersions: keep)
+        if let signKey { release.signingKey = try KeyLoader.load(signKey) }
+        try BuildRunner.run(
+            input: input, diagnostics: diagnostics, output: output, emit: true, dryRun: dryRun, verbose: verbose,
+            release: release)
     }
 }
 
@@ -46,7 +61,8 @@ struct Check: ParsableCommand {
 /// Shared body of `build` and `check`.
 enum BuildRunner {
     static func run(
-        input: InputOptions, diagnostics: DiagnosticOptions, output: String, emit: Bool, dryRun: Bool, verbose: Bool = false
+        input: InputOptions, diagnostics: DiagnosticOptions, output: String, emit: Bool, dryRun: Bool, verbose: Bool = false,
+        release: EmitOptions = EmitOptions()
     ) throws {
         guard FileManager.default.fileExists(atPath: input.city) else {
             Terminal.err("citypack: error: no such city directory or file: \(input.city)\n")
@@ -57,6 +73,7 @@ enum BuildRunner {
         var options = BuildOptions(
             cityPath: input.city, outputDirectory: output, templatesDirectory: input.templates, emit: emit && !dryRun,
             warningsAsErrors: diagnostics.warningsAsErrors)
+        options.release = release
         options.progress = { event in progress.update(stage: event.stage, item: event.item, done: event.done, total: event.total) }
         if dryRun {
             options.emit = true
