@@ -238,11 +238,14 @@ public enum PackEmitter {
         return out.sorted { ($0.0, $0.1) < ($1.0, $1.1) }
     }
 
-    /// Removes the versioned files whose version satisfies `condition`; returns the versions removed.
+    /// Removes the versioned files whose version satisfies `condition`; returns the versions removed. Manifests
+    /// go first, so that a kill in between never leaves a manifest whose pack is gone.
     @discardableResult
     static func removeVersions(in cityDirectory: String, cityID: String, where condition: (Int) -> Bool) -> [Int] {
         var removed: Set<Int> = []
-        for (version, name) in versions(in: cityDirectory, cityID: cityID) where condition(version) {
+        let doomed = versions(in: cityDirectory, cityID: cityID).filter { condition($0.0) }
+        let ordered = doomed.filter { $0.1.hasSuffix(versionedManifestSuffix) } + doomed.filter { !$0.1.hasSuffix(versionedManifestSuffix) }
+        for (version, name) in ordered {
             if unlink((cityDirectory as NSString).appendingPathComponent(name)) == 0 { removed.insert(version) }
         }
         return removed.sorted()

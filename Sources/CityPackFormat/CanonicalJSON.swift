@@ -102,7 +102,7 @@ public enum JSONValue: Sendable, Equatable, Decodable {
 
     /// ECMAScript `Number::toString(10)` of a double: the shortest digits that round-trip (which Swift's
     /// `description` also produces), laid out by the ECMAScript rules (ECMA-262 §6.1.6.1.20).
-    static func ecmaScriptNumber(_ value: Double) throws(CanonicalJSONError) -> String {
+    package static func ecmaScriptNumber(_ value: Double) throws(CanonicalJSONError) -> String {
         guard value.isFinite else { throw .nonFiniteNumber }
         if value == 0 { return "0" }  // also -0
         let negative = value < 0

@@ -189,7 +189,18 @@ public final class PackReader: @unchecked Sendable {
     }
 
     static func decompress(_ source: String, to destination: String, manifest: Manifest?, maxBytes: Int) throws(PackError) {
-        let digests = try PackFiles.inflate(gzip: source, to: destination, maxBytes: maxBytes)
+        let digests: PackFiles.Digests
+        do {
+            // With a manifest, the database may not grow beyond the size it declares.
+            let limit = manifest.map { min(maxBytes, $0.artifact.uncompressedBytes) } ?? maxBytes
+            digests = try PackFiles.inflate(gzip: source, to: destination, maxBytes: limit)
+        } catch {
+            // A damaged or substituted download: report it against the manifest's hash when that differs.
+            if let artifact = manifest?.artifact, let (hash, bytes) = try? PackFiles.sha256(ofFileAt: source) {
+                try check(.compressed, bytes: bytes, hash: hash, against: artifact)
+            }
+            throw error
+        }
         guard let artifact = manifest?.artifact else { return }
         do {
             try check(.compressed, bytes: digests.compressedBytes, hash: digests.compressedSHA256, against: artifact)
