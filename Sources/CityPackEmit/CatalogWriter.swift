@@ -19,12 +19,24 @@ public enum CatalogWriter {
     public static func write(outputDirectory: String, signingKey: SigningKey? = nil) throws(EmitError) -> String {
         try OutputLock.withLock(outputDirectory: outputDirectory) { () throws(EmitError) -> String in
             PackEmitter.removeDebris(outputDirectory: outputDirectory)
+            removeUnreferencedVersions(outputDirectory: outputDirectory)
             let target = (outputDirectory as NSString).appendingPathComponent(PackSchema.catalogName)
             let previous = FileManager.default.contents(atPath: target)
             let bytes = try PackEmitter.encodeSigned(
                 catalog(outputDirectory: outputDirectory), key: signingKey, previousBytes: previous)
             if bytes != previous { try OutputFiles.writeAtomically(bytes, to: target) }
             return target
+        }
+    }
+
+    /// Removes, in every city folder with a readable `manifest.json`, the versioned files newer than it (left by
+    /// a build killed before it replaced `manifest.json`; nothing references them).
+    static func removeUnreferencedVersions(outputDirectory: String) {
+        for child in (try? FileManager.default.contentsOfDirectory(atPath: outputDirectory)) ?? [] where !child.hasPrefix(".") {
+            let cityDir = (outputDirectory as NSString).appendingPathComponent(child)
+            guard let current = PackEmitter.readManifest((cityDir as NSString).appendingPathComponent(PackSchema.manifestName))
+            else { continue }
+            PackEmitter.removeVersions(in: cityDir, cityID: current.city.id) { $0 > current.dataVersion }
         }
     }
 

@@ -125,12 +125,18 @@ public final class PackReader: @unchecked Sendable {
     }
 
     /// Reads a `manifest.json`, then opens and verifies the pack at its `artifact.path` (relative to the manifest).
+    ///
+    /// With ``Options/trust`` the manifest is verified first (signature, city, rollback; see ``PackTrust``). With
+    /// or without it, the pack's hashes and sizes and its `meta` (city, data version, format version) must match
+    /// the manifest.
     /// - Parameters:
     ///   - manifestURL: The manifest file.
     ///   - options: As for ``open(_:options:)``; its `manifest` is replaced by the one read.
     /// - Throws: `PackError.invalidManifest` when it cannot be decoded, its artifact path is absolute or climbs out
     ///   of the manifest's folder, or its `minReaderVersion` is newer than this reader
-    ///   (`.unsupportedFormatVersion`); then everything ``open(_:options:)`` throws.
+    ///   (`.unsupportedFormatVersion`); with a trust policy `.signatureMissing`, `.untrustedKey`,
+    ///   `.signatureInvalid`, `.wrongCity`, `.rollback`; `.manifestMismatch`; then everything
+    ///   ``open(_:options:)`` throws.
     public static func open(manifest manifestURL: URL, options: Options = Options()) throws(PackError) -> PackReader {
         let manifest: Manifest
         if let trust = options.trust {

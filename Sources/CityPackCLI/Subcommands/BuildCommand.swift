@@ -107,7 +107,8 @@ enum BuildRunner {
                 Terminal.err(
                     "built \(m.city.id): \(m.counts.pois) POIs from \(report.nodes) nodes, \(report.ways) ways → "
                         + "\(emitted.packPath) (\(m.artifact.bytes) bytes, data version \(m.dataVersion)"
-                        + (emitted.changed ? "" : ", unchanged") + "); \(summary)\n")
+                        + (emitted.changed ? "" : ", unchanged")
+                        + (m.keyId.map { ", signed by key \($0)" } ?? "") + "); \(summary)\n")
             } else if bag.hasErrors {
                 Terminal.err("citypack: \(emit ? "build" : "check") failed: \(summary)\(emit ? "; nothing was written" : "")\n")
             } else {
