@@ -48,6 +48,7 @@ public enum CatalogWriter {
     public static func catalog(outputDirectory: String, replacing: (String, Manifest, Data)? = nil) -> Catalog {
         let fm = FileManager.default
         var entries: [Catalog.Entry] = []
+        var uncompressed: [String: Int] = [:]
         var children = Set((try? fm.contentsOfDirectory(atPath: outputDirectory)) ?? []).filter { !$0.hasPrefix(".") }
         if let replacing { children.insert(replacing.0) }
         for child in children.sorted() {
@@ -67,6 +68,7 @@ public enum CatalogWriter {
                     manifestPath = versioned
                 }
             }
+            uncompressed[manifest.city.id] = manifest.artifact.uncompressedBytes
             entries.append(
                 Catalog.Entry(
                     id: manifest.city.id, name: manifest.city.name, formatVersion: manifest.formatVersion,
@@ -77,6 +79,9 @@ public enum CatalogWriter {
                     sha256: manifest.artifact.sha256, etag: manifest.etag, bbox: manifest.bbox,
                     pois: manifest.counts.pois, locales: manifest.locales ?? manifest.city.locales,
                     keyId: manifest.keyId))
+        }
+        for i in entries.indices {
+            entries[i].uncompressedBytes = uncompressed[entries[i].id]
         }
         entries.sort { $0.id < $1.id }
         return Catalog(

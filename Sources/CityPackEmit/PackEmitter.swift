@@ -186,7 +186,19 @@ public enum PackEmitter {
     /// and a valid signature by the same key, its bytes are reused, so unchanged rebuilds are byte-identical even
     /// with a signer that randomises signatures.
     static func encodeSigned<D: SignableDocument>(_ document: D, key: SigningKey?, previousBytes: Data?) throws(EmitError) -> Data {
-        guard let key else { return try OutputFiles.encode(document) }
+        guard let key else {
+            // Unsigned: an earlier signed file with the same content (apart from keyId and signature) stays as it
+            // is, so rebuilding or merging without the key does not strip a valid signature.
+            let bytes = try OutputFiles.encode(document)
+            if let previousBytes, (try? DocumentSignature.embedded(in: previousBytes)) != nil,
+                var old = try? JSONValue.parse(previousBytes).objectValue, let new = try? JSONValue.parse(bytes).objectValue
+            {
+                old.removeValue(forKey: DocumentSignature.signatureKey)
+                old.removeValue(forKey: DocumentSignature.keyIDKey)
+                if old == new { return previousBytes }
+            }
+            return bytes
+        }
         var unsigned = document
         unsigned.keyId = key.keyID
         unsigned.signature = nil

@@ -30,6 +30,8 @@ public struct Catalog: Sendable, Codable, Equatable {
         public var bytes: Int
         /// SHA-256 of the compressed pack, lowercase hex.
         public var sha256: String
+        /// Size of the decompressed database in bytes (the storage an install needs).
+        public var uncompressedBytes: Int? = nil
         /// Strong HTTP ETag of the pack.
         public var etag: String
         /// `[minLon, minLat, maxLon, maxLat]`.

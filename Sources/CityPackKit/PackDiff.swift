@@ -23,6 +23,11 @@ public struct PackDiff: Sendable, Codable, Equatable {
         public var field: String
         public var old: String?
         public var new: String?
+        public init(field: String, old: String?, new: String?) {
+            self.field = field
+            self.old = old
+            self.new = new
+        }
     }
 
     /// One record that was added, removed or modified.
@@ -141,6 +146,17 @@ public struct PackDiff: Sendable, Codable, Equatable {
                 FROM \(PackSchema.Table.line)
                 """,
             labelColumn: "label", nameColumns: ["short_name", "long_name", "label"], categoryColumns: ["type"]),
+        Spec(
+            entity: "trips", table: PackSchema.Table.trip,
+            sql: """
+                SELECT l.feed || ':' || t.trip_id AS trip, t.headsign AS headsign, l.route_id AS line,
+                  s.service_id AS service, t.direction AS direction,
+                  (SELECT count(*) FROM \(PackSchema.Table.departure) d WHERE d.trip = t.id) AS departures,
+                  (SELECT min(d.seconds) FROM \(PackSchema.Table.departure) d WHERE d.trip = t.id) AS first_departure
+                FROM \(PackSchema.Table.trip) t JOIN \(PackSchema.Table.line) l ON l.id = t.line
+                  LEFT JOIN \(PackSchema.Table.service) s ON s.id = t.service
+                """,
+            labelColumn: "headsign", nameColumns: ["headsign"], categoryColumns: ["line"]),
     ]
 
     // MARK: - Comparison

@@ -184,6 +184,38 @@ import Testing
         #expect(((io?["location"] as? [String: Any])?["file"] as? String)?.hasPrefix(blocker.path) == true, "\(json.stdout)")
     }
 
+    /// Four `citypack build` processes writing four cities into one folder at the same time: the lock serialises
+    /// their release steps, so the catalog lists all four and every file matches.
+    @Test func concurrentBuildsIntoOneFolder() throws {
+        let f = try ReleaseFixture()
+        var processes: [Process] = []
+        for i in 0..<4 {
+            let city = f.root.appendingPathComponent("inputs/c\(i)")
+            try FileManager.default.copyItem(at: f.city, to: city)
+            let yaml = city.appendingPathComponent("city.yaml")
+            try String(contentsOf: yaml, encoding: .utf8).replacingOccurrences(of: "id: release", with: "id: c\(i)")
+                .write(to: yaml, atomically: true, encoding: .utf8)
+            let p = Process()
+            p.executableURL = CLIRunner.binary
+            p.arguments = ["build", city.path, "--output", f.output.path, "--templates",
+                           TestPaths.root.appendingPathComponent("templates").path, "--quiet"]
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = FileHandle.nullDevice
+            try p.run()
+            processes.append(p)
+        }
+        for p in processes {
+            p.waitUntilExit()
+            #expect(p.terminationStatus == 0)
+        }
+        let catalog = try ReleaseFixture.json(f.catalog)
+        #expect((catalog["packs"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == ["c0", "c1", "c2", "c3"])
+        let verify = try CLIRunner.run(["verify", f.catalog.path])
+        #expect(verify.status == 0, "\(verify.stderr)")
+        let visible = try FileManager.default.contentsOfDirectory(atPath: f.output.path).filter { !$0.hasPrefix(".") }.sorted()
+        #expect(visible == ["c0", "c1", "c2", "c3", "catalog.json"])
+    }
+
     @Test func catalogMergesCityFoldersOfSeveralBuilds() throws {
         // Two "CI jobs" build one city each into their own folders; the city folders are copied together.
         let a = try ReleaseFixture()

@@ -34,6 +34,22 @@ import Testing
         #expect(again.manifest.updatedAt == "2023-11-14T22:13:20Z", "the release time of version 1 is kept")
     }
 
+    @Test func rebuildingWithoutTheKeyKeepsValidSignaturesOfUnchangedFiles() throws {
+        let dir = try PackEmitterTests().temporary()
+        let key = SigningKey.generate()
+        _ = try PackEmitter.emit(T.input(pois: T.pois), outputDirectory: dir, options: .init(signingKey: key))
+        let signed = try files(dir)
+        _ = try PackEmitter.emit(T.input(pois: T.pois), outputDirectory: dir)
+        try CatalogWriter.write(outputDirectory: dir)
+        #expect(try files(dir) == signed)
+        #expect(key.hasValidSignature(signed["catalog.json"]!) && key.hasValidSignature(signed["testville/manifest.json"]!))
+        // Changed content without the key: unsigned, never a stale signature.
+        let r = try PackEmitter.emit(T.input(pois: Array(T.pois.dropLast())), outputDirectory: dir)
+        #expect(r.manifest.signature == nil && r.manifest.keyId == nil)
+        let catalog = try JSONDecoder().decode(Catalog.self, from: Data(contentsOf: URL(fileURLWithPath: dir + "/catalog.json")))
+        #expect(catalog.signature == nil && catalog.packs.first?.uncompressedBytes == r.manifest.artifact.uncompressedBytes)
+    }
+
     @Test func versionsMoveForwardAndOldOnesArePruned() throws {
         let dir = try PackEmitterTests().temporary()
         var variants: [[POI]] = []

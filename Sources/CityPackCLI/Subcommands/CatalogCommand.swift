@@ -26,9 +26,16 @@ struct Catalog: ParsableCommand {
             throw ExitCode(ExitCodes.missingInput)
         }
         let key = try signKey.map { try KeyLoader.load($0) }
+        let target = (outputs as NSString).appendingPathComponent("catalog.json")
+        let wasSigned = FileManager.default.contents(atPath: target).map { String(decoding: $0, as: UTF8.self) }?
+            .contains("\"signature\"") ?? false
         do {
             let path = try CatalogWriter.write(outputDirectory: outputs, signingKey: key)
-            Terminal.out(try String(contentsOfFile: path, encoding: .utf8))
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            if wasSigned && key == nil && !text.contains("\"signature\"") {
+                Terminal.err("\(path): warning: the catalog was signed; its content changed and it is now unsigned (pass --sign-key)\n")
+            }
+            Terminal.out(text)
         } catch let error as EmitError {
             Terminal.err("\(error.path): error: [pack.io_failure] \(error.message)\n")
             throw ExitCode(ExitCodes.ioFailure)
