@@ -83,7 +83,6 @@ public enum PackEmitter {
     static func emitLocked(_ input: PackInput, outputDirectory: String, options: EmitOptions) throws(EmitError) -> EmitResult {
         let city = input.city
         let cityDir = (outputDirectory as NSString).appendingPathComponent(city.id)
-        try OutputFiles.makeDirectory(cityDir)
         removeDebris(outputDirectory: outputDirectory)
         let current = currentRelease(cityDirectory: cityDir, cityID: city.id)
         removeVersions(in: cityDir, cityID: city.id) { $0 > (current?.manifest.dataVersion ?? 0) }
@@ -161,6 +160,7 @@ public enum PackEmitter {
         let manifestPath = (cityDir as NSString).appendingPathComponent(PackSchema.manifestName)
         let stagedVersioned = (staging as NSString).appendingPathComponent("versioned.json")
         try OutputFiles.write(manifestBytes, to: stagedVersioned)
+        try OutputFiles.makeDirectory(cityDir)  // only now: a failed first build leaves no empty city folder
         for (staged, final) in [(stagedPack, packPath), (stagedVersioned, versionedManifest), (stagedManifest, manifestPath)] {
             try commit(staged, final)
         }

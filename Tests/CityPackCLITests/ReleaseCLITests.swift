@@ -236,3 +236,51 @@ import Testing
         #expect(try CLIRunner.run(["verify", merged.appendingPathComponent("catalog.json").path]).status == 0)
     }
 }
+
+/// Real disk-full and read-only file systems (a small tmpfs), where the machine lets the tests mount one (root
+/// with CAP_SYS_ADMIN, as in CI containers); elsewhere the test says so and checks nothing more.
+@Suite(.serialized) struct FileSystemFailureTests {
+    static func sh(_ command: String) -> Int32 {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        p.arguments = ["-c", command]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        guard (try? p.run()) != nil else { return -1 }
+        p.waitUntilExit()
+        return p.terminationStatus
+    }
+
+    @Test func diskFullAndReadOnlyFileSystemExit74AndKeepThePreviousRelease() throws {
+        let f = try ReleaseFixture()
+        let mountPoint = f.root.appendingPathComponent("fs")
+        try FileManager.default.createDirectory(at: mountPoint, withIntermediateDirectories: true)
+        guard getuid() == 0, Self.sh("mount -t tmpfs -o size=24k tmpfs '\(mountPoint.path)'") == 0 else {
+            print("FileSystemFailureTests: cannot mount a tmpfs here; disk-full and EROFS cases not run")
+            return
+        }
+        defer { _ = Self.sh("umount '\(mountPoint.path)'") }
+        let templates = TestPaths.root.appendingPathComponent("templates").path
+        let output = mountPoint.appendingPathComponent("outputs").path
+
+        // Disk full: the pack does not fit in 24 KiB.
+        let full = try CLIRunner.run(["build", f.city.path, "--output", output, "--templates", templates])
+        #expect(full.status == 74, "\(full.stderr)")
+        #expect(full.stderr.contains("pack.io_failure") && full.stderr.contains(output), "\(full.stderr)")
+        #expect(full.stderr.contains("full") || full.stderr.contains("ENOSPC"), "\(full.stderr)")
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: output)) ?? []
+        #expect(left.filter { !$0.hasPrefix(".") }.isEmpty, "a failed first build leaves nothing visible: \(left)")
+
+        // Room for one release, then the file system turns read-only: exit 74, the release is untouched.
+        #expect(Self.sh("mount -o remount,size=2m '\(mountPoint.path)'") == 0)
+        #expect(try CLIRunner.run(["build", f.city.path, "--output", output, "--templates", templates, "--quiet"]).status == 0)
+        let before = try f.hashesOf(output)
+        #expect(Self.sh("mount -o remount,ro '\(mountPoint.path)'") == 0)
+        try f.write(ReleaseFixture.plusOne)
+        let ro = try CLIRunner.run(["build", f.city.path, "--output", output, "--templates", templates])
+        #expect(ro.status == 74, "\(ro.stderr)")
+        #expect(ro.stderr.contains("EROFS") && ro.stderr.contains(output), "\(ro.stderr)")
+        #expect(try f.hashesOf(output) == before)
+        _ = Self.sh("mount -o remount,rw '\(mountPoint.path)'")
+    }
+}

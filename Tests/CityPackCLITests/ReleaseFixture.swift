@@ -63,9 +63,11 @@ struct ReleaseFixture {
     }
 
     /// SHA-256 of every file under the output folder (hidden files included), by relative path.
-    func hashes() throws -> [String: String] {
+    func hashes() throws -> [String: String] { try hashesOf(output.path) }
+
+    /// SHA-256 of every file under a folder (hidden files included), by relative path.
+    func hashesOf(_ base: String) throws -> [String: String] {
         var out: [String: String] = [:]
-        let base = output.path
         guard let walker = FileManager.default.enumerator(atPath: base) else { return [:] }
         while let relative = walker.nextObject() as? String {
             let path = (base as NSString).appendingPathComponent(relative)

@@ -37,7 +37,7 @@ struct Catalog: ParsableCommand {
             }
             Terminal.out(text)
         } catch let error as EmitError {
-            Terminal.err("\(error.path): error: [pack.io_failure] \(error.message)\n")
+            Terminal.err("\(error.path): error[pack.io_failure]: \(error.message)\n")
             throw ExitCode(ExitCodes.ioFailure)
         }
     }

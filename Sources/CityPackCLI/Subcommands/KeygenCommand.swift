@@ -24,7 +24,7 @@ struct Keygen: ParsableCommand {
         do {
             try key.write(to: output, overwrite: force)
         } catch {
-            Terminal.err("\(error.path): error: \(error.message)\n")
+            Terminal.err("\(error.path): error[pack.io_failure]: \(error.message)\n")
             throw ExitCode(ExitCodes.ioFailure)
         }
         Terminal.out("key \(key.keyID): private \(output), public \(output).pub\n")
