@@ -187,3 +187,22 @@ import Testing
         #expect(diff.entities.map(\.entity) == ["pois", "stops", "lines", "trips"])
     }
 }
+
+/// Catalog helpers an app uses for "update available".
+@Suite struct CatalogUpdatesTests {
+    static func entry(_ id: String, _ version: Int, minReader: Int? = 1) -> Catalog.Entry {
+        Catalog.Entry(
+            id: id, name: id, formatVersion: 1, minReaderVersion: minReader, dataVersion: version, createdAt: "",
+            updatedAt: nil, manifest: "\(id)/\(id)-\(version).manifest.json", manifestSha256: nil, path: "", bytes: 1,
+            sha256: "", etag: "", bbox: [], pois: 0, locales: [], keyId: nil)
+    }
+
+    @Test func onlyNewerReadableVersionsOfInstalledCitiesAreUpdates() {
+        let catalog = Catalog(
+            formatVersion: 1, updatedAt: nil,
+            packs: [Self.entry("a", 3), Self.entry("b", 2), Self.entry("c", 5), Self.entry("d", 9, minReader: 2), Self.entry("e", 1)])
+        let updates = catalog.updates(installed: ["a": 2, "b": 2, "c": 7, "d": 1])
+        #expect(updates.map(\.id) == ["a"], "b is current, c would be a downgrade, d needs a newer reader, e is not installed")
+        #expect(catalog.readable.map(\.id) == ["a", "b", "c", "e"])
+    }
+}
