@@ -286,11 +286,4 @@ public enum PackEmitter {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         return try? JSONDecoder().decode(Manifest.self, from: data)
     }
-
-    static func rename(_ from: String, _ to: String) throws(EmitError) { try OutputFiles.rename(from, to) }
-
-    /// Sorted-key, pretty JSON with a trailing newline, written atomically.
-    static func writeJSON<T: Encodable>(_ value: T, to path: String) throws(EmitError) {
-        try OutputFiles.writeAtomically(OutputFiles.encode(value), to: path)
-    }
 }
