@@ -54,7 +54,7 @@ import Testing
         #expect(changes.count == 1)
         #expect(changes.first?["key"] as? String == "n105" && changes.first?["name"] as? String == "Toilettes Neuves")
         let human = try CLIRunner.run(["diff", f.cityDir.appendingPathComponent("release-1.citypack.gz").path, f.manifest.path])
-        #expect(human.stdout.contains("pois: 1 added") && human.stdout.contains("+ n105 \"Toilettes Neuves\""), "\(human.stdout)")
+        #expect(human.stdout.contains("pois: 1 added") && human.stdout.contains("+ n105 \"Toilettes Neuves\" [toilet]"), "\(human.stdout)")
 
         // Both versions verify; version 1 is refused when version 2 is installed (rollback).
         let ok = try CLIRunner.run(["verify", f.catalog.path, "--public-key", keyPath + ".pub"])

@@ -57,9 +57,10 @@ struct Diff: ParsableCommand {
             text += "\(entity.entity): " + (counts.isEmpty ? "no changes" : counts.joined(separator: ", ")) + "\n"
             for change in entity.changes.prefix(max(0, limit)) {
                 let name = change.name.map { " \"\($0)\"" } ?? ""
+                let category = change.fields.first { $0.field == "category" }.flatMap { $0.new ?? $0.old }.map { " [\($0)]" } ?? ""
                 switch change.change {
-                case .added: text += "  + \(change.key)\(name)\n"
-                case .removed: text += "  - \(change.key)\(name)\n"
+                case .added: text += "  + \(change.key)\(name)\(category)\n"
+                case .removed: text += "  - \(change.key)\(name)\(category)\n"
                 case .modified:
                     var what = change.aspects.joined(separator: ", ")
                     if let d = change.distanceMetres { what += String(format: " (%.0f m)", d) }
