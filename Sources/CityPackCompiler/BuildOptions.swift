@@ -43,7 +43,9 @@ public struct ProgressEvent: Sendable {
     public var stage: String
     /// What is being worked on (a file name).
     public var item: String
-    /// Units done and total (bytes for ingest); total 0 when unknown.
+    /// Units done and total (bytes for OSM ingest, rows for GTFS tables); total 0 when unknown.
     public var done: Int64
     public var total: Int64
+    /// `B` for bytes, `rows` for table rows.
+    public var unit: String = "B"
 }

@@ -22,12 +22,19 @@ public struct BuildReport: Sendable {
     /// GTFS stops and stop_times read.
     public var stops: Int = 0
     public var stopTimes: Int = 0
+    /// Editorial cards and walking routes read.
+    public var cards: Int = 0
+    public var routes: Int = 0
     /// Wall seconds per stage, in order.
     public var timings: [(stage: String, seconds: Double)] = []
     /// Set when the pack was written.
     public var emitted: EmitResult?
     /// Set when the build stopped on an unrecoverable failure (already reported in the bag as well).
     public var failure: String?
+    /// The POIs of the report's city map: those kept by validation, or all read when validation did not run.
+    public var pois: [POI] = []
+    /// The GTFS feeds read (stops and lines for the report's city map).
+    public var feeds: [GTFSFeed] = []
 }
 
 /// Orchestrates the stages: load city → ingest → validate → index and emit, stopping between stages when
@@ -44,12 +51,16 @@ public enum Compiler {
                 outputs: city.gtfsFeeds.isEmpty ? ["POIs"] : ["POIs", "stops", "timetables"]),
             .init(name: "validate", inputs: ["POIs"], outputs: ["diagnostics", "POIs kept"]),
         ]
+        if city.editorialDirectory != nil || city.copyDirectory != nil {
+            stages[0].inputs += [city.editorialDirectory, city.copyDirectory].compactMap { $0 }.map { ($0 as NSString).lastPathComponent }
+            stages[0].outputs += ["cards", "routes", "copy"]
+        }
         if options.emit {
             stages.append(.init(name: "index", inputs: ["POIs kept"], outputs: ["geohash buckets", "search terms"]))
             stages.append(
                 .init(
                     name: "emit", inputs: ["buckets", "POIs"],
-                    outputs: ["\(options.outputDirectory)/\(city.id)/\(city.id)-N\(PackSchema.packSuffix)", "manifest.json", "catalog.json"]))
+                    outputs: ["\(options.outputDirectory)/\(city.id)/\(city.id)-N\(PackSchema.packSuffix)", "manifest.json", "copy/", "catalog.json"]))
         }
         return BuildPlan(stages: stages)
     }
@@ -90,12 +101,15 @@ public enum Compiler {
         }
 
         // Source hashes for the manifest are computed on the second core while the first one parses.
-        let sourceHashes = options.emit ? SourceHashes(files: city.osmFiles + city.gtfsFeeds) : nil
+        let sourceHashes = options.emit
+            ? SourceHashes(files: city.osmFiles + city.gtfsFeeds + [city.editorialDirectory, city.copyDirectory].compactMap { $0 })
+            : nil
 
         // Stage 1: ingest.
         let progress = options.progress
         let current = CurrentItem()
         var readOptions = OSMReadOptions()
+        if progress != nil { readOptions.progressInterval = 1 << 20 }
         readOptions.progress = { done, total in
             progress?(ProgressEvent(stage: "ingest", item: current.name, done: done, total: total))
         }
@@ -115,11 +129,29 @@ public enum Compiler {
             let display = displayPath(path, city: city)
             current.name = display
             do {
-                if let feed = try GTFSReader.read(path: path, displayPath: display, bag: bag) { feeds.append(feed) }
+                var gtfsOptions = GTFSReadOptions()
+                if let progress {
+                    gtfsOptions.progress = { file, done, total in
+                        progress(ProgressEvent(stage: "ingest", item: file, done: done, total: total, unit: "rows"))
+                    }
+                }
+                if let feed = try GTFSReader.read(path: path, displayPath: display, bag: bag, options: gtfsOptions) { feeds.append(feed) }
             } catch {
                 bag.report(Rules.packIOFailure, "\(error)", at: SourceLocation(file: display))
             }
         }
+        // Editorial CSV and copy (template defaults + the city's overrides).
+        var editorial = EditorialContent()
+        if let directory = city.editorialDirectory {
+            editorial = EditorialReader.read(
+                directory: directory, displayDirectory: displayPath(directory, city: city),
+                defaultLocale: city.defaultLocale, locales: city.locales, bag: bag)
+        }
+        let copy = CopyReader.read(
+            templateDirectory: (templates as NSString).appendingPathComponent("copy"), cityDirectory: city.copyDirectory,
+            display: { displayPath($0, city: city) }, defaultLocale: city.defaultLocale, locales: city.locales, bag: bag)
+        report.cards = editorial.cards.count
+        report.routes = editorial.routes.count
         report.stops = feeds.reduce(0) { $0 + $1.stops.count }
         report.stopTimes = feeds.reduce(0) { $0 + $1.stopTimes.count }
         report.poisRead = ingested.pois.count
@@ -127,6 +159,8 @@ public enum Compiler {
         report.ways = ingested.ways
         report.relations = ingested.relations
         report.bytesRead = ingested.bytesRead
+        report.pois = ingested.pois
+        report.feeds = feeds
         lap("ingest")
         if bag.hasErrors { return report }
 
@@ -134,10 +168,15 @@ public enum Compiler {
         let categories = profile.categories
         let kept = POIValidator.validate(ingested.pois, city: city, categories: categories, bag: bag)
         report.poisKept = kept.count
+        report.pois = kept
         let today = options.buildDate ?? Self.buildDate(seconds: Self.wallClockOrEpoch())
         for feed in feeds {
             GTFSValidator.validate(feed, bbox: city.bbox, buildDate: today, bag: bag)
         }
+        let stopIDs = Set(feeds.flatMap { $0.stops.map(\.id) })
+        editorial = EditorialValidator.validate(
+            editorial, context: EditorialContext(city: city, pois: kept, categories: categories, stopIDs: stopIDs), bag: bag)
+        CopyValidator.validate(copy, bag: bag)
         if kept.isEmpty && report.stops == 0 {
             bag.report(Rules.packEmpty, "no POI of the profile's categories inside the city bbox", at: SourceLocation(file: city.file))
         }
@@ -150,9 +189,12 @@ public enum Compiler {
             sources.append(.init(path: displayPath(file, city: city), bytes: digest.bytes, sha256: digest.sha256))
         }
         let createdAt = buildTime(options: options, newestTimestamp: ingested.newestTimestamp, files: city.osmFiles + city.gtfsFeeds)
-        let input = PackInput(
+        var input = PackInput(
             city: city, pois: kept, categories: categories, createdAt: createdAt,
             generator: generator, sources: sources, transit: feeds)
+        input.editorial = editorial
+        input.copy = copy.isEmpty ? nil : copy
+        progress?(ProgressEvent(stage: "emit", item: "\(city.id) pack", done: 0, total: 0, unit: "B"))
         do {
             report.emitted = try PackEmitter.emit(input, outputDirectory: options.outputDirectory, options: options.release)
         } catch {

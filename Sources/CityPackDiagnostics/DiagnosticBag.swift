@@ -29,6 +29,31 @@ public final class DiagnosticBag: @unchecked Sendable {
         self.maxPerCode = maxPerCode
     }
 
+    /// Command-line rule settings (`--rule CODE=LEVEL`); they win over the city file. nil means off.
+    public private(set) var pinned: [String: Severity?] = [:]
+    private var baselineMatcher: BaselineMatcher?
+    private var baselinedItems: [Diagnostic] = []
+
+    /// Sets rule severities given on the command line; they beat the city file's `rules:` map, which
+    /// ``configure(overrides:disabled:)`` applies later. A nil severity switches the rule off.
+    public func pin(_ settings: [String: Severity?]) {
+        lock.withLock { pinned.merge(settings) { _, new in new } }
+    }
+
+    /// Silences every diagnostic whose fingerprint is in `baseline` (one entry per occurrence).
+    /// - Parameters:
+    ///   - baseline: the known problems.
+    ///   - root: the city folder; fingerprints use file names relative to it.
+    public func use(baseline: Baseline, root: String) {
+        lock.withLock { baselineMatcher = BaselineMatcher(baseline, root: root) }
+    }
+
+    /// Diagnostics silenced by the baseline, in deterministic order.
+    public var baselined: [Diagnostic] { lock.withLock { baselinedItems }.sorted(by: Diagnostic.ordered) }
+
+    /// Baseline entries that matched nothing: problems fixed since the baseline was written.
+    public var fixedBaselineEntries: [Baseline.Entry] { lock.withLock { baselineMatcher?.unmatched ?? [] } }
+
     /// Applies the city file's rule settings to everything reported from now on.
     public func configure(overrides: [String: Severity], disabled: Set<String>) {
         lock.withLock {
@@ -41,10 +66,19 @@ public final class DiagnosticBag: @unchecked Sendable {
     public func report(_ diagnostic: Diagnostic) {
         lock.lock()
         defer { lock.unlock() }
-        if disabled.contains(diagnostic.code) { return }
         var d = diagnostic
-        if let severity = overrides[d.code] { d.severity = severity }
+        if let pin = pinned[d.code] {
+            guard let severity = pin else { return }
+            d.severity = severity
+        } else {
+            if disabled.contains(diagnostic.code) { return }
+            if let severity = overrides[d.code] { d.severity = severity }
+        }
         if warningsAsErrors && d.severity == .warning { d.severity = .error }
+        if let matcher = baselineMatcher, matcher.consume(d) {
+            baselinedItems.append(d)
+            return
+        }
         let n = perCode[d.code, default: 0]
         perCode[d.code] = n + 1
         if n < maxPerCode {
@@ -52,7 +86,11 @@ public final class DiagnosticBag: @unchecked Sendable {
         } else {
             suppressedCounts[d.code, default: 0] += 1
         }
-        if d.severity == .error { errorTotal += 1 } else if d.severity == .warning { warningTotal += 1 }
+        switch d.severity {
+        case .error: errorTotal += 1
+        case .warning: warningTotal += 1
+        case .info, .note: infoTotal += 1
+        }
     }
 
     /// Convenience for catalogued rules.
@@ -65,11 +103,14 @@ public final class DiagnosticBag: @unchecked Sendable {
 
     private var errorTotal = 0
     private var warningTotal = 0
+    private var infoTotal = 0
 
     /// Number of errors reported, including those beyond the per-code cap.
     public var errorCount: Int { lock.withLock { errorTotal } }
     /// Number of warnings reported, including those beyond the per-code cap.
     public var warningCount: Int { lock.withLock { warningTotal } }
+    /// Number of infos and notes reported, including those beyond the per-code cap.
+    public var infoCount: Int { lock.withLock { infoTotal } }
     public var hasErrors: Bool { errorCount > 0 }
 
     /// Kept diagnostics in deterministic order.
@@ -84,8 +125,14 @@ public final class DiagnosticBag: @unchecked Sendable {
     public func severity(of rule: RuleDescription) -> Severity? {
         lock.lock()
         defer { lock.unlock() }
-        if disabled.contains(rule.code) { return nil }
-        var s = overrides[rule.code] ?? rule.severity
+        var s: Severity
+        if let pin = pinned[rule.code] {
+            guard let pinnedSeverity = pin else { return nil }
+            s = pinnedSeverity
+        } else {
+            if disabled.contains(rule.code) { return nil }
+            s = overrides[rule.code] ?? rule.severity
+        }
         if warningsAsErrors && s == .warning { s = .error }
         return s
     }

@@ -1,10 +1,20 @@
+private typealias Base = RuleExampleCity
+
 extension Rules {
     public static let packIOFailure = RuleDescription(
         "pack.io_failure", .pack, .error, "A source could not be read or an artifact could not be written",
-        rationale: "I/O failures must be reported with the path, never as a crash or a half-written pack.")
+        title: "I/O failure",
+        rationale: "I/O failures must be reported with the path, never as a crash or a half-written pack.",
+        exampleWaiver: "Needs a file system that fails (an unreadable source or an unwritable output); RuleExampleTests.ioFailureIsReported builds into an output path that is a file.")
     public static let packEmpty = RuleDescription(
         "pack.empty", .pack, .warning, "The pack holds no POIs and no stops",
-        rationale: "An empty pack is almost always a wrong bounding box, profile or source path.")
+        title: "Empty pack",
+        rationale: "An empty pack is almost always a wrong bounding box, profile or source path.",
+        example: RuleExample(
+            file: "city.yaml",
+            triggering: Base.edit(
+                Base.edit(Base.cityYAML, "  gtfs: [gtfs/]\n", ""), "[7.40, 43.72, 7.44, 43.76]", "[7.50, 43.80, 7.54, 43.84]"),
+            passing: Base.edit(Base.cityYAML, "  gtfs: [gtfs/]\n", "")))
 
     static let packRules: [RuleDescription] = [packIOFailure, packEmpty]
 }

@@ -8,7 +8,8 @@ public enum Rules {}
 public enum RuleCatalog {
     /// Every rule, in catalogue order.
     public static let all: [RuleDescription] =
-        Rules.cityRules + Rules.osmRules + Rules.csvRules + Rules.gtfsRules + Rules.packRules
+        Rules.cityRules + Rules.osmRules + Rules.csvRules + Rules.gtfsRules + Rules.editorialRules
+        + Rules.copyRules + Rules.packRules
 
     private static let byCode: [String: RuleDescription] = Dictionary(
         all.map { ($0.code, $0) }, uniquingKeysWith: { first, _ in first })

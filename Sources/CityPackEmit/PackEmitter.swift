@@ -91,13 +91,16 @@ public enum PackEmitter {
         try OutputFiles.makeDirectory(staging)
         defer { try? FileManager.default.removeItem(atPath: staging) }
 
+        // Copy tables, staged beside the pack; they are content too, so they take part in the version decision.
+        let copyFiles = try stageCopy(input, staging: staging)
+
         // 1. The database without release rows: its hash identifies the content.
         let database = (staging as NSString).appendingPathComponent("pack.sqlite")
         try PackWriter.write(input, to: database)
         let content = try FileDigest(path: database)
         let previous = current?.manifest
         let changed = previous == nil || previous?.contentSha256 != content.sha256
-            || previous?.formatVersion != Int(PackSchema.formatVersion)
+            || previous?.formatVersion != Int(PackSchema.formatVersion) || (previous?.copy ?? []) != copyFiles
         let buildTime = iso8601UTC(input.createdAt)
         let dataVersion: Int
         let updatedAt: String
@@ -130,12 +133,13 @@ public enum PackEmitter {
             city: .init(id: city.id, name: city.name, names: city.names, defaultLocale: city.defaultLocale, locales: city.locales),
             bbox: city.bbox.array, counts: .init(
                 pois: input.pois.count, categories: categoryCounts, stops: input.transitCounts.stops,
-                lines: input.transitCounts.lines),
+                lines: input.transitCounts.lines, cards: input.editorial.cards.count,
+                routes: input.editorial.routes.count),
             artifact: .init(
                 path: packName, bytes: compressed.bytes, sha256: compressed.sha256,
                 uncompressedBytes: uncompressed.bytes, uncompressedSha256: uncompressed.sha256),
             etag: "\"\(compressed.sha256.prefix(32))\"", contentSha256: content.sha256, sources: input.sources,
-            attribution: city.attribution)
+            attribution: city.attribution, copy: copyFiles.isEmpty ? nil : copyFiles)
         manifest.locales = city.locales
         manifest.updatedAt = updatedAt
         let manifestBytes = try encodeSigned(manifest, key: options.signingKey, previousBytes: current?.bytes)
@@ -161,9 +165,15 @@ public enum PackEmitter {
         let stagedVersioned = (staging as NSString).appendingPathComponent("versioned.json")
         try OutputFiles.write(manifestBytes, to: stagedVersioned)
         try OutputFiles.makeDirectory(cityDir)  // only now: a failed first build leaves no empty city folder
-        for (staged, final) in [(stagedPack, packPath), (stagedVersioned, versionedManifest), (stagedManifest, manifestPath)] {
+        for (staged, final) in [(stagedPack, packPath), (stagedVersioned, versionedManifest)] {
             try commit(staged, final)
         }
+        // The copy folder is not versioned: swapped just before the manifest, unless it already holds these files.
+        if !copyFolderMatches(copyFiles, cityDirectory: cityDir) {
+            if stepDelay > 0 { usleep(stepDelay) }
+            try commitCopy(staging: staging, cityDirectory: cityDir, hasCopy: !copyFiles.isEmpty)
+        }
+        try commit(stagedManifest, manifestPath)
         OutputFiles.flushDirectory(cityDir)
         try commit(stagedCatalog, catalogPath)
         OutputFiles.flushDirectory(outputDirectory)
@@ -173,6 +183,28 @@ public enum PackEmitter {
         return EmitResult(
             manifest: manifest, manifestPath: manifestPath, packPath: packPath, catalogPath: catalogPath,
             changed: changed, pruned: pruned)
+    }
+
+    /// Whether `<city>/copy/` holds exactly `files` (or is absent when there are none).
+    static func copyFolderMatches(_ files: [Manifest.ArtifactFile], cityDirectory: String) -> Bool {
+        let folder = (cityDirectory as NSString).appendingPathComponent(copyFolder)
+        var onDisk: [String] = []
+        if let walker = FileManager.default.enumerator(atPath: folder) {
+            while let relative = walker.nextObject() as? String {
+                var isDirectory: ObjCBool = false
+                let path = (folder as NSString).appendingPathComponent(relative)
+                if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                    onDisk.append("\(copyFolder)/\(relative)")
+                }
+            }
+        }
+        guard onDisk.sorted() == files.map(\.path).sorted() else { return false }
+        for file in files {
+            guard let digest = try? FileDigest(path: (cityDirectory as NSString).appendingPathComponent(file.path)),
+                digest.sha256 == file.sha256, digest.bytes == file.bytes
+            else { return false }
+        }
+        return true
     }
 
     /// Renames `staged` over `final` unless `final` already holds the same bytes (then nothing changes on disk).
@@ -286,4 +318,6 @@ public enum PackEmitter {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         return try? JSONDecoder().decode(Manifest.self, from: data)
     }
+
+    static func rename(_ from: String, _ to: String) throws(EmitError) { try OutputFiles.rename(from, to) }
 }

@@ -15,6 +15,10 @@ public struct PackInput: Sendable {
     public var sources: [Manifest.SourceFile]
     /// Validated GTFS feeds whose stops, lines and timetables go into the pack.
     public var transit: [GTFSFeed]
+    /// Validated cards, situations, actions and walking routes (waypoints resolved).
+    public var editorial: EditorialContent = EditorialContent()
+    /// The city's UI copy; nil writes no copy tables and no `string` rows.
+    public var copy: CopyTable? = nil
 
     public init(
         city: City, pois: [POI], categories: [PackCategory], createdAt: Int64, generator: String,

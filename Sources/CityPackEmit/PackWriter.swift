@@ -35,6 +35,8 @@ enum PackWriter {
             (PackSchema.MetaKey.poiCount, String(input.pois.count)),
             (PackSchema.MetaKey.stopCount, String(input.transitCounts.stops)),
             (PackSchema.MetaKey.lineCount, String(input.transitCounts.lines)),
+            (PackSchema.MetaKey.cardCount, String(input.editorial.cards.count)),
+            (PackSchema.MetaKey.routeCount, String(input.editorial.routes.count)),
         ]
         let metaInsert = try db.prepare("INSERT INTO meta(key, value) VALUES (?, ?)")
         for (key, value) in meta.sorted(by: { $0.0 < $1.0 }) {
@@ -103,6 +105,7 @@ enum PackWriter {
             try bucketInsert.run()
         }
         try TransitWriter.write(input.transit, bbox: city.bbox, db: db)
+        try EditorialWriter.write(input.editorial, copy: input.copy, city: city, db: db)
         try db.exec("INSERT INTO search(search) VALUES ('optimize')")
         try db.exec("COMMIT")
         try db.exec("VACUUM")

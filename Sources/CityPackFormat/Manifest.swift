@@ -44,11 +44,19 @@ public struct Manifest: Sendable, Codable, Equatable {
         public var stops: Int?
         /// GTFS lines (routes) in the pack; nil in manifests written before transit.
         public var lines: Int?
-        public init(pois: Int, categories: [String: Int], stops: Int? = nil, lines: Int? = nil) {
+        /// Problem cards and walking routes in the pack; nil in manifests written before editorial content.
+        public var cards: Int?
+        public var routes: Int?
+        public init(
+            pois: Int, categories: [String: Int], stops: Int? = nil, lines: Int? = nil, cards: Int? = nil,
+            routes: Int? = nil
+        ) {
             self.pois = pois
             self.categories = categories
             self.stops = stops
             self.lines = lines
+            self.cards = cards
+            self.routes = routes
         }
     }
 
@@ -56,6 +64,20 @@ public struct Manifest: Sendable, Codable, Equatable {
         /// Path relative to the city directory.
         public var path: String
         public var bytes: Int
+        public var sha256: String
+        public init(path: String, bytes: Int, sha256: String) {
+            self.path = path
+            self.bytes = bytes
+            self.sha256 = sha256
+        }
+    }
+
+    /// A file written beside the pack (copy tables), listed with its size and hash.
+    public struct ArtifactFile: Sendable, Codable, Equatable {
+        /// Path relative to the manifest, e.g. `copy/apple/Localizable.xcstrings`.
+        public var path: String
+        public var bytes: Int
+        /// SHA-256, lowercase hex.
         public var sha256: String
         public init(path: String, bytes: Int, sha256: String) {
             self.path = path
@@ -83,6 +105,9 @@ public struct Manifest: Sendable, Codable, Equatable {
     public var contentSha256: String
     public var sources: [SourceFile]
     public var attribution: String
+    /// Copy tables beside the pack (web JSON, Apple String Catalog, Android strings.xml), sorted by path; nil in
+    /// manifests written before copy output existed.
+    public var copy: [ArtifactFile]?
 
     // Release metadata (docs/RELEASES.md). Optional so that manifests written before them still decode; decoding
     // ignores members it does not know, so newer manifests decode too.
@@ -99,7 +124,7 @@ public struct Manifest: Sendable, Codable, Equatable {
     public init(
         formatVersion: Int, dataVersion: Int, minReaderVersion: Int, createdAt: String, generator: String,
         city: CityInfo, bbox: [Double], counts: Counts, artifact: Artifact, etag: String, contentSha256: String,
-        sources: [SourceFile], attribution: String
+        sources: [SourceFile], attribution: String, copy: [ArtifactFile]? = nil
     ) {
         self.formatVersion = formatVersion
         self.dataVersion = dataVersion
@@ -114,5 +139,6 @@ public struct Manifest: Sendable, Codable, Equatable {
         self.contentSha256 = contentSha256
         self.sources = sources
         self.attribution = attribution
+        self.copy = copy
     }
 }

@@ -40,6 +40,25 @@
 ///   first stop departs at start, start + headway, … while < end.
 /// - `trip_offset(stop, trip, offset, PRIMARY KEY(stop, trip, offset)) WITHOUT ROWID`: for frequency trips,
 ///   seconds from the trip's first departure to its departure at the stop (last stop excluded).
+/// Editorial content and copy (texts are JSON objects `{"<locale>": "<text>"}` with sorted keys, every city
+/// locale present, the default locale's text filling gaps):
+/// - `card(id TEXT PRIMARY KEY, position, icon, home, title)`: problem cards in display order; `home` 1 when listed
+///   on the home screen (0: reached only through `card` actions).
+/// - `situation(id TEXT PRIMARY KEY, card, position, title, body)`: micro-situations of a card; indexed by
+///   (card, position).
+/// - `action(id TEXT PRIMARY KEY, situation, position, kind, target, label, text)`: `kind` is nearby (target a
+///   category id), call (a phone number), route (a route id), departures (a GTFS stop_id), text (no target; `text`
+///   holds it), card or situation (an id); indexed by (situation, position).
+/// - `route(id TEXT PRIMARY KEY, position, name, description, length_m, min_lon, min_lat, max_lon, max_lat)`:
+///   curated walking routes; length is the sum of great-circle legs in metres; the region is the waypoints'
+///   box padded by 20 % of its span on each side and at least 0.01° on each axis (`RouteGeometry`).
+/// - `route_waypoint(route, sequence, poi, lat, lon, radius, name, PRIMARY KEY(route, sequence)) WITHOUT ROWID`:
+///   ordered waypoints; `poi` is the POI's stable id or NULL for a free point; `radius` the alert radius in
+///   metres (default 25); `name` a localised JSON object or NULL (apps then show the POI's name).
+/// - `string(key, locale, form, value, PRIMARY KEY(key, locale, form)) WITHOUT ROWID`: UI copy for every city
+///   locale with fallbacks resolved; `form` is '' for a plain message or a CLDR plural category; values keep the
+///   copy syntax (`{name}` placeholders, `{{` / `}}` literal braces).
+///
 /// - meta ``MetaKey/transitMaxSeconds``: the latest departure (seconds of its service day) in the pack, so a
 ///   reader knows how many earlier service days can still have departures after a given time.
 public enum PackSchema {
@@ -73,6 +92,12 @@ public enum PackSchema {
         public static let departure = "departure"
         public static let frequency = "frequency"
         public static let tripOffset = "trip_offset"
+        public static let card = "card"
+        public static let situation = "situation"
+        public static let action = "action"
+        public static let route = "route"
+        public static let routeWaypoint = "route_waypoint"
+        public static let string = "string"
     }
 
     /// Stop ids in `stop`, `stop_bucket` and `search`: `index × 4 + 3`, so they are ≡ 3 (mod 4) while POI ids
@@ -106,6 +131,8 @@ public enum PackSchema {
         /// Largest `departure.seconds` or frequency departure (`frequency.end` + offset) in the pack; absent
         /// without transit.
         public static let transitMaxSeconds = "transit_max_seconds"
+        public static let cardCount = "card_count"
+        public static let routeCount = "route_count"
     }
 
     /// The statements that create a version-1 pack, in order.
@@ -128,5 +155,13 @@ public enum PackSchema {
         "CREATE TABLE departure(stop INTEGER NOT NULL, seconds INTEGER NOT NULL, trip INTEGER NOT NULL, PRIMARY KEY(stop, seconds, trip)) WITHOUT ROWID",
         "CREATE TABLE frequency(trip INTEGER NOT NULL, start INTEGER NOT NULL, end INTEGER NOT NULL, headway INTEGER NOT NULL, exact_times INTEGER NOT NULL, PRIMARY KEY(trip, start)) WITHOUT ROWID",
         "CREATE TABLE trip_offset(stop INTEGER NOT NULL, trip INTEGER NOT NULL, offset INTEGER NOT NULL, PRIMARY KEY(stop, trip, offset)) WITHOUT ROWID",
+        "CREATE TABLE card(id TEXT PRIMARY KEY, position INTEGER NOT NULL, icon TEXT, home INTEGER NOT NULL, title TEXT NOT NULL) WITHOUT ROWID",
+        "CREATE TABLE situation(id TEXT PRIMARY KEY, card TEXT NOT NULL, position INTEGER NOT NULL, title TEXT NOT NULL, body TEXT) WITHOUT ROWID",
+        "CREATE INDEX situation_by_card ON situation(card, position)",
+        "CREATE TABLE action(id TEXT PRIMARY KEY, situation TEXT NOT NULL, position INTEGER NOT NULL, kind TEXT NOT NULL, target TEXT, label TEXT NOT NULL, text TEXT) WITHOUT ROWID",
+        "CREATE INDEX action_by_situation ON action(situation, position)",
+        "CREATE TABLE route(id TEXT PRIMARY KEY, position INTEGER NOT NULL, name TEXT NOT NULL, description TEXT, length_m REAL NOT NULL, min_lon REAL NOT NULL, min_lat REAL NOT NULL, max_lon REAL NOT NULL, max_lat REAL NOT NULL) WITHOUT ROWID",
+        "CREATE TABLE route_waypoint(route TEXT NOT NULL, sequence INTEGER NOT NULL, poi INTEGER, lat REAL NOT NULL, lon REAL NOT NULL, radius REAL NOT NULL, name TEXT, PRIMARY KEY(route, sequence)) WITHOUT ROWID",
+        "CREATE TABLE string(key TEXT NOT NULL, locale TEXT NOT NULL, form TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY(key, locale, form)) WITHOUT ROWID",
     ]
 }

@@ -157,6 +157,36 @@ public struct PackDiff: Sendable, Codable, Equatable {
                   LEFT JOIN \(PackSchema.Table.service) s ON s.id = t.service
                 """,
             labelColumn: "headsign", nameColumns: ["headsign"], categoryColumns: ["line"]),
+        Spec(
+            entity: "routes", table: PackSchema.Table.route,
+            sql: """
+                SELECT r.id AS route, r.name AS name, r.description AS description, r.position AS position,
+                  r.length_m AS length_m,
+                  (SELECT group_concat(coalesce('poi ' || w.poi, w.lat || ',' || w.lon), ' → ') FROM
+                    (SELECT poi, lat, lon FROM \(PackSchema.Table.routeWaypoint) WHERE route = r.id ORDER BY sequence) w)
+                    AS waypoints
+                FROM \(PackSchema.Table.route) r
+                """,
+            labelColumn: "name", nameColumns: ["name"]),
+        Spec(
+            entity: "cards", table: PackSchema.Table.card,
+            sql: """
+                SELECT id AS card, title, icon, position, home FROM \(PackSchema.Table.card)
+                """,
+            labelColumn: "title", nameColumns: ["title"]),
+        Spec(
+            entity: "situations", table: PackSchema.Table.situation,
+            sql: """
+                SELECT s.id AS situation, s.title AS title, s.card AS card, s.body AS body, s.position AS position,
+                  (SELECT group_concat(a.kind || ' ' || coalesce(a.target, '') || ' “' || a.label || '”', ' | ') FROM
+                    (SELECT kind, target, label FROM \(PackSchema.Table.action) WHERE situation = s.id ORDER BY position) a)
+                    AS actions
+                FROM \(PackSchema.Table.situation) s
+                """,
+            labelColumn: "title", nameColumns: ["title"], categoryColumns: ["card"]),
+        Spec(
+            entity: "strings", table: PackSchema.Table.string,
+            sql: "SELECT key, locale, form, value FROM \(PackSchema.Table.string)", keyColumns: 3),
     ]
 
     // MARK: - Comparison

@@ -30,6 +30,10 @@ public struct City: Sendable, Hashable {
     public var directory: String
     /// Path of the city file itself.
     public var file: String
+    /// Folder of editorial CSV (cards, situations, actions, routes, waypoints); nil = none.
+    public var editorialDirectory: String? = nil
+    /// Folder of the city's copy files (`<locale>.yaml`) overriding and adding to `templates/copy/`; nil = none.
+    public var copyDirectory: String? = nil
 
     public init(
         id: String, name: String, names: [String: String] = [:], defaultLocale: String = "en",

@@ -4,6 +4,7 @@ import CityPackCLI
 @main
 enum Entrypoint {
     static func main() {
+        CityPackCommand.installCrashHandler()
         CityPackCommand.main()
     }
 }

@@ -27,9 +27,17 @@ enum CLIRunner {
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        // Read both pipes concurrently-safe: stdout fully, then stderr (stderr output is small).
+        // Drain stderr on another thread while reading stdout, so neither pipe can fill up and block the child.
+        let errBox = DataBox()
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async {
+            errBox.data = err.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
         let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        let errData = errBox.data
         process.waitUntilExit()
         return Result(
             status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
@@ -39,6 +47,10 @@ enum CLIRunner {
     static func json(_ text: String) throws -> [String: Any] {
         try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] ?? [:]
     }
+}
+
+private final class DataBox: @unchecked Sendable {
+    var data = Data()
 }
 
 /// An independent scan of OSM XML for tagged nodes: a line-based reader that knows nothing of the

@@ -86,7 +86,7 @@ import Testing
         let id = String(file.prefix { $0 != "-" })
         let (_, output, build) = try Self.buildCity(osm: source, id: id)
         #expect(build.status == 0, "\(build.stderr)")
-        #expect(!build.stderr.contains(": error["), "\(build.stderr.prefix(2000))")
+        #expect(!build.stderr.contains(": error: "), "\(build.stderr.prefix(2000))")
         let manifest = output.appendingPathComponent("\(id)/manifest.json")
         let m = try CLIRunner.json(String(contentsOf: manifest, encoding: .utf8))
         #expect((m["city"] as? [String: Any])?["id"] as? String == id)
@@ -139,16 +139,22 @@ import Testing
 
         let result = try CLIRunner.run(["build", city.path, "--output", output.path])
         #expect(result.status == 1, "\(result.stderr)")
-        let line = result.stderr.split(separator: "\n").first { $0.contains("error[\(code)]") }
+        let line = result.stderr.split(separator: "\n").first { $0.contains(": error: ") && $0.hasSuffix("[\(code)]") }
         #expect(line != nil, "expected \(code) in: \(result.stderr)")
         #expect(line?.contains("broken.osm:") == true && (line?.split(separator: ":").count ?? 0) >= 4, "located: \(line ?? "")")
         #expect(try Self.snapshot(output) == snapshot, "outputs changed after a failed build")
+        // The failed build's report is there, and names the problem.
+        let report = try String(contentsOf: output.appendingPathComponent("monaco/report.json"), encoding: .utf8)
+        #expect(report.contains("\"code\" : \"\(code)\""))
     }
 
+    /// Every file under `dir` except the reports, which every run rewrites (docs/DIAGNOSTICS.md).
     static func snapshot(_ dir: URL) throws -> [String: Data] {
         var out: [String: Data] = [:]
         let e = FileManager.default.enumerator(at: dir, includingPropertiesForKeys: nil)
+        let reports: Set<String> = ["report.json", "report.html", "build-stats.json"]
         while let url = e?.nextObject() as? URL {
+            if reports.contains(url.lastPathComponent) { continue }
             if let d = try? Data(contentsOf: url) { out[url.path] = d }
         }
         return out

@@ -60,7 +60,8 @@ import Testing
             r.manifestBytes = fm.contents(atPath: f.manifest.path)
         }
         for name in (try? fm.contentsOfDirectory(atPath: city)) ?? [] {
-            if name == "manifest.json" { continue }
+            // Build reports (written even by failed builds) and the copy tables are not release files.
+            if ["manifest.json", "report.json", "report.html", "build-stats.json", "copy"].contains(name) { continue }
             if name.hasPrefix(".") {
                 r.hiddenDebris += 1
                 continue

@@ -24,4 +24,84 @@ import Testing
         let table = String(readme[begin.upperBound..<end.lowerBound])
         #expect(table == RulesCommand.markdownTable(), "README.md rule table is stale: run `citypack rules --format markdown`")
     }
+
+    @Test func rulesReferenceIsCurrent() throws {
+        let url = TestPaths.root.appendingPathComponent("docs/RULES.md")
+        let doc = try String(contentsOf: url, encoding: .utf8)
+        #expect(doc == RuleCatalogText.reference(RuleCatalog.all), "docs/RULES.md is stale: run `citypack rules --format docs > docs/RULES.md`")
+    }
+
+    @Test func jsonIsTheCatalogueAsData() throws {
+        let text = RuleCatalogText.json(RuleCatalog.all)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        #expect(object["version"] as? Int == RuleCatalogText.jsonVersion)
+        #expect(object["example_check_date"] as? String == RuleExample.checkDate)
+        let rules = try #require(object["rules"] as? [[String: Any]])
+        #expect(rules.map { $0["code"] as? String } == RuleCatalog.all.map(\.code))
+        for (entry, rule) in zip(rules, RuleCatalog.all) {
+            #expect(Set(entry.keys) == ["code", "title", "kind", "severity", "summary", "rationale", "example", "example_waiver"])
+            #expect(entry["title"] as? String == rule.title)
+            #expect(entry["severity"] as? String == rule.severity.rawValue)
+            if rule.example != nil {
+                #expect(entry["example"] is [String: Any])
+                #expect(entry["example_waiver"] is NSNull)
+            } else {
+                #expect(entry["example"] is NSNull)
+                #expect(entry["example_waiver"] as? String == rule.exampleWaiver)
+            }
+        }
+    }
+
+    /// Example texts survive a JSON round trip byte for byte (BOM, NUL, CR and separators included).
+    @Test func jsonExamplesRoundTrip() throws {
+        struct Example: Decodable, Equatable { var file: String; var triggering: String?; var passing: String? }
+        struct Rule: Decodable { var code: String; var example: Example? }
+        struct Document: Decodable { var rules: [Rule] }
+        let document = try JSONDecoder().decode(Document.self, from: Data(RuleCatalogText.json(RuleCatalog.all).utf8))
+        for (decoded, rule) in zip(document.rules, RuleCatalog.all) {
+            #expect(decoded.code == rule.code)
+            #expect(decoded.example.map { Array(($0.triggering ?? "").utf8) } == rule.example.map { Array(($0.triggering ?? "").utf8) }, "\(rule.code)")
+            #expect(decoded.example == rule.example.map { Example(file: $0.file, triggering: $0.triggering, passing: $0.passing) }, "\(rule.code)")
+        }
+    }
+
+    @Test func humanListingShowsExamplesForOneRule() throws {
+        let rule = try #require(RuleCatalog.rule("gtfs.fast_travel"))
+        let one = RuleCatalogText.human([rule], withExamples: true)
+        #expect(one.contains("gtfs.fast_travel  Fast travel  [warning]"))
+        #expect(one.contains("why: "))
+        #expect(one.contains("triggers: gtfs/stop_times.txt\n    | trip_id,arrival_time"))
+        #expect(one.contains("T1,08:01:00,08:01:00,S3,2,2.8"))
+        let all = RuleCatalogText.human(RuleCatalog.all, withExamples: false)
+        #expect(!all.contains("triggers:"))
+        #expect(RuleCatalog.all.allSatisfy { all.contains("\($0.code)  \($0.title)  [\($0.severity.rawValue)]") })
+        #expect(RuleCatalogText.visible("a\u{0}b\r\nc\rd\n\u{FEFF}") == "a␀b␍␊\nc␍\nd\n⟨U+FEFF⟩")
+    }
+}
+
+/// `citypack rules` end to end with the built binary: output streams and exit codes.
+@Suite struct RulesCommandTests {
+    @Test func oneRuleWithExamples() throws {
+        let r = try CLIRunner.run(["rules", "gtfs.missing_calendar"])
+        #expect(r.status == 0)
+        #expect(r.stdout.hasPrefix("gtfs.missing_calendar  Missing calendar  [error]\n"))
+        #expect(r.stdout.contains("triggers: gtfs/calendar.txt\n    | (file absent)\n"))
+        #expect(r.stdout.contains("passes: gtfs/calendar.txt\n    | service_id,monday"))
+        let waived = try CLIRunner.run(["rules", "pack.io_failure"])
+        #expect(waived.stdout.contains("no example: "))
+    }
+
+    @Test func formatsAndUnknownCode() throws {
+        let json = try CLIRunner.run(["rules", "--format", "json"])
+        #expect(json.status == 0)
+        #expect((try CLIRunner.json(json.stdout)["rules"] as? [Any])?.count == RuleCatalog.all.count)
+        let table = try CLIRunner.run(["rules", "--format", "markdown"])
+        #expect(table.stdout == RulesCommand.markdownTable())
+        let docs = try CLIRunner.run(["rules", "--format", "docs"])
+        #expect(docs.stdout == RuleCatalogText.reference(RuleCatalog.all))
+        let unknown = try CLIRunner.run(["rules", "gtfs.fast"])
+        #expect(unknown.status == 64)
+        #expect(unknown.stdout.isEmpty)
+        #expect(unknown.stderr.contains("unknown rule 'gtfs.fast'; did you mean gtfs.fast_travel?"))
+    }
 }

@@ -184,7 +184,7 @@ import Testing
         #expect(byKey["n3"]?.aspects == ["recategorised"])
         #expect(byKey["n5"]?.aspects == ["changed"] && byKey["n5"]?.fields.contains { $0.field == "tags.fee" } == true)
         #expect(try PackDiff.between(after, after).isEmpty)
-        #expect(diff.entities.map(\.entity) == ["pois", "stops", "lines", "trips"])
+        #expect(diff.entities.map(\.entity) == ["pois", "stops", "lines", "trips", "routes", "cards", "situations", "strings"])
     }
 }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CityPackDiagnostics
 
 /// How diagnostics are rendered.
 public enum DiagnosticFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
@@ -18,6 +19,48 @@ struct DiagnosticOptions: ParsableArguments {
 
     @Option(name: .long, help: "Stop listing after this many diagnostics (the summary still counts all).")
     var maxDiagnostics: Int = 200
+
+    @Option(name: .long, help: "Stop listing after this many errors, with a note of how many were left out (0 = no limit). The exit code is still 1.")
+    var maxErrors: Int = 0
+
+    @Option(
+        name: .customLong("rule"),
+        help: ArgumentHelp(
+            "Set a rule's severity: CODE=error|warning|info|off (repeatable; beats the city file's rules: map).",
+            valueName: "CODE=LEVEL"))
+    var rules: [String] = []
+
+    @Option(name: .long, help: "Silence the known problems listed in this baseline file; report which entries are fixed.")
+    var baseline: String?
+
+    @Option(name: .long, help: "Write every diagnostic of this run to a baseline file (for --baseline).")
+    var writeBaseline: String?
+
+    /// The `--rule` settings: code → severity, nil for off.
+    func ruleSettings() throws -> [String: Severity?] {
+        var out: [String: Severity?] = [:]
+        for setting in rules {
+            let parts = setting.split(separator: "=", maxSplits: 1).map { String($0).trimmingCharacters(in: .whitespaces) }
+            guard parts.count == 2 else { throw ValidationError("--rule expects CODE=LEVEL, got '\(setting)'") }
+            guard RuleCatalog.rule(parts[0]) != nil else {
+                throw ValidationError("--rule: unknown rule code '\(parts[0])' (see `citypack rules`)")
+            }
+            switch parts[1].lowercased() {
+            case "off": out[parts[0]] = .some(nil)
+            case "error": out[parts[0]] = .error
+            case "warning": out[parts[0]] = .warning
+            case "info": out[parts[0]] = .info
+            default: throw ValidationError("--rule \(parts[0]): level must be error, warning, info or off, got '\(parts[1])'")
+            }
+        }
+        return out
+    }
+
+    mutating func validate() throws {
+        _ = try ruleSettings()
+        guard maxErrors >= 0 else { throw ValidationError("--max-errors must be 0 (no limit) or more") }
+        guard maxDiagnostics > 0 else { throw ValidationError("--max-diagnostics must be at least 1") }
+    }
 }
 
 /// Flags naming the city and the templates.

@@ -2,62 +2,202 @@ import CityPackDiagnostics
 import Foundation
 
 /// Renders diagnostics for people and machines. Only the CLI renders; libraries report into a bag.
+///
+/// Formats (documented in docs/DIAGNOSTICS.md): human (clang-style, with source lines and carets), JSON
+/// (schema version 1), SARIF 2.1.0 and GitHub Actions workflow commands.
 enum DiagnosticRenderer {
-    /// `path:line:col: error[code]: message` lines with notes, as compilers print them.
-    static func human(_ diagnostics: [Diagnostic], limit: Int, colour: Bool) -> String {
+    /// Limits on what the human and GitHub formats list (machine reports are always complete).
+    struct Limits {
+        /// Stop listing after this many errors; 0 = no limit.
+        var maxErrors = 0
+        /// Stop listing after this many diagnostics of any severity.
+        var maxDiagnostics = Int.max
+    }
+
+    /// The prefix of `diagnostics` that `limits` allows, and a note saying what was left out (nil when nothing).
+    static func limited(_ diagnostics: [Diagnostic], _ limits: Limits) -> ([Diagnostic], String?) {
+        var shown: [Diagnostic] = []
+        var errors = 0
+        var reason = ""
+        for d in diagnostics {
+            if shown.count >= limits.maxDiagnostics { reason = "--max-diagnostics \(limits.maxDiagnostics)"; break }
+            if limits.maxErrors > 0 && errors >= limits.maxErrors {
+                reason = "--max-errors \(limits.maxErrors)"
+                break
+            }
+            shown.append(d)
+            if d.severity == .error { errors += 1 }
+        }
+        guard shown.count < diagnostics.count else { return (shown, nil) }
+        let rest = diagnostics[shown.count...]
+        let e = rest.filter { $0.severity == .error }.count
+        let w = rest.filter { $0.severity == .warning }.count
+        let o = rest.count - e - w
+        var parts: [String] = []
+        if e > 0 { parts.append("\(e) more error\(e == 1 ? "" : "s")") }
+        if w > 0 { parts.append("\(w) more warning\(w == 1 ? "" : "s")") }
+        if o > 0 { parts.append("\(o) more info\(o == 1 ? "" : "s")") }
+        return (shown, "\(parts.joined(separator: ", ")) not shown (\(reason)); the report file lists them all")
+    }
+
+    // MARK: Human
+
+    /// Clang-style text: `path:line:col: error: message [code]`, the source line with a caret, `note:` lines
+    /// (each with its own snippet), a note when limits cut the list. The summary line is printed by the caller.
+    /// - Parameters:
+    ///   - colour: ANSI colours (only on a terminal, never with `NO_COLOR`).
+    ///   - sources: reads source lines; nil prints no snippets.
+    static func human(_ report: DiagnosticReport, limits: Limits, colour: Bool, sources: SourceText?) -> String {
+        let (shown, cut) = limited(report.diagnostics, limits)
+        if let sources {
+            var wanted: [String: Set<Int>] = [:]
+            for d in shown {
+                for loc in [d.location] + d.notes.map(\.location) {
+                    if let loc, loc.line > 0 { wanted[loc.file, default: []].insert(loc.line) }
+                }
+            }
+            sources.load(wanted)
+        }
+        let style = Style(colour: colour)
         var out = ""
-        for d in diagnostics.prefix(limit) {
-            out += line(d.location, label(d.severity, colour: colour) + "[\(d.code)]", d.message, colour: colour)
+        for d in shown {
+            out += header(d.location, severity: d.severity, message: d.message + " " + style.dim("[\(d.code)]"), style)
+            out += snippet(d.location, sources, style)
             for note in d.notes {
-                out += line(note.location ?? d.location, label(.note, colour: colour), note.message, colour: colour)
+                let location = note.location ?? d.location
+                out += header(location, severity: .note, message: note.message, style)
+                if note.location != nil { out += snippet(location, sources, style) }
             }
         }
-        if diagnostics.count > limit {
-            out += "citypack: note: \(diagnostics.count - limit) more diagnostics not shown (--max-diagnostics)\n"
-        }
+        if let cut { out += style.bold("citypack: ") + style.severity(.note) + ": " + cut + "\n" }
         return out
     }
 
-    private static func line(_ location: SourceLocation?, _ label: String, _ message: String, colour: Bool) -> String {
+    /// Plain list of diagnostics with snippets (for commands without a report, such as `init`).
+    static func human(_ diagnostics: [Diagnostic], limit: Int, colour: Bool) -> String {
+        var report = DiagnosticReport(command: "init", city: nil, root: ".", bag: DiagnosticBag())
+        report.diagnostics = diagnostics
+        return human(report, limits: Limits(maxDiagnostics: limit), colour: colour, sources: SourceText())
+    }
+
+    private static func header(_ location: SourceLocation?, severity: Severity, message: String, _ style: Style) -> String {
         let prefix = location.map { $0.description + ": " } ?? "citypack: "
-        let bold = colour ? "\u{1B}[1m" : ""
-        let reset = colour ? "\u{1B}[0m" : ""
-        return "\(bold)\(prefix)\(reset)\(label): \(message)\n"
+        return style.bold(prefix) + style.severity(severity) + ": " + message + "\n"
     }
 
-    private static func label(_ severity: Severity, colour: Bool) -> String {
-        guard colour else { return severity.rawValue }
-        let code: String
-        switch severity {
-        case .error: code = "31"
-        case .warning: code = "35"
-        case .info: code = "36"
-        case .note: code = "90"
+    private static func snippet(_ location: SourceLocation?, _ sources: SourceText?, _ style: Style) -> String {
+        guard let location, location.line > 0, let bytes = sources?.line(location.line, of: location.file) else { return "" }
+        let csv = location.field != nil && (location.file.hasSuffix(".txt") || location.file.hasSuffix(".csv"))
+        let (text, marker) = SourceSnippet.render(line: bytes, column: location.column, underlineCSVField: csv)
+        let number = String(location.line)
+        let gutter = String(repeating: " ", count: number.count)
+        var out = " \(number) | \(text)\n"
+        if !marker.isEmpty { out += " \(gutter) | \(style.caret(marker))\n" }
+        return out
+    }
+
+    /// ANSI styling, or plain text when colour is off.
+    struct Style {
+        var colour: Bool
+        func wrap(_ code: String, _ text: String) -> String { colour ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
+        func bold(_ text: String) -> String { wrap("1", text) }
+        func dim(_ text: String) -> String { wrap("2", text) }
+        func caret(_ text: String) -> String { wrap("1;32", text) }
+        func severity(_ s: Severity) -> String {
+            switch s {
+            case .error: wrap("1;31", s.rawValue)
+            case .warning: wrap("1;35", s.rawValue)
+            case .info: wrap("1;36", s.rawValue)
+            case .note: wrap("1;90", s.rawValue)
+            }
         }
-        return "\u{1B}[1;\(code)m\(severity.rawValue)\u{1B}[0m"
     }
 
-    /// `N errors, M warnings` summary.
-    static func summary(errors: Int, warnings: Int, infos: Int, suppressed: [String: Int]) -> String {
-        func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
-        var text = "\(plural(errors, "error")), \(plural(warnings, "warning"))"
-        if infos > 0 { text += ", \(infos) info" }
-        let dropped = suppressed.values.reduce(0, +)
-        if dropped > 0 { text += " (\(dropped) beyond the per-rule limit not listed)" }
-        return text
+    // MARK: JSON
+
+    /// The JSON report (schema version 1, docs/DIAGNOSTICS.md); also what `report.json` holds.
+    static func json(_ report: DiagnosticReport, toolVersion: String) -> String {
+        encode(JSONReport(report, toolVersion: toolVersion))
     }
 
-    /// JSON: `{"diagnostics": [...], "summary": {...}}` with sorted keys.
-    static func json(_ diagnostics: [Diagnostic], errors: Int, warnings: Int) -> String {
-        struct Output: Encodable {
-            var diagnostics: [Diagnostic]
-            var summary: [String: Int]
+    /// Schema of `--format json` and `report.json`. Keys are sorted; absent optionals are omitted.
+    struct JSONReport: Codable, Equatable {
+        static let schemaVersion = 1
+
+        struct Location: Codable, Equatable {
+            var file: String
+            var line: Int?
+            var column: Int?
+            var field: String?
+            init(_ l: SourceLocation) {
+                file = l.file
+                line = l.line > 0 ? l.line : nil
+                column = l.column > 0 ? l.column : nil
+                field = l.field
+            }
         }
-        return encode(Output(diagnostics: diagnostics, summary: ["errors": errors, "warnings": warnings]))
+        struct Note: Codable, Equatable {
+            var message: String
+            var location: Location?
+        }
+        struct Item: Codable, Equatable {
+            var severity: String
+            var code: String
+            var message: String
+            var location: Location?
+            var entity: String?
+            var fingerprint: String
+            var notes: [Note]
+        }
+        struct Summary: Codable, Equatable {
+            var errors: Int
+            var warnings: Int
+            var infos: Int
+            var files: Int
+            var omitted: [String: Int]
+            var baselined: Int
+        }
+        struct BaselineOutcome: Codable, Equatable {
+            var file: String
+            var silenced: Int
+            var fixed: [Baseline.Entry]
+        }
+        struct Tool: Codable, Equatable {
+            var name: String
+            var version: String
+        }
+
+        var version: Int
+        var tool: Tool
+        var command: String
+        var city: String?
+        var diagnostics: [Item]
+        var summary: Summary
+        var baseline: BaselineOutcome?
+
+        init(_ r: DiagnosticReport, toolVersion: String) {
+            version = Self.schemaVersion
+            tool = Tool(name: "citypack", version: toolVersion)
+            command = r.command
+            city = r.city
+            diagnostics = r.diagnostics.map { d in
+                Item(
+                    severity: d.severity.rawValue, code: d.code, message: d.message, location: d.location.map(Location.init),
+                    entity: d.entity, fingerprint: d.fingerprint(root: r.root),
+                    notes: d.notes.map { Note(message: $0.message, location: $0.location.map(Location.init)) })
+            }
+            summary = Summary(
+                errors: r.errors, warnings: r.warnings, infos: r.infos, files: r.files, omitted: r.omitted, baselined: r.baselined)
+            baseline = r.baselineFile.map { BaselineOutcome(file: $0, silenced: r.baselined, fixed: r.fixed) }
+        }
     }
 
-    /// GitHub Actions workflow commands (`::error file=…,line=…,col=…,title=…::message`).
-    static func github(_ diagnostics: [Diagnostic]) -> String {
+    // MARK: GitHub
+
+    /// GitHub Actions workflow commands: `::error file=…,line=…,col=…,title=…::message`, notes appended to the
+    /// message on their own lines. GitHub shows only the first annotations of a step, so the full report is
+    /// always written to the output folder as well.
+    static func github(_ report: DiagnosticReport, limits: Limits) -> String {
         func escapeData(_ s: String) -> String {
             s.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
                 .replacingOccurrences(of: "\n", with: "%0A")
@@ -65,8 +205,9 @@ enum DiagnosticRenderer {
         func escapeProperty(_ s: String) -> String {
             escapeData(s).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
         }
+        let (shown, cut) = limited(report.diagnostics, limits)
         var out = ""
-        for d in diagnostics {
+        for d in shown {
             let command: String
             switch d.severity {
             case .error: command = "error"
@@ -80,73 +221,120 @@ enum DiagnosticRenderer {
                 if loc.column > 0 { props.append("col=\(loc.column)") }
             }
             props.append("title=\(escapeProperty(d.code))")
-            out += "::\(command) \(props.joined(separator: ","))::\(escapeData(d.message))\n"
+            var message = d.message
+            for note in d.notes {
+                message += "\nnote: \(note.message)" + (note.location.map { " (\($0.description))" } ?? "")
+            }
+            out += "::\(command) \(props.joined(separator: ","))::\(escapeData(message))\n"
         }
+        if let cut { out += "::notice title=citypack::\(escapeData(cut))\n" }
         return out
     }
 
-    /// SARIF 2.1.0 with every catalogued rule and one result per diagnostic.
-    static func sarif(_ diagnostics: [Diagnostic], toolVersion: String) -> String {
+    // MARK: SARIF
+
+    /// The base id SARIF locations are relative to: the directory `citypack` ran in (the repository root in CI).
+    static let sarifBaseID = "SRCROOT"
+    static let sarifSchema = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+    static let informationURI = "https://github.com/citypack/citypack#rules"
+
+    /// SARIF 2.1.0: every catalogued rule as a reporting descriptor, one result per diagnostic with its
+    /// physical location (relative to `%SRCROOT%`), notes as related locations, and a partial fingerprint
+    /// (code + file + entity, never the line) so code-scanning keeps identity across edits.
+    static func sarif(_ report: DiagnosticReport, toolVersion: String, succeeded: Bool = true) -> String {
         var ruleIndex: [String: Int] = [:]
         var rules: [[String: Any]] = []
         for (i, rule) in RuleCatalog.all.enumerated() {
             ruleIndex[rule.code] = i
             rules.append([
                 "id": rule.code,
+                "name": sarifName(rule.code),
                 "shortDescription": ["text": rule.summary],
                 "fullDescription": ["text": rule.rationale],
-                "defaultConfiguration": ["level": sarifLevel(rule.severity)],
+                "help": [
+                    "text": "\(rule.summary). \(rule.rationale) Run `citypack rules \(rule.code)` for an example.",
+                    "markdown": "**\(rule.summary).** \(rule.rationale)\n\nRun `citypack rules \(rule.code)` for an example.",
+                ],
+                "helpUri": informationURI,
+                "defaultConfiguration": ["level": sarifLevel(rule.severity), "enabled": true],
+                "properties": ["tags": [rule.kind.rawValue], "category": rule.kind.rawValue],
             ])
         }
+        // Artifacts: every file a result or related location names, in sorted order.
+        var files = Set<String>()
+        for d in report.diagnostics {
+            if let f = d.location?.file { files.insert(f) }
+            for n in d.notes { if let f = n.location?.file { files.insert(f) } }
+        }
+        let artifactList = files.sorted()
+        let artifactIndex = Dictionary(uniqueKeysWithValues: artifactList.enumerated().map { ($1, $0) })
+        func artifactLocation(_ file: String) -> [String: Any] {
+            var location = uriLocation(file)
+            if let i = artifactIndex[file] { location["index"] = i }
+            return location
+        }
+        func physical(_ loc: SourceLocation) -> [String: Any] {
+            var physical: [String: Any] = ["artifactLocation": artifactLocation(loc.file)]
+            var region: [String: Any] = [:]
+            if loc.line > 0 { region["startLine"] = loc.line }
+            if loc.line > 0 && loc.column > 0 { region["startColumn"] = loc.column }
+            if !region.isEmpty { physical["region"] = region }
+            return physical
+        }
         var results: [[String: Any]] = []
-        for d in diagnostics {
+        for d in report.diagnostics {
             var result: [String: Any] = [
                 "ruleId": d.code,
                 "level": sarifLevel(d.severity),
+                "kind": "fail",
                 "message": ["text": d.message],
+                "partialFingerprints": [Diagnostic.fingerprintVersion: d.fingerprint(root: report.root)],
             ]
             if let i = ruleIndex[d.code] { result["ruleIndex"] = i }
             if let loc = d.location {
-                var region: [String: Any] = [:]
-                if loc.line > 0 { region["startLine"] = loc.line }
-                if loc.column > 0 { region["startColumn"] = loc.column }
-                var physical: [String: Any] = ["artifactLocation": ["uri": loc.file]]
-                if !region.isEmpty { physical["region"] = region }
-                result["locations"] = [["physicalLocation": physical]]
+                var location: [String: Any] = ["physicalLocation": physical(loc)]
+                if let entity = d.entity { location["logicalLocations"] = [["name": entity, "kind": "element"]] }
+                result["locations"] = [location]
             }
-            // Fingerprint on rule + entity (never on line numbers) so moves in the file keep identity.
-            result["partialFingerprints"] = ["citypack/v1": "\(d.code):\(d.entity ?? d.location?.file ?? "")"]
             if !d.notes.isEmpty {
                 result["relatedLocations"] = d.notes.enumerated().map { i, note -> [String: Any] in
-                    var entry: [String: Any] = ["id": i, "message": ["text": note.message]]
-                    if let loc = note.location {
-                        entry["physicalLocation"] = [
-                            "artifactLocation": ["uri": loc.file],
-                            "region": ["startLine": max(loc.line, 1), "startColumn": max(loc.column, 1)],
-                        ]
-                    }
+                    var entry: [String: Any] = ["id": i + 1, "message": ["text": note.message]]
+                    if let loc = note.location { entry["physicalLocation"] = physical(loc) }
                     return entry
                 }
             }
             results.append(result)
         }
-        let log: [String: Any] = [
-            "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-            "version": "2.1.0",
-            "runs": [
-                [
-                    "tool": [
-                        "driver": [
-                            "name": "citypack", "version": toolVersion,
-                            "informationUri": "https://example.invalid/citypack", "rules": rules,
-                        ]
-                    ],
-                    "results": results,
+        let run: [String: Any] = [
+            "tool": [
+                "driver": [
+                    "name": "citypack", "version": toolVersion, "semanticVersion": toolVersion,
+                    "informationUri": informationURI, "rules": rules,
                 ]
             ],
+            "artifacts": artifactList.map { ["location": uriLocation($0)] },
+            "invocations": [["executionSuccessful": succeeded]],
+            "columnKind": "unicodeCodePoints",
+            "results": results,
         ]
+        let log: [String: Any] = ["$schema": sarifSchema, "version": "2.1.0", "runs": [run]]
         let data = (try? JSONSerialization.data(withJSONObject: log, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])) ?? Data()
         return (String(data: data, encoding: .utf8) ?? "{}") + "\n"
+    }
+
+    /// A relative path becomes a relative URI under `%SRCROOT%`; an absolute one a `file://` URI.
+    static func uriLocation(_ file: String) -> [String: Any] {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: ":")
+        let encoded = file.addingPercentEncoding(withAllowedCharacters: allowed) ?? file
+        if file.hasPrefix("/") { return ["uri": "file://" + encoded] }
+        let relative = encoded.hasPrefix("./") ? String(encoded.dropFirst(2)) : encoded
+        return ["uri": relative, "uriBaseId": sarifBaseID]
+    }
+
+    /// `gtfs.arrival_before_previous_departure` → `GtfsArrivalBeforePreviousDeparture` (SARIF's rule `name`).
+    static func sarifName(_ code: String) -> String {
+        code.split(whereSeparator: { $0 == "." || $0 == "_" }).map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
     }
 
     static func sarifLevel(_ s: Severity) -> String {

@@ -9,8 +9,10 @@ struct Build: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Compile a city into outputs/<city>/ (pack, manifest) and update outputs/catalog.json.",
         discussion: """
-            Errors stop the build before anything is written; the previous pack, manifest and catalog stay intact.
-            Exit codes: 0 built (warnings allowed), 1 error diagnostics, 64 usage, 66 missing input, 74 I/O failure.
+            Errors stop the build before the pack is written; the previous pack, manifest and catalog stay intact.
+            The report (report.json, report.html, build-stats.json) is written to outputs/<city>/ on every run.
+            Exit codes: 0 built (warnings allowed), 1 error diagnostics remain, 64 usage, 66 missing input,
+            70 internal error, 74 I/O failure.
             """)
 
     @OptionGroup var input: InputOptions
@@ -36,106 +38,201 @@ struct Build: ParsableCommand {
     }
 
     func run() throws {
-        var release = EmitOptions(keepVersions: keep)
-        if let signKey { release.signingKey = try KeyLoader.load(signKey) }
-        try BuildRunner.run(
-            input: input, diagnostics: diagnostics, output: output, emit: true, dryRun: dryRun, verbose: verbose,
-            release: release)
+        try BuildRunner.guarded {
+            var release = EmitOptions(keepVersions: keep)
+            if let signKey { release.signingKey = try KeyLoader.load(signKey) }
+            try BuildRunner.run(
+                input: input, diagnostics: diagnostics, output: output, emit: true, dryRun: dryRun, verbose: verbose,
+                release: release)
+        }
     }
 }
 
-/// `citypack check <city-dir>`: everything but writing.
+/// `citypack check <city-dir>`: everything but writing the pack.
 struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Validate a city's sources and print every problem at once; writes nothing.",
-        discussion: "Exit codes: 0 no errors (warnings allowed), 1 error diagnostics, 64 usage, 66 missing input.")
+        abstract: "Validate a city's sources and print every problem at once; writes no pack.",
+        discussion: """
+            The report (report.json, report.html, build-stats.json) is written to <output>/<city>/.
+            Exit codes: 0 no errors (warnings allowed), 1 error diagnostics remain, 64 usage, 66 missing input,
+            70 internal error, 74 I/O failure (writing the report).
+            """)
 
     @OptionGroup var input: InputOptions
     @OptionGroup var diagnostics: DiagnosticOptions
 
+    @Option(name: [.short, .long], help: "Output root folder (the report goes to <output>/<city>/).")
+    var output: String = "outputs"
+
+    @Flag(name: [.short, .long], help: "Print the plan and per-stage timings and counts to stderr.")
+    var verbose = false
+
     func run() throws {
-        try BuildRunner.run(input: input, diagnostics: diagnostics, output: "outputs", emit: false, dryRun: false)
+        try BuildRunner.guarded {
+            try BuildRunner.run(input: input, diagnostics: diagnostics, output: output, emit: false, dryRun: false, verbose: verbose)
+        }
     }
 }
 
 /// Shared body of `build` and `check`.
 enum BuildRunner {
+    /// Runs `body`, turning unexpected Swift errors into exit code 70 with a message (crashes are the
+    /// executable's ``CrashHandler``).
+    static func guarded(_ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let error as ExitCode {
+            throw error
+        } catch let error as ValidationError {
+            throw error
+        } catch {
+            Terminal.err("citypack: error: internal error: \(error)\n")
+            throw ExitCode(ExitCodes.software)
+        }
+    }
+
     static func run(
         input: InputOptions, diagnostics: DiagnosticOptions, output: String, emit: Bool, dryRun: Bool, verbose: Bool = false,
         release: EmitOptions = EmitOptions()
     ) throws {
-        guard FileManager.default.fileExists(atPath: input.city) else {
+        let command = emit ? "build" : "check"
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: input.city, isDirectory: &isDirectory) else {
             Terminal.err("citypack: error: no such city directory or file: \(input.city)\n")
             throw ExitCode(ExitCodes.missingInput)
         }
-        let bag = DiagnosticBag(warningsAsErrors: diagnostics.warningsAsErrors)
+        let root = isDirectory.boolValue ? input.city : (input.city as NSString).deletingLastPathComponent
+
+        // Baseline first: a missing or unreadable baseline is a usage problem, found before any work.
+        var baseline: Baseline?
+        if let path = diagnostics.baseline {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                Terminal.err("citypack: error: no such baseline file: \(path)\n")
+                throw ExitCode(ExitCodes.missingInput)
+            }
+            guard let decoded = try? JSONDecoder().decode(Baseline.self, from: data), decoded.version == Baseline.currentVersion else {
+                Terminal.err("citypack: error: \(path) is not a citypack baseline (version \(Baseline.currentVersion))\n")
+                throw ExitCode(ExitCodes.usage)
+            }
+            baseline = decoded
+        }
+
+        // A baseline must see every finding, so the per-rule cap is lifted when one is used or written.
+        let keepAll = diagnostics.baseline != nil || diagnostics.writeBaseline != nil
+        let bag = DiagnosticBag(warningsAsErrors: diagnostics.warningsAsErrors, maxPerCode: keepAll ? Int.max : 1000)
+        bag.pin(try diagnostics.ruleSettings())
+        if let baseline { bag.use(baseline: baseline, root: root) }
+
         let progress = ProgressLine(enabled: !diagnostics.quiet && diagnostics.format == .human)
         var options = BuildOptions(
             cityPath: input.city, outputDirectory: output, templatesDirectory: input.templates, emit: emit && !dryRun,
             warningsAsErrors: diagnostics.warningsAsErrors)
         options.release = release
-        options.progress = { event in progress.update(stage: event.stage, item: event.item, done: event.done, total: event.total) }
+        options.progress = { event in progress.update(stage: event.stage, item: event.item, done: event.done, total: event.total, unit: event.unit) }
         if dryRun {
             options.emit = true
-        }
-        let report: BuildReport
-        if dryRun {
             guard let city = CityPackIngestBridge.loadCity(input.city, bag: bag) else {
-                render(bag, diagnostics)
+                let report = DiagnosticReport(command: command, city: nil, root: root, bag: bag, baselineFile: diagnostics.baseline)
+                render(report, diagnostics)
                 throw ExitCode(ExitCodes.dataErrors)
             }
             Terminal.out(Compiler.plan(for: city, options: options).description + "\n")
             return
-        } else {
-            report = Compiler.build(options, bag: bag)
         }
+        try debugFault()
+
+        let build = Compiler.build(options, bag: bag)
         progress.clear()
-        render(bag, diagnostics)
-        if verbose {
-            if let plan = report.plan { Terminal.err("plan:\n\(plan.description)\n") }
-            for (stage, seconds) in report.timings {
-                Terminal.err(String(format: "  %-12@ %8.3f s\n", stage as NSString, seconds))
+        let sources = SourceText()
+        let report = DiagnosticReport(
+            command: command, city: build.city?.id, root: root, bag: bag, baselineFile: diagnostics.baseline,
+            sources: sources)
+        render(report, diagnostics, sources: sources)
+
+        // Reports are written on every run, also a failed one.
+        let stats = BuildStats(command: command, build: build)
+        let folder = ReportWriter.folder(
+            output: output, city: build.city?.id ?? ((root as NSString).standardizingPath as NSString).lastPathComponent)
+        var ioFailure = build.failure
+        do {
+            let html = HTMLReport.render(report, build: build, toolVersion: Compiler.generator)
+            try ReportWriter.write(report, stats: stats, html: html, to: folder, toolVersion: toolVersion)
+        } catch {
+            Terminal.err("citypack: error: cannot write the report to \(folder): \(error)\n")
+            ioFailure = ioFailure ?? "\(error)"
+        }
+        if let path = diagnostics.writeBaseline {
+            let written = Baseline(silencing: bag.baselined + bag.diagnostics, root: root)
+            do {
+                try ReportWriter.atomicWrite(Data(DiagnosticRenderer.encode(written).utf8), to: path)
+            } catch {
+                Terminal.err("citypack: error: cannot write the baseline \(path): \(error)\n")
+                ioFailure = ioFailure ?? "\(error)"
             }
         }
 
+        if verbose {
+            if let plan = build.plan { Terminal.err("plan:\n\(plan.description)\n") }
+            Terminal.err("stages:\n" + stats.verboseText)
+        }
         if !diagnostics.quiet && diagnostics.format == .human {
-            let summary = DiagnosticRenderer.summary(
-                errors: bag.errorCount, warnings: bag.warningCount,
-                infos: bag.diagnostics.filter { $0.severity == .info }.count, suppressed: bag.suppressed)
-            if let emitted = report.emitted {
+            let summary = report.summary
+            if let emitted = build.emitted {
                 let m = emitted.manifest
                 Terminal.err(
-                    "built \(m.city.id): \(m.counts.pois) POIs from \(report.nodes) nodes, \(report.ways) ways → "
+                    "built \(m.city.id): \(m.counts.pois) POIs from \(build.nodes) nodes, \(build.ways) ways → "
                         + "\(emitted.packPath) (\(m.artifact.bytes) bytes, data version \(m.dataVersion)"
                         + (emitted.changed ? "" : ", unchanged")
-                        + (m.keyId.map { ", signed by key \($0)" } ?? "") + "); \(summary)\n")
+                        + (m.keyId.map { ", signed by key \($0)" } ?? "") + ")"
+                        + (m.copy.map { "; \(m.counts.cards ?? 0) cards, \(m.counts.routes ?? 0) routes, \($0.count) copy files" } ?? "")
+                        + "; \(summary)\n")
             } else if bag.hasErrors {
-                Terminal.err("citypack: \(emit ? "build" : "check") failed: \(summary)\(emit ? "; nothing was written" : "")\n")
+                Terminal.err("citypack: \(command) failed: \(summary)\(emit ? "; no pack was written" : "")\n")
             } else {
-                Terminal.err("checked \(report.city?.id ?? input.city): \(report.poisKept) POIs; \(summary)\n")
+                let editorial = build.cards + build.routes > 0 ? ", \(build.cards) cards, \(build.routes) routes" : ""
+                Terminal.err("checked \(build.city?.id ?? input.city): \(build.poisKept) POIs\(editorial); \(summary)\n")
+            }
+            if diagnostics.baseline != nil {
+                for entry in report.fixed {
+                    Terminal.err("citypack: note: baseline entry fixed: [\(entry.code)] \(entry.file ?? "") \(entry.entity ?? entry.message)\n")
+                }
             }
         }
-        if let failure = report.failure {
-            _ = failure
+        if ioFailure != nil {
             throw ExitCode(ExitCodes.ioFailure)
         }
         if bag.hasErrors {
             let missing = bag.diagnostics.contains { $0.code == Rules.cityMissingSource.code && $0.severity == .error }
-            throw ExitCode(missing && report.city == nil ? ExitCodes.missingInput : ExitCodes.dataErrors)
+            throw ExitCode(missing && build.city == nil ? ExitCodes.missingInput : ExitCodes.dataErrors)
         }
     }
 
-    static func render(_ bag: DiagnosticBag, _ options: DiagnosticOptions) {
-        let all = bag.diagnostics
+    /// The version written into reports (`citypack 0.1.0` → `0.1.0`).
+    static var toolVersion: String {
+        String(Compiler.generator.split(separator: " ").last ?? "0")
+    }
+
+    /// Test hook: `CITYPACK_DEBUG_FAULT=throw` raises an unexpected error, `=trap` crashes, so the exit-70
+    /// paths can be tested end to end. Never set in normal use.
+    static func debugFault() throws {
+        switch ProcessInfo.processInfo.environment["CITYPACK_DEBUG_FAULT"] {
+        case "throw": throw InternalError(description: "CITYPACK_DEBUG_FAULT=throw")
+        case "trap": fatalError("CITYPACK_DEBUG_FAULT=trap")
+        default: break
+        }
+    }
+
+    static func render(_ report: DiagnosticReport, _ options: DiagnosticOptions, sources: SourceText = SourceText()) {
+        let limits = DiagnosticRenderer.Limits(maxErrors: options.maxErrors, maxDiagnostics: options.maxDiagnostics)
         switch options.format {
         case .human:
-            Terminal.err(DiagnosticRenderer.human(all, limit: options.maxDiagnostics, colour: Terminal.stderrIsTTY))
+            Terminal.err(DiagnosticRenderer.human(report, limits: limits, colour: Terminal.colour, sources: sources))
         case .json:
-            Terminal.out(DiagnosticRenderer.json(all, errors: bag.errorCount, warnings: bag.warningCount))
+            Terminal.out(DiagnosticRenderer.json(report, toolVersion: toolVersion))
         case .sarif:
-            Terminal.out(DiagnosticRenderer.sarif(all, toolVersion: Compiler.generator))
+            Terminal.out(DiagnosticRenderer.sarif(report, toolVersion: toolVersion))
         case .github:
-            Terminal.out(DiagnosticRenderer.github(all))
+            Terminal.out(DiagnosticRenderer.github(report, limits: limits))
         }
     }
 }

@@ -77,7 +77,7 @@ struct Init: ParsableCommand {
             box = DataExtent.measure(osm: osm, gtfs: gtfs, templates: templates, directory: directory, bag: bag)
         }
         guard let box else {
-            Terminal.err(DiagnosticRenderer.human(bag.diagnostics, limit: 50, colour: Terminal.stderrIsTTY))
+            Terminal.err(DiagnosticRenderer.human(bag.diagnostics, limit: 50, colour: Terminal.colour))
             Terminal.err("citypack: error: no bounding box could be derived from the sources; pass --bbox=MINLON,MINLAT,MAXLON,MAXLAT\n")
             throw ExitCode(ExitCodes.dataErrors)
         }

@@ -5,8 +5,13 @@ import Foundation
 /// `citypack inspect <manifest-or-pack> [--pois]`: what a pack holds.
 struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Show a pack's manifest, format version, counts and sizes; --pois lists every POI.",
-        discussion: "JSON: {\"meta\": {...}, \"counts\": {...}} or, with --pois, {\"results\": [...]} like query.")
+        abstract: "Show a pack's manifest, format version, counts and sizes; list POIs, cards, routes or strings.",
+        discussion: """
+            JSON: {"meta": {...}, "counts": {...}}; with --pois {"results": [...]} like query; with --cards
+            {"cards": [{"id", "title", "icon", "home", "position", "situations": [{..., "actions": [...]}]}]}; with
+            --routes {"routes": [{"id", "name", "description", "lengthMetres", "region", "waypoints": [...]}]};
+            with --strings LOCALE {"locale", "strings": {"key": "text" | {"one": ..., "other": ...}}}.
+            """)
 
     @Argument(help: "A manifest.json, a folder holding one, a .citypack.gz or a decompressed pack database.")
     var pack: String
@@ -14,11 +19,34 @@ struct Inspect: ParsableCommand {
     @Flag(name: .long, help: "List every POI (id, osm, name, category, lat, lon).")
     var pois = false
 
+    @Flag(name: .long, help: "List the problem cards with their situations and actions.")
+    var cards = false
+
+    @Flag(name: .long, help: "List the walking routes with their waypoints, length and map region.")
+    var routes = false
+
+    @Option(name: .long, help: "List the UI strings of a locale (with fallbacks), e.g. --strings de.")
+    var strings: String?
+
+    @Option(name: .long, help: "Locale for --cards and --routes texts (default: the pack's default locale).")
+    var locale: String?
+
     @Option(name: .long, help: "human or json.")
     var format: DataFormat = .human
 
+    func validate() throws {
+        if [pois, cards, routes, strings != nil].filter({ $0 }).count > 1 {
+            throw ValidationError("give at most one of --pois, --cards, --routes, --strings LOCALE")
+        }
+    }
+
     func run() throws {
         let reader = try PackOpener.open(pack)
+        if cards || routes || strings != nil {
+            Terminal.out(try EditorialOutput.render(
+                reader, cards: cards, routes: routes, strings: strings, locale: locale, format: format))
+            return
+        }
         if pois {
             PlaceOutput.write(try reader.allPOIs(), format: format, locale: nil)
             return

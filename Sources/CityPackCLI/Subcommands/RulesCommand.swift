@@ -1,48 +1,46 @@
 import ArgumentParser
 import CityPackDiagnostics
 
-/// `citypack rules [CODE]`: the rule catalogue.
+/// `citypack rules [CODE]`: the rule catalogue, rendered from the rule data (``RuleCatalog/all``).
 struct RulesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "rules", abstract: "List every validation rule: code, severity, meaning.")
+        commandName: "rules", abstract: "List every validation rule: code, title, severity, meaning, rationale.",
+        discussion: """
+            human: every rule with its meaning and rationale; with CODE also its triggering and passing example.
+            json: the catalogue as data (schema in docs/RULES.md). markdown: the rule table README.md embeds.
+            docs: the full reference with examples (docs/RULES.md).
+            Exit codes: 0 listed, 64 unknown CODE or usage.
+            """)
 
-    enum Format: String, ExpressibleByArgument { case human, json, markdown }
+    enum Format: String, ExpressibleByArgument, CaseIterable { case human, json, markdown, docs }
 
     @Argument(help: "Show one rule (e.g. osm.invalid_coordinates).")
     var code: String?
 
-    @Option(name: .long, help: "human, json or markdown.")
+    @Option(name: .long, help: "human, json, markdown or docs.")
     var format: Format = .human
-
-    /// The rule table as Markdown (README.md embeds it; a test keeps the two in step).
-    package static func markdownTable(_ rules: [RuleDescription] = RuleCatalog.all) -> String {
-        var text = "| code | severity | meaning |\n|---|---|---|\n"
-        for r in rules {
-            text += "| `\(r.code)` | \(r.severity.rawValue) | \(r.summary.replacingOccurrences(of: "|", with: "\\|")) |\n"
-        }
-        return text
-    }
 
     func run() throws {
         var rules = RuleCatalog.all
         if let code {
             guard let rule = RuleCatalog.rule(code) else {
-                Terminal.err("citypack: error: unknown rule '\(code)'\n")
+                let near = RuleCatalog.all.map(\.code).filter { $0.hasPrefix(code) || code.hasPrefix($0) || $0.contains(code) }
+                let hint = near.isEmpty ? "; `citypack rules` lists them all" : "; did you mean \(near.prefix(5).joined(separator: ", "))?"
+                Terminal.err("citypack: error: unknown rule '\(code)'\(hint)\n")
                 throw ExitCode(ExitCodes.usage)
             }
             rules = [rule]
         }
         switch format {
-        case .json:
-            Terminal.out(DiagnosticRenderer.encode(rules))
-        case .markdown:
-            Terminal.out(Self.markdownTable(rules))
-        case .human:
-            for r in rules {
-                var line = "\(r.code)  [\(r.severity.rawValue)]  \(r.summary)\n"
-                if code != nil { line += "  why: \(r.rationale)\n" }
-                Terminal.out(line)
-            }
+        case .json: Terminal.out(RuleCatalogText.json(rules))
+        case .markdown: Terminal.out(RuleCatalogText.markdownTable(rules))
+        case .docs: Terminal.out(RuleCatalogText.reference(rules))
+        case .human: Terminal.out(RuleCatalogText.human(rules, withExamples: code != nil))
         }
+    }
+
+    /// The rule table as Markdown (README.md embeds it; a test keeps the two in step).
+    package static func markdownTable(_ rules: [RuleDescription] = RuleCatalog.all) -> String {
+        RuleCatalogText.markdownTable(rules)
     }
 }

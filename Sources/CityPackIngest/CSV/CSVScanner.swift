@@ -408,11 +408,11 @@ public enum CSVScanner {
     ) {
         let names = Set(header.names)
         let headerLocation = SourceLocation(file: file, line: Int(fields.first?.line ?? 1), column: 1)
-        var noKnownColumn = false
         if let schema = options.schema, !schema.known.isEmpty, names.isDisjoint(with: schema.known) {
             bag.report(Rules.csvMissingHeader, "the header names no known column; is the header row missing?",
                 at: headerLocation)
-            noKnownColumn = true
+            // The "header" is most likely a data row: its empty or repeated cells are values, not column names.
+            return
         }
         var seen = Set<String>()
         for (i, name) in header.names.enumerated() {
@@ -421,7 +421,7 @@ public enum CSVScanner {
                 bag.report(Rules.csvEmptyColumnName, "column \(i + 1) has no name", at: loc)
             } else if !seen.insert(name).inserted {
                 bag.report(Rules.csvDuplicatedColumn, "column `\(name)` appears more than once", at: loc)
-            } else if let schema = options.schema, !noKnownColumn, !schema.known.contains(name) {
+            } else if let schema = options.schema, !schema.known.contains(name) {
                 let absent = schema.known.subtracting(names)
                 if let guess = NameSimilarity.closest(to: name, in: absent.sorted()) {
                     bag.report(Rules.csvMisspelledColumn, "unknown column `\(name)` is ignored; did you mean `\(guess)`?", at: loc)
@@ -430,7 +430,7 @@ public enum CSVScanner {
                 }
             }
         }
-        guard let schema = options.schema, !noKnownColumn else { return }
+        guard let schema = options.schema else { return }
         for name in schema.required where !seen.contains(name) {
             bag.report(Rules.csvMissingRequiredColumn, "required column `\(name)` is missing", at: headerLocation)
         }

@@ -17,6 +17,8 @@ import Yams
 /// sources:
 ///   osm: [monaco-2021.osm.gz]     # paths relative to this file
 ///   gtfs: []
+///   editorial: editorial          # folder: cards.csv, situations.csv, actions.csv, routes.csv, route_waypoints.csv
+///   copy: copy                    # folder: <locale>.yaml overriding templates/copy/
 /// profile: ../../templates           # optional: a folder with categories.json and synonyms.json
 /// rules: { osm.poi_missing_name: off, osm.duplicate_poi: error }
 /// size_budget: 20000000           # bytes, compressed
@@ -210,11 +212,13 @@ public enum CityFileLoader {
 
             var osm: [String] = []
             var gtfs: [String] = []
+            var editorial: String?
+            var copy: String?
             if let sources = map["sources"] {
                 if let smap = sources.mapping {
                     for key in smap.keys {
-                        if let k = key.string, !["osm", "gtfs"].contains(k) {
-                            fail(Rules.citySyntax, "unknown source kind '\(k)'; expected osm or gtfs", key)
+                        if let k = key.string, !["osm", "gtfs", "editorial", "copy"].contains(k) {
+                            fail(Rules.citySyntax, "unknown source kind '\(k)'; expected osm, gtfs, editorial or copy", key)
                         }
                     }
                     for (kind, list) in [("osm", smap["osm"]), ("gtfs", smap["gtfs"])] {
@@ -232,10 +236,15 @@ public enum CityFileLoader {
                             if kind == "osm" { osm.append(full) } else { gtfs.append(full) }
                         }
                     }
+                    editorial = folder(smap["editorial"], "editorial")
+                    copy = folder(smap["copy"], "copy")
                 } else {
                     fail(Rules.citySyntax, "'sources' must be a mapping with 'osm' and/or 'gtfs' lists", sources)
                 }
             }
+            // Conventional folders beside the city file are used when the city file names none.
+            editorial = editorial ?? conventionalFolder("editorial")
+            copy = copy ?? conventionalFolder("copy")
             if osm.isEmpty && gtfs.isEmpty && !failed {
                 fail(Rules.cityMissingField, "no sources: add 'sources: { osm: [...] }' or 'gtfs: [...]'", map["sources"] ?? root)
             }
@@ -266,11 +275,37 @@ public enum CityFileLoader {
             let attribution = string(map["attribution"], "attribution") ?? "© OpenStreetMap contributors"
 
             if failed { return nil }
-            return City(
+            var city = City(
                 id: id, name: name, names: names, defaultLocale: defaultLocale, locales: locales, bbox: bbox,
                 osmFiles: osm, gtfsFeeds: gtfs, profile: profile, severityOverrides: overrides,
                 disabledRules: disabled, sizeBudget: budget, attribution: attribution,
                 directory: (file as NSString).deletingLastPathComponent, file: file)
+            city.editorialDirectory = editorial
+            city.copyDirectory = copy
+            return city
+        }
+
+        /// `sources.editorial` / `sources.copy`: one folder path, relative to the city file, that must exist.
+        mutating func folder(_ node: Node?, _ kind: String) -> String? {
+            guard let node else { return nil }
+            guard let p = node.scalar?.string, !p.isEmpty else {
+                fail(Rules.citySyntax, "'sources.\(kind)' must be a folder path", node)
+                return nil
+            }
+            let full = resolve(p)
+            var isDirectory: ObjCBool = false
+            if !FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory) || !isDirectory.boolValue {
+                fail(Rules.cityMissingSource, "\(kind) folder '\(p)' not found (looked at \(full))", node)
+                return nil
+            }
+            return full
+        }
+
+        /// `<city dir>/<name>` when it is a folder.
+        func conventionalFolder(_ name: String) -> String? {
+            let full = resolve(name)
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory) && isDirectory.boolValue ? full : nil
         }
 
         static func isLocale(_ s: String) -> Bool { CityFileLoader.isLocale(s) }

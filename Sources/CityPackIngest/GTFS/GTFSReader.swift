@@ -12,6 +12,9 @@ public struct GTFSReadOptions: Sendable {
     public var maxRows: Int
     /// Longest accepted value, in bytes. Default 64 KiB.
     public var maxFieldLength: Int
+    /// Called while a table is read with its display path, rows read so far and an estimate of all rows (the
+    /// file's line count); at most every 16 384 rows and once at the end of each table. On the reading thread.
+    public var progress: (@Sendable (_ file: String, _ rowsDone: Int64, _ rowsTotal: Int64) -> Void)?
 
     public init(maxFileSize: Int = 1 << 30, maxTotalSize: Int = 2 << 30, maxRows: Int = 50_000_000,
         maxFieldLength: Int = 64 << 10)
@@ -76,7 +79,12 @@ public enum GTFSReader {
                 newLineInValueSeverity: .error, maxFileSize: options.maxFileSize, maxRows: options.maxRows,
                 maxFieldLength: options.maxFieldLength, trimWhitespace: true, schema: schema)
             data.withUnsafeBytes { bytes in
+                if let progress = options.progress {
+                    parser.rowProgress = GTFSRowProgress(file: file, total: GTFSRowProgress.lineCount(bytes), report: progress)
+                }
                 parser.parse(table: table, bytes: bytes, file: file, options: csvOptions, into: &feed)
+                parser.rowProgress?.finish()
+                parser.rowProgress = nil
             }
         }
         // Tables CityPack does not model still get their syntax checked.

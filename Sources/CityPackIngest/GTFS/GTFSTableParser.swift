@@ -10,6 +10,9 @@ struct GTFSTableParser {
     private var tripIndex: [String: Int32] = [:]
     private var shapeIndex: [String: Int32] = [:]
 
+    /// Progress of the table being parsed, when the caller asked for it.
+    var rowProgress: GTFSRowProgress?
+
     init(bag: DiagnosticBag) { self.bag = bag }
 
     mutating func parse(
@@ -56,7 +59,13 @@ struct GTFSTableParser {
     private func scan(
         _ bytes: UnsafeRawBufferPointer, _ file: String, _ options: CSVOptions, _ onRow: (CSVRow) -> Void
     ) -> CSVScanSummary {
-        CSVScanner.scan(bytes, file: file, options: options, bag: bag, onRow: onRow)
+        guard let progress = rowProgress else {
+            return CSVScanner.scan(bytes, file: file, options: options, bag: bag, onRow: onRow)
+        }
+        return CSVScanner.scan(bytes, file: file, options: options, bag: bag) { row in
+            onRow(row)
+            progress.row()
+        }
     }
 
     // MARK: Tables
@@ -112,7 +121,7 @@ struct GTFSTableParser {
             let coordinate = lat.map { Coordinate(lat: $0, lon: lon!) }
             if index[id] == nil { index[id] = Int32(feed.stops.count) }
             feed.stops.append(TransitStop(id: id, name: name, coordinate: coordinate, locationType: Int8(type),
-                parentStation: parent, zoneID: cells.string(c[9]), line: cells.line))
+                parentStation: parent, zoneID: cells.id(c[9], "zone_id", required: false), line: cells.line))
         }
     }
 
@@ -145,7 +154,7 @@ struct GTFSTableParser {
             feed.routes.append(TransitRoute(
                 id: id, agencyID: cells.id(c[1], "agency_id", required: false), shortName: cells.string(c[2]),
                 longName: cells.string(c[3]), type: Int32(type), color: cells.color(c[5]),
-                textColor: cells.color(c[6]), networkID: cells.string(c[11]), line: cells.line))
+                textColor: cells.color(c[6]), networkID: cells.id(c[11], "network_id", required: false), line: cells.line))
         }
     }
 
@@ -171,7 +180,7 @@ struct GTFSTableParser {
             if index[id] == nil { index[id] = Int32(feed.trips.count) }
             feed.trips.append(TransitTrip(
                 id: id, routeID: route, serviceID: service, headsign: cells.string(c[3]),
-                directionID: direction.map(Int8.init), blockID: cells.string(c[5]),
+                directionID: direction.map(Int8.init), blockID: cells.id(c[5], "block_id", required: false),
                 shapeID: cells.id(c[6], "shape_id", required: false), line: cells.line))
         }
     }
@@ -397,8 +406,12 @@ struct GTFSTableParser {
             let type = cells.int(c[6], "transfer_type", in: 0...5) ?? 0
             _ = cells.int(c[7], "min_transfer_time", in: 0...Int(Int32.max))
             feed.transfers.append(TransitTransfer(
-                fromStopID: cells.string(c[0]), toStopID: cells.string(c[1]), fromRouteID: cells.string(c[2]),
-                toRouteID: cells.string(c[3]), fromTripID: cells.string(c[4]), toTripID: cells.string(c[5]),
+                fromStopID: cells.id(c[0], "from_stop_id", required: false),
+                toStopID: cells.id(c[1], "to_stop_id", required: false),
+                fromRouteID: cells.id(c[2], "from_route_id", required: false),
+                toRouteID: cells.id(c[3], "to_route_id", required: false),
+                fromTripID: cells.id(c[4], "from_trip_id", required: false),
+                toTripID: cells.id(c[5], "to_trip_id", required: false),
                 transferType: Int8(type), line: cells.line))
         }
     }
@@ -458,5 +471,34 @@ struct GTFSTableParser {
         }
         feed.stopTimes.byTrip = order
         feed.stopTimes.tripRanges = ranges
+    }
+}
+
+/// Counts rows of one table and reports every 16 384 of them.
+final class GTFSRowProgress {
+    let file: String
+    let total: Int64
+    let report: @Sendable (String, Int64, Int64) -> Void
+    private var rows: Int64 = 0
+
+    init(file: String, total: Int64, report: @escaping @Sendable (String, Int64, Int64) -> Void) {
+        self.file = file
+        self.total = total
+        self.report = report
+    }
+
+    func row() {
+        rows += 1
+        if rows & 0x3FFF == 0 { report(file, rows, max(total, rows)) }
+    }
+
+    func finish() { report(file, rows, rows) }
+
+    /// Line feeds in the table, plus one for a last line without one: the row estimate.
+    static func lineCount(_ bytes: UnsafeRawBufferPointer) -> Int64 {
+        var n: Int64 = 0
+        for byte in bytes where byte == 0x0A { n += 1 }
+        if let last = bytes.last, last != 0x0A { n += 1 }
+        return max(n - 1, 0)
     }
 }

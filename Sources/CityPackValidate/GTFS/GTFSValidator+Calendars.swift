@@ -38,7 +38,8 @@ extension GTFSValidator {
                 c.report(Rules.gtfsServiceNoActiveDay, "service runs on no day of the week", "calendar", cal.line,
                     field: "monday", entity: entity)
             }
-            if cal.days != 0, cal.endDate > (lastDay[cal.serviceID]?.day ?? 0) {
+            // A row with no weekday or an inverted range never runs, so it does not date the service (reported above).
+            if cal.days != 0, cal.startDate <= cal.endDate, cal.endDate > (lastDay[cal.serviceID]?.day ?? 0) {
                 lastDay[cal.serviceID] = (cal.endDate, "calendar", cal.line)
             }
         }

@@ -53,7 +53,7 @@ extension GTFSValidator {
                     c.report(Rules.gtfsArrivalBeforePreviousDeparture,
                         "arrival \(gtfsTimeText(arrival)) before previous departure \(gtfsTimeText(st.departure[previousTimed])) (trip \(trip.id))",
                         table, st.line[r], field: "arrival_time", entity: entity,
-                        notes: [Diagnostic.Note("previous stop_time is here", at: c.at(table, st.line[previousTimed])),
+                        notes: [Diagnostic.Note("previous stop_time departs here", at: c.at(table, st.line[previousTimed], "departure_time")),
                             tripNote])
                 } else if arrival >= 0, previousTimed >= 0, !reportedSpeed {
                     reportedSpeed = checkSpeed(c, from: previousTimed, to: r, cap: cap, entity: entity)
@@ -92,7 +92,7 @@ extension GTFSValidator {
         c.report(Rules.gtfsFastTravel,
             "travel of \(Int(metres)) m in \(Int(seconds)) s is \(Int(kmh)) km/h, over the \(Int(cap)) km/h cap for this route type",
             "stop_times", st.line[b], field: "arrival_time", entity: entity,
-            notes: [Diagnostic.Note("previous stop_time is here", at: c.at("stop_times", st.line[a]))])
+            notes: [Diagnostic.Note("previous stop_time departs here", at: c.at("stop_times", st.line[a], "departure_time"))])
         return true
     }
 }

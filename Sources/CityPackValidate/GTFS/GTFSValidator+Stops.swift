@@ -21,6 +21,12 @@ extension GTFSValidator {
         c.checkDuplicates(stops.lazy.map { (key: $0.id, line: $0.line) }, table: "stops", field: "stop_id")
         var used = [Bool](repeating: false, count: stops.count)
         for s in c.feed.stopTimes.stop where s >= 0 { used[Int(s)] = true }
+        // References resolve to the first row of a repeated stop_id; later rows are gtfs.duplicate_key findings,
+        // not unused stops, so they count as used when the ID is.
+        var firstRow: [String: Int] = [:]
+        for (i, stop) in stops.enumerated() {
+            if let first = firstRow[stop.id] { used[i] = used[first] } else { firstRow[stop.id] = i }
+        }
         for (i, stop) in stops.enumerated() {
             let entity = "stop_id=\(stop.id)"
             let located = stop.locationType <= 2

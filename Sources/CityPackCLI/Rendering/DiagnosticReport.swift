@@ -1,0 +1,63 @@
+import CityPackDiagnostics
+import Foundation
+
+/// Everything a renderer needs about one run: the diagnostics left after the baseline, the true totals
+/// (including findings over the per-rule cap), and the baseline's outcome. Built once from the bag, so the
+/// terminal, `--format` output and `report.json` always agree.
+struct DiagnosticReport: Sendable {
+    /// `build` or `check`.
+    var command: String
+    /// City id when the city file loaded.
+    var city: String?
+    /// The city folder; fingerprints use file names relative to it.
+    var root: String
+    /// Kept diagnostics in deterministic order (file, line, column, code, message).
+    var diagnostics: [Diagnostic]
+    var errors: Int
+    var warnings: Int
+    var infos: Int
+    /// Per code, how many findings went over the per-rule cap and are counted but not listed.
+    var omitted: [String: Int]
+    /// How many findings the baseline silenced.
+    var baselined: Int
+    /// The baseline file used, if any.
+    var baselineFile: String?
+    /// Baseline entries that matched nothing: fixed since the baseline was written.
+    var fixed: [Baseline.Entry]
+
+    /// - Parameter sources: when given, CSV locations that name a field but not its column get the column
+    ///   from the file (``CSVFieldColumn``).
+    init(
+        command: String, city: String?, root: String, bag: DiagnosticBag, baselineFile: String? = nil,
+        sources: SourceText? = nil
+    ) {
+        self.command = command
+        self.city = city
+        self.root = root
+        self.diagnostics = sources.map { CSVFieldColumn.refine(bag.diagnostics, sources: $0) } ?? bag.diagnostics
+        self.errors = bag.errorCount
+        self.warnings = bag.warningCount
+        self.infos = bag.infoCount
+        self.omitted = bag.suppressed
+        self.baselined = bag.baselined.count
+        self.baselineFile = baselineFile
+        self.fixed = bag.fixedBaselineEntries
+    }
+
+    /// Files that have at least one listed diagnostic.
+    var files: Int { Set(diagnostics.compactMap { $0.location?.file }).count }
+
+    /// `2 errors, 5 warnings in 3 files` (plus infos, findings over the per-rule cap and baseline figures).
+    var summary: String {
+        func plural(_ n: Int, _ word: String, _ many: String? = nil) -> String { "\(n) \(n == 1 ? word : many ?? word + "s")" }
+        var text = "\(plural(errors, "error")), \(plural(warnings, "warning"))"
+        if infos > 0 { text += ", \(plural(infos, "info", "infos"))" }
+        text += " in \(plural(files, "file"))"
+        let dropped = omitted.values.reduce(0, +)
+        if dropped > 0 { text += " (\(dropped) beyond the per-rule limit not listed)" }
+        if baselineFile != nil {
+            text += "; \(baselined) silenced by the baseline, \(plural(fixed.count, "baseline entry", "baseline entries")) fixed"
+        }
+        return text
+    }
+}

@@ -1,0 +1,308 @@
+import CityPackCompiler
+import CityPackDiagnostics
+import CityPackModel
+import Foundation
+
+/// `report.html`: one self-contained page (inline CSS, JavaScript and SVG; no network) with the summary,
+/// counts per rule family and per POI category, a filterable diagnostics table, and an SVG map of the city:
+/// POIs coloured by category, GTFS stops and lines, and the places with problems ringed in red.
+///
+/// The page is deterministic: the same run gives the same bytes (no timestamps, sorted content).
+enum HTMLReport {
+    /// At most this many POIs and stops are drawn (the first in id order); the page says when it cut.
+    static let maxMarkers = 20_000
+
+    static func render(_ report: DiagnosticReport, build: BuildReport, toolVersion: String) -> String {
+        let title = "CityPack \(report.command) report — \(build.city?.name ?? report.city ?? "city")"
+        var html = """
+            <!DOCTYPE html>
+            <html lang="en"><head><meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <meta name="generator" content="\(escape(toolVersion))">
+            <title>\(escape(title))</title>
+            <style>\(css)</style></head>
+            <body>
+            <header><h1>\(escape(title))</h1>
+            <p id="summary" class="\(report.errors > 0 ? "failed" : "passed")">\(escape(report.summary))</p></header>
+            <main>
+
+            """
+        html += "<div class=\"overview\">\n"
+        html += mapSection(report, build: build)
+        html += countsSection(report, build: build)
+        html += "</div>\n"
+        html += tableSection(report)
+        html += "</main>\n<script>\(script)</script>\n</body></html>\n"
+        return html
+    }
+
+    // MARK: Counts
+
+    static func countsSection(_ report: DiagnosticReport, build: BuildReport) -> String {
+        var out = "<section id=\"counts\"><h2>Counts</h2><div class=\"cols\">\n"
+        // Diagnostics per rule family and severity.
+        var byKind: [String: [Severity: Int]] = [:]
+        for d in report.diagnostics {
+            let kind = RuleCatalog.rule(d.code)?.kind.rawValue ?? String(d.code.prefix { $0 != "." })
+            byKind[kind, default: [:]][d.severity, default: 0] += 1
+        }
+        out += "<table class=\"counts\" id=\"counts-by-family\"><caption>Diagnostics per rule family</caption>"
+        out += "<tr><th>family</th><th>errors</th><th>warnings</th><th>infos</th></tr>\n"
+        for kind in byKind.keys.sorted() {
+            let c = byKind[kind] ?? [:]
+            out += "<tr><td>\(escape(kind))</td><td>\(c[.error] ?? 0)</td><td>\(c[.warning] ?? 0)</td><td>\((c[.info] ?? 0) + (c[.note] ?? 0))</td></tr>\n"
+        }
+        out += "<tr class=\"total\"><td>total</td><td>\(report.errors)</td><td>\(report.warnings)</td><td>\(report.infos)</td></tr></table>\n"
+        // POIs per category.
+        var byCategory: [String: Int] = [:]
+        for poi in build.pois { byCategory[poi.category, default: 0] += 1 }
+        out += "<table class=\"counts\" id=\"counts-by-category\"><caption>POIs per category</caption><tr><th>category</th><th>POIs</th></tr>\n"
+        for category in byCategory.keys.sorted() {
+            out += "<tr><td><span class=\"swatch\" style=\"background:\(colour(category, in: byCategory.keys.sorted()))\"></span>\(escape(category))</td><td>\(byCategory[category] ?? 0)</td></tr>\n"
+        }
+        let stops = build.feeds.reduce(0) { $0 + $1.stops.count }
+        let lines = build.feeds.reduce(0) { $0 + $1.routes.count }
+        out += "<tr class=\"total\"><td>POIs</td><td>\(build.pois.count)</td></tr>"
+        out += "<tr><td>GTFS stops</td><td>\(stops)</td></tr><tr><td>GTFS lines</td><td>\(lines)</td></tr></table>\n"
+        out += "</div></section>\n"
+        return out
+    }
+
+    // MARK: Map
+
+    /// A point in degrees with a label.
+    struct Marker {
+        var lat: Double
+        var lon: Double
+        var label: String
+    }
+
+    static func mapSection(_ report: DiagnosticReport, build: BuildReport) -> String {
+        let categories = Set(build.pois.map(\.category)).sorted()
+        let pois = build.pois.sorted { $0.ref < $1.ref }.prefix(maxMarkers)
+        var stops: [(String, TransitStop)] = []
+        for feed in build.feeds { for stop in feed.stops where stop.coordinate != nil { stops.append((feed.displayPath, stop)) } }
+        stops = Array(stops.prefix(maxMarkers))
+        let lines = build.feeds.flatMap(lineGeometries)
+
+        // Where the problems are: entities that name a POI (`n123`) or a stop (`stop_id=S1`).
+        var positions: [String: Coordinate] = [:]
+        for poi in build.pois { positions[poi.ref.description] = poi.coordinate }
+        for feed in build.feeds { for stop in feed.stops { if let c = stop.coordinate { positions["stop_id=\(stop.id)"] = c } } }
+        var problems: [(Coordinate, Diagnostic)] = []
+        for d in report.diagnostics where d.severity == .error || d.severity == .warning {
+            if let entity = d.entity, let c = positions[entity] { problems.append((c, d)) }
+        }
+
+        // Extent: the data (POIs, stops, lines), else the city bbox; 4 % margin.
+        var minLat = Double.infinity, maxLat = -Double.infinity, minLon = Double.infinity, maxLon = -Double.infinity
+        func include(_ lat: Double, _ lon: Double) {
+            guard lat.isFinite, lon.isFinite, abs(lat) <= 90, abs(lon) <= 180 else { return }
+            minLat = min(minLat, lat); maxLat = max(maxLat, lat); minLon = min(minLon, lon); maxLon = max(maxLon, lon)
+        }
+        for p in pois { include(p.coordinate.lat, p.coordinate.lon) }
+        for (_, s) in stops { if let c = s.coordinate { include(c.lat, c.lon) } }
+        if minLat > maxLat, let bbox = build.city?.bbox {
+            include(bbox.minLat, bbox.minLon)
+            include(bbox.maxLat, bbox.maxLon)
+        }
+        var out = "<section id=\"map\"><h2>Map</h2>\n"
+        guard minLat <= maxLat else {
+            return out + "<p class=\"empty\">Nothing to draw: no POI, stop or bounding box.</p></section>\n"
+        }
+        let spanLat = max(maxLat - minLat, 0.002), spanLon = max(maxLon - minLon, 0.002)
+        minLat -= spanLat * 0.04; maxLat += spanLat * 0.04; minLon -= spanLon * 0.04; maxLon += spanLon * 0.04
+        // Equirectangular, scaled by cos(latitude) so the city keeps its shape.
+        let kx = cos((minLat + maxLat) / 2 * .pi / 180)
+        // At most 960 wide and 820 high, keeping the aspect ratio.
+        let aspect = (maxLon - minLon) * kx / (maxLat - minLat)
+        let width = aspect >= 960.0 / 820.0 ? 960.0 : max(820.0 * aspect, 240)
+        let height = aspect >= 960.0 / 820.0 ? max(960.0 / aspect, 240) : 820.0
+        func x(_ lon: Double) -> String { String(format: "%.1f", (lon - minLon) / (maxLon - minLon) * width) }
+        func y(_ lat: Double) -> String { String(format: "%.1f", (maxLat - lat) / (maxLat - minLat) * height) }
+
+        out = "<section id=\"map\" style=\"max-width:\(Int(width) + 2)px\"><h2>Map</h2>\n"
+        out += "<svg id=\"city-map\" xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"Map of the city\">\n"
+        out += "<rect width=\"100%\" height=\"100%\" class=\"sea\"/>\n"
+        if let b = build.city?.bbox {
+            out += "<rect class=\"bbox\" x=\"\(x(b.minLon))\" y=\"\(y(b.maxLat))\" width=\"\(String(format: "%.1f", (b.maxLon - b.minLon) / (maxLon - minLon) * width))\" height=\"\(String(format: "%.1f", (b.maxLat - b.minLat) / (maxLat - minLat) * height))\"><title>city bbox</title></rect>\n"
+        }
+        out += "<g id=\"lines\">\n"
+        for line in lines {
+            let points = line.points.map { "\(x($0.lon)),\(y($0.lat))" }.joined(separator: " ")
+            out += "<polyline class=\"line\" stroke=\"\(line.colour)\" points=\"\(points)\"><title>\(escape(line.name))</title></polyline>\n"
+        }
+        out += "</g>\n<g id=\"pois\">\n"
+        for poi in pois {
+            let name = poi.name ?? poi.localizedNames.sorted { $0.key < $1.key }.first?.value ?? ""
+            out += "<circle class=\"poi\" data-category=\"\(escape(poi.category))\" cx=\"\(x(poi.coordinate.lon))\" cy=\"\(y(poi.coordinate.lat))\" r=\"3\" fill=\"\(colour(poi.category, in: categories))\"><title>\(escape(poi.category)) \(escape(poi.ref.description)) \(escape(name))</title></circle>\n"
+        }
+        out += "</g>\n<g id=\"stops\">\n"
+        for (_, stop) in stops {
+            guard let c = stop.coordinate else { continue }
+            out += "<rect class=\"stop\" x=\"\(x(c.lon))\" y=\"\(y(c.lat))\" width=\"5\" height=\"5\" transform=\"translate(-2.5,-2.5)\"><title>stop \(escape(stop.id)) \(escape(stop.name ?? ""))</title></rect>\n"
+        }
+        out += "</g>\n<g id=\"problems\">\n"
+        for (c, d) in problems {
+            out += "<circle class=\"problem \(d.severity.rawValue)\" cx=\"\(x(c.lon))\" cy=\"\(y(c.lat))\" r=\"8\"><title>\(escape(d.severity.rawValue)) [\(escape(d.code))] \(escape(d.message))</title></circle>\n"
+        }
+        out += "</g>\n</svg>\n"
+        // Legend.
+        out += "<ul class=\"legend\">"
+        for category in categories {
+            out += "<li><span class=\"swatch\" style=\"background:\(colour(category, in: categories))\"></span>\(escape(category))</li>"
+        }
+        if !stops.isEmpty { out += "<li><span class=\"swatch stop\"></span>GTFS stop</li>" }
+        if !lines.isEmpty { out += "<li><span class=\"swatch linekey\"></span>GTFS line</li>" }
+        let ringed = problems.filter { $0.1.severity == .error }.count
+        out += "<li><span class=\"swatch ring\"></span>error (\(ringed))</li>"
+        out += "<li><span class=\"swatch ring warn\"></span>warning (\(problems.count - ringed))</li></ul>\n"
+        if build.pois.count > maxMarkers || stops.count >= maxMarkers {
+            out += "<p class=\"note\">Only the first \(maxMarkers) POIs and stops are drawn.</p>\n"
+        }
+        return out + "</section>\n"
+    }
+
+    struct LineGeometry {
+        var name: String
+        var colour: String
+        var points: [Coordinate]
+    }
+
+    /// One polyline per GTFS route: the shape of its first trip (by trip id), else that trip's stops in order.
+    static func lineGeometries(_ feed: GTFSFeed) -> [LineGeometry] {
+        var firstTrip: [String: Int] = [:]
+        for (i, trip) in feed.trips.enumerated() {
+            if let j = firstTrip[trip.routeID], feed.trips[j].id <= trip.id { continue }
+            firstTrip[trip.routeID] = i
+        }
+        var shapePoints: [String: [(Int32, Coordinate)]] = [:]
+        let shapes = feed.shapes
+        for i in 0..<shapes.count {
+            let id = shapes.ids[Int(shapes.shape[i])]
+            shapePoints[id, default: []].append((shapes.sequence[i], Coordinate(lat: shapes.lat[i], lon: shapes.lon[i])))
+        }
+        var out: [LineGeometry] = []
+        for route in feed.routes.sorted(by: { $0.id < $1.id }) {
+            guard let t = firstTrip[route.id] else { continue }
+            var points: [Coordinate] = []
+            if let shape = feed.trips[t].shapeID, let pts = shapePoints[shape] {
+                points = pts.sorted { $0.0 < $1.0 }.map(\.1)
+            } else if t < feed.stopTimes.tripRanges.count {
+                for k in feed.stopTimes.tripRanges[t] {
+                    let row = Int(feed.stopTimes.byTrip[Int(k)])
+                    let s = Int(feed.stopTimes.stop[row])
+                    if s >= 0, s < feed.stops.count, let c = feed.stops[s].coordinate { points.append(c) }
+                }
+            }
+            guard points.count >= 2 else { continue }
+            let colour = route.color.flatMap { $0.count == 6 && $0.allSatisfy(\.isHexDigit) ? "#\($0)" : nil } ?? "#1f5fbf"
+            let name = [route.shortName, route.longName].compactMap { $0 }.joined(separator: " ")
+            out.append(LineGeometry(name: name.isEmpty ? route.id : name, colour: colour, points: points))
+        }
+        return out
+    }
+
+    // MARK: Table
+
+    static func tableSection(_ report: DiagnosticReport) -> String {
+        let kinds = Set(report.diagnostics.map { RuleCatalog.rule($0.code)?.kind.rawValue ?? "other" }).sorted()
+        var out = "<section id=\"diagnostics\"><h2>Diagnostics</h2>\n<form id=\"filters\" onsubmit=\"return false\">"
+        out += "<label>severity <select id=\"f-severity\"><option value=\"\">all</option><option>error</option><option>warning</option><option>info</option></select></label> "
+        out += "<label>family <select id=\"f-kind\"><option value=\"\">all</option>"
+        for k in kinds { out += "<option>\(escape(k))</option>" }
+        out += "</select></label> <label>search <input id=\"f-text\" type=\"search\" placeholder=\"code, file or text\"></label> "
+        out += "<output id=\"shown-count\">\(report.diagnostics.count) of \(report.diagnostics.count) shown</output></form>\n"
+        out += "<table id=\"diagnostic-table\"><thead><tr><th>severity</th><th>location</th><th>code</th><th>message</th></tr></thead><tbody>\n"
+        for d in report.diagnostics {
+            let kind = RuleCatalog.rule(d.code)?.kind.rawValue ?? "other"
+            var message = escape(d.message)
+            for note in d.notes {
+                message += "<br><span class=\"note\">note: \(escape(note.message))\(note.location.map { " (" + escape($0.description) + ")" } ?? "")</span>"
+            }
+            out += "<tr class=\"\(d.severity.rawValue)\" data-severity=\"\(d.severity.rawValue)\" data-kind=\"\(escape(kind))\">"
+            out += "<td>\(d.severity.rawValue)</td><td class=\"loc\">\(escape(d.location?.description ?? ""))</td><td><code>\(escape(d.code))</code></td><td>\(message)</td></tr>\n"
+        }
+        out += "</tbody></table>\n"
+        if !report.fixed.isEmpty {
+            out += "<h3>Baseline entries now fixed</h3><ul id=\"fixed\">"
+            for entry in report.fixed {
+                out += "<li><code>\(escape(entry.code))</code> \(escape(entry.file ?? "")) \(escape(entry.entity ?? "")) — \(escape(entry.message))</li>"
+            }
+            out += "</ul>\n"
+        }
+        return out + "</section>\n"
+    }
+
+    // MARK: Helpers
+
+    /// A colour per category from its position in sorted order (deterministic): hues 137.5° apart (the
+    /// golden angle), alternating lightness, so even 30 categories stay tellable apart.
+    static func colour(_ category: String, in sorted: [String]) -> String {
+        let i = sorted.firstIndex(of: category) ?? 0
+        let hue = (Double(i) * 137.508).truncatingRemainder(dividingBy: 360)
+        let lightness = [46, 34, 58][i % 3]
+        return String(format: "hsl(%.0f,70%%,%d%%)", hue, lightness)
+    }
+
+    static func escape(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for ch in text {
+            switch ch {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.append(ch)
+            }
+        }
+        return out
+    }
+
+    static let css = """
+        body{font:14px/1.4 system-ui,sans-serif;margin:0;color:#222;background:#fafafa}
+        header{background:#20303f;color:#fff;padding:12px 20px}h1{font-size:20px;margin:0 0 4px}
+        #summary{margin:0;font-weight:600}#summary.failed{color:#ff9e9e}#summary.passed{color:#a8f0b0}
+        main{padding:0 20px 20px}h2{font-size:16px;border-bottom:1px solid #ccc;padding-bottom:2px}
+        .cols{display:flex;gap:24px;flex-wrap:wrap;align-items:flex-start}
+        table{border-collapse:collapse}td,th{border:1px solid #ddd;padding:3px 8px;text-align:left;vertical-align:top}
+        caption{font-weight:600;text-align:left;padding:4px 0}tr.total td{font-weight:600}
+        .swatch{display:inline-block;width:10px;height:10px;border-radius:50%;margin-right:6px;vertical-align:middle}
+        .swatch.stop{border-radius:0;background:#fff;border:1.5px solid #222}.swatch.linekey{border-radius:0;height:3px;background:#1f5fbf}
+        .swatch.ring{background:none;border:2px solid #d00}.swatch.ring.warn{border-color:#e08a00}
+        .overview{display:flex;gap:28px;flex-wrap:wrap;align-items:flex-start}
+        #city-map{max-width:100%;border:1px solid #bbb;background:#fff;display:block}
+        .sea{fill:#f4f7fa}.bbox{fill:none;stroke:#7a8a99;stroke-dasharray:6 4}
+        .line{fill:none;stroke-width:2.5;opacity:.8}.poi{stroke:#fff;stroke-width:.6}
+        .stop{fill:#fff;stroke:#222;stroke-width:1.2}.problem{fill:none;stroke-width:2}
+        .problem.error{stroke:#d00}.problem.warning{stroke:#e08a00}
+        .legend{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:12px}
+        #filters{margin:8px 0}#shown-count{margin-left:12px;font-weight:600}
+        #diagnostic-table{width:100%;font-size:13px}#diagnostic-table td.loc{font-family:monospace;white-space:nowrap}
+        tr.error td:first-child{color:#b00;font-weight:600}tr.warning td:first-child{color:#a05a00;font-weight:600}
+        .note{color:#555}code{font-size:12px}
+        """
+
+    static let script = """
+        (function(){
+          var rows=[].slice.call(document.querySelectorAll('#diagnostic-table tbody tr'));
+          var sev=document.getElementById('f-severity'),kind=document.getElementById('f-kind'),text=document.getElementById('f-text');
+          var out=document.getElementById('shown-count');
+          function apply(){
+            var s=sev.value,k=kind.value,t=text.value.toLowerCase(),n=0;
+            rows.forEach(function(r){
+              var ok=(!s||r.dataset.severity===s||(s==='info'&&r.dataset.severity==='note'))&&(!k||r.dataset.kind===k)&&(!t||r.textContent.toLowerCase().indexOf(t)>=0);
+              r.hidden=!ok;if(ok)n++;
+            });
+            out.textContent=n+' of '+rows.length+' shown';
+            document.body.dataset.filtered=String(n);
+          }
+          sev.addEventListener('change',apply);kind.addEventListener('change',apply);text.addEventListener('input',apply);
+          var q=new URLSearchParams(location.search);
+          if(q.get('severity'))sev.value=q.get('severity');if(q.get('kind'))kind.value=q.get('kind');if(q.get('q'))text.value=q.get('q');
+          apply();
+        })();
+        """
+}

@@ -1,0 +1,215 @@
+import CityPackDiagnostics
+import Foundation
+
+/// Renders the rule catalogue: the terminal listing, the JSON data, README's table and docs/RULES.md.
+/// Everything here is derived from ``RuleDescription`` values, so the documents cannot drift from the rules.
+package enum RuleCatalogText {
+    /// Version of the `citypack rules --format json` document; bumped only on incompatible changes.
+    package static let jsonVersion = 1
+    /// Where the example city lives in the repository.
+    package static let exampleCityPath = "Tests/Fixtures/rule-examples/base"
+
+    // MARK: human
+
+    package static func human(_ rules: [RuleDescription], withExamples: Bool) -> String {
+        var text = ""
+        for (i, r) in rules.enumerated() {
+            if i > 0 { text += "\n" }
+            text += "\(r.code)  \(r.title)  [\(r.severity.rawValue)]\n"
+            text += "  \(r.summary)\n"
+            text += "  why: \(r.rationale)\n"
+            guard withExamples else { continue }
+            if let e = r.example {
+                text += "\n  example, applied to \(exampleCityPath)/ and checked as of \(RuleExample.checkDate):\n"
+                text += "  triggers: \(e.file)\n" + block(e.triggering, indent: "    | ")
+                text += "  passes: \(e.file)\n" + block(e.passing, indent: "    | ")
+            } else if let waiver = r.exampleWaiver {
+                text += "  no example: \(waiver)\n"
+            }
+        }
+        return text
+    }
+
+    /// File contents as indented lines, or a note that the file is absent.
+    private static func block(_ contents: String?, indent: String) -> String {
+        guard let contents else { return indent + "(file absent)\n" }
+        if contents.isEmpty { return indent + "(empty file)\n" }
+        var lines = visible(contents).components(separatedBy: "\n")
+        if lines.last == "" { lines.removeLast() }
+        return lines.map { indent + $0 + "\n" }.joined()
+    }
+
+    /// Text with characters that would be invisible or would break a terminal or Markdown shown as markers:
+    /// `␀` for NUL, `␍␊` before the line break of a CRLF line end, `␍` before a line break for a bare CR,
+    /// `⟨U+XXXX⟩` for other control, format and separator characters.
+    package static func visible(_ text: String) -> String {
+        var out = ""
+        var scalars = text.unicodeScalars.makeIterator()
+        var pending = scalars.next()
+        while let scalar = pending {
+            pending = scalars.next()
+            if scalar.value == 0x0D, pending?.value == 0x0A {
+                out += "␍␊\n"
+                pending = scalars.next()
+                continue
+            }
+            switch scalar.value {
+            case 0x0A, 0x09: out.unicodeScalars.append(scalar)
+            case 0x00: out += "␀"
+            case 0x0D: out += "␍\n"
+            case 0x01...0x1F, 0x7F...0x9F, 0x200B...0x200F, 0x2028, 0x2029, 0xFEFF:
+                out += "⟨U+" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4) + "⟩"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    // MARK: JSON
+
+    /// `citypack rules --format json`: `{version, example_city, example_check_date, rules: [...]}`; every key is
+    /// always present (null when absent), keys sorted, so the output is stable and diffable.
+    package static func json(_ rules: [RuleDescription]) -> String {
+        let document = Document(
+            version: jsonVersion, exampleCity: exampleCityPath, exampleCheckDate: RuleExample.checkDate,
+            rules: rules.map(Entry.init))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(document), let text = String(data: data, encoding: .utf8) else {
+            return "{}\n"
+        }
+        return text + "\n"
+    }
+
+    private struct Document: Encodable {
+        var version: Int
+        var exampleCity: String
+        var exampleCheckDate: String
+        var rules: [Entry]
+        enum CodingKeys: String, CodingKey {
+            case version, rules
+            case exampleCity = "example_city"
+            case exampleCheckDate = "example_check_date"
+        }
+    }
+
+    private struct Entry: Encodable {
+        var rule: RuleDescription
+        init(_ rule: RuleDescription) { self.rule = rule }
+        enum Keys: String, CodingKey {
+            case code, title, kind, severity, summary, rationale, example
+            case exampleWaiver = "example_waiver"
+        }
+        enum ExampleKeys: String, CodingKey { case file, triggering, passing }
+        func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: Keys.self)
+            try c.encode(rule.code, forKey: .code)
+            try c.encode(rule.title, forKey: .title)
+            try c.encode(rule.kind.rawValue, forKey: .kind)
+            try c.encode(rule.severity.rawValue, forKey: .severity)
+            try c.encode(rule.summary, forKey: .summary)
+            try c.encode(rule.rationale, forKey: .rationale)
+            try c.encode(rule.exampleWaiver, forKey: .exampleWaiver)
+            if let e = rule.example {
+                var ec = c.nestedContainer(keyedBy: ExampleKeys.self, forKey: .example)
+                try ec.encode(e.file, forKey: .file)
+                try ec.encode(e.triggering, forKey: .triggering)
+                try ec.encode(e.passing, forKey: .passing)
+            } else {
+                try c.encodeNil(forKey: .example)
+            }
+        }
+    }
+
+    // MARK: Markdown
+
+    /// README's rule table: code, title, severity, meaning.
+    package static func markdownTable(_ rules: [RuleDescription]) -> String {
+        var text = "| code | title | severity | meaning |\n|---|---|---|---|\n"
+        for r in rules {
+            text += "| [`\(r.code)`](docs/RULES.md#\(anchor(r.code))) | \(cell(r.title)) | \(r.severity.rawValue) | \(cell(r.summary)) |\n"
+        }
+        return text
+    }
+
+    private static func cell(_ text: String) -> String { text.replacingOccurrences(of: "|", with: "\\|") }
+
+    /// The GitHub heading anchor of a rule's section in docs/RULES.md (the heading is the bare code).
+    package static func anchor(_ code: String) -> String {
+        code.lowercased().filter { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }
+    }
+
+    /// docs/RULES.md: every rule with its meaning, rationale and runnable example, grouped by kind.
+    package static func reference(_ rules: [RuleDescription]) -> String {
+        var text = """
+            # Rule reference
+
+            <!-- Generated by `citypack rules --format docs` from the rule catalogue (Sources/CityPackDiagnostics/Rules+*.swift); \
+            do not edit. A test fails when this file is stale. -->
+
+            Every rule CityPack reports, with its stable code, default severity, meaning and rationale. Severities can be \
+            changed per city (`rules: { CODE: error|warning|info|off }` in `city.yaml`) and warnings made errors with `--werror`.
+
+            Most rules have a runnable example: the whole contents of one input file of the example city in \
+            `\(exampleCityPath)/` (a small valid city: a few POIs in `map.osm`, a one-route GTFS feed in `gtfs/`) that \
+            makes the rule fire, and a close variant that does not. `Tests/CityPackCLITests/RuleExampleTests.swift` \
+            overlays each on the example city, runs the check as of \(RuleExample.checkDate) (the build date that \
+            calendar rules compare with) and requires the rule for the first and its absence, with no error at all, for \
+            the second. Rules that no text file can show name the test that covers them instead. In examples, `␀` stands \
+            for a NUL byte, a line ending in `␍␊` for a CRLF line end, one ending in `␍` alone for a bare carriage \
+            return, and `⟨U+XXXX⟩` for an invisible character.
+
+            `citypack rules --format json` gives the same catalogue as data: `{"version": \(jsonVersion), "example_city", \
+            "example_check_date", "rules": [{"code", "title", "kind", "severity", "summary", "rationale", "example": \
+            {"file", "triggering", "passing"} | null, "example_waiver": string | null}]}`; a null `triggering` or \
+            `passing` means the variant is the city without that file.
+
+
+            """
+        for kind in RuleKind.allCases {
+            let group = rules.filter { $0.kind == kind }
+            if group.isEmpty { continue }
+            text += "## \(kindTitle(kind))\n\n"
+            for r in group {
+                text += "### \(r.code)\n\n"
+                text += "**\(r.title)** · \(r.severity.rawValue)\n\n"
+                text += "\(r.summary).\n\n"
+                text += "*Why:* \(r.rationale)\n\n"
+                if let e = r.example {
+                    text += "Triggers, `\(e.file)`:\n\n" + fenced(e.triggering, file: e.file)
+                    text += "Passes, `\(e.file)`:\n\n" + fenced(e.passing, file: e.file)
+                } else if let waiver = r.exampleWaiver {
+                    text += "*No example:* \(waiver)\n\n"
+                }
+            }
+        }
+        return text
+    }
+
+    private static func kindTitle(_ kind: RuleKind) -> String {
+        switch kind {
+        case .city: "City file (`city.*`)"
+        case .osm: "OpenStreetMap (`osm.*`)"
+        case .csv: "CSV syntax (`csv.*`)"
+        case .gtfs: "GTFS (`gtfs.*`)"
+        case .editorial: "Editorial content (`editorial.*`)"
+        case .copy: "Copy and translations (`copy.*`)"
+        case .pack: "Pack (`pack.*`)"
+        }
+    }
+
+    private static func fenced(_ contents: String?, file: String) -> String {
+        guard let contents else { return "*(the file is absent)*\n\n" }
+        if contents.isEmpty { return "*(an empty file)*\n\n" }
+        let language = file.hasSuffix(".osm") ? "xml" : file.hasSuffix(".yaml") ? "yaml" : "csv"
+        var body = visible(contents)
+        if !body.hasSuffix("\n") { body += "\n" }
+        return "```\(language)\n\(body)```\n\n"
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}

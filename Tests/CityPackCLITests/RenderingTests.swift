@@ -1,0 +1,137 @@
+import CityPackDiagnostics
+import Foundation
+import Testing
+@testable import CityPackCLI
+
+/// Units of the human renderer: source snippets, carets, limits, colour decisions and the progress text.
+@Suite struct RenderingTests {
+    @Test func caretUnderTheColumn() {
+        let (text, marker) = SourceSnippet.render(line: Array("  <node id=\"1\"/>".utf8), column: 3, underlineCSVField: false)
+        #expect(text == "  <node id=\"1\"/>")
+        #expect(marker == "  ^")
+    }
+
+    @Test func tabsExpandAndTheCaretFollows() {
+        // Column 2 is the byte after the tab; the tab is shown as 4 spaces.
+        let (text, marker) = SourceSnippet.render(line: Array("\tx = 1".utf8), column: 2, underlineCSVField: false)
+        #expect(text == "    x = 1")
+        #expect(marker == "    ^")
+    }
+
+    @Test func multibyteCharactersBeforeTheColumn() {
+        // "Café," is 6 bytes; column 7 is the first byte of "x".
+        let (text, marker) = SourceSnippet.render(line: Array("Café,x".utf8), column: 7, underlineCSVField: false)
+        #expect(text == "Café,x")
+        #expect(marker == "     ^")
+    }
+
+    @Test func csvFieldIsUnderlinedToItsEnd() {
+        let (_, plain) = SourceSnippet.render(line: Array("S1,Port , 43.7,7.4".utf8), column: 4, underlineCSVField: true)
+        #expect(plain == "   ^~~~~")
+        let (_, quoted) = SourceSnippet.render(line: Array("S1,\"a,\"\"b\"\",c\",9".utf8), column: 4, underlineCSVField: true)
+        #expect(quoted == "   ^~~~~~~~~~~")
+    }
+
+    @Test func longLinesAreCutAroundTheColumn() {
+        let line = String(repeating: "a", count: 300) + "X" + String(repeating: "b", count: 300)
+        let (text, marker) = SourceSnippet.render(line: Array(line.utf8), column: 301, underlineCSVField: false)
+        #expect(text.hasPrefix("...") && text.hasSuffix("..."))
+        #expect(text.count == SourceSnippet.width + 6)
+        let caret = marker.firstIndex(of: "^").map { marker.distance(from: marker.startIndex, to: $0) } ?? -1
+        let x = text.firstIndex(of: "X").map { text.distance(from: text.startIndex, to: $0) } ?? -2
+        #expect(caret == x)
+    }
+
+    @Test func unknownColumnGivesNoCaret() {
+        let (text, marker) = SourceSnippet.render(line: Array("abc".utf8), column: 0, underlineCSVField: false)
+        #expect(text == "abc" && marker.isEmpty)
+    }
+
+    @Test func sourceLinesFromPlainAndGzipFiles() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("srctext-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let plain = dir.appendingPathComponent("a.txt")
+        try Data("one\r\ntwo\nthree".utf8).write(to: plain)
+        let lines = SourceText.read(file: plain.path, lines: [2, 3, 9])
+        #expect(lines[2].map { String(decoding: $0, as: UTF8.self) } == "two")
+        #expect(lines[3].map { String(decoding: $0, as: UTF8.self) } == "three")
+        #expect(lines[9] == nil)
+        let gz = Process()
+        gz.executableURL = URL(fileURLWithPath: "/bin/gzip")
+        gz.arguments = ["-k", plain.path]
+        try gz.run()
+        gz.waitUntilExit()
+        let fromGzip = SourceText.read(file: plain.path + ".gz", lines: [1])
+        #expect(fromGzip[1].map { String(decoding: $0, as: UTF8.self) } == "one")
+        #expect(SourceText.read(file: dir.appendingPathComponent("feed.zip/stops.txt").path, lines: [1]).isEmpty)
+    }
+
+    @Test func limitsCountWhatIsLeftOut() {
+        let d = { (s: Severity, i: Int) in Diagnostic(s, code: "x.y", message: "\(i)", at: SourceLocation(file: "f", line: i)) }
+        let all = [d(.error, 1), d(.warning, 2), d(.error, 3), d(.error, 4), d(.warning, 5)]
+        let (shown, note) = DiagnosticRenderer.limited(all, .init(maxErrors: 2))
+        #expect(shown.map(\.message) == ["1", "2", "3"])
+        #expect(note == "1 more error, 1 more warning not shown (--max-errors 2); the report file lists them all")
+        let (everything, none) = DiagnosticRenderer.limited(all, .init())
+        #expect(everything.count == 5 && none == nil)
+    }
+
+    @Test func colourOnlyOnATerminalWithoutNoColor() {
+        #expect(Terminal.useColour(isTTY: true, environment: [:]))
+        #expect(!Terminal.useColour(isTTY: false, environment: [:]))
+        #expect(!Terminal.useColour(isTTY: true, environment: ["NO_COLOR": "1"]))
+        #expect(Terminal.useColour(isTTY: true, environment: ["NO_COLOR": ""]))
+        #expect(!Terminal.useColour(isTTY: true, environment: ["TERM": "dumb"]))
+    }
+
+    @Test func progressTextHasRateAndETA() {
+        let text = ProgressLine.format(
+            stage: "ingest", item: "map.osm", done: 50 << 20, total: 200 << 20, seconds: 5, unit: "B", width: 10)
+        #expect(text == "ingest map.osm [##........]  25%  50.0/200.0 MB  10.0 MB/s  ETA 15s")
+        let rows = ProgressLine.format(stage: "ingest", item: "stop_times.txt", done: 120_000, total: 0, seconds: 2, unit: "rows", width: 10)
+        #expect(rows == "ingest stop_times.txt  120k rows  60k rows/s")
+        #expect(ProgressLine.duration(185) == "3m05s")
+        #expect(ProgressLine.duration(3720) == "1h02m")
+    }
+
+    @Test func summaryLine() {
+        var report = DiagnosticReport(command: "check", city: "x", root: ".", bag: DiagnosticBag())
+        report.errors = 2
+        report.warnings = 5
+        report.diagnostics = ["a", "b", "c", "a"].map { Diagnostic(.warning, code: "x.y", message: "m", at: SourceLocation(file: $0)) }
+        #expect(report.summary == "2 errors, 5 warnings in 3 files")
+        report.errors = 1
+        report.warnings = 1
+        report.diagnostics = [report.diagnostics[0]]
+        #expect(report.summary == "1 error, 1 warning in 1 file")
+    }
+
+    @Test func htmlEscaping() {
+        #expect(HTMLReport.escape("<a href=\"x\">&'") == "&lt;a href=&quot;x&quot;&gt;&amp;&#39;")
+    }
+}
+
+/// CSV field columns looked up from the header at render time.
+@Suite struct CSVFieldColumnTests {
+    @Test func splitsQuotedFields() {
+        let cells = CSVFieldColumn.fields(Array("a,\"b,\"\"c\"\"\",,d".utf8))
+        #expect(cells.map(\.text) == ["a", "b,\"c\"", "", "d"])
+        #expect(cells.map(\.start) == [0, 2, 12, 13])
+    }
+
+    @Test func fillsTheColumnOfANamedField() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("csvcol-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let file = dir.appendingPathComponent("stop_times.txt").path
+        try Data("\u{FEFF}trip_id,arrival_time,\"departure_time\"\nT1,08:00:00,08:01:00\n\"T,2\",09:00:00,09:01:00\n".utf8).write(to: URL(fileURLWithPath: file))
+        let d = Diagnostic(
+            .error, code: "gtfs.x", message: "m", at: SourceLocation(file: file, line: 3, column: 1, field: "departure_time"),
+            notes: [.init("n", at: SourceLocation(file: file, line: 2, column: 1, field: "arrival_time")),
+                .init("unknown field", at: SourceLocation(file: file, line: 2, column: 1, field: "nope"))])
+        let precise = Diagnostic(.error, code: "csv.x", message: "m", at: SourceLocation(file: file, line: 2, column: 5, field: "trip_id"))
+        let out = CSVFieldColumn.refine([d, precise], sources: SourceText())
+        #expect(out[0].location?.column == 16)
+        #expect(out[0].notes.map { $0.location?.column } == [4, 1])
+        #expect(out[1].location?.column == 5, "a column the scanner gave is kept")
+    }
+}
