@@ -96,7 +96,16 @@ enum OutputFiles {
 
     /// Whether a folder entry is debris of an interrupted write: a temporary file or a staging folder.
     static func isTemporary(_ name: String) -> Bool {
-        name.hasPrefix(".") && (name.contains(".tmp-") || name.hasPrefix(PackEmitter.stagingPrefix))
+        guard name.hasPrefix(".") else { return false }
+        if name.contains(".tmp-") || name.hasPrefix(PackEmitter.stagingPrefix) { return true }
+        // `.<name>.<pid>.<uuid>.tmp` (the CLI's report writer, outside the lock): debris only once its writer is gone.
+        if name.hasSuffix(".tmp") {
+            let parts = name.split(separator: ".")
+            if parts.count >= 4, let pid = Int32(parts[parts.count - 3]) {
+                return kill(pid, 0) != 0 && errno == ESRCH
+            }
+        }
+        return false
     }
 
     /// Whether two files hold the same bytes (false when either is missing).

@@ -72,6 +72,9 @@ struct ReleaseFixture {
         while let relative = walker.nextObject() as? String {
             let path = (base as NSString).appendingPathComponent(relative)
             var isDirectory: ObjCBool = false
+            // Build reports carry timings: they are not release files.
+            let name = (relative as NSString).lastPathComponent
+            if ["report.json", "report.html", "build-stats.json"].contains(name) { continue }
             if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
                 out[relative] = try Self.sha256(path)
             }
