@@ -11,6 +11,8 @@ let package = Package(
     products: [
         .executable(name: "citypack", targets: ["citypack"]),
         .library(name: "CityPackKit", targets: ["CityPackKit"]),
+        // The parsers, for the libFuzzer targets in Fuzz/ (a separate package that depends on this one by path).
+        .library(name: "CityPackIngest", targets: ["CityPackIngest", "CityPackDiagnostics", "CityPackModel"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -67,7 +69,7 @@ let package = Package(
             ]),
         .executableTarget(name: "citypack", dependencies: ["CityPackCLI"]),
 
-        .target(name: "CityPackTestSupport", dependencies: ["CityPackDiagnostics"], path: "Tests/CityPackTestSupport"),
+        .target(name: "CityPackTestSupport", dependencies: ["CityPackDiagnostics", "CCityPackZlib"], path: "Tests/CityPackTestSupport"),
         .testTarget(name: "CityPackDiagnosticsTests", dependencies: ["CityPackDiagnostics", "CityPackTestSupport"]),
         .testTarget(name: "CityPackIngestTests", dependencies: ["CityPackIngest", "CityPackModel", "CityPackTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "CityPackValidateTests", dependencies: ["CityPackValidate", "CityPackModel", "CityPackIngest", "CityPackTestSupport"]),

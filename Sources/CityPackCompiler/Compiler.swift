@@ -108,7 +108,7 @@ public enum Compiler {
         // Stage 1: ingest.
         let progress = options.progress
         let current = CurrentItem()
-        var readOptions = OSMReadOptions()
+        var readOptions = OSMReadOptions(limits: city.limits)
         if progress != nil { readOptions.progressInterval = 1 << 20 }
         readOptions.progress = { done, total in
             progress?(ProgressEvent(stage: "ingest", item: current.name, done: done, total: total))
@@ -129,7 +129,7 @@ public enum Compiler {
             let display = displayPath(path, city: city)
             current.name = display
             do {
-                var gtfsOptions = GTFSReadOptions()
+                var gtfsOptions = GTFSReadOptions(limits: city.limits)
                 if let progress {
                     gtfsOptions.progress = { file, done, total in
                         progress(ProgressEvent(stage: "ingest", item: file, done: done, total: total, unit: "rows"))

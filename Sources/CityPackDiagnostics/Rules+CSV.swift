@@ -194,6 +194,11 @@ extension Rules {
         title: "Value too long",
         rationale: "No legitimate GTFS or editorial value is that long; it usually means a runaway quote.",
         exampleWaiver: "The default limit (64 KiB per value) is too large for a readable example; CSVScannerTests.limitsBecomeDiagnostics lowers it and checks the rule.")
+    public static let csvTooManyFields = RuleDescription(
+        "csv.too_many_fields", .csv, .error, "A row has more cells than the configured limit; the row is skipped",
+        title: "Too many fields in a row",
+        rationale: "Every cell costs memory before the row can be checked; a row of a million commas must not.",
+        exampleWaiver: "The default limit is too large for a readable example; HostileInputTests.fieldsPerRowLimit lowers it and checks the rule.")
     public static let csvNonPrintableInID = RuleDescription(
         "csv.non_printable_in_id", .csv, .warning, "An ID contains control or non-ASCII characters",
         title: "Non-printable character in ID",
@@ -208,6 +213,6 @@ extension Rules {
         csvUnterminatedQuote, csvStrayQuote, csvNewLineInValue, csvWhitespace, csvEmptyRow, csvTrailingCells, csvInvalidUTF8,
         csvUTF8BOM, csvUTF16, csvNulByte, csvMixedLineEndings, csvBareCarriageReturn, csvInvalidLineSeparator, csvMisspelledColumn, csvUnknownColumn,
         csvMissingRequiredColumn, csvMissingRequiredField, csvInvalidValue, csvTooManyRows, csvFileTooLarge,
-        csvFieldTooLong, csvNonPrintableInID,
+        csvFieldTooLong, csvNonPrintableInID, csvTooManyFields,
     ]
 }

@@ -20,6 +20,18 @@ extension Rules {
         title: "Archive too large",
         rationale: "Bounds memory and disk against zip bombs.",
         exampleWaiver: "Needs a zip archive, which examples (text files) cannot hold; GTFSRuleTests.zipFeedsAndUnsafeEntries builds one and checks the rule.")
+    public static let gtfsZipBomb = RuleDescription(
+        "gtfs.zip_bomb", .gtfs, .error,
+        "A zip entry inflates to more than the configured ratio of its compressed size; it is not read",
+        title: "Zip bomb",
+        rationale: "Text tables compress 5–20×; hundreds of times more is a decompression bomb. Checked while "
+            + "inflating, since the sizes in zip headers are written by whoever made the archive.",
+        exampleWaiver: "Needs a zip archive, which examples (text files) cannot hold; HostileInputTests.zipBombIsStoppedByRatio builds one and checks the rule.")
+    public static let gtfsArchiveTooManyEntries = RuleDescription(
+        "gtfs.archive_too_many_entries", .gtfs, .error, "The zip holds more entries than the configured limit",
+        title: "Too many archive entries",
+        rationale: "A feed has about twenty files; a hundred thousand entries only cost time and memory to list.",
+        exampleWaiver: "Needs a zip archive, which examples (text files) cannot hold; HostileInputTests.entryCountLimit builds one and checks the rule.")
     public static let gtfsMissingRequiredFile = RuleDescription(
         "gtfs.missing_required_file", .gtfs, .error, "agency, stops, routes, trips or stop_times is absent",
         title: "Missing required file",
@@ -329,7 +341,7 @@ extension Rules {
         gtfsDuplicateStopSequence, gtfsDecreasingStopTimeDistance, gtfsFastTravel, gtfsBlockOverlap,
         gtfsDecreasingShapeDistance, gtfsDuplicateShapeSequence, gtfsUnusedShape, gtfsCalendarRangeOutOfOrder,
         gtfsServiceNoActiveDay, gtfsExpiredCalendar, gtfsFeedExpiresSoon, gtfsInvalidHeadway,
-        gtfsOverlappingFrequency,
+        gtfsOverlappingFrequency, gtfsZipBomb, gtfsArchiveTooManyEntries,
     ]
 
     /// frequencies.txt with `rows`.

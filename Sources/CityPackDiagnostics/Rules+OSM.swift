@@ -69,7 +69,7 @@ extension Rules {
             triggering: Base.edit(Base.osm, "</osm>", footway(to: 99) + "</osm>"),
             passing: Base.edit(Base.osm, "</osm>", footway(to: 5) + "</osm>")))
     public static let osmWayOneNode = RuleDescription(
-        "osm.way_one_node", .osm, .warning, "A way has fewer than two node references",
+        "osm.way_one_node", .osm, .warning, "A way has fewer than two node references, or one node repeated",
         title: "Way with one node",
         rationale: "A way needs two nodes to be a line; a single-node way is a mapping error.",
         example: RuleExample(

@@ -26,6 +26,8 @@ public struct City: Sendable, Hashable {
     public var sizeBudget: Int?
     /// Attribution shown by apps (ODbL requires it for OSM data).
     public var attribution: String
+    /// Bounds on the sources (`limits:` in the city file); defaults when absent.
+    public var limits: InputLimits = InputLimits()
     /// Directory holding the city file.
     public var directory: String
     /// Path of the city file itself.

@@ -21,11 +21,20 @@ struct Bench: ParsableCommand {
     @Option(name: .long, help: "Benchmark `citypack check` on this GTFS feed (folder or .zip) against gtfs-guru instead.")
     var gtfs: String?
 
+    @Option(name: .customLong("osm-testdata"), help: ArgumentHelp(
+        "Instead of timing: run every case of an osmcode/osm-testdata folder (xml and grid) through the OSM reader "
+            + "and print whether CityPack's verdict agrees with the case's expected result.", valueName: "dir"))
+    var osmTestdata: String?
+
     func validate() throws {
         if runs < 1 { throw ValidationError("--runs must be at least 1") }
     }
 
     func run() throws {
+        if let osmTestdata {
+            try benchOSMTestdata(osmTestdata)
+            return
+        }
         if let gtfs {
             try benchGTFS(gtfs)
             return

@@ -11,8 +11,9 @@ struct Build: ParsableCommand {
         discussion: """
             Errors stop the build before the pack is written; the previous pack, manifest and catalog stay intact.
             The report (report.json, report.html, build-stats.json) is written to outputs/<city>/ on every run.
-            Exit codes: 0 built (warnings allowed), 1 error diagnostics remain, 64 usage, 66 missing input,
-            70 internal error, 74 I/O failure.
+            Exit codes: 0 built (warnings allowed), 1 error diagnostics remain (including a missing source named
+            in the city file), 64 usage, 66 city folder or city file missing, 70 internal error, 74 I/O failure
+            (e.g. an output folder that cannot be written).
             """)
 
     @OptionGroup var input: InputOptions
@@ -202,7 +203,10 @@ enum BuildRunner {
             throw ExitCode(ExitCodes.ioFailure)
         }
         if bag.hasErrors {
-            let missing = bag.diagnostics.contains { $0.code == Rules.cityMissingSource.code && $0.severity == .error }
+            // 66 only for a city file that cannot be read at all; a missing source is located in it: exit 1.
+            let missing = bag.diagnostics.contains {
+                $0.code == Rules.cityMissingSource.code && $0.severity == .error && ($0.location?.line ?? 0) == 0
+            }
             throw ExitCode(missing && build.city == nil ? ExitCodes.missingInput : ExitCodes.dataErrors)
         }
     }

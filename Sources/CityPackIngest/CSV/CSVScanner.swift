@@ -10,6 +10,8 @@ public struct CSVOptions: Sendable {
     public var maxRows: Int
     /// Longest accepted value, in bytes. Default 64 KiB.
     public var maxFieldLength: Int
+    /// Most cells in one row; longer rows are skipped with `csv.too_many_fields`. Default 1 000.
+    public var maxFieldsPerRow: Int = 1_000
     /// Trim spaces and tabs around values (reported as `csv.leading_or_trailing_whitespace`). Default true.
     public var trimWhitespace: Bool
     /// Columns the table defines; nil disables the unknown/required column checks.
@@ -205,6 +207,7 @@ public enum CSVScanner {
             let rowLine = line
             var endOfRecord = false
             var broken = false
+            var tooWide = false
             while !endOfRecord {
                 let fieldLine = line
                 let fieldColumn = i - lineStart + 1
@@ -295,7 +298,16 @@ public enum CSVScanner {
                         at: SourceLocation(file: file, line: Int(f.line), column: Int(f.column)))
                     broken = true
                 }
-                fields.append(f)
+                if fields.count < options.maxFieldsPerRow {
+                    fields.append(f)
+                } else if !tooWide {
+                    // Cells past the limit are scanned but not kept, so a row of a million commas stays small.
+                    tooWide = true
+                    broken = true
+                    bag.report(Rules.csvTooManyFields,
+                        "row has more than \(options.maxFieldsPerRow) cells; the row is skipped",
+                        at: SourceLocation(file: file, line: Int(f.line), column: Int(f.column)))
+                }
                 // Delimiter or record end.
                 if i >= n {
                     endOfRecord = true

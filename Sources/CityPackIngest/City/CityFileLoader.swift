@@ -23,8 +23,12 @@ import Yams
 /// rules: { osm.poi_missing_name: off, osm.duplicate_poi: error }
 /// size_budget: 20000000           # bytes, compressed
 /// attribution: "© OpenStreetMap contributors, ODbL 1.0"
+/// limits: { rows: 1000000, zip_ratio: 100 }   # optional bounds on the sources (see InputLimits)
 /// ```
 public enum CityFileLoader {
+    /// Largest city file read, in bytes (1 MiB; real ones are under 2 KB).
+    public static let maxCityFileBytes: Int64 = 1 << 20
+
     /// The file name `citypack` looks for in a city directory.
     public static let fileName = "city.yaml"
 
@@ -37,6 +41,14 @@ public enum CityFileLoader {
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
         let file = exists && isDirectory.boolValue ? (path as NSString).appendingPathComponent(fileName) : path
+        // The city file is untrusted too, and its own limits cannot bound it: a fixed cap far above any real one.
+        if let size = (try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? NSNumber,
+            size.int64Value > maxCityFileBytes
+        {
+            bag.report(Rules.citySyntax, "city file is \(size.int64Value) bytes, more than \(maxCityFileBytes); not read",
+                at: SourceLocation(file: file))
+            return nil
+        }
         guard let data = FileManager.default.contents(atPath: file) else {
             bag.report(Rules.cityMissingSource, "cannot read city file '\(file)'", at: SourceLocation(file: file))
             return nil
@@ -166,7 +178,7 @@ public enum CityFileLoader {
             }
             let known: Set<String> = [
                 "id", "name", "names", "locales", "default_locale", "bbox", "sources", "profile", "rules",
-                "size_budget", "attribution",
+                "size_budget", "attribution", "limits",
             ]
             for key in map.keys {
                 if let k = key.string, !known.contains(k) {
@@ -230,8 +242,8 @@ public enum CityFileLoader {
                                 continue
                             }
                             let full = resolve(p)
-                            if !FileManager.default.fileExists(atPath: full) {
-                                fail(Rules.cityMissingSource, "\(kind) source '\(p)' not found (looked at \(full))", item)
+                            if let problem = CityFileLoader.sourceProblem(full, kind: kind) {
+                                fail(Rules.cityMissingSource, "\(kind) source '\(p)' \(problem) (looked at \(full))", item)
                             }
                             if kind == "osm" { osm.append(full) } else { gtfs.append(full) }
                         }
@@ -273,6 +285,7 @@ public enum CityFileLoader {
                 if let n = node.int, n > 0 { budget = n } else { fail(Rules.citySyntax, "'size_budget' must be a positive number of bytes", node) }
             }
             let attribution = string(map["attribution"], "attribution") ?? "© OpenStreetMap contributors"
+            let limits = self.limits(map["limits"])
 
             if failed { return nil }
             var city = City(
@@ -282,6 +295,7 @@ public enum CityFileLoader {
                 directory: (file as NSString).deletingLastPathComponent, file: file)
             city.editorialDirectory = editorial
             city.copyDirectory = copy
+            city.limits = limits
             return city
         }
 
@@ -308,7 +322,44 @@ public enum CityFileLoader {
             return FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory) && isDirectory.boolValue ? full : nil
         }
 
+        /// The `limits:` mapping: known keys with positive integer values; defaults for absent keys.
+        mutating func limits(_ node: Node?) -> InputLimits {
+            var limits = InputLimits()
+            guard let node else { return limits }
+            guard let mapping = node.mapping else {
+                fail(Rules.citySyntax, "'limits' must be a mapping such as { rows: 1000000, depth: 16 }", node)
+                return limits
+            }
+            for (key, value) in mapping {
+                guard let name = key.string, limits.value(name) != nil else {
+                    fail(Rules.citySyntax,
+                        "unknown limit '\(key.string ?? "?")'; expected one of \(InputLimits.keys.joined(separator: ", "))", key)
+                    continue
+                }
+                guard let text = value.scalar?.string, let n = Int64(text.replacingOccurrences(of: "_", with: "")), n > 0
+                else {
+                    fail(Rules.citySyntax, "limit '\(name)' must be a positive whole number", value)
+                    continue
+                }
+                _ = limits.set(name, n)
+            }
+            return limits
+        }
+
         static func isLocale(_ s: String) -> Bool { CityFileLoader.isLocale(s) }
+    }
+
+    /// Why a source path cannot be read, or nil when it can: OSM sources must be readable regular files, GTFS
+    /// sources readable files (zip) or folders.
+    static func sourceProblem(_ path: String, kind: String) -> String? {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return "not found" }
+        if isDirectory.boolValue {
+            if kind == "osm" { return "is a folder, not an OSM file" }
+            return FileManager.default.isReadableFile(atPath: path) && FileManager.default.isExecutableFile(atPath: path)
+                ? nil : "is a folder that cannot be read"
+        }
+        return FileManager.default.isReadableFile(atPath: path) ? nil : "cannot be read (permission denied)"
     }
 
     /// A BCP 47-style tag: a 2–3 letter language, then optional `-`/`_` subtags of 2–8 letters or digits.

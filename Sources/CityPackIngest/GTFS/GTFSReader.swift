@@ -15,6 +15,12 @@ public struct GTFSReadOptions: Sendable {
     /// Called while a table is read with its display path, rows read so far and an estimate of all rows (the
     /// file's line count); at most every 16 384 rows and once at the end of each table. On the reading thread.
     public var progress: (@Sendable (_ file: String, _ rowsDone: Int64, _ rowsTotal: Int64) -> Void)?
+    /// Most cells in one row. Default 1 000.
+    public var maxFieldsPerRow: Int = 1_000
+    /// Most entries in a zip feed. Default 10 000.
+    public var maxEntries: Int = 10_000
+    /// Largest decompressed / compressed ratio of one zip entry, checked while inflating. Default 200.
+    public var maxCompressionRatio: Int = 200
 
     public init(maxFileSize: Int = 1 << 30, maxTotalSize: Int = 2 << 30, maxRows: Int = 50_000_000,
         maxFieldLength: Int = 64 << 10)
@@ -23,6 +29,27 @@ public struct GTFSReadOptions: Sendable {
         self.maxTotalSize = maxTotalSize
         self.maxRows = maxRows
         self.maxFieldLength = maxFieldLength
+    }
+}
+
+extension GTFSReadOptions {
+    /// The bounds of a city file's `limits:` section.
+    public init(limits: InputLimits) {
+        self.init(
+            maxFileSize: Int(clamping: limits.fileSize), maxTotalSize: Int(clamping: limits.zipSize), maxRows: limits.rows,
+            maxFieldLength: limits.valueSize)
+        maxFieldsPerRow = limits.fieldsPerRow
+        maxEntries = limits.zipEntries
+        maxCompressionRatio = limits.zipRatio
+    }
+
+    /// CSV options for one table of the feed.
+    func csv(schema: CSVSchema, newLineInValueSeverity: Severity? = .error) -> CSVOptions {
+        var options = CSVOptions(
+            newLineInValueSeverity: newLineInValueSeverity, maxFileSize: maxFileSize, maxRows: maxRows,
+            maxFieldLength: maxFieldLength, trimWhitespace: true, schema: schema)
+        options.maxFieldsPerRow = maxFieldsPerRow
+        return options
     }
 }
 
@@ -75,9 +102,7 @@ public enum GTFSReader {
         for table in GTFSSchema.readOrder {
             guard let file = feed.files[table], let data = source.load("\(table).txt", bag: bag) else { continue }
             let schema = GTFSSchema.tables[table]!
-            let csvOptions = CSVOptions(
-                newLineInValueSeverity: .error, maxFileSize: options.maxFileSize, maxRows: options.maxRows,
-                maxFieldLength: options.maxFieldLength, trimWhitespace: true, schema: schema)
+            let csvOptions = options.csv(schema: schema)
             data.withUnsafeBytes { bytes in
                 if let progress = options.progress {
                     parser.rowProgress = GTFSRowProgress(file: file, total: GTFSRowProgress.lineCount(bytes), report: progress)
@@ -90,8 +115,7 @@ public enum GTFSReader {
         // Tables CityPack does not model still get their syntax checked.
         for (table, schema) in GTFSSchema.tables where !GTFSSchema.readOrder.contains(table) {
             guard let file = feed.files[table], let data = source.load("\(table).txt", bag: bag) else { continue }
-            var csvOptions = CSVOptions(maxFileSize: options.maxFileSize, maxRows: options.maxRows,
-                maxFieldLength: options.maxFieldLength, schema: schema)
+            var csvOptions = options.csv(schema: schema)
             csvOptions.lenientTrailingCells = true
             data.withUnsafeBytes { bytes in
                 parser.parseOther(table: table, bytes: bytes, file: file, options: csvOptions, into: &feed)

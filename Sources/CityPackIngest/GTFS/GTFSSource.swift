@@ -1,6 +1,5 @@
 import CityPackDiagnostics
 import Foundation
-import ZIPFoundation
 
 /// Failures that are not findings about the data: the path itself cannot be used.
 public enum GTFSReadError: Error, Sendable, Equatable {
@@ -13,7 +12,7 @@ public enum GTFSReadError: Error, Sendable, Equatable {
 struct GTFSSource {
     private enum Kind {
         case directory(URL)
-        case zip(Archive, [String: Entry])
+        case zip(ZipReader, [String: ZipReader.Entry])
     }
 
     private let kind: Kind
@@ -51,28 +50,36 @@ struct GTFSSource {
             for name in files where !name.hasPrefix(".") { paths[name] = "\(prefix)/\(name)" }
             return GTFSSource(kind: .directory(root), displayPaths: paths, displayPath: displayPath, options: options)
         }
-        let archive: Archive
+        let archive: ZipReader
         do {
-            archive = try Archive(url: url, accessMode: .read)
+            archive = try ZipReader(path: path, maxEntries: options.maxEntries)
         } catch {
-            bag.report(Rules.gtfsInvalidArchive, "not a directory or a readable zip archive",
+            bag.report(Rules.gtfsInvalidArchive, "not a directory or a readable zip archive (\(error))",
                 at: SourceLocation(file: displayPath))
             return nil
         }
-        var entries: [String: Entry] = [:]
-        var nested: [String: [String: Entry]] = [:]
+        if archive.entryCountExceeded {
+            bag.report(Rules.gtfsArchiveTooManyEntries,
+                "archive has more than \(options.maxEntries) entries; not read", at: SourceLocation(file: displayPath))
+            return nil
+        }
+        var entries: [String: ZipReader.Entry] = [:]
+        var nested: [String: [String: ZipReader.Entry]] = [:]
         var declared: UInt64 = 0
-        for entry in archive where entry.type == .file {
+        for entry in archive.entries where entry.isFile {
             let name = entry.path
             let parts = name.split(separator: "/", omittingEmptySubsequences: false)
-            if name.hasPrefix("/") || name.hasPrefix("\\") || parts.contains("..") || name.contains("\\..")
-                || name.contains(":")
+            // `..` as a component with either separator (zip tools on Windows honour backslashes), absolute
+            // paths and drive letters: never used, since entries are read into memory, but a sign of zip-slip.
+            let components = name.split(omittingEmptySubsequences: false) { $0 == "/" || $0 == "\\" }
+            if name.hasPrefix("/") || name.hasPrefix("\\") || components.contains("..") || name.contains(":")
             {
                 bag.report(Rules.gtfsUnsafeArchiveEntry, "zip entry `\(name)` has an unsafe path; ignored",
                     at: SourceLocation(file: displayPath), entity: name)
                 continue
             }
-            declared &+= entry.uncompressedSize
+            let (sum, overflow) = declared.addingReportingOverflow(entry.uncompressedSize)
+            declared = overflow ? .max : sum
             if parts.count == 1 {
                 entries[name] = entry
             } else if parts.count == 2, !parts[0].hasPrefix("__MACOSX"), !parts[1].isEmpty {
@@ -107,7 +114,7 @@ struct GTFSSource {
         return FileManager.default.fileExists(atPath: url.path, isDirectory: &dir) && !dir.boolValue
     }
 
-    private struct SizeExceeded: Error {}
+
 
     /// The bytes of one file, or nil (after reporting) when it cannot be read or is too large.
     mutating func load(_ name: String, bag: DiagnosticBag) -> Data? {
@@ -137,19 +144,20 @@ struct GTFSSource {
                     at: whole)
                 return nil
             }
-            var data = Data()
-            data.reserveCapacity(Int(entry.uncompressedSize))
+            // Sizes in headers are whatever the archive's author wrote: the limits hold on the inflated bytes.
+            let data: Data
             do {
-                _ = try archive.extract(entry, bufferSize: 1 << 16, skipCRC32: false) { chunk in
-                    // Never trust the declared size: enforce the limit on what is actually inflated.
-                    if data.count + chunk.count > limit { throw SizeExceeded() }
-                    data.append(chunk)
-                }
-            } catch is SizeExceeded {
+                data = try archive.extract(entry, maxBytes: limit, maxRatio: options.maxCompressionRatio)
+            } catch ZipReader.Failure.tooLarge {
                 bag.report(Rules.gtfsArchiveTooLarge, "entry inflates beyond the limit of \(limit) bytes", at: whole)
                 return nil
+            } catch ZipReader.Failure.ratio(let ratio) {
+                bag.report(Rules.gtfsZipBomb,
+                    "entry inflates to more than \(ratio) times its \(entry.compressedSize) compressed bytes (a zip bomb?); not read",
+                    at: whole)
+                return nil
             } catch {
-                bag.report(Rules.gtfsInvalidArchive, "cannot decompress entry: \(error)", at: whole)
+                bag.report(Rules.gtfsInvalidArchive, "cannot read entry: \(error)", at: whole)
                 return nil
             }
             decompressed += data.count

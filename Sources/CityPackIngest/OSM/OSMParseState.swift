@@ -53,6 +53,8 @@ struct OSMParseState {
     private var coordinatesValid = false
     private var tagCount = 0
     private var tagLimitReported = false
+    private var refCount = 0
+    private var refLimitReported = false
     private var refStart = 0
     private var badRefReported = false
     private var keptKeys: [String] = []
@@ -199,10 +201,19 @@ struct OSMParseState {
         let e = error.pointee
         guard e.level.rawValue >= XML_ERR_ERROR.rawValue, !stopped, !malformed else { return }
         malformed = true
-        let message = e.message.map { String(cString: $0) }?.trimmingCharacters(in: .whitespacesAndNewlines)
-        bag.report(
-            Rules.osmXMLMalformed, "XML error: \(message ?? "code \(e.code)")",
-            at: SourceLocation(file: displayPath, line: Int(e.line), column: Int(e.int2)))
+        // libxml2 messages may span lines ("…encoding !\nBytes: 0xFF …"): one line keeps every format intact.
+        let message = e.message.map { String(cString: $0) }?
+            .split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "; ")
+        // Errors raised without the parser context (encoding conversion) carry no line: use the parser's.
+        let location = e.line > 0
+            ? SourceLocation(file: displayPath, line: Int(e.line), column: Int(e.int2)) : currentPosition()
+        bag.report(Rules.osmXMLMalformed, "XML error: \(message ?? "code \(e.code)")", at: location)
+    }
+
+    /// The parser marked the document not well-formed without reporting why.
+    mutating func malformedWithoutMessage(code: Int) {
+        malformed = true
+        bag.report(Rules.osmXMLMalformed, "XML error (libxml2 code \(code))", at: currentPosition())
     }
 
     mutating func declaration(_ what: String) {
@@ -232,6 +243,15 @@ struct OSMParseState {
 
     mutating func startElement(_ localname: UnsafePointer<xmlChar>, _ count: Int, _ attributes: Attributes?) {
         depth += 1
+        if depth > options.maxDepth {
+            if !stopped {
+                let (l, c) = tagStart()
+                limitExceeded(
+                    "elements are nested more than \(options.maxDepth) deep; reading stopped", at: here(l, c),
+                    stopParsing: true)
+            }
+            return
+        }
         if skipDepth > 0 { return }
         if depth == elementDepth + 1, let kind {
             switch kind {
@@ -341,6 +361,8 @@ struct OSMParseState {
         currentID = 0
         tagCount = 0
         tagLimitReported = false
+        refCount = 0
+        refLimitReported = false
         badRefReported = false
         if !keptKeys.isEmpty {
             keptKeys.removeAll(keepingCapacity: true)
@@ -379,7 +401,7 @@ struct OSMParseState {
             currentID = id
             idValid = true
         } else {
-            let text = idText.map { "id \"\(string($0.0, $0.1))\" is not an integer" } ?? "the id attribute is missing"
+            let text = idText.map { "id \"\(string($0.0, $0.1))\" is not a 64-bit integer" } ?? "the id attribute is missing"
             bag.report(Rules.osmInvalidID, "\(noun): \(text); element skipped", at: here(line, column))
         }
         guard newKind == .node else { return }
@@ -505,8 +527,22 @@ struct OSMParseState {
         }
     }
 
+    /// Counts one `<nd>` or `<member>`; false (after reporting once) when the element has too many.
+    private mutating func countRef() -> Bool {
+        refCount += 1
+        guard refCount > options.maxRefsPerElement else { return true }
+        if !refLimitReported {
+            refLimitReported = true
+            limitExceeded(
+                "\(entity) has more than \(options.maxRefsPerElement) \(kind == .way ? "node references" : "members"); "
+                    + "the rest are ignored", at: here(line, column), stopParsing: false)
+        }
+        return false
+    }
+
     private mutating func nd(_ count: Int, _ attributes: Attributes?) {
         skipDepth = depth
+        guard countRef() else { return }
         var ref: Int64?
         var text: String?
         if let attributes {
@@ -530,6 +566,7 @@ struct OSMParseState {
 
     private mutating func member(_ count: Int, _ attributes: Attributes?) {
         skipDepth = depth
+        guard countRef() else { return }
         var typeOK = false
         var typeText: String?
         var refOK = false
@@ -579,6 +616,11 @@ struct OSMParseState {
             if refCount < 2 {
                 bag.report(
                     Rules.osmWayOneNode, "way \(currentID) has \(refCount) node reference\(refCount == 1 ? "" : "s")",
+                    at: here(line, column), entity: "w\(currentID)")
+            } else if wayRefs[(refStart + 1)...].allSatisfy({ $0 == wayRefs[refStart] }) {
+                // The scan stops at the first other node, i.e. at once for any real way.
+                bag.report(
+                    Rules.osmWayOneNode, "way \(currentID) references node \(wayRefs[refStart]) \(refCount) times and no other node",
                     at: here(line, column), entity: "w\(currentID)")
             }
             guard refCount > 0, let (category, tags) = classify() else { return }

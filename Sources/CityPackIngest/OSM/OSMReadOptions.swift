@@ -1,3 +1,5 @@
+import CityPackModel
+
 /// Bounds and hooks for ``OSMReader``. Every bound violation is an `osm.limit_exceeded` diagnostic, never a crash.
 public struct OSMReadOptions: Sendable {
     /// Largest input accepted, in bytes: checked against the file size and against decompressed bytes of
@@ -7,6 +9,11 @@ public struct OSMReadOptions: Sendable {
     public var maxTagsPerElement: Int
     /// Longest tag key or value in bytes; longer tags are ignored. Default 65 536 (OSM itself allows 255 characters).
     public var maxValueBytes: Int
+    /// Most `<nd>` children of a way or `<member>` children of a relation; further ones are ignored. Default 100 000
+    /// (the OSM API allows 2 000 and 32 000).
+    public var maxRefsPerElement: Int = 100_000
+    /// Deepest element nesting; a deeper element stops the file. Default 32 (OSM XML needs 4).
+    public var maxDepth: Int = 32
     /// Called with (bytes done, bytes total) of the file on disk (compressed bytes for `.osm.gz`), at most once
     /// per ``progressInterval`` bytes and once at the end of each file. Called on the reading thread.
     public var progress: (@Sendable (_ bytesDone: Int64, _ bytesTotal: Int64) -> Void)?
@@ -22,6 +29,15 @@ public struct OSMReadOptions: Sendable {
         self.maxValueBytes = maxValueBytes
         self.progressInterval = progressInterval
         self.progress = progress
+    }
+}
+
+extension OSMReadOptions {
+    /// The bounds of a city file's `limits:` section.
+    public init(limits: InputLimits) {
+        self.init(maxInputBytes: limits.fileSize, maxTagsPerElement: limits.tagsPerElement, maxValueBytes: limits.valueSize)
+        maxRefsPerElement = limits.refsPerElement
+        maxDepth = limits.depth
     }
 }
 

@@ -75,6 +75,14 @@ public final class OSMReader {
         }
         xmlCtxtUseOptions(ctxt, Int32(XML_PARSE_NONET.rawValue))
         state.pointee.begin(file: fileIndex, displayPath: displayPath, ctxt: ctxt)
+        // Some errors (character-encoding conversion, I/O) are raised without the parser context, so they skip
+        // the SAX handler's `serror` and would go to stderr while the file silently reads as empty. Route them
+        // to the same state for the duration of this file (libxml2 keeps this setting per thread).
+        xmlSetStructuredErrorFunc(user) { ctx, error in
+            guard let ctx, let error else { return }
+            ctx.assumingMemoryBound(to: OSMParseState.self).pointee.parserError(error)
+        }
+        defer { xmlSetStructuredErrorFunc(nil, nil) }
 
         var fileBytes: Int64 = 0
         var nextProgress = options.progressInterval
@@ -103,6 +111,10 @@ public final class OSMReader {
                 }
             }
             break
+        }
+        // Any error libxml2 recorded but no callback delivered still rejects the file.
+        if ctxt.pointee.wellFormed == 0 && !state.pointee.stopped && !state.pointee.malformed {
+            state.pointee.malformedWithoutMessage(code: Int(ctxt.pointee.errNo))
         }
         options.progress?(input.fileSize, input.fileSize)
     }

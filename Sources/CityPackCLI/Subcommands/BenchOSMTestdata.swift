@@ -1,0 +1,44 @@
+import ArgumentParser
+import CityPackCompiler
+import CityPackIngest
+import Foundation
+
+extension Bench {
+    /// `citypack bench --osm-testdata DIR`: one row per case (expected, CityPack's verdict, agreement, the
+    /// codes reported), then the agreement per suite. A verdict is `invalid` when reading the case reports an
+    /// error; the `--werror` column also counts warnings. Exit 0 whatever the agreement (this is a report).
+    func benchOSMTestdata(_ root: String) throws {
+        let fm = FileManager.default
+        let cases = OSMTestdata.cases(in: root)
+        guard fm.fileExists(atPath: root), !cases.isEmpty else {
+            Terminal.err("citypack: error: no osm-testdata cases under \(root) (expected xml/data and grid/data)\n")
+            throw ExitCode(ExitCodes.missingInput)
+        }
+        guard let templates = TemplateLocator.locate(explicit: nil, cityPath: "."),
+            let profile = try? TemplatePOIProfile.load(templatesDirectory: URL(fileURLWithPath: templates))
+        else {
+            Terminal.err("citypack: error: cannot find the templates folder; set CITYPACK_TEMPLATES\n")
+            throw ExitCode(ExitCodes.missingInput)
+        }
+        let outcomes = cases.map { OSMTestdata.run(name: $0.name, directory: $0.directory, profile: profile) }
+        func mark(_ o: OSMTestdata.Outcome, _ v: OSMTestdata.Verdict) -> String {
+            guard let e = o.expected else { return "n/a" }
+            return e == v ? "yes" : "NO"
+        }
+        var out = "| case | expected | citypack | agrees | --werror | agrees | codes | description |\n"
+        out += "|---|---|---|---|---|---|---|---|\n"
+        for o in outcomes {
+            out += "| \(o.name) | \(o.expected?.rawValue ?? "—") | \(o.verdict.rawValue) | \(mark(o, o.verdict)) "
+                + "| \(o.strictVerdict.rawValue) | \(mark(o, o.strictVerdict)) | \(o.codes.joined(separator: " ")) "
+                + "| \(o.description.replacingOccurrences(of: "|", with: "/")) |\n"
+        }
+        out += "\n| suite | cases with a result | agree | agree under --werror |\n|---|---|---|---|\n"
+        for suite in ["xml", "grid"] {
+            let judged = outcomes.filter { $0.name.hasPrefix(suite + "/") && $0.expected != nil }
+            let agree = judged.filter { $0.verdict == $0.expected }.count
+            let strict = judged.filter { $0.strictVerdict == $0.expected }.count
+            out += "| \(suite) | \(judged.count) | \(agree) | \(strict) |\n"
+        }
+        Terminal.out(out)
+    }
+}

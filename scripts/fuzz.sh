@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Runs CityPack's libFuzzer targets (Fuzz/, a separate SwiftPM package) with address sanitizer.
+#
+#   scripts/fuzz.sh TARGET SECONDS [extra libFuzzer flags…]
+#   scripts/fuzz.sh all SECONDS            # every target, one after another, SECONDS each
+#   scripts/fuzz.sh list                   # target names
+#
+# TARGET: osm, csv, gtfs-zip, gtfs-dir, city (or the executable name, e.g. FuzzOSM).
+# The seed corpus in Fuzz/corpus/<Executable>/ is only read; new inputs go to $FUZZ_WORK/corpus/<Executable>/,
+# crashes to $FUZZ_WORK/artifacts/<Executable>/, logs to $FUZZ_WORK/logs/<Executable>.log
+# (FUZZ_WORK defaults to /tmp/citypack-fuzz). One process (no -jobs: that mode writes fuzz-N.log into the
+# current folder), 2 GB RSS limit, 10 s per input. Prints the executions per target.
+# FUZZ_NO_BUILD=1 runs the binaries already in Fuzz/.build/debug (e.g. while the sources are being edited).
+# LeakSanitizer is off (-detect_leaks=0): Foundation's file APIs on Linux keep allocations ASan reports as leaks.
+# Exit status: 0 when no target crashed, 1 otherwise.
+set -euo pipefail
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+work="${FUZZ_WORK:-/tmp/citypack-fuzz}"
+all_targets=(FuzzOSM FuzzCSV FuzzGTFSZip FuzzGTFSDir FuzzCityFile)
+if [ -d "$root/Fuzz/Sources/FuzzCopyMessage" ]; then all_targets+=(FuzzCopyMessage); fi
+
+usage() { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 64; }
+
+executable() {
+    case "$1" in
+        osm) echo FuzzOSM ;;
+        csv) echo FuzzCSV ;;
+        gtfs-zip|zip) echo FuzzGTFSZip ;;
+        gtfs-dir|gtfs) echo FuzzGTFSDir ;;
+        city|city-file) echo FuzzCityFile ;;
+        copy|copy-message) echo FuzzCopyMessage ;;
+        Fuzz*) echo "$1" ;;
+        *) echo "unknown target '$1'; one of: osm csv gtfs-zip gtfs-dir city copy" >&2; exit 64 ;;
+    esac
+}
+
+[ $# -ge 1 ] || usage
+if [ "$1" = list ]; then printf '%s\n' "${all_targets[@]}"; exit 0; fi
+[ $# -ge 2 ] || usage
+target="$1"; seconds="$2"; shift 2
+[[ "$seconds" =~ ^[0-9]+$ ]] || { echo "SECONDS must be a whole number" >&2; exit 64; }
+
+build() {
+    (cd "$root/Fuzz" && swift build -c debug -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library \
+        --product "$1" 2>&1 | grep -v 'Cannot export local symbol' | tail -3)
+    [ -x "$root/Fuzz/.build/debug/$1" ] || { echo "build of $1 failed" >&2; exit 1; }
+}
+
+run() {
+    local exe="$1"; shift
+    mkdir -p "$work/corpus/$exe" "$work/artifacts/$exe" "$work/logs"
+    local log="$work/logs/$exe.log"
+    if [ "${FUZZ_NO_BUILD:-0}" != 1 ]; then build "$exe"; fi
+    echo "== $exe: ${seconds}s, log $log"
+    local status=0
+    ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}" \
+        "$root/Fuzz/.build/debug/$exe" "$work/corpus/$exe" "$root/Fuzz/corpus/$exe" \
+        -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -max_len=65536 \
+        -print_final_stats=1 -detect_leaks=0 -artifact_prefix="$work/artifacts/$exe/" "$@" >"$log" 2>&1 || status=$?
+    local execs
+    execs="$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1 || true)"
+    local done_line
+    done_line="$(grep -E '^(#[0-9]+[[:space:]]+DONE|Done [0-9]+ runs)' "$log" | tail -1 || true)"
+    echo "   executions: ${execs:-?}  ${done_line}"
+    echo "   corpus: $(ls "$work/corpus/$exe" | wc -l) files; crashes: $(ls "$work/artifacts/$exe" | wc -l)"
+    if [ "$status" -ne 0 ]; then
+        echo "   CRASH (exit $status):"; grep -E 'ERROR|SUMMARY|Fatal error|Test unit written' "$log" | head -5 | sed 's/^/     /'
+        return 1
+    fi
+}
+
+failed=0
+if [ "$target" = all ]; then
+    for exe in "${all_targets[@]}"; do run "$exe" "$@" || failed=1; done
+else
+    exe="$(executable "$target")" || exit 64
+    run "$exe" "$@" || failed=1
+fi
+exit "$failed"
