@@ -1,3 +1,4 @@
+import CityPackEmit
 import Foundation
 
 /// What to build and how. Set by the CLI; the compiler never reads arguments or prints.
@@ -18,6 +19,8 @@ public struct BuildOptions: Sendable {
     public var buildDate: (year: Int, month: Int, day: Int)?
     /// Receives progress events; called from the building thread.
     public var progress: (@Sendable (ProgressEvent) -> Void)?
+    /// Release options: kept previous versions and the signing key (docs/RELEASES.md).
+    public var release: EmitOptions = EmitOptions()
 
     public init(
         cityPath: String, outputDirectory: String = "outputs", templatesDirectory: String? = nil, emit: Bool = true,

@@ -204,9 +204,9 @@ public enum Compiler {
         input.copy = copy.isEmpty ? nil : copy
         progress?(ProgressEvent(stage: "emit", item: "\(city.id) pack", done: 0, total: 0, unit: "B"))
         do {
-            report.emitted = try PackEmitter.emit(input, outputDirectory: options.outputDirectory)
+            report.emitted = try PackEmitter.emit(input, outputDirectory: options.outputDirectory, options: options.release)
         } catch {
-            bag.report(Rules.packIOFailure, error.description, at: SourceLocation(file: options.outputDirectory))
+            bag.report(Rules.packIOFailure, error.message, at: SourceLocation(file: error.path))
             report.failure = error.description
         }
         lap("index+emit")

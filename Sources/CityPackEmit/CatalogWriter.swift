@@ -1,57 +1,90 @@
 import CityPackFormat
 import Foundation
 
-/// `catalog.json`: the summary of every pack in an output folder — what apps list and poll for updates.
-public struct Catalog: Sendable, Codable, Equatable {
-    public struct Entry: Sendable, Codable, Equatable {
-        public var id: String
-        public var name: String
-        public var formatVersion: Int
-        public var dataVersion: Int
-        public var createdAt: String
-        /// Manifest path relative to the catalog.
-        public var manifest: String
-        /// Pack path relative to the catalog.
-        public var path: String
-        public var bytes: Int
-        public var sha256: String
-        public var etag: String
-        public var bbox: [Double]
-        public var pois: Int
-        public var locales: [String]
+/// Rebuilds `catalog.json` (``CityPackFormat/Catalog``) from the `*/manifest.json` files of an output folder.
+///
+/// Each city's entry points at the immutable manifest of its data version (`<city>/<city>-<N>.manifest.json`)
+/// when it exists with the same bytes as `manifest.json` (always, for folders written by this version), so a
+/// reader holding the catalog can fetch a manifest that matches it even while a newer build replaces
+/// `manifest.json`. Several builds (a CI matrix writing one city each, then copying the city folders together)
+/// merge by running `citypack catalog` on the combined folder.
+public enum CatalogWriter {
+    /// Rebuilds and atomically replaces the folder's catalog under the folder's ``OutputLock``, leaving the file
+    /// untouched when its bytes would not change. Returns the catalog's path.
+    /// - Parameters:
+    ///   - outputDirectory: The output root.
+    ///   - signingKey: Signs the catalog when set (an earlier valid signature over the same content is kept).
+    /// - Throws: ``EmitError/io(path:message:)`` located at the failing path.
+    @discardableResult
+    public static func write(outputDirectory: String, signingKey: SigningKey? = nil) throws(EmitError) -> String {
+        try OutputLock.withLock(outputDirectory: outputDirectory) { () throws(EmitError) -> String in
+            PackEmitter.removeDebris(outputDirectory: outputDirectory)
+            removeUnreferencedVersions(outputDirectory: outputDirectory)
+            let target = (outputDirectory as NSString).appendingPathComponent(PackSchema.catalogName)
+            let previous = FileManager.default.contents(atPath: target)
+            let bytes = try PackEmitter.encodeSigned(
+                catalog(outputDirectory: outputDirectory), key: signingKey, previousBytes: previous)
+            if bytes != previous { try OutputFiles.writeAtomically(bytes, to: target) }
+            return target
+        }
     }
 
-    public var formatVersion: Int
-    public var packs: [Entry]
-}
+    /// Removes, in every city folder with a readable `manifest.json`, the versioned files newer than it (left by
+    /// a build killed before it replaced `manifest.json`; nothing references them).
+    static func removeUnreferencedVersions(outputDirectory: String) {
+        for child in (try? FileManager.default.contentsOfDirectory(atPath: outputDirectory)) ?? [] where !child.hasPrefix(".") {
+            let cityDir = (outputDirectory as NSString).appendingPathComponent(child)
+            guard let current = PackEmitter.readManifest((cityDir as NSString).appendingPathComponent(PackSchema.manifestName))
+            else { continue }
+            PackEmitter.removeVersions(in: cityDir, cityID: current.city.id) { $0 > current.dataVersion }
+        }
+    }
 
-/// Rebuilds `catalog.json` from the `*/manifest.json` files of an output folder.
-public enum CatalogWriter {
-    /// Scans `outputDirectory` and atomically replaces its catalog. Returns the catalog's path.
-    @discardableResult
-    public static func write(outputDirectory: String) throws(EmitError) -> String {
+    /// The catalog of the manifests in `outputDirectory`, with one city's manifest replaced by a new one that is
+    /// about to be committed (its versioned manifest file then need not exist yet).
+    /// - Parameters:
+    ///   - outputDirectory: The output root; hidden entries (`.staging-*`, `.lock`) are skipped.
+    ///   - replacing: City id, manifest and its bytes, taking the place of that city's `manifest.json`.
+    public static func catalog(outputDirectory: String, replacing: (String, Manifest, Data)? = nil) -> Catalog {
         let fm = FileManager.default
         var entries: [Catalog.Entry] = []
-        let children = (try? fm.contentsOfDirectory(atPath: outputDirectory)) ?? []
+        var uncompressed: [String: Int] = [:]
+        var children = Set((try? fm.contentsOfDirectory(atPath: outputDirectory)) ?? []).filter { !$0.hasPrefix(".") }
+        if let replacing { children.insert(replacing.0) }
         for child in children.sorted() {
-            let path = (outputDirectory as NSString).appendingPathComponent("\(child)/\(PackSchema.manifestName)")
-            guard let manifest = PackEmitter.readManifest(path) else { continue }
+            let manifest: Manifest
+            let bytes: Data
+            var manifestPath = "\(child)/\(PackSchema.manifestName)"
+            if let replacing, replacing.0 == child {
+                (manifest, bytes) = (replacing.1, replacing.2)
+                manifestPath = "\(child)/\(child)-\(manifest.dataVersion)\(PackEmitter.versionedManifestSuffix)"
+            } else {
+                let path = (outputDirectory as NSString).appendingPathComponent(manifestPath)
+                guard let data = fm.contents(atPath: path), let decoded = try? JSONDecoder().decode(Manifest.self, from: data)
+                else { continue }
+                (manifest, bytes) = (decoded, data)
+                let versioned = "\(child)/\(child)-\(manifest.dataVersion)\(PackEmitter.versionedManifestSuffix)"
+                if fm.contents(atPath: (outputDirectory as NSString).appendingPathComponent(versioned)) == data {
+                    manifestPath = versioned
+                }
+            }
+            uncompressed[manifest.city.id] = manifest.artifact.uncompressedBytes
             entries.append(
                 Catalog.Entry(
                     id: manifest.city.id, name: manifest.city.name, formatVersion: manifest.formatVersion,
-                    dataVersion: manifest.dataVersion, createdAt: manifest.createdAt,
-                    manifest: "\(child)/\(PackSchema.manifestName)", path: "\(child)/\(manifest.artifact.path)",
-                    bytes: manifest.artifact.bytes, sha256: manifest.artifact.sha256, etag: manifest.etag,
-                    bbox: manifest.bbox, pois: manifest.counts.pois, locales: manifest.city.locales))
+                    minReaderVersion: manifest.minReaderVersion, dataVersion: manifest.dataVersion,
+                    createdAt: manifest.createdAt, updatedAt: manifest.updatedAt ?? manifest.createdAt,
+                    manifest: manifestPath, manifestSha256: FileDigest.sha256(of: bytes),
+                    path: "\(child)/\(manifest.artifact.path)", bytes: manifest.artifact.bytes,
+                    sha256: manifest.artifact.sha256, etag: manifest.etag, bbox: manifest.bbox,
+                    pois: manifest.counts.pois, locales: manifest.locales ?? manifest.city.locales,
+                    keyId: manifest.keyId))
         }
-        let catalog = Catalog(formatVersion: Int(PackSchema.formatVersion), packs: entries.sorted { $0.id < $1.id })
-        let target = (outputDirectory as NSString).appendingPathComponent(PackSchema.catalogName)
-        let temporary = target + ".tmp-\(getpid())"
-        try PackEmitter.writeJSON(catalog, to: temporary)
-        do { try PackEmitter.rename(temporary, target) } catch {
-            try? fm.removeItem(atPath: temporary)
-            throw error
+        for i in entries.indices {
+            entries[i].uncompressedBytes = uncompressed[entries[i].id]
         }
-        return target
+        entries.sort { $0.id < $1.id }
+        return Catalog(
+            formatVersion: 1, updatedAt: entries.compactMap(\.updatedAt).max(), packs: entries)
     }
 }

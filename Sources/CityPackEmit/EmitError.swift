@@ -4,6 +4,22 @@ public enum EmitError: Error, Sendable, CustomStringConvertible {
     case io(path: String, message: String)
     case compression(path: String, message: String)
 
+    /// The file or folder the failure is about.
+    public var path: String {
+        switch self {
+        case .sqlite(let path, _), .io(let path, _), .compression(let path, _): path
+        }
+    }
+
+    /// What went wrong, without the path.
+    public var message: String {
+        switch self {
+        case .sqlite(_, let message): "SQLite: \(message)"
+        case .io(_, let message): message
+        case .compression(_, let message): "compression: \(message)"
+        }
+    }
+
     public var description: String {
         switch self {
         case .sqlite(let path, let message): "\(path): SQLite: \(message)"

@@ -59,4 +59,9 @@ enum Gzip {
     }
 }
 
-func errnoText() -> String { String(cString: strerror(errno)) }
+/// The current `errno` as text with its symbolic name when known: `No space left on device (ENOSPC)`.
+func errnoText() -> String {
+    let code = errno
+    let text = String(cString: strerror(code))
+    return OutputFiles.errnoName(code).map { "\(text) (\($0))" } ?? text
+}

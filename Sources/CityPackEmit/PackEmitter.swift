@@ -2,7 +2,7 @@ import CityPackFormat
 import CityPackModel
 import Foundation
 
-/// What ``PackEmitter/emit(_:outputDirectory:)`` produced.
+/// What ``PackEmitter/emit(_:outputDirectory:options:)`` produced.
 public struct EmitResult: Sendable {
     public var manifest: Manifest
     /// `<output>/<city>/manifest.json`.
@@ -13,62 +13,121 @@ public struct EmitResult: Sendable {
     public var catalogPath: String
     /// False when the content equals the previous build's (same data version, same bytes).
     public var changed: Bool
+    /// Data versions whose pack and manifest were removed because they fell out of the kept window.
+    public var pruned: [Int] = []
 }
 
-/// Writes a city's pack, manifest and the output catalog so that a failure at any point leaves the
-/// previous pack, manifest and catalog untouched and consistent.
-///
-/// Layout: `<output>/<city-id>/<city-id>-<dataVersion>.citypack.gz`, `<output>/<city-id>/manifest.json`,
-/// `<output>/catalog.json`. Everything is first written into a staging folder inside `<output>/<city-id>/`,
-/// then renamed: the new pack (a new name when the version changes), then the manifest (atomic replace),
-/// then older packs are removed and the catalog is rewritten (atomic replace).
-public enum PackEmitter {
-    public static func emit(_ input: PackInput, outputDirectory: String) throws(EmitError) -> EmitResult {
-        let fm = FileManager.default
-        let cityDir = (outputDirectory as NSString).appendingPathComponent(input.city.id)
-        do {
-            try fm.createDirectory(atPath: cityDir, withIntermediateDirectories: true)
-        } catch {
-            throw .io(path: cityDir, message: "cannot create output folder: \(error.localizedDescription)")
-        }
-        let staging = (cityDir as NSString).appendingPathComponent(".staging-\(getpid())")
-        try? fm.removeItem(atPath: staging)
-        do { try fm.createDirectory(atPath: staging, withIntermediateDirectories: true) } catch {
-            throw .io(path: staging, message: "cannot create staging folder: \(error.localizedDescription)")
-        }
-        defer { try? fm.removeItem(atPath: staging) }
+/// How the emitter releases a pack.
+public struct EmitOptions: Sendable {
+    /// How many previous data versions (pack and versioned manifest) stay beside the current one (default 2),
+    /// so clients can still finish a download that started before the update and be offered a diff.
+    public var keepVersions: Int
+    /// Signs the manifest and the catalog when set.
+    public var signingKey: SigningKey?
 
-        let manifestPath = (cityDir as NSString).appendingPathComponent(PackSchema.manifestName)
-        let previous = readManifest(manifestPath)
+    public init(keepVersions: Int = 2, signingKey: SigningKey? = nil) {
+        self.keepVersions = max(0, keepVersions)
+        self.signingKey = signingKey
+    }
+}
+
+/// Releases a city's pack into an output folder so that readers only ever see complete, consistent releases.
+///
+/// Layout (see `docs/RELEASES.md`):
+/// ```
+/// <output>/catalog.json                              every city's current release (written last)
+/// <output>/<city>/manifest.json                      the current release's manifest
+/// <output>/<city>/<city>-<N>.manifest.json           the manifest of data version N (immutable)
+/// <output>/<city>/<city>-<N>.citypack.gz             the pack of data version N (immutable)
+/// ```
+/// Steps, all under the folder's ``OutputLock``:
+/// 1. Remove debris of interrupted builds: hidden staging folders and temporary files, and versioned files
+///    newer than the current manifest (written by a build killed before its manifest was replaced).
+/// 2. Write the database into a hidden staging folder without its release rows; its SHA-256 is the content hash.
+///    Same content as the current release (and same format version) keeps the data version and the release
+///    time, so every file comes out byte-identical; otherwise the data version is the current one + 1.
+/// 3. Add the release rows, compress, write the manifest and the new catalog — all staged, flushed to disk.
+/// 4. Rename into place, skipping files whose bytes are already there: the pack, the versioned manifest,
+///    `manifest.json`, then `catalog.json`.
+/// 5. Remove data versions older than the kept window.
+///
+/// A failure at any step throws ``EmitError`` and leaves the previous release untouched; a kill (SIGKILL, power
+/// loss after the flushes) leaves every visible file either as before or as after; the catalog is renamed after
+/// the manifest, so between those two renames it still lists the previous (kept, complete) release.
+public enum PackEmitter {
+    /// Prefix of the hidden staging folders in the output folder.
+    static let stagingPrefix = ".staging-"
+    /// Suffix of the immutable per-version manifests.
+    public static let versionedManifestSuffix = ".manifest.json"
+
+    /// Test hook: microseconds to sleep between commit steps (`CITYPACK_TEST_STEP_DELAY_US`), so that kill tests
+    /// can land between any two renames. Unset in normal use.
+    static let stepDelay: UInt32 = {
+        UInt32(ProcessInfo.processInfo.environment["CITYPACK_TEST_STEP_DELAY_US"] ?? "") ?? 0
+    }()
+
+    /// Builds, versions and releases a city's pack. See the type's documentation for the steps.
+    /// - Parameters:
+    ///   - input: Validated city content.
+    ///   - outputDirectory: The output root (created when missing).
+    ///   - options: Kept versions and signing key.
+    /// - Throws: ``EmitError`` located at the failing path.
+    public static func emit(_ input: PackInput, outputDirectory: String, options: EmitOptions = EmitOptions())
+        throws(EmitError) -> EmitResult
+    {
+        try OutputLock.withLock(outputDirectory: outputDirectory) { () throws(EmitError) -> EmitResult in
+            try emitLocked(input, outputDirectory: outputDirectory, options: options)
+        }
+    }
+
+    static func emitLocked(_ input: PackInput, outputDirectory: String, options: EmitOptions) throws(EmitError) -> EmitResult {
+        let city = input.city
+        let cityDir = (outputDirectory as NSString).appendingPathComponent(city.id)
+        removeDebris(outputDirectory: outputDirectory)
+        let current = currentRelease(cityDirectory: cityDir, cityID: city.id)
+        removeVersions(in: cityDir, cityID: city.id) { $0 > (current?.manifest.dataVersion ?? 0) }
+
+        let staging = (outputDirectory as NSString).appendingPathComponent("\(stagingPrefix)\(city.id)-\(getpid())")
+        try OutputFiles.makeDirectory(staging)
+        defer { try? FileManager.default.removeItem(atPath: staging) }
 
         // Copy tables, staged beside the pack; they are content too, so they take part in the version decision.
         let copyFiles = try stageCopy(input, staging: staging)
 
-        // 1. The database without its data version: its hash identifies the content.
+        // 1. The database without release rows: its hash identifies the content.
         let database = (staging as NSString).appendingPathComponent("pack.sqlite")
         try PackWriter.write(input, to: database)
         let content = try FileDigest(path: database)
-        let changed = previous?.contentSha256 != content.sha256 || previous?.formatVersion != Int(PackSchema.formatVersion)
-            || (previous?.copy ?? []) != copyFiles
-        let dataVersion = changed ? (previous?.dataVersion ?? 0) + 1 : previous!.dataVersion
-        var createdAt = iso8601UTC(input.createdAt)
-        if !changed, let previous, ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"] == nil {
-            createdAt = previous.createdAt  // unchanged content keeps its manifest byte-identical
+        let previous = current?.manifest
+        let changed = previous == nil || previous?.contentSha256 != content.sha256
+            || previous?.formatVersion != Int(PackSchema.formatVersion) || (previous?.copy ?? []) != copyFiles
+        let buildTime = iso8601UTC(input.createdAt)
+        let dataVersion: Int
+        let updatedAt: String
+        let createdAt: String
+        if let previous, !changed {
+            dataVersion = previous.dataVersion
+            updatedAt = previous.updatedAt ?? previous.createdAt
+            createdAt = previous.createdAt
+        } else {
+            dataVersion = (previous?.dataVersion ?? 0) + 1
+            // Never backwards, even when the new data's newest timestamp is older than the previous release's.
+            updatedAt = max(buildTime, previous?.updatedAt ?? "")
+            createdAt = previous?.createdAt ?? buildTime
         }
-        try PackWriter.setDataVersion(dataVersion, path: database)
-        let uncompressed = try FileDigest(path: database)
 
-        // 2. Compress.
-        let packName = "\(input.city.id)-\(dataVersion)\(PackSchema.packSuffix)"
+        // 2. Release rows, compression, manifest.
+        try PackWriter.setReleaseMeta(dataVersion: dataVersion, createdAt: updatedAt, path: database)
+        let uncompressed = try FileDigest(path: database)
+        let packName = "\(city.id)-\(dataVersion)\(PackSchema.packSuffix)"
         let stagedPack = (staging as NSString).appendingPathComponent(packName)
         try Gzip.compress(database, to: stagedPack)
+        try OutputFiles.flush(stagedPack)
         let compressed = try FileDigest(path: stagedPack)
 
-        // 3. Manifest.
         var categoryCounts: [String: Int] = [:]
         for poi in input.pois { categoryCounts[poi.category, default: 0] += 1 }
-        let city = input.city
-        let manifest = Manifest(
+        var manifest = Manifest(
             formatVersion: Int(PackSchema.formatVersion), dataVersion: dataVersion,
             minReaderVersion: Int(PackSchema.formatVersion), createdAt: createdAt, generator: input.generator,
             city: .init(id: city.id, name: city.name, names: city.names, defaultLocale: city.defaultLocale, locales: city.locales),
@@ -81,23 +140,178 @@ public enum PackEmitter {
                 uncompressedBytes: uncompressed.bytes, uncompressedSha256: uncompressed.sha256),
             etag: "\"\(compressed.sha256.prefix(32))\"", contentSha256: content.sha256, sources: input.sources,
             attribution: city.attribution, copy: copyFiles.isEmpty ? nil : copyFiles)
+        manifest.locales = city.locales
+        manifest.updatedAt = updatedAt
+        let manifestBytes = try encodeSigned(manifest, key: options.signingKey, previousBytes: current?.bytes)
         let stagedManifest = (staging as NSString).appendingPathComponent(PackSchema.manifestName)
-        try writeJSON(manifest, to: stagedManifest)
+        try OutputFiles.write(manifestBytes, to: stagedManifest)
+        manifest = try decode(Manifest.self, manifestBytes, path: stagedManifest)
 
-        // 4. Commit: pack, then manifest, then clean up older packs, then the catalog.
+        // 3. The catalog as it will be once the manifest is in place.
+        let catalogPath = (outputDirectory as NSString).appendingPathComponent(PackSchema.catalogName)
+        let catalog = CatalogWriter.catalog(
+            outputDirectory: outputDirectory, replacing: (city.id, manifest, manifestBytes))
+        let catalogBytes = try encodeSigned(
+            catalog, key: options.signingKey, previousBytes: FileManager.default.contents(atPath: catalogPath))
+        let stagedCatalog = (staging as NSString).appendingPathComponent(PackSchema.catalogName)
+        try OutputFiles.write(catalogBytes, to: stagedCatalog)
+
+        // 4. Commit. The pack and versioned manifest are new names nobody references yet; `manifest.json` and
+        // then `catalog.json` switch readers over.
         let packPath = (cityDir as NSString).appendingPathComponent(packName)
-        try rename(stagedPack, packPath)
-        try commitCopy(staging: staging, cityDirectory: cityDir, hasCopy: !copyFiles.isEmpty)  // just before the manifest
-        try rename(stagedManifest, manifestPath)
-        if let contents = try? fm.contentsOfDirectory(atPath: cityDir) {
-            for name in contents where name.hasSuffix(PackSchema.packSuffix) && name != packName {
-                try? fm.removeItem(atPath: (cityDir as NSString).appendingPathComponent(name))
-            }
+        let versionedManifest = (cityDir as NSString).appendingPathComponent(
+            "\(city.id)-\(dataVersion)\(versionedManifestSuffix)")
+        let manifestPath = (cityDir as NSString).appendingPathComponent(PackSchema.manifestName)
+        let stagedVersioned = (staging as NSString).appendingPathComponent("versioned.json")
+        try OutputFiles.write(manifestBytes, to: stagedVersioned)
+        try OutputFiles.makeDirectory(cityDir)  // only now: a failed first build leaves no empty city folder
+        for (staged, final) in [(stagedPack, packPath), (stagedVersioned, versionedManifest)] {
+            try commit(staged, final)
         }
-        let catalogPath = try CatalogWriter.write(outputDirectory: outputDirectory)
+        // The copy folder is not versioned: swapped just before the manifest, unless it already holds these files.
+        if !copyFolderMatches(copyFiles, cityDirectory: cityDir) {
+            if stepDelay > 0 { usleep(stepDelay) }
+            try commitCopy(staging: staging, cityDirectory: cityDir, hasCopy: !copyFiles.isEmpty)
+        }
+        try commit(stagedManifest, manifestPath)
+        OutputFiles.flushDirectory(cityDir)
+        try commit(stagedCatalog, catalogPath)
+        OutputFiles.flushDirectory(outputDirectory)
+
+        // 5. Prune versions that fell out of the window, now that nothing references them.
+        let pruned = removeVersions(in: cityDir, cityID: city.id) { $0 < dataVersion - options.keepVersions }
         return EmitResult(
             manifest: manifest, manifestPath: manifestPath, packPath: packPath, catalogPath: catalogPath,
-            changed: changed)
+            changed: changed, pruned: pruned)
+    }
+
+    /// Whether `<city>/copy/` holds exactly `files` (or is absent when there are none).
+    static func copyFolderMatches(_ files: [Manifest.ArtifactFile], cityDirectory: String) -> Bool {
+        let folder = (cityDirectory as NSString).appendingPathComponent(copyFolder)
+        var onDisk: [String] = []
+        if let walker = FileManager.default.enumerator(atPath: folder) {
+            while let relative = walker.nextObject() as? String {
+                var isDirectory: ObjCBool = false
+                let path = (folder as NSString).appendingPathComponent(relative)
+                if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                    onDisk.append("\(copyFolder)/\(relative)")
+                }
+            }
+        }
+        guard onDisk.sorted() == files.map(\.path).sorted() else { return false }
+        for file in files {
+            guard let digest = try? FileDigest(path: (cityDirectory as NSString).appendingPathComponent(file.path)),
+                digest.sha256 == file.sha256, digest.bytes == file.bytes
+            else { return false }
+        }
+        return true
+    }
+
+    /// Renames `staged` over `final` unless `final` already holds the same bytes (then nothing changes on disk).
+    static func commit(_ staged: String, _ final: String) throws(EmitError) {
+        if stepDelay > 0 { usleep(stepDelay) }
+        if OutputFiles.sameContents(staged, final) { return }
+        try OutputFiles.rename(staged, final)
+    }
+
+    /// JSON bytes of a document, signed with `key` when given. When the previous file has the same signed content
+    /// and a valid signature by the same key, its bytes are reused, so unchanged rebuilds are byte-identical even
+    /// with a signer that randomises signatures.
+    static func encodeSigned<D: SignableDocument>(_ document: D, key: SigningKey?, previousBytes: Data?) throws(EmitError) -> Data {
+        guard let key else {
+            // Unsigned: an earlier signed file with the same content (apart from keyId and signature) stays as it
+            // is, so rebuilding or merging without the key does not strip a valid signature.
+            let bytes = try OutputFiles.encode(document)
+            if let previousBytes, (try? DocumentSignature.embedded(in: previousBytes)) != nil,
+                var old = try? JSONValue.parse(previousBytes).objectValue, let new = try? JSONValue.parse(bytes).objectValue
+            {
+                old.removeValue(forKey: DocumentSignature.signatureKey)
+                old.removeValue(forKey: DocumentSignature.keyIDKey)
+                if old == new { return previousBytes }
+            }
+            return bytes
+        }
+        var unsigned = document
+        unsigned.keyId = key.keyID
+        unsigned.signature = nil
+        if let previousBytes, key.hasValidSignature(previousBytes),
+            let old = try? DocumentSignature.signingBytes(of: previousBytes),
+            let new = try? DocumentSignature.signingBytes(of: OutputFiles.encode(unsigned)), old == new
+        {
+            return previousBytes
+        }
+        return try OutputFiles.encode(key.sign(unsigned))
+    }
+
+    static func decode<T: Decodable>(_ type: T.Type, _ data: Data, path: String) throws(EmitError) -> T {
+        do { return try JSONDecoder().decode(type, from: data) } catch {
+            throw .io(path: path, message: "cannot decode: \(error)")
+        }
+    }
+
+    /// The city's current release: `manifest.json`, else (when it is missing or unreadable) the newest versioned
+    /// manifest, so a damaged `manifest.json` can never make the data version go backwards.
+    static func currentRelease(cityDirectory: String, cityID: String) -> (manifest: Manifest, bytes: Data)? {
+        let path = (cityDirectory as NSString).appendingPathComponent(PackSchema.manifestName)
+        if let data = FileManager.default.contents(atPath: path),
+            let manifest = try? JSONDecoder().decode(Manifest.self, from: data)
+        {
+            return (manifest, data)
+        }
+        for (_, name) in versions(in: cityDirectory, cityID: cityID).reversed() where name.hasSuffix(versionedManifestSuffix) {
+            let file = (cityDirectory as NSString).appendingPathComponent(name)
+            if let data = FileManager.default.contents(atPath: file),
+                let manifest = try? JSONDecoder().decode(Manifest.self, from: data)
+            {
+                return (manifest, data)
+            }
+        }
+        return nil
+    }
+
+    /// `(dataVersion, file name)` of every versioned pack and manifest of a city, by version.
+    static func versions(in cityDirectory: String, cityID: String) -> [(Int, String)] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: cityDirectory)) ?? []
+        var out: [(Int, String)] = []
+        for name in names where name.hasPrefix(cityID + "-") {
+            for suffix in [PackSchema.packSuffix, versionedManifestSuffix] where name.hasSuffix(suffix) {
+                let middle = name.dropFirst(cityID.count + 1).dropLast(suffix.count)
+                if let version = Int(middle), version > 0 { out.append((version, name)) }
+            }
+        }
+        return out.sorted { ($0.0, $0.1) < ($1.0, $1.1) }
+    }
+
+    /// Removes the versioned files whose version satisfies `condition`; returns the versions removed. Manifests
+    /// go first, so that a kill in between never leaves a manifest whose pack is gone.
+    @discardableResult
+    static func removeVersions(in cityDirectory: String, cityID: String, where condition: (Int) -> Bool) -> [Int] {
+        var removed: Set<Int> = []
+        let doomed = versions(in: cityDirectory, cityID: cityID).filter { condition($0.0) }
+        let ordered = doomed.filter { $0.1.hasSuffix(versionedManifestSuffix) } + doomed.filter { !$0.1.hasSuffix(versionedManifestSuffix) }
+        for (version, name) in ordered {
+            if unlink((cityDirectory as NSString).appendingPathComponent(name)) == 0 { removed.insert(version) }
+        }
+        return removed.sorted()
+    }
+
+    /// Removes staging folders and temporary files left by interrupted writers. Only called with the lock held,
+    /// when no other writer can be using them.
+    static func removeDebris(outputDirectory: String) {
+        let fm = FileManager.default
+        for name in (try? fm.contentsOfDirectory(atPath: outputDirectory)) ?? [] {
+            let path = (outputDirectory as NSString).appendingPathComponent(name)
+            if OutputFiles.isTemporary(name) {
+                try? fm.removeItem(atPath: path)
+                continue
+            }
+            var isDirectory: ObjCBool = false
+            guard !name.hasPrefix("."), fm.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue
+            else { continue }
+            for inner in (try? fm.contentsOfDirectory(atPath: path)) ?? [] where OutputFiles.isTemporary(inner) {
+                try? fm.removeItem(atPath: (path as NSString).appendingPathComponent(inner))
+            }
+        }
     }
 
     static func readManifest(_ path: String) -> Manifest? {
@@ -105,22 +319,5 @@ public enum PackEmitter {
         return try? JSONDecoder().decode(Manifest.self, from: data)
     }
 
-    static func rename(_ from: String, _ to: String) throws(EmitError) {
-        if Foundation.rename(from, to) != 0 {
-            throw .io(path: to, message: "cannot move into place: \(errnoText())")
-        }
-    }
-
-    /// Sorted-key, pretty JSON with a trailing newline.
-    static func writeJSON<T: Encodable>(_ value: T, to path: String) throws(EmitError) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        do {
-            var data = try encoder.encode(value)
-            data.append(0x0A)
-            try data.write(to: URL(fileURLWithPath: path))
-        } catch {
-            throw .io(path: path, message: "cannot write: \(error.localizedDescription)")
-        }
-    }
+    static func rename(_ from: String, _ to: String) throws(EmitError) { try OutputFiles.rename(from, to) }
 }

@@ -8,8 +8,9 @@ import Foundation
 /// Rows are inserted in a fixed order (POIs by stable id, buckets by cell), FTS5 is optimised and the file
 /// vacuumed, so the same input always gives the same bytes.
 enum PackWriter {
-    /// Writes a complete pack to `path` (which must not exist). `dataVersion` nil leaves the meta row out;
-    /// ``setDataVersion(_:path:)`` adds it afterwards.
+    /// Writes a complete pack to `path` (which must not exist), without the release rows of `meta`
+    /// (`data_version`, `created_at`): the file's hash then identifies the content alone, and
+    /// ``setReleaseMeta(dataVersion:createdAt:path:)`` adds them afterwards.
     static func write(_ input: PackInput, to path: String) throws(EmitError) {
         let db = try SQLiteWriter(path: path)
         defer { db.close() }
@@ -29,7 +30,6 @@ enum PackWriter {
             (PackSchema.MetaKey.defaultLocale, city.defaultLocale),
             (PackSchema.MetaKey.locales, city.locales.joined(separator: ",")),
             (PackSchema.MetaKey.bbox, city.bbox.array.map { String($0) }.joined(separator: ",")),
-            (PackSchema.MetaKey.createdAt, iso8601UTC(input.createdAt)),
             (PackSchema.MetaKey.generator, input.generator),
             (PackSchema.MetaKey.attribution, city.attribution),
             (PackSchema.MetaKey.poiCount, String(input.pois.count)),
@@ -111,15 +111,18 @@ enum PackWriter {
         try db.exec("VACUUM")
     }
 
-    /// Adds the `data_version` meta row to a finished pack.
-    static func setDataVersion(_ version: Int, path: String) throws(EmitError) {
+    /// Adds the release rows of `meta` to a finished pack: `data_version` and `created_at` (ISO 8601 UTC, the
+    /// manifest's `updatedAt`).
+    static func setReleaseMeta(dataVersion: Int, createdAt: String, path: String) throws(EmitError) {
         let db = try SQLiteWriter(path: path)
         defer { db.close() }
         try db.exec("PRAGMA journal_mode = OFF")
         let insert = try db.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)")
-        insert.bind(1, PackSchema.MetaKey.dataVersion)
-        insert.bind(2, String(version))
-        try insert.run()
+        for (key, value) in [(PackSchema.MetaKey.createdAt, createdAt), (PackSchema.MetaKey.dataVersion, String(dataVersion))] {
+            insert.bind(1, key)
+            insert.bind(2, value)
+            try insert.run()
+        }
     }
 
     /// Category id, labels and synonyms in every locale, de-duplicated, in a stable order.

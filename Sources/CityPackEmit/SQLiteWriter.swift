@@ -26,7 +26,8 @@ final class SQLiteWriter {
     func exec(_ sql: String) throws(EmitError) {
         var error: UnsafeMutablePointer<CChar>?
         if sqlite3_exec(db, sql, nil, nil, &error) != SQLITE_OK {
-            let message = error.map { String(cString: $0) } ?? "unknown error"
+            var message = error.map { String(cString: $0) } ?? "unknown error"
+            if sqlite3_errcode(db) == SQLITE_FULL { message += " (ENOSPC)" }
             sqlite3_free(error)
             throw .sqlite(path: path, message: "\(message) in: \(sql.prefix(120))")
         }

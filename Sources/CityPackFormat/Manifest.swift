@@ -109,6 +109,18 @@ public struct Manifest: Sendable, Codable, Equatable {
     /// manifests written before copy output existed.
     public var copy: [ArtifactFile]?
 
+    // Release metadata (docs/RELEASES.md). Optional so that manifests written before them still decode; decoding
+    // ignores members it does not know, so newer manifests decode too.
+    /// The locales the pack carries names and strings for (the city's supported locales).
+    public var locales: [String]? = nil
+    /// ISO 8601 UTC: the reproducible build time (`SOURCE_DATE_EPOCH`, else the data's newest timestamp) of the
+    /// build that produced this data version. Rebuilds with unchanged content keep it; it never moves backwards.
+    public var updatedAt: String? = nil
+    /// Id of the Ed25519 key that signed the manifest (`DocumentSignature.keyID`); nil when unsigned.
+    public var keyId: String? = nil
+    /// Base64 Ed25519 signature over the canonical manifest without this member (`DocumentSignature`).
+    public var signature: String? = nil
+
     public init(
         formatVersion: Int, dataVersion: Int, minReaderVersion: Int, createdAt: String, generator: String,
         city: CityInfo, bbox: [Double], counts: Counts, artifact: Artifact, etag: String, contentSha256: String,

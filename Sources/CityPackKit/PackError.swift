@@ -32,6 +32,18 @@ public enum PackError: Error, Sendable, Equatable, CustomStringConvertible {
     case malformedData(String)
     /// The reader was closed.
     case closed
+    /// A trusted key is required but the manifest or catalog carries no signature.
+    case signatureMissing(path: String)
+    /// The signature does not verify: the document was changed after signing, or signed by another key.
+    case signatureInvalid(path: String, message: String)
+    /// The document is signed by a key that is not among the trusted ones.
+    case untrustedKey(path: String, keyID: String)
+    /// The offered data version is older than the one installed: a rollback (replay of an old release).
+    case rollback(city: String, offered: Int, installed: Int)
+    /// The pack does not belong to the manifest (mix-and-match): the field differs between them.
+    case manifestMismatch(field: String, manifest: String, pack: String)
+    /// The manifest is for another city than the one expected.
+    case wrongCity(expected: String, found: String)
 
     public var description: String {
         switch self {
@@ -51,6 +63,21 @@ public enum PackError: Error, Sendable, Equatable, CustomStringConvertible {
         case .sqlite(let code, let message): "SQLite error \(code): \(message)"
         case .malformedData(let message): "malformed pack data: \(message)"
         case .closed: "the pack reader is closed"
+        case .signatureMissing(let path): "\(path) is not signed, but a trusted key is required"
+        case .signatureInvalid(let path, let message): "the signature of \(path) does not verify: \(message)"
+        case .untrustedKey(let path, let keyID): "\(path) is signed by key \(keyID), which is not trusted"
+        case .rollback(let city, let offered, let installed):
+            "refusing \(city) data version \(offered): version \(installed) is installed (rollback)"
+        case .manifestMismatch(let field, let manifest, let pack):
+            "the pack does not match its manifest: \(field) is \(pack) in the pack, \(manifest) in the manifest"
+        case .wrongCity(let expected, let found): "the manifest is for city \(found), expected \(expected)"
         }
+    }
+}
+
+extension PackError {
+    var isManifestMismatch: Bool {
+        if case .manifestMismatch = self { return true }
+        return false
     }
 }

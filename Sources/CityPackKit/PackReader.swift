@@ -26,6 +26,9 @@ public final class PackReader: @unchecked Sendable {
         public var maxUncompressedBytes: Int
         /// How many POIs' details are kept in memory (default 50 000; 0 disables the cache).
         public var detailCacheLimit: Int
+        /// Signature, rollback and city checks (``PackTrust``); needs ``PackReader/open(manifest:options:)``,
+        /// which verifies the manifest file before opening the pack. Default nil: no such checks.
+        public var trust: PackTrust? = nil
 
         public init(
             manifest: Manifest? = nil, temporaryDirectory: URL? = nil, maxUncompressedBytes: Int = 4 << 30,
@@ -36,6 +39,9 @@ public final class PackReader: @unchecked Sendable {
             self.maxUncompressedBytes = maxUncompressedBytes
             self.detailCacheLimit = detailCacheLimit
         }
+
+        /// Set by ``PackReader/open(manifest:options:)`` once the manifest passed ``trust``.
+        var verifiedManifest: Manifest?
     }
 
     /// The pack's `meta` table.
@@ -92,6 +98,10 @@ public final class PackReader: @unchecked Sendable {
     ///   `.unsupportedFormatVersion`, `.hashMismatch`, `.sizeMismatch`, `.io`.
     public static func open(_ url: URL, options: Options = Options()) throws(PackError) -> PackReader {
         let path = url.path
+        if options.trust != nil && options.verifiedManifest == nil {
+            // A trust policy is about the manifest's signature: only open(manifest:) has its bytes.
+            throw PackError.signatureMissing(path: path)
+        }
         switch try PackFiles.kind(ofFileAt: path) {
         case .gzip:
             let directory = options.temporaryDirectory ?? FileManager.default.temporaryDirectory
@@ -115,14 +125,28 @@ public final class PackReader: @unchecked Sendable {
     }
 
     /// Reads a `manifest.json`, then opens and verifies the pack at its `artifact.path` (relative to the manifest).
+    ///
+    /// With ``Options/trust`` the manifest is verified first (signature, city, rollback; see ``PackTrust``). With
+    /// or without it, the pack's hashes and sizes and its `meta` (city, data version, format version) must match
+    /// the manifest.
     /// - Parameters:
     ///   - manifestURL: The manifest file.
     ///   - options: As for ``open(_:options:)``; its `manifest` is replaced by the one read.
     /// - Throws: `PackError.invalidManifest` when it cannot be decoded, its artifact path is absolute or climbs out
     ///   of the manifest's folder, or its `minReaderVersion` is newer than this reader
-    ///   (`.unsupportedFormatVersion`); then everything ``open(_:options:)`` throws.
+    ///   (`.unsupportedFormatVersion`); with a trust policy `.signatureMissing`, `.untrustedKey`,
+    ///   `.signatureInvalid`, `.wrongCity`, `.rollback`; `.manifestMismatch`; then everything
+    ///   ``open(_:options:)`` throws.
     public static func open(manifest manifestURL: URL, options: Options = Options()) throws(PackError) -> PackReader {
-        let manifest = try readManifest(manifestURL)
+        let manifest: Manifest
+        if let trust = options.trust {
+            guard let bytes = FileManager.default.contents(atPath: manifestURL.path) else {
+                throw PackError.fileNotFound(path: manifestURL.path)
+            }
+            manifest = try PackVerifier.verifyManifest(bytes, path: manifestURL.path, trust: trust)
+        } else {
+            manifest = try readManifest(manifestURL)
+        }
         if manifest.minReaderVersion > Int(PackSchema.formatVersion) {
             throw PackError.unsupportedFormatVersion(
                 found: Int32(clamping: manifest.minReaderVersion), supported: PackSchema.formatVersion)
@@ -135,6 +159,7 @@ public final class PackReader: @unchecked Sendable {
         let packURL = manifestURL.deletingLastPathComponent().appendingPathComponent(relative)
         var options = options
         options.manifest = manifest
+        options.verifiedManifest = manifest
         return try open(packURL, options: options)
     }
 
@@ -170,7 +195,18 @@ public final class PackReader: @unchecked Sendable {
     }
 
     static func decompress(_ source: String, to destination: String, manifest: Manifest?, maxBytes: Int) throws(PackError) {
-        let digests = try PackFiles.inflate(gzip: source, to: destination, maxBytes: maxBytes)
+        let digests: PackFiles.Digests
+        do {
+            // With a manifest, the database may not grow beyond the size it declares.
+            let limit = manifest.map { min(maxBytes, $0.artifact.uncompressedBytes) } ?? maxBytes
+            digests = try PackFiles.inflate(gzip: source, to: destination, maxBytes: limit)
+        } catch {
+            // A damaged or substituted download: report it against the manifest's hash when that differs.
+            if let artifact = manifest?.artifact, let (hash, bytes) = try? PackFiles.sha256(ofFileAt: source) {
+                try check(.compressed, bytes: bytes, hash: hash, against: artifact)
+            }
+            throw error
+        }
         guard let artifact = manifest?.artifact else { return }
         do {
             try check(.compressed, bytes: digests.compressedBytes, hash: digests.compressedSHA256, against: artifact)
@@ -216,6 +252,9 @@ public final class PackReader: @unchecked Sendable {
             let metaRows = try db.prepare("SELECT key, value FROM \(PackSchema.Table.meta)")
             while try metaRows.step() { values[metaRows.text(0) ?? ""] = metaRows.text(1) ?? "" }
             meta = PackMeta(values: values)
+            if let manifest = options.manifest {
+                try PackVerifier.checkPack(meta: meta, formatVersion: formatVersion, against: manifest)
+            }
             poiCount = Int(try db.scalarInt("SELECT count(*) FROM \(PackSchema.Table.poi)"))
 
             var cells: [Int64] = []
@@ -243,6 +282,7 @@ public final class PackReader: @unchecked Sendable {
                 "SELECT rowid FROM \(PackSchema.Table.search) WHERE \(PackSchema.Table.search) MATCH ?1 "
                     + "ORDER BY bm25(\(PackSchema.Table.search), 10.0, 1.0), rowid LIMIT ?2")
         } catch {
+            if error.isManifestMismatch { throw error }
             throw PackError.notAPack(path: databasePath, message: "\(error)")
         }
         database = db

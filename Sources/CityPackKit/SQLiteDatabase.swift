@@ -85,6 +85,10 @@ final class SQLiteStatement {
     func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(stmt, column) }
     func double(_ column: Int32) -> Double { sqlite3_column_double(stmt, column) }
     func isNull(_ column: Int32) -> Bool { sqlite3_column_type(stmt, column) == SQLITE_NULL }
+    /// Number of result columns.
+    var columnCount: Int32 { sqlite3_column_count(stmt) }
+    /// Name of a result column.
+    func columnName(_ column: Int32) -> String { sqlite3_column_name(stmt, column).map { String(cString: $0) } ?? "" }
 
     func text(_ column: Int32) -> String? {
         guard let p = sqlite3_column_text(stmt, column) else { return nil }

@@ -57,9 +57,12 @@ import Testing
         #expect(again.manifest == first.manifest)
         let changed = try PackEmitter.emit(Self.input(pois: Array(Self.pois.dropLast())), outputDirectory: dir)
         #expect(changed.manifest.dataVersion == 2 && changed.changed)
-        // The older pack is gone, the new one is where the manifest says.
+        // The previous version is kept (default: 2 previous versions), the new one is where the manifest says.
         let files = try FileManager.default.contentsOfDirectory(atPath: dir + "/testville").sorted()
-        #expect(files == ["manifest.json", "testville-2.citypack.gz"])
+        #expect(files == [
+            "manifest.json", "testville-1.citypack.gz", "testville-1.manifest.json", "testville-2.citypack.gz",
+            "testville-2.manifest.json",
+        ])
     }
 
     @Test func gzipHeaderHasNoTimeOrName() throws {
@@ -107,7 +110,9 @@ import Testing
         #expect(FileManager.default.contents(atPath: first.manifestPath) == manifestBefore)
         #expect(FileManager.default.fileExists(atPath: first.packPath))
         let after = try FileManager.default.contentsOfDirectory(atPath: dir + "/testville").sorted()
-        #expect(after == (before + ["testville-2.citypack.gz"]).sorted(), "no staging folder left behind")
+        #expect(after == (before + ["testville-2.citypack.gz"]).sorted(), "nothing but the blocker added")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == [".lock", "catalog.json", "testville"],
+                "no staging folder left behind")
     }
 
     @Test func iso8601() {

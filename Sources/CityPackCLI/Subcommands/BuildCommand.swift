@@ -1,6 +1,7 @@
 import ArgumentParser
 import CityPackCompiler
 import CityPackDiagnostics
+import CityPackEmit
 import Foundation
 
 /// `citypack build <city-dir>`: ingest, validate, index and emit a pack.
@@ -27,9 +28,23 @@ struct Build: ParsableCommand {
     @Flag(name: [.short, .long], help: "Print the plan and per-stage timings to stderr.")
     var verbose = false
 
+    @Option(name: .long, help: "Ed25519 private key (from `citypack keygen`) that signs the manifest and the catalog.")
+    var signKey: String?
+
+    @Option(name: .long, help: "How many previous data versions to keep beside the current one.")
+    var keep: Int = 2
+
+    func validate() throws {
+        if keep < 0 { throw ValidationError("--keep must be 0 or more") }
+    }
+
     func run() throws {
         try BuildRunner.guarded {
-            try BuildRunner.run(input: input, diagnostics: diagnostics, output: output, emit: true, dryRun: dryRun, verbose: verbose)
+            var release = EmitOptions(keepVersions: keep)
+            if let signKey { release.signingKey = try KeyLoader.load(signKey) }
+            try BuildRunner.run(
+                input: input, diagnostics: diagnostics, output: output, emit: true, dryRun: dryRun, verbose: verbose,
+                release: release)
         }
     }
 }
@@ -78,7 +93,8 @@ enum BuildRunner {
     }
 
     static func run(
-        input: InputOptions, diagnostics: DiagnosticOptions, output: String, emit: Bool, dryRun: Bool, verbose: Bool = false
+        input: InputOptions, diagnostics: DiagnosticOptions, output: String, emit: Bool, dryRun: Bool, verbose: Bool = false,
+        release: EmitOptions = EmitOptions()
     ) throws {
         let command = emit ? "build" : "check"
         var isDirectory: ObjCBool = false
@@ -112,6 +128,7 @@ enum BuildRunner {
         var options = BuildOptions(
             cityPath: input.city, outputDirectory: output, templatesDirectory: input.templates, emit: emit && !dryRun,
             warningsAsErrors: diagnostics.warningsAsErrors)
+        options.release = release
         options.progress = { event in progress.update(stage: event.stage, item: event.item, done: event.done, total: event.total, unit: event.unit) }
         if dryRun {
             options.emit = true
@@ -166,7 +183,8 @@ enum BuildRunner {
                 Terminal.err(
                     "built \(m.city.id): \(m.counts.pois) POIs from \(build.nodes) nodes, \(build.ways) ways → "
                         + "\(emitted.packPath) (\(m.artifact.bytes) bytes, data version \(m.dataVersion)"
-                        + (emitted.changed ? "" : ", unchanged") + ")"
+                        + (emitted.changed ? "" : ", unchanged")
+                        + (m.keyId.map { ", signed by key \($0)" } ?? "") + ")"
                         + (m.copy.map { "; \(m.counts.cards ?? 0) cards, \(m.counts.routes ?? 0) routes, \($0.count) copy files" } ?? "")
                         + "; \(summary)\n")
             } else if bag.hasErrors {

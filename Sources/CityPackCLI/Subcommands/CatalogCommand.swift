@@ -5,22 +5,56 @@ import Foundation
 /// `citypack catalog <outputs>`: rebuild `catalog.json` from every manifest in an output folder.
 struct Catalog: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Rebuild <outputs>/catalog.json from the manifests beside it and print it.")
+        abstract: "Rebuild <outputs>/catalog.json from the manifests beside it and print it.",
+        discussion: """
+            Merges the city folders of several builds (e.g. a CI matrix that builds one city per job): copy the
+            city folders into one outputs folder, then run `citypack catalog`. Holds the folder's lock, so it never
+            interleaves with a build writing there. Exit codes: 0 written, 64 usage, 66 no such folder or key,
+            74 I/O failure.
+            """)
 
     @Argument(help: "Output folder (default: outputs).")
     var outputs: String = "outputs"
 
+    @Option(name: .long, help: "Ed25519 private key (from `citypack keygen`) that signs the catalog.")
+    var signKey: String?
+
     func run() throws {
-        guard FileManager.default.fileExists(atPath: outputs) else {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: outputs, isDirectory: &isDirectory), isDirectory.boolValue else {
             Terminal.err("citypack: error: no such folder: \(outputs)\n")
             throw ExitCode(ExitCodes.missingInput)
         }
+        let key = try signKey.map { try KeyLoader.load($0) }
+        let target = (outputs as NSString).appendingPathComponent("catalog.json")
+        let wasSigned = FileManager.default.contents(atPath: target).map { String(decoding: $0, as: UTF8.self) }?
+            .contains("\"signature\"") ?? false
         do {
-            let path = try CatalogWriter.write(outputDirectory: outputs)
-            Terminal.out(try String(contentsOfFile: path, encoding: .utf8))
-        } catch {
-            Terminal.err("citypack: error: \(error)\n")
+            let path = try CatalogWriter.write(outputDirectory: outputs, signingKey: key)
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            if wasSigned && key == nil && !text.contains("\"signature\"") {
+                Terminal.err("\(path): warning: the catalog was signed; its content changed and it is now unsigned (pass --sign-key)\n")
+            }
+            Terminal.out(text)
+        } catch let error as EmitError {
+            Terminal.err("\(error.path): error[pack.io_failure]: \(error.message)\n")
             throw ExitCode(ExitCodes.ioFailure)
+        }
+    }
+}
+
+/// Loads a `--sign-key` file, mapping failures to exit codes with a located message.
+enum KeyLoader {
+    static func load(_ path: String) throws -> SigningKey {
+        do {
+            return try SigningKey.load(path: path)
+        } catch {
+            Terminal.err("\(path): error: \(error)\n")
+            switch error {
+            case .missing: throw ExitCode(ExitCodes.missingInput)
+            case .unreadable: throw ExitCode(ExitCodes.ioFailure)
+            case .malformed: throw ExitCode(ExitCodes.usage)
+            }
         }
     }
 }

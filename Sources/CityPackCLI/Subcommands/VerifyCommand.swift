@@ -1,0 +1,152 @@
+import ArgumentParser
+import CityPackFormat
+import CityPackKit
+import Foundation
+
+/// `citypack verify <manifest|catalog>`: the checks an app makes before it installs a pack.
+struct Verify: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Verify a manifest (or a catalog and every manifest it lists) as CityPackKit does before opening.",
+        discussion: """
+            For a manifest: its Ed25519 signature against --public-key (required when a key is given), the data
+            version against --installed-version (older = rollback), the pack's size and SHA-256 (compressed and
+            decompressed), and the pack's city, data version and format version against the manifest.
+            For a catalog: its signature, then each entry against the manifest it names and that manifest as above.
+            Exit codes: 0 everything matches, 1 something does not, 64 usage, 66 missing file, 74 I/O failure.
+            """)
+
+    @Argument(help: "A manifest.json, a folder holding one, or a catalog.json.")
+    var path: String
+
+    @Option(name: .long, help: "Trusted Ed25519 public key file (PATH.pub from `citypack keygen`); repeatable.")
+    var publicKey: [String] = []
+
+    @Option(name: .long, help: "Data version installed on the device: an older manifest is refused as a rollback.")
+    var installedVersion: Int?
+
+    @Option(name: .long, help: "human or json.")
+    var format: DataFormat = .human
+
+    struct Check: Encodable {
+        var path: String
+        var ok: Bool
+        var message: String
+    }
+
+    func run() throws {
+        var target = path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: target, isDirectory: &isDirectory) else {
+            Terminal.err("citypack: error: no such manifest or catalog: \(path)\n")
+            throw ExitCode(ExitCodes.missingInput)
+        }
+        if isDirectory.boolValue { target = (target as NSString).appendingPathComponent(PackSchema.manifestName) }
+        var keys: [Data] = []
+        for file in publicKey {
+            do { keys.append(try PackTrust.publicKey(fromFile: URL(fileURLWithPath: file))) } catch {
+                Terminal.err("\(file): error: \(error)\n")
+                throw ExitCode(error == .fileNotFound(path: file) ? ExitCodes.missingInput : ExitCodes.usage)
+            }
+        }
+        guard let data = FileManager.default.contents(atPath: target) else {
+            Terminal.err("\(target): error: cannot read\n")
+            throw ExitCode(FileManager.default.fileExists(atPath: target) ? ExitCodes.ioFailure : ExitCodes.missingInput)
+        }
+        var checks: [Check] = []
+        if case .object(let members)? = try? JSONValue.parse(data), members["packs"] != nil {
+            checks = verifyCatalog(data, path: target, keys: keys)
+        } else {
+            checks = verifyManifest(data, path: target, keys: keys, catalogEntry: nil)
+        }
+        switch format {
+        case .json:
+            struct Output: Encodable {
+                var ok: Bool
+                var checks: [Check]
+            }
+            Terminal.out(DiagnosticRenderer.encode(Output(ok: checks.allSatisfy(\.ok), checks: checks)))
+        case .human:
+            for check in checks {
+                if check.ok {
+                    Terminal.out("ok: \(check.path): \(check.message)\n")
+                } else {
+                    Terminal.err("\(check.path): error: \(check.message)\n")
+                }
+            }
+        }
+        if checks.contains(where: { !$0.ok }) {
+            if checks.contains(where: { !$0.ok && $0.message.hasPrefix("no such file") }) && checks.count == 1 {
+                throw ExitCode(ExitCodes.missingInput)
+            }
+            throw ExitCode(ExitCodes.dataErrors)
+        }
+    }
+
+    func verifyCatalog(_ data: Data, path: String, keys: [Data]) -> [Check] {
+        var checks: [Check] = []
+        let catalog: CityPackFormat.Catalog
+        do {
+            catalog = try PackVerifier.verifyCatalog(data, path: path, publicKeys: keys)
+            checks.append(Check(path: path, ok: true, message: signatureNote(data, keys: keys) + ", \(catalog.packs.count) packs"))
+        } catch {
+            return [Check(path: path, ok: false, message: "\(error)")]
+        }
+        let base = (path as NSString).deletingLastPathComponent
+        for entry in catalog.packs {
+            let manifestPath = (base as NSString).appendingPathComponent(entry.manifest)
+            guard let bytes = FileManager.default.contents(atPath: manifestPath) else {
+                checks.append(Check(path: manifestPath, ok: false, message: "no such file (listed for \(entry.id) in the catalog)"))
+                continue
+            }
+            checks += verifyManifest(bytes, path: manifestPath, keys: keys, catalogEntry: entry)
+        }
+        return checks
+    }
+
+    func verifyManifest(_ data: Data, path: String, keys: [Data], catalogEntry: CityPackFormat.Catalog.Entry?) -> [Check] {
+        let trust = PackTrust(publicKeys: keys, installedDataVersion: installedVersion)
+        let manifest: Manifest
+        do {
+            manifest = try PackVerifier.verifyManifest(data, path: path, trust: trust)
+        } catch {
+            return [Check(path: path, ok: false, message: "\(error)")]
+        }
+        if let entry = catalogEntry {
+            var problems: [String] = []
+            if let expected = entry.manifestSha256, expected != PackReader.sha256(of: data) {
+                problems.append("SHA-256 differs from the catalog's manifestSha256")
+            }
+            if entry.id != manifest.city.id { problems.append("city \(manifest.city.id), catalog says \(entry.id)") }
+            if entry.dataVersion != manifest.dataVersion {
+                problems.append("data version \(manifest.dataVersion), catalog says \(entry.dataVersion)")
+            }
+            if entry.sha256 != manifest.artifact.sha256 || entry.bytes != manifest.artifact.bytes {
+                problems.append("artifact differs from the catalog's")
+            }
+            if !problems.isEmpty {
+                return [Check(path: path, ok: false, message: "does not match the catalog: " + problems.joined(separator: "; "))]
+            }
+        }
+        do {
+            var options = PackReader.Options()
+            options.trust = trust
+            let reader = try PackReader.open(manifest: URL(fileURLWithPath: path), options: options)
+            reader.close()
+        } catch {
+            return [Check(path: path, ok: false, message: "\(error)")]
+        }
+        return [
+            Check(
+                path: path, ok: true,
+                message: "\(manifest.city.id) data version \(manifest.dataVersion): \(signatureNote(data, keys: keys)), "
+                    + "pack \(manifest.artifact.path) (\(manifest.artifact.bytes) bytes) matches")
+        ]
+    }
+
+    func signatureNote(_ data: Data, keys: [Data]) -> String {
+        guard let embedded = (try? DocumentSignature.embedded(in: data)) ?? nil else { return "unsigned" }
+        let keyID = embedded.keyID ?? "?"
+        if keys.isEmpty { return "signed by key \(keyID) (not checked: no --public-key)" }
+        return "signature by key \(keyID) verified"
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+
+/// File operations of the emitter with POSIX error reporting: every failure is an ``EmitError/io(path:message:)``
+/// naming the path and the errno (`No space left on device (ENOSPC)`), which the compiler reports as
+/// `pack.io_failure` and the CLI maps to exit code 74.
+enum OutputFiles {
+    /// Sorted-key, pretty JSON with a trailing newline: the byte form of manifests and catalogs.
+    static func encode<T: Encodable>(_ value: T) throws(EmitError) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        do {
+            var data = try encoder.encode(value)
+            data.append(0x0A)
+            return data
+        } catch {
+            throw .io(path: "<json>", message: "cannot encode: \(error)")
+        }
+    }
+
+    /// Creates `path` and its parents (mode 0755) if missing.
+    static func makeDirectory(_ path: String) throws(EmitError) {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            if isDirectory.boolValue { return }
+            throw .io(path: path, message: "cannot create folder: a file is in the way (EEXIST)")
+        }
+        let parent = (path as NSString).deletingLastPathComponent
+        if !parent.isEmpty && parent != path { try makeDirectory(parent) }
+        if mkdir(path, 0o755) != 0 && errno != EEXIST {
+            throw .io(path: path, message: "cannot create folder: \(errnoText())")
+        }
+    }
+
+    /// Writes `data` to a new file (replacing any) and flushes it to disk.
+    static func write(_ data: Data, to path: String, mode: mode_t = 0o644) throws(EmitError) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, mode)
+        guard fd >= 0 else { throw .io(path: path, message: "cannot create: \(errnoText())") }
+        var failure: EmitError?
+        data.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = Foundation.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = .io(path: path, message: "cannot write: \(errnoText())")
+                    return
+                }
+                offset += n
+            }
+        }
+        if failure == nil && fsync(fd) != 0 { failure = .io(path: path, message: "cannot flush: \(errnoText())") }
+        if close(fd) != 0 && failure == nil { failure = .io(path: path, message: "cannot close: \(errnoText())") }
+        if let failure {
+            unlink(path)
+            throw failure
+        }
+    }
+
+    /// Flushes a file that was written by other code (SQLite, gzip) to disk.
+    static func flush(_ path: String) throws(EmitError) {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw .io(path: path, message: "cannot open: \(errnoText())") }
+        defer { close(fd) }
+        if fsync(fd) != 0 { throw .io(path: path, message: "cannot flush: \(errnoText())") }
+    }
+
+    /// Flushes a folder's entries (after renames), so the new names survive a power loss. Best effort.
+    static func flushDirectory(_ path: String) {
+        let fd = open(path, O_RDONLY | O_DIRECTORY)
+        guard fd >= 0 else { return }
+        _ = fsync(fd)
+        close(fd)
+    }
+
+    /// Atomically replaces `to` with `from` (same file system).
+    static func rename(_ from: String, _ to: String) throws(EmitError) {
+        if Foundation.rename(from, to) != 0 {
+            throw .io(path: to, message: "cannot move into place: \(errnoText())")
+        }
+    }
+
+    /// Writes `data` under a hidden temporary name beside `path`, flushes it, and renames it over `path`.
+    static func writeAtomically(_ data: Data, to path: String, mode: mode_t = 0o644) throws(EmitError) {
+        let directory = (path as NSString).deletingLastPathComponent
+        let temporary = (directory.isEmpty ? "" : directory + "/") + temporaryName(for: (path as NSString).lastPathComponent)
+        try write(data, to: temporary, mode: mode)
+        do { try rename(temporary, path) } catch {
+            unlink(temporary)
+            throw error
+        }
+        flushDirectory(directory.isEmpty ? "." : directory)
+    }
+
+    /// `.<name>.tmp-<pid>`: hidden (readers list no dot files) and recognisable as debris by ``isTemporary(_:)``.
+    static func temporaryName(for name: String) -> String { ".\(name).tmp-\(getpid())" }
+
+    /// Whether a folder entry is debris of an interrupted write: a temporary file or a staging folder.
+    static func isTemporary(_ name: String) -> Bool {
+        guard name.hasPrefix(".") else { return false }
+        if name.contains(".tmp-") || name.hasPrefix(PackEmitter.stagingPrefix) { return true }
+        // `.<name>.<pid>.<uuid>.tmp` (the CLI's report writer, outside the lock): debris only once its writer is gone.
+        if name.hasSuffix(".tmp") {
+            let parts = name.split(separator: ".")
+            if parts.count >= 4, let pid = Int32(parts[parts.count - 3]) {
+                return kill(pid, 0) != 0 && errno == ESRCH
+            }
+        }
+        return false
+    }
+
+    /// Whether two files hold the same bytes (false when either is missing).
+    static func sameContents(_ a: String, _ b: String) -> Bool {
+        guard let x = FileManager.default.contents(atPath: a), let y = FileManager.default.contents(atPath: b) else {
+            return false
+        }
+        return x == y
+    }
+
+    /// The symbolic name of an errno value for the common I/O failures.
+    static func errnoName(_ code: Int32) -> String? {
+        switch code {
+        case ENOSPC: "ENOSPC"
+        case EROFS: "EROFS"
+        case EACCES: "EACCES"
+        case EPERM: "EPERM"
+        case ENOENT: "ENOENT"
+        case ENOTDIR: "ENOTDIR"
+        case EISDIR: "EISDIR"
+        case EEXIST: "EEXIST"
+        case EDQUOT: "EDQUOT"
+        case EIO: "EIO"
+        case EMFILE: "EMFILE"
+        case ENAMETOOLONG: "ENAMETOOLONG"
+        case EXDEV: "EXDEV"
+        case ENOTEMPTY: "ENOTEMPTY"
+        case EBUSY: "EBUSY"
+        default: nil
+        }
+    }
+}

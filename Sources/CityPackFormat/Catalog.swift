@@ -1,0 +1,87 @@
+/// `catalog.json`: the summary of every pack in an output folder — what an app fetches (one request) to list
+/// downloadable cities and to tell whether an installed city has an update (`dataVersion` greater than the
+/// installed one, or a different `sha256`/`etag`).
+///
+/// Encoded with sorted keys. Optionally signed like a manifest: `keyId` and `signature` members, the signature
+/// over the canonical catalog without `signature` (see ``DocumentSignature`` and `docs/RELEASES.md`).
+public struct Catalog: Sendable, Codable, Equatable {
+    /// One city's current pack.
+    public struct Entry: Sendable, Codable, Equatable {
+        /// City id (also the folder name).
+        public var id: String
+        public var name: String
+        /// Pack format (schema) version.
+        public var formatVersion: Int
+        /// Oldest reader format version able to open the pack; nil in catalogs written before it existed.
+        public var minReaderVersion: Int?
+        /// The city's data version: grows by one each time the content changes.
+        public var dataVersion: Int
+        public var createdAt: String
+        /// ISO 8601 UTC build time of this data version (see ``Manifest/updatedAt``).
+        public var updatedAt: String?
+        /// The immutable manifest of this data version (`<city>/<city>-<dataVersion>.manifest.json`), relative to
+        /// the catalog. `<city>/manifest.json` holds the same bytes.
+        public var manifest: String
+        /// SHA-256 of the manifest file's bytes, lowercase hex.
+        public var manifestSha256: String?
+        /// Pack path relative to the catalog.
+        public var path: String
+        /// Compressed size of the pack in bytes.
+        public var bytes: Int
+        /// SHA-256 of the compressed pack, lowercase hex.
+        public var sha256: String
+        /// Size of the decompressed database in bytes (the storage an install needs).
+        public var uncompressedBytes: Int? = nil
+        /// Strong HTTP ETag of the pack.
+        public var etag: String
+        /// `[minLon, minLat, maxLon, maxLat]`.
+        public var bbox: [Double]
+        public var pois: Int
+        public var locales: [String]
+        /// Key that signed the manifest; nil when unsigned.
+        public var keyId: String?
+
+        public init(
+            id: String, name: String, formatVersion: Int, minReaderVersion: Int?, dataVersion: Int, createdAt: String,
+            updatedAt: String?, manifest: String, manifestSha256: String?, path: String, bytes: Int, sha256: String,
+            etag: String, bbox: [Double], pois: Int, locales: [String], keyId: String?
+        ) {
+            self.id = id
+            self.name = name
+            self.formatVersion = formatVersion
+            self.minReaderVersion = minReaderVersion
+            self.dataVersion = dataVersion
+            self.createdAt = createdAt
+            self.updatedAt = updatedAt
+            self.manifest = manifest
+            self.manifestSha256 = manifestSha256
+            self.path = path
+            self.bytes = bytes
+            self.sha256 = sha256
+            self.etag = etag
+            self.bbox = bbox
+            self.pois = pois
+            self.locales = locales
+            self.keyId = keyId
+        }
+    }
+
+    /// The catalog layout version (1).
+    public var formatVersion: Int
+    /// Newest ``Entry/updatedAt`` of all packs; nil when empty.
+    public var updatedAt: String?
+    /// Sorted by city id.
+    public var packs: [Entry]
+    /// Id of the key that signed the catalog; nil when unsigned.
+    public var keyId: String?
+    /// Base64 Ed25519 signature over the canonical catalog without this member.
+    public var signature: String?
+
+    public init(formatVersion: Int, updatedAt: String?, packs: [Entry], keyId: String? = nil, signature: String? = nil) {
+        self.formatVersion = formatVersion
+        self.updatedAt = updatedAt
+        self.packs = packs
+        self.keyId = keyId
+        self.signature = signature
+    }
+}

@@ -1,0 +1,302 @@
+import CityPackFormat
+import Foundation
+
+/// What changed between two packs of a city: POIs added, removed, moved (more than ``movedThreshold`` metres),
+/// renamed, recategorised or otherwise changed; the same for transit stops and lines, and for every other kind
+/// of record listed in ``PackDiff/specs``.
+///
+/// Records are matched by a stable key (the OSM ref of a POI, `feed:stop_id` of a stop, `feed:route_id` of a
+/// line), never by the pack's internal row ids, which may be renumbered between builds.
+public struct PackDiff: Sendable, Codable, Equatable {
+    /// A POI (or stop) that moved by at most this many metres is reported as changed, not moved.
+    public static let movedThreshold = 10.0
+
+    /// Which pack a side of the diff is.
+    public struct Side: Sendable, Codable, Equatable {
+        public var city: String
+        public var dataVersion: Int?
+        public var formatVersion: Int
+    }
+
+    /// One field's old and new value (nil when absent on that side).
+    public struct FieldChange: Sendable, Codable, Equatable {
+        public var field: String
+        public var old: String?
+        public var new: String?
+        public init(field: String, old: String?, new: String?) {
+            self.field = field
+            self.old = old
+            self.new = new
+        }
+    }
+
+    /// One record that was added, removed or modified.
+    public struct Change: Sendable, Codable, Equatable {
+        public enum Kind: String, Sendable, Codable { case added, removed, modified }
+        public var change: Kind
+        /// The stable key (`n123`, `0:stop_id`, …).
+        public var key: String
+        /// Display name (new side, else old side).
+        public var name: String?
+        /// For `modified`: any of `moved`, `renamed`, `recategorised`, `changed`, in that order.
+        public var aspects: [String]
+        /// For `moved`: great-circle distance in metres.
+        public var distanceMetres: Double?
+        /// Differing fields (`modified`), or the record's fields (`added`/`removed`).
+        public var fields: [FieldChange]
+    }
+
+    /// The changes of one kind of record.
+    public struct Entity: Sendable, Codable, Equatable {
+        /// `pois`, `stops`, `lines`, …
+        public var entity: String
+        /// Counts per change: `added`, `removed`, `moved`, `renamed`, `recategorised`, `changed` (a record that
+        /// is both moved and renamed counts in both).
+        public var counts: [String: Int]
+        /// Sorted by change kind, then key.
+        public var changes: [Change]
+    }
+
+    public var old: Side
+    public var new: Side
+    public var entities: [Entity]
+
+    /// True when no record differs.
+    public var isEmpty: Bool { entities.allSatisfy(\.changes.isEmpty) }
+
+    /// Compares two open packs.
+    /// - Throws: `PackError.closed` or `.sqlite`.
+    public static func between(_ old: PackReader, _ new: PackReader) throws(PackError) -> PackDiff {
+        var entities: [Entity] = []
+        for spec in specs {
+            let before = try old.records(spec)
+            let after = try new.records(spec)
+            if before == nil && after == nil { continue }
+            entities.append(compare(spec, before ?? [:], after ?? [:]))
+        }
+        return PackDiff(old: old.diffSide, new: new.diffSide, entities: entities)
+    }
+
+    // MARK: - Record kinds
+
+    /// How one kind of record is read and compared. Adding a kind (routes, cards, strings) is one more value in
+    /// ``specs``: a query whose first `keyColumns` columns form the key, and the roles of its other columns.
+    public struct Spec: Sendable {
+        /// Name in the output (`pois`).
+        public var entity: String
+        /// Table that must exist in a pack for it to have records of this kind.
+        public var table: String
+        /// The query; every column but the key ones is a field named by its column name.
+        public var sql: String
+        public var keyColumns: Int = 1
+        /// Column shown as the record's name.
+        public var labelColumn: String?
+        /// Latitude and longitude columns (compared by distance, not text).
+        public var position: (lat: String, lon: String)?
+        /// Fields whose change is a rename (a JSON-object column's sub-fields count too: `names.fr`).
+        public var nameColumns: Set<String> = []
+        /// Fields whose change is a recategorisation.
+        public var categoryColumns: Set<String> = []
+        /// Columns holding a JSON object of strings, compared member by member (`tags.opening_hours`).
+        public var jsonColumns: Set<String> = []
+
+        public init(
+            entity: String, table: String, sql: String, keyColumns: Int = 1, labelColumn: String? = nil,
+            position: (lat: String, lon: String)? = nil, nameColumns: Set<String> = [], categoryColumns: Set<String> = [],
+            jsonColumns: Set<String> = []
+        ) {
+            self.entity = entity
+            self.table = table
+            self.sql = sql
+            self.keyColumns = keyColumns
+            self.labelColumn = labelColumn
+            self.position = position
+            self.nameColumns = nameColumns
+            self.categoryColumns = categoryColumns
+            self.jsonColumns = jsonColumns
+        }
+    }
+
+    /// Every kind of record compared, in output order.
+    public static let specs: [Spec] = [
+        Spec(
+            entity: "pois", table: PackSchema.Table.poi,
+            sql: """
+                SELECT p.osm AS osm, p.name AS name, p.lat AS lat, p.lon AS lon, p.category AS category,
+                  (SELECT json_group_object(locale, name) FROM (SELECT locale, name FROM \(PackSchema.Table.poiName)
+                     WHERE poi = p.id ORDER BY locale)) AS names,
+                  p.tags AS tags
+                FROM \(PackSchema.Table.poi) p
+                """,
+            labelColumn: "name", position: ("lat", "lon"), nameColumns: ["name", "names"],
+            categoryColumns: ["category"], jsonColumns: ["names", "tags"]),
+        Spec(
+            entity: "stops", table: PackSchema.Table.stop,
+            sql: """
+                SELECT s.feed || ':' || s.stop_id AS stop, s.name AS name, s.lat AS lat, s.lon AS lon,
+                  s.location_type AS location_type, p.stop_id AS parent
+                FROM \(PackSchema.Table.stop) s LEFT JOIN \(PackSchema.Table.stop) p ON p.id = s.parent
+                """,
+            labelColumn: "name", position: ("lat", "lon"), nameColumns: ["name"], categoryColumns: ["location_type"]),
+        Spec(
+            entity: "lines", table: PackSchema.Table.line,
+            sql: """
+                SELECT feed || ':' || route_id AS line, coalesce(short_name, long_name) AS label, agency,
+                  short_name, long_name, type, colour, text_colour
+                FROM \(PackSchema.Table.line)
+                """,
+            labelColumn: "label", nameColumns: ["short_name", "long_name", "label"], categoryColumns: ["type"]),
+        Spec(
+            entity: "trips", table: PackSchema.Table.trip,
+            sql: """
+                SELECT l.feed || ':' || t.trip_id AS trip, t.headsign AS headsign, l.route_id AS line,
+                  s.service_id AS service, t.direction AS direction,
+                  (SELECT count(*) FROM \(PackSchema.Table.departure) d WHERE d.trip = t.id) AS departures,
+                  (SELECT min(d.seconds) FROM \(PackSchema.Table.departure) d WHERE d.trip = t.id) AS first_departure
+                FROM \(PackSchema.Table.trip) t JOIN \(PackSchema.Table.line) l ON l.id = t.line
+                  LEFT JOIN \(PackSchema.Table.service) s ON s.id = t.service
+                """,
+            labelColumn: "headsign", nameColumns: ["headsign"], categoryColumns: ["line"]),
+        Spec(
+            entity: "routes", table: PackSchema.Table.route,
+            sql: """
+                SELECT r.id AS route, r.name AS name, r.description AS description, r.position AS position,
+                  r.length_m AS length_m,
+                  (SELECT group_concat(coalesce('poi ' || w.poi, w.lat || ',' || w.lon), ' → ') FROM
+                    (SELECT poi, lat, lon FROM \(PackSchema.Table.routeWaypoint) WHERE route = r.id ORDER BY sequence) w)
+                    AS waypoints
+                FROM \(PackSchema.Table.route) r
+                """,
+            labelColumn: "name", nameColumns: ["name"]),
+        Spec(
+            entity: "cards", table: PackSchema.Table.card,
+            sql: """
+                SELECT id AS card, title, icon, position, home FROM \(PackSchema.Table.card)
+                """,
+            labelColumn: "title", nameColumns: ["title"]),
+        Spec(
+            entity: "situations", table: PackSchema.Table.situation,
+            sql: """
+                SELECT s.id AS situation, s.title AS title, s.card AS card, s.body AS body, s.position AS position,
+                  (SELECT group_concat(a.kind || ' ' || coalesce(a.target, '') || ' “' || a.label || '”', ' | ') FROM
+                    (SELECT kind, target, label FROM \(PackSchema.Table.action) WHERE situation = s.id ORDER BY position) a)
+                    AS actions
+                FROM \(PackSchema.Table.situation) s
+                """,
+            labelColumn: "title", nameColumns: ["title"], categoryColumns: ["card"]),
+        Spec(
+            entity: "strings", table: PackSchema.Table.string,
+            sql: "SELECT key, locale, form, value FROM \(PackSchema.Table.string)", keyColumns: 3),
+    ]
+
+    // MARK: - Comparison
+
+    struct Record: Equatable {
+        var label: String?
+        var lat: Double?
+        var lon: Double?
+        var fields: [String: String]
+    }
+
+    static func compare(_ spec: Spec, _ before: [String: Record], _ after: [String: Record]) -> Entity {
+        var changes: [Change] = []
+        var counts = ["added": 0, "removed": 0, "moved": 0, "renamed": 0, "recategorised": 0, "changed": 0]
+        func isName(_ field: String) -> Bool {
+            spec.nameColumns.contains(field) || spec.nameColumns.contains(where: { field.hasPrefix($0 + ".") })
+        }
+        func isCategory(_ field: String) -> Bool { spec.categoryColumns.contains(field) }
+        func listed(_ r: Record, old: Bool) -> [FieldChange] {
+            var out = r.fields.sorted { $0.key < $1.key }.map { FieldChange(field: $0.key, old: old ? $0.value : nil, new: old ? nil : $0.value) }
+            if let lat = r.lat, let lon = r.lon {
+                let text = "\(lat),\(lon)"
+                out.append(FieldChange(field: "position", old: old ? text : nil, new: old ? nil : text))
+            }
+            return out
+        }
+        for key in Set(before.keys).union(after.keys).sorted() {
+            switch (before[key], after[key]) {
+            case (nil, let new?):
+                counts["added", default: 0] += 1
+                changes.append(Change(change: .added, key: key, name: new.label, aspects: [], fields: listed(new, old: false)))
+            case (let old?, nil):
+                counts["removed", default: 0] += 1
+                changes.append(Change(change: .removed, key: key, name: old.label, aspects: [], fields: listed(old, old: true)))
+            case (let old?, let new?):
+                guard old != new else { continue }
+                var fields: [FieldChange] = []
+                var aspects: Set<String> = []
+                var distance: Double?
+                if let lat0 = old.lat, let lon0 = old.lon, let lat1 = new.lat, let lon1 = new.lon {
+                    if lat0 != lat1 || lon0 != lon1 {
+                        let d = GreatCircle.distance(lat0, lon0, lat1, lon1)
+                        aspects.insert(d > movedThreshold ? "moved" : "changed")
+                        distance = d
+                        fields.append(FieldChange(field: "position", old: "\(lat0),\(lon0)", new: "\(lat1),\(lon1)"))
+                    }
+                } else if (old.lat == nil) != (new.lat == nil) {
+                    aspects.insert("changed")
+                    fields.append(
+                        FieldChange(
+                            field: "position", old: old.lat.map { "\($0),\(old.lon ?? 0)" }, new: new.lat.map { "\($0),\(new.lon ?? 0)" }))
+                }
+                for field in Set(old.fields.keys).union(new.fields.keys).sorted() where old.fields[field] != new.fields[field] {
+                    fields.append(FieldChange(field: field, old: old.fields[field], new: new.fields[field]))
+                    aspects.insert(isName(field) ? "renamed" : isCategory(field) ? "recategorised" : "changed")
+                }
+                if fields.isEmpty { continue }
+                let ordered = ["moved", "renamed", "recategorised", "changed"].filter { aspects.contains($0) }
+                for a in ordered { counts[a, default: 0] += 1 }
+                changes.append(
+                    Change(
+                        change: .modified, key: key, name: new.label ?? old.label, aspects: ordered,
+                        distanceMetres: aspects.contains("moved") ? distance : nil, fields: fields))
+            case (nil, nil): break
+            }
+        }
+        let order: [Change.Kind: Int] = [.added: 0, .removed: 1, .modified: 2]
+        changes.sort { (order[$0.change]!, $0.key) < (order[$1.change]!, $1.key) }
+        return Entity(entity: spec.entity, counts: counts, changes: changes)
+    }
+}
+
+extension PackReader {
+    /// This pack as a side of a diff.
+    var diffSide: PackDiff.Side {
+        PackDiff.Side(city: meta.cityID, dataVersion: meta.dataVersion, formatVersion: Int(formatVersion))
+    }
+
+    /// The records of one kind, by key; nil when the pack has no such table.
+    func records(_ spec: PackDiff.Spec) throws(PackError) -> [String: PackDiff.Record]? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let db = database else { throw PackError.closed }
+        let exists = try db.scalarInt(
+            "SELECT count(*) FROM sqlite_master WHERE type IN ('table', 'view') AND name = '\(spec.table)'")
+        guard exists > 0 else { return nil }
+        let stmt = try db.prepare(spec.sql)
+        let columns = (0..<stmt.columnCount).map { stmt.columnName($0) }
+        var out: [String: PackDiff.Record] = [:]
+        while try stmt.step() {
+            let key = (0..<Int32(spec.keyColumns)).map { stmt.text($0) ?? "" }.joined(separator: ":")
+            var record = PackDiff.Record(label: nil, lat: nil, lon: nil, fields: [:])
+            for i in Int32(spec.keyColumns)..<stmt.columnCount {
+                let name = columns[Int(i)]
+                if stmt.isNull(i) { continue }
+                if let position = spec.position, name == position.lat {
+                    record.lat = stmt.double(i)
+                } else if let position = spec.position, name == position.lon {
+                    record.lon = stmt.double(i)
+                } else if spec.jsonColumns.contains(name), let text = stmt.text(i),
+                    let object = try? JSONDecoder().decode([String: String].self, from: Data(text.utf8))
+                {
+                    for (k, v) in object { record.fields["\(name).\(k)"] = v }
+                } else {
+                    record.fields[name] = stmt.text(i) ?? ""
+                }
+                if name == spec.labelColumn { record.label = stmt.text(i) }
+            }
+            out[key] = record
+        }
+        return out
+    }
+}
