@@ -18,7 +18,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
-        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         // System libraries (Debian: libxml2-dev, zlib1g-dev, libsqlite3-dev).
@@ -34,7 +33,6 @@ let package = Package(
             dependencies: [
                 "CityPackModel", "CityPackDiagnostics", "CCityPackXML2", "CCityPackZlib",
                 .product(name: "Yams", package: "Yams"),
-                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
             // The SAX callbacks and CSV scanner are the hot paths: skip dynamic exclusivity checks in release
             // builds (measured ~3 % of a Liechtenstein build in swift_beginAccess). Debug builds keep them.
