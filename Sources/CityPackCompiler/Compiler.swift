@@ -204,7 +204,9 @@ public enum Compiler {
         input.copy = copy.isEmpty ? nil : copy
         progress?(ProgressEvent(stage: "emit", item: "\(city.id) pack", done: 0, total: 0, unit: "B"))
         do {
-            report.emitted = try PackEmitter.emit(input, outputDirectory: options.outputDirectory, options: options.release)
+            var release = options.release
+            if !release.keepVersionsExplicit, let keep = city.keepVersions { release.keepVersions = keep }
+            report.emitted = try PackEmitter.emit(input, outputDirectory: options.outputDirectory, options: release)
         } catch {
             bag.report(Rules.packIOFailure, error.message, at: SourceLocation(file: error.path))
             report.failure = error.description

@@ -24,6 +24,8 @@ public struct EmitOptions: Sendable {
     public var keepVersions: Int
     /// Signs the manifest and the catalog when set.
     public var signingKey: SigningKey?
+    /// Whether `keepVersions` was given on the command line (it then beats the city file's `keep_versions:`).
+    public var keepVersionsExplicit = false
 
     public init(keepVersions: Int = 2, signingKey: SigningKey? = nil) {
         self.keepVersions = max(0, keepVersions)

@@ -24,6 +24,9 @@ public struct City: Sendable, Hashable {
     public var disabledRules: Set<String>
     /// Compressed size budget in bytes, if any.
     public var sizeBudget: Int?
+    /// `keep_versions:`: how many previous data versions stay beside the current one; nil = the tool's default.
+    /// `build --keep N` wins over it.
+    public var keepVersions: Int?
     /// Attribution shown by apps (ODbL requires it for OSM data).
     public var attribution: String
     /// Bounds on the sources (`limits:` in the city file); defaults when absent.

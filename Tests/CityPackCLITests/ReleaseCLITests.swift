@@ -5,6 +5,31 @@ import Testing
 
 /// Releases through the binary: reproducible versions, diff, signatures, verification and I/O failures.
 @Suite(.serialized) struct ReleaseCLITests {
+    /// `keep_versions:` in the city file sets how many previous versions stay; `--keep` beats it.
+    @Test func keepVersionsFromTheCityFileAndTheCommandLine() throws {
+        let f = try ReleaseFixture()
+        let yamlURL = f.city.appendingPathComponent("city.yaml")
+        let yaml = try String(contentsOf: yamlURL, encoding: .utf8)
+        try (yaml + "keep_versions: 0\n").write(to: yamlURL, atomically: true, encoding: .utf8)
+        #expect(try CLIRunner.run(f.buildArguments()).status == 0)
+        try f.write(ReleaseFixture.plusOne)
+        #expect(try CLIRunner.run(f.buildArguments()).status == 0)
+        var files = try f.hashes().keys.filter { $0.hasSuffix(".citypack.gz") }.sorted()
+        #expect(files == ["release/release-2.citypack.gz"], "keep_versions: 0 keeps only the current version")
+
+        // The command line wins: --keep 1 keeps version 2 beside version 3.
+        try f.write(ReleaseFixture.base)
+        #expect(try CLIRunner.run(f.buildArguments(["--keep", "1"])).status == 0)
+        files = try f.hashes().keys.filter { $0.hasSuffix(".citypack.gz") }.sorted()
+        #expect(files == ["release/release-2.citypack.gz", "release/release-3.citypack.gz"])
+
+        // A negative or non-numeric value is a located city-file error.
+        try (yaml + "keep_versions: -1\n").write(to: yamlURL, atomically: true, encoding: .utf8)
+        let bad = try CLIRunner.run(f.buildArguments())
+        #expect(bad.status == 1)
+        #expect(bad.stderr.contains("city.yaml:") && bad.stderr.contains("keep_versions") && bad.stderr.contains("[city.syntax]"), "\(bad.stderr)")
+    }
+
     @Test func unchangedRebuildIsByteIdenticalAndOnePOIChangeBumpsTheVersion() throws {
         let f = try ReleaseFixture()
         let keyPath = f.root.appendingPathComponent("keys/release").path

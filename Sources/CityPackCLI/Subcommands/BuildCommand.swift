@@ -31,16 +31,17 @@ struct Build: ParsableCommand {
     @Option(name: .long, help: "Ed25519 private key (from `citypack keygen`) that signs the manifest and the catalog.")
     var signKey: String?
 
-    @Option(name: .long, help: "How many previous data versions to keep beside the current one.")
-    var keep: Int = 2
+    @Option(name: .long, help: "How many previous data versions to keep beside the current one (default: the city file's keep_versions, else 2).")
+    var keep: Int?
 
     func validate() throws {
-        if keep < 0 { throw ValidationError("--keep must be 0 or more") }
+        if let keep, keep < 0 { throw ValidationError("--keep must be 0 or more") }
     }
 
     func run() throws {
         try BuildRunner.guarded {
-            var release = EmitOptions(keepVersions: keep)
+            var release = EmitOptions(keepVersions: keep ?? 2)
+            release.keepVersionsExplicit = keep != nil
             if let signKey { release.signingKey = try KeyLoader.load(signKey) }
             try BuildRunner.run(
                 input: input, diagnostics: diagnostics, output: output, emit: true, dryRun: dryRun, verbose: verbose,

@@ -22,6 +22,7 @@ import Yams
 /// profile: ../../templates           # optional: a folder with categories.json and synonyms.json
 /// rules: { osm.poi_missing_name: off, osm.duplicate_poi: error }
 /// size_budget: 20000000           # bytes, compressed
+/// keep_versions: 2                # previous data versions kept beside the current one (`build --keep` wins)
 /// attribution: "© OpenStreetMap contributors, ODbL 1.0"
 /// limits: { rows: 1000000, zip_ratio: 100 }   # optional bounds on the sources (see InputLimits)
 /// ```
@@ -178,7 +179,7 @@ public enum CityFileLoader {
             }
             let known: Set<String> = [
                 "id", "name", "names", "locales", "default_locale", "bbox", "sources", "profile", "rules",
-                "size_budget", "attribution", "limits",
+                "size_budget", "attribution", "limits", "keep_versions",
             ]
             for key in map.keys {
                 if let k = key.string, !known.contains(k) {
@@ -281,6 +282,12 @@ public enum CityFileLoader {
                 }
             }
             var budget: Int?
+            var keepVersions: Int?
+            if let node = map["keep_versions"] {
+                if let n = node.int, n >= 0 { keepVersions = n } else {
+                    fail(Rules.citySyntax, "'keep_versions' must be a whole number of previous versions, 0 or more", node)
+                }
+            }
             if let node = map["size_budget"] {
                 if let n = node.int, n > 0 { budget = n } else { fail(Rules.citySyntax, "'size_budget' must be a positive number of bytes", node) }
             }
@@ -296,6 +303,7 @@ public enum CityFileLoader {
             city.editorialDirectory = editorial
             city.copyDirectory = copy
             city.limits = limits
+            city.keepVersions = keepVersions
             return city
         }
 
