@@ -25,7 +25,7 @@ let package = Package(
         .systemLibrary(name: "CCityPackZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CCityPackSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
-        .target(name: "CityPackDiagnostics"),
+        .target(name: "CityPackDiagnostics", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "CityPackModel", dependencies: ["CityPackDiagnostics"]),
         .target(name: "CityPackFormat"),
         .target(
