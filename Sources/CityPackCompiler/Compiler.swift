@@ -38,6 +38,8 @@ public struct BuildReport: Sendable {
     /// The walking routes of the report's city map, waypoints placed where possible: after validation those
     /// that go into the pack, else every route read (see ``Compiler/placedRoutes(_:pois:)``).
     public var walkingRoutes: [WalkingRoute] = []
+    /// The city's copy table (template defaults, the city's strings and the fallbacks filled in).
+    public var copy: CopyTable?
     /// Routes validation left out of the pack (waypoints placed where possible), drawn as such on the map.
     public var walkingRoutesLeftOut: [WalkingRoute] = []
 }
@@ -155,6 +157,7 @@ public enum Compiler {
         let copy = CopyReader.read(
             templateDirectory: (templates as NSString).appendingPathComponent("copy"), cityDirectory: city.copyDirectory,
             display: { displayPath($0, city: city) }, defaultLocale: city.defaultLocale, locales: city.locales, bag: bag)
+        report.copy = copy
         report.cards = editorial.cards.count
         report.routes = editorial.routes.count
         report.stops = feeds.reduce(0) { $0 + $1.stops.count }
@@ -168,20 +171,51 @@ public enum Compiler {
         report.feeds = feeds
         report.walkingRoutes = placedRoutes(editorial.routes, pois: ingested.pois)
         lap("ingest")
-        if bag.hasErrors { return report }
 
-        // Stage 2: validate.
+        // Stage 2: validate. It runs also after reading errors, so that one `check` shows every problem: every
+        // rule runs on what was read, except the checks that need what could not be read, which are named in
+        // one `pack.rules_not_run` finding per source. A build with errors emits nothing either way.
+        let errorFiles = Set(bag.diagnostics.filter { $0.severity == .error }.compactMap { $0.location?.file })
+        let osmDisplays = city.osmFiles.map { displayPath($0, city: city) }
+        let osmIncomplete = osmDisplays.filter(errorFiles.contains)
         let categories = profile.categories
         let kept = POIValidator.validate(ingested.pois, city: city, categories: categories, bag: bag)
         report.poisKept = kept.count
         report.pois = kept
         let today = options.buildDate ?? Self.buildDate(seconds: Self.wallClockOrEpoch())
+        var stopsComplete = feeds.count == city.gtfsFeeds.count
         for feed in feeds {
-            GTFSValidator.validate(feed, bbox: city.bbox, buildDate: today, bag: bag)
+            let incomplete = GTFSValidator.incompleteTables(of: feed, errorFiles: errorFiles)
+            if incomplete.contains("stops") { stopsComplete = false }
+            GTFSValidator.validate(feed, bbox: city.bbox, buildDate: today, bag: bag, incompleteTables: incomplete)
+            let unchecked = incomplete.filter { feed.files[$0] != nil }.sorted()
+            if !unchecked.isEmpty {
+                bag.report(
+                    Rules.packRulesNotRun,
+                    "\(unchecked.map { "\($0).txt" }.joined(separator: ", ")) had reading errors: the GTFS rules ran on the "
+                        + "rows that were read, but references into \(unchecked.count == 1 ? "it" : "them") were not checked "
+                        + "(gtfs.foreign_key_violation) and the rows that could not be read were not judged",
+                    at: SourceLocation(file: feed.displayPath), entity: feed.displayPath)
+            }
+        }
+        for (path, display) in zip(city.gtfsFeeds, city.gtfsFeeds.map { displayPath($0, city: city) })
+        where !feeds.contains(where: { $0.displayPath == display }) && FileManager.default.fileExists(atPath: path) {
+            bag.report(
+                Rules.packRulesNotRun, "the feed could not be read, so no GTFS rule ran on it",
+                at: SourceLocation(file: display), entity: display)
         }
         let stopIDs = Set(feeds.flatMap { $0.stops.map(\.id) })
-        editorial = EditorialValidator.validate(
-            editorial, context: EditorialContext(city: city, pois: kept, categories: categories, stopIDs: stopIDs), bag: bag)
+        var editorialContext = EditorialContext(city: city, pois: kept, categories: categories, stopIDs: stopIDs)
+        editorialContext.poisComplete = osmIncomplete.isEmpty
+        editorialContext.stopsComplete = stopsComplete
+        for file in osmIncomplete {
+            bag.report(
+                Rules.packRulesNotRun,
+                "the OSM data had reading errors: the POI rules ran on the \(ingested.pois.count) POIs that were read, but "
+                    + "the checks that need every POI (editorial.route_unknown_poi, editorial.category_without_poi) did not run",
+                at: SourceLocation(file: file), entity: file)
+        }
+        editorial = EditorialValidator.validate(editorial, context: editorialContext, bag: bag)
         report.walkingRoutesLeftOut = leftOutRoutes(read: report.walkingRoutes, packed: editorial.routes)
         report.walkingRoutes = editorial.routes
         CopyValidator.validate(copy, bag: bag)

@@ -20,8 +20,10 @@ extension Rules {
         exampleWaiver: "One input file cannot show it: it needs a copy file and a city file that does not list its locale; CopyRulesTests.unknownLocale covers it.")
     public static let copyMissingTranslation = RuleDescription(
         "copy.missing_translation", .copy, .warning,
-        "A key of the default locale has no string in another locale; the default locale's string is used",
-        rationale: "Users would see one string in another language. Make it an error for releases with `rules:`.",
+        "A locale lacks a string; the city's first locale that has it (else the templates' English) is used",
+        rationale: "Users would see one string in another language, as on Apple, Android and the web, which fall back "
+            + "to the development language. A new locale without a template builds on the first try this way; make "
+            + "it an error for releases with `rules:` or `--werror`.",
         example: RuleExample(
             file: "copy/en.yaml",
             triggering: "app.only_in_english: \"Only in English\"\n",
@@ -94,7 +96,7 @@ extension Rules {
             passing: "error.compass_unavailable.message: \"The compass is not available.\"\nerror.compass_unavailable.action: \"Hold the phone flat\"\n"))
     public static let copyMissingRequiredKey = RuleDescription(
         "copy.missing_required_key", .copy, .error,
-        "A string apps need (offline states, location error messages and actions) is missing from the default locale",
+        "A string apps need (offline states, location error messages and actions) is missing from every locale and the templates",
         rationale: "Apps show these strings in every offline and error state; without them a state has no text.",
         exampleWaiver: "One input file cannot show it: the shipped templates always carry the required keys, so only a test with its own templates can remove one; CopyRulesTests.missingRequiredKey covers it.")
 

@@ -52,9 +52,12 @@ extension Rules {
             triggering: Base.edit(Base.osm, "<node id=\"2\"", "<node id=\"1\""),
             passing: Base.osm))
     public static let osmMissingReferencedNode = RuleDescription(
-        "osm.missing_referenced_node", .osm, .error, "A way that is a POI references a node that is not in the file",
+        "osm.missing_referenced_node", .osm, .warning,
+        "A way that is a POI references nodes that are not in the file; it is placed on the nodes present, or left out when none are",
         title: "Missing node of a POI way",
-        rationale: "The way's geometry, and so the POI's position, cannot be computed exactly.",
+        rationale: "Every extract cut at its edge (bbox cuts, `osmium extract --strategy simple`, Overpass) has such ways; "
+            + "the POI's position is then computed from the nodes that are present and may be off. Make it an error in "
+            + "the city file (`rules: { osm.missing_referenced_node: error }`) to insist on complete ways.",
         example: RuleExample(
             file: "map.osm",
             triggering: Base.edit(Base.osm, "<nd ref=\"7\"/>", "<nd ref=\"8\"/>"),

@@ -16,5 +16,16 @@ extension Rules {
                 Base.edit(Base.cityYAML, "  gtfs: [gtfs/]\n", ""), "[7.40, 43.72, 7.44, 43.76]", "[7.50, 43.80, 7.54, 43.84]"),
             passing: Base.edit(Base.cityYAML, "  gtfs: [gtfs/]\n", "")))
 
-    static let packRules: [RuleDescription] = [packIOFailure, packEmpty]
+    public static let packRulesNotRun = RuleDescription(
+        "pack.rules_not_run", .pack, .info,
+        "Reading a source gave errors, so the checks that need what could not be read did not run",
+        title: "Rules not run",
+        rationale: "`check` runs every rule it can on what was read, so one run shows every problem; this says which "
+            + "checks were left out (they run once the reading errors are fixed), so a clean rerun is not a surprise.",
+        example: RuleExample(
+            file: "gtfs/stops.txt",
+            triggering: Base.edit(Base.stops, "S2,Casino,43.74,7.42,0,\n", "S2,Casino,43.74,7.42,0,,x\n"),
+            passing: Base.stops))
+
+    static let packRules: [RuleDescription] = [packIOFailure, packEmpty, packRulesNotRun]
 }

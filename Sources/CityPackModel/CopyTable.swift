@@ -98,6 +98,10 @@ public struct CopyTable: Sendable, Hashable {
     /// Keys present in a locale's files but rejected by the reader (bad syntax, already reported), so the
     /// validator does not also call them missing.
     public var rejected: [String: Set<String>] = [:]
+    /// Keys the default locale lacked and took from another locale (key → that locale), set by
+    /// ``fillDefaultLocale(from:templateLocale:)``: the city's first locale that has the key, else the templates'
+    /// source language. These are untranslated strings (`needs_review` in the String Catalog).
+    public var defaultLocaleFallbacks: [String: String] = [:]
 
     public init(defaultLocale: String, locales: [String], entries: [String: [String: CopyEntry]] = [:], files: [String: [String]] = [:]) {
         self.defaultLocale = defaultLocale
@@ -110,6 +114,57 @@ public struct CopyTable: Sendable, Hashable {
 
     /// Every key of the default locale, sorted.
     public var keys: [String] { (entries[defaultLocale] ?? [:]).keys.sorted() }
+
+    /// Fills the default locale with every template key it lacks, as Apple, Android and the web fall back to
+    /// the development language: from the city's first locale that has the key, else from `templateEntries`
+    /// (the templates' source language, which need not be a city locale). Keys the city added itself are not
+    /// filled (they are `copy.extra_translation` where the default locale lacks them), nor keys the default
+    /// locale defines but were rejected. Records what was filled in ``defaultLocaleFallbacks``.
+    /// - Parameters:
+    ///   - templateEntries: the templates' strings in their source language.
+    ///   - templateLocale: that language (`en`).
+    public mutating func fillDefaultLocale(from templateEntries: [String: CopyEntry], templateLocale: String) {
+        var base = entries[defaultLocale] ?? [:]
+        let rejectedHere = rejected[defaultLocale] ?? []
+        var candidates: Set<String> = Set(templateEntries.keys)
+        for locale in locales where locale != defaultLocale {
+            for (key, entry) in entries[locale] ?? [:] where entry.fromTemplate { candidates.insert(key) }
+        }
+        for key in candidates.sorted() where base[key] == nil && !rejectedHere.contains(key) {
+            if let source = locales.first(where: { $0 != defaultLocale && entries[$0]?[key] != nil }) {
+                base[key] = entries[source]![key]!
+                defaultLocaleFallbacks[key] = source
+            } else if let entry = templateEntries[key] {
+                base[key] = entry
+                defaultLocaleFallbacks[key] = templateLocale
+            }
+        }
+        if !base.isEmpty { entries[defaultLocale] = base }
+    }
+
+    /// Whether a locale's string for a key is a fallback (not translated for that locale): a filled key of the
+    /// default locale, or a default-locale key another locale lacks.
+    public func isFallback(_ key: String, locale: String) -> Bool {
+        if locale == defaultLocale { return defaultLocaleFallbacks[key] != nil }
+        return entries[locale]?[key] == nil && entries[PluralRules.language(locale)]?[key] == nil
+            && entries[defaultLocale]?[key] != nil
+    }
+
+    /// Every locale's untranslated keys and the locale each one's text comes from, for reports:
+    /// locale → key → source locale.
+    public var fallbacks: [String: [String: String]] {
+        var out: [String: [String: String]] = [:]
+        if !defaultLocaleFallbacks.isEmpty { out[defaultLocale] = defaultLocaleFallbacks }
+        for locale in locales where locale != defaultLocale {
+            for key in keys where isFallback(key, locale: locale) {
+                let language = PluralRules.language(locale)
+                let source = language != locale.lowercased() && entries[language]?[key] != nil
+                    ? language : (defaultLocaleFallbacks[key] ?? defaultLocale)
+                out[locale, default: [:]][key] = source
+            }
+        }
+        return out
+    }
 
     /// The value for a key in a locale, falling back to the locale's language, then to the default locale.
     public func resolved(_ key: String, locale: String) -> CopyValue? {

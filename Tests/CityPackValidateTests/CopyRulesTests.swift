@@ -37,7 +37,7 @@ import Testing
         let bag = DiagnosticBag()
         let table = CopyReader.read(
             templateDirectory: templates.path, cityDirectory: city.path,
-            display: { $0.replacingOccurrences(of: root.path + "/", with: "") }, defaultLocale: "en", locales: locales, bag: bag)
+            display: { $0.replacingOccurrences(of: root.path + "/", with: "") }, defaultLocale: locales[0], locales: locales, bag: bag)
         CopyValidator.validate(table, bag: bag)
         return (table, bag.diagnostics)
     }
@@ -104,7 +104,45 @@ import Testing
     @Test func localeWithoutAnyCopyIsOneFinding() throws {
         let d = try Self.run(city: [:], locales: ["en", "ru"]).1
         let missing = d.filter { $0.code == "copy.missing_translation" }
-        #expect(missing.count == 1 && missing[0].message.contains("no copy for ru"), "\(d)")
+        #expect(missing.count == 1 && missing[0].message.contains("no ru strings yet"), "\(d)")
+    }
+
+    /// Locales without templates, the first of them the default: the default locale is filled from the city's
+    /// first locale that has each key (else the templates' English), a warning per new locale, no error.
+    @Test(arguments: [["fi", "sv", "de"], ["fi", "sv"]])
+    func localesWithoutTemplatesFallBack(_ locales: [String]) throws {
+        let (table, d) = try Self.run(city: [:], locales: locales)
+        #expect(d.allSatisfy { $0.severity != .error }, "\(d)")
+        let missing = d.filter { $0.code == "copy.missing_translation" }
+        #expect(missing.compactMap(\.entity).sorted() == ["fi:*", "sv:*"], "\(d)")
+        #expect(d.count == 2, "\(d)")
+        let source = locales.count == 3 ? "de" : "en"
+        let fi = missing.first { $0.entity == "fi:*" }
+        #expect(fi?.message.contains("fall back to \(source)") == true, "\(missing)")
+        #expect(table.keys.count == CopyKeys.required.count + 2)
+        #expect(table.defaultLocaleFallbacks.count == table.keys.count)
+        #expect(Set(table.defaultLocaleFallbacks.values) == [source])
+        guard case .text(let m)? = table.resolved("app.download_city", locale: "sv") else {
+            Issue.record("no sv string")
+            return
+        }
+        #expect(m.source == "\(source) download {city}")
+        #expect(table.fallbacks["sv"]?["app.download_city"] == source)
+        #expect(table.fallbacks["fi"]?.count == table.keys.count)
+    }
+
+    /// A translated key is not a fallback; the rest of a partly translated default locale are, one finding each.
+    @Test func partlyTranslatedDefaultLocale() throws {
+        let (table, d) = try Self.run(city: ["fi.yaml": "app.download_city: \"Lataa {city}\"\n"], locales: ["fi", "en"])
+        #expect(table.defaultLocaleFallbacks["app.download_city"] == nil)
+        #expect(table.defaultLocaleFallbacks.count == table.keys.count - 1)
+        let missing = d.filter { $0.code == "copy.missing_translation" }
+        #expect(missing.count == table.keys.count - 1, "one per key")
+        #expect(d.allSatisfy { $0.severity == .warning }, "\(d)")
+        // Strict for CI: the city file's rules: (or --werror) turns them into errors.
+        let bag = DiagnosticBag(warningsAsErrors: true)
+        CopyValidator.validate(table, bag: bag)
+        #expect(bag.errorCount == missing.count)
     }
 
     @Test func extraTranslation() throws {

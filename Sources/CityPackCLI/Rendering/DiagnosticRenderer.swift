@@ -174,6 +174,8 @@ enum DiagnosticRenderer {
         var diagnostics: [Item]
         var summary: Summary
         var baseline: BaselineOutcome?
+        /// Untranslated copy strings: locale → key → locale whose text apps show instead.
+        var copyFallbacks: [String: [String: String]]?
 
         init(_ r: DiagnosticReport, toolVersion: String) {
             version = Self.schemaVersion
@@ -189,6 +191,7 @@ enum DiagnosticRenderer {
             summary = Summary(
                 errors: r.errors, warnings: r.warnings, infos: r.infos, files: r.files, omitted: r.omitted, baselined: r.baselined)
             baseline = r.baselineFile.map { BaselineOutcome(file: $0, silenced: r.baselined, fixed: r.fixed) }
+            copyFallbacks = r.copyFallbacks
         }
     }
 

@@ -24,6 +24,8 @@ struct DiagnosticReport: Sendable {
     var baselineFile: String?
     /// Baseline entries that matched nothing: fixed since the baseline was written.
     var fixed: [Baseline.Entry]
+    /// Untranslated copy strings: locale → key → the locale whose text is used instead (absent when none).
+    var copyFallbacks: [String: [String: String]]?
 
     /// - Parameter sources: when given, CSV locations that name a field but not its column get the column
     ///   from the file (``CSVFieldColumn``).

@@ -146,9 +146,10 @@ enum BuildRunner {
         let build = Compiler.build(options, bag: bag)
         progress.clear()
         let sources = SourceText()
-        let report = DiagnosticReport(
+        var report = DiagnosticReport(
             command: command, city: build.city?.id, root: root, bag: bag, baselineFile: diagnostics.baseline,
             sources: sources)
+        if let fallbacks = build.copy?.fallbacks, !fallbacks.isEmpty { report.copyFallbacks = fallbacks }
         render(report, diagnostics, sources: sources)
 
         // Reports are written on every run, also a failed one.

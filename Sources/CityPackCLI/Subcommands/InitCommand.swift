@@ -29,7 +29,8 @@ struct Init: ParsableCommand {
     @Option(name: .long, help: "Comma-separated locales, default first (default: en).")
     var locales: String = "en"
 
-    @Option(name: .long, help: "MINLON,MINLAT,MAXLON,MAXLAT (default: derived from the data). Write --bbox=-9.2,38.7,… when it starts with '-'.")
+    // `.unconditional`: cities west of Greenwich or south of the equator start with '-' (`--bbox -117.2,36.3,…`).
+    @Option(name: .long, parsing: .unconditional, help: "MINLON,MINLAT,MAXLON,MAXLAT in degrees (default: derived from the data), e.g. --bbox -117.2,36.3,-116.4,37.0.")
     var bbox: String?
 
     @Option(name: .long, help: "Templates folder for the category profile (default: discovered).")
@@ -98,11 +99,43 @@ struct Init: ParsableCommand {
             throw ExitCode(ExitCodes.ioFailure)
         }
         Terminal.out(cityFile + "\n")
+        try scaffoldCopy(locales: locs, cityName: display)
         if bag.errorCount + bag.warningCount > 0 {
             Terminal.err(
                 "note: reading the sources gave \(bag.errorCount) errors and \(bag.warningCount) warnings; "
                     + "run `citypack check \(directory)` to see them\n")
         }
+    }
+
+    /// For each locale the templates do not speak: says so, and writes `copy/<locale>.yaml` with every template
+    /// string commented out (English text) for editors to translate. An existing file is left alone.
+    func scaffoldCopy(locales: [String], cityName: String) throws {
+        guard let dir = TemplateLocator.locate(explicit: templates, cityPath: directory) else { return }
+        let templateCopy = (dir as NSString).appendingPathComponent("copy")
+        let missing = CopyScaffold.localesWithoutTemplate(locales, templateDirectory: templateCopy)
+        guard !missing.isEmpty else { return }
+        let copyDir = (directory as NSString).appendingPathComponent("copy")
+        var written: [String] = []
+        for locale in missing {
+            let file = (copyDir as NSString).appendingPathComponent("\(locale).yaml")
+            guard !FileManager.default.fileExists(atPath: file),
+                let text = CopyScaffold.untranslatedFile(locale: locale, cityName: cityName, templateDirectory: templateCopy)
+            else { continue }
+            do {
+                try FileManager.default.createDirectory(atPath: copyDir, withIntermediateDirectories: true)
+                try text.write(toFile: file, atomically: true, encoding: .utf8)
+            } catch {
+                Terminal.err("citypack: error: cannot write \(file): \(error.localizedDescription)\n")
+                throw ExitCode(ExitCodes.ioFailure)
+            }
+            written.append(file)
+            Terminal.out(file + "\n")
+        }
+        let fallback = locales.first { !missing.contains($0) } ?? CopyReader.templateLocale
+        Terminal.err(
+            "note: no template copy for \(missing.joined(separator: ", ")); their strings fall back to \(fallback) "
+                + "(warnings, not errors) until translated"
+                + (written.isEmpty ? "" : " in \(written.joined(separator: ", "))") + "\n")
     }
 
     /// Lowercase ASCII id from a folder name.

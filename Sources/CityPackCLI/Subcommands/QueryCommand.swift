@@ -24,7 +24,8 @@ struct Query: ParsableCommand {
     @Argument(help: "A manifest.json, a folder holding one, a .citypack.gz or a decompressed pack database.")
     var pack: String
 
-    @Option(name: .long, help: "LAT,LON in degrees.")
+    // `.unconditional`: south of the equator and west of Greenwich the value starts with '-' (`--near -33.86,151.2`).
+    @Option(name: .long, parsing: .unconditional, help: "LAT,LON in degrees (negative values are fine: --near -33.86,151.2).")
     var near: String?
 
     @Option(name: .long, help: "Radius in metres for --near.")

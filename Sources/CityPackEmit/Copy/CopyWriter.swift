@@ -6,9 +6,12 @@ import Foundation
 /// - Web: `web/<locale>.json`, one object per locale with every key of the default locale (fallbacks
 ///   resolved); plain strings stay in copy syntax (`{name}`, `{{`, `}}`), plurals are objects of CLDR categories.
 /// - Apple: `apple/Localizable.xcstrings`, a String Catalog: `sourceLanguage`, `version` "1.0", and per key the
-///   locales that translate it, each a `stringUnit` {state "translated", value} or `variations.plural.<category>`.
-///   Xcode and Foundation fall back to the source language for the rest.
-/// - Android: `android/values[-xx]/strings.xml`: `values` for the default locale (every key), `values-de`,
+///   locales that translate it, each a `stringUnit` {state "translated", value} or `variations.plural.<category>`;
+///   a string the source language lacked and took from another locale (``CopyTable/defaultLocaleFallbacks``)
+///   has state "needs_review". Xcode and Foundation fall back to the source language for the rest.
+/// - Android: `android/values[-xx]/strings.xml`: `values` for the default locale (every key; strings filled in
+///   from another locale are preceded by an `untranslated` comment), the same file again under the default
+///   locale's own qualifier (`values-fi`), `values-de`,
 ///   `values-pt-rBR`, `values-b+zh+Hant` for the others (their own strings; Android falls back to `values`).
 ///   Keys become resource names with `.` → `_`; plurals are `<plurals>`.
 ///
@@ -24,7 +27,11 @@ public enum CopyWriter {
         out.append(("apple/Localizable.xcstrings", xcstrings(table)))
         for locale in table.locales {
             let xml = androidXML(table, locale: locale)
-            out.append(("android/\(androidFolder(locale, isDefault: locale == table.defaultLocale))/strings.xml", xml))
+            let isDefault = locale == table.defaultLocale
+            out.append(("android/\(androidFolder(locale, isDefault: isDefault))/strings.xml", xml))
+            // The default locale also under its own qualifier, so a device set to it never falls through to
+            // another locale's folder and the folder an app expects for a locale exists.
+            if isDefault { out.append(("android/\(androidFolder(locale, isDefault: false))/strings.xml", xml)) }
         }
         return out.sorted { $0.0 < $1.0 }
     }
@@ -98,9 +105,13 @@ public enum CopyWriter {
             let formatted = !arguments.isEmpty
             var localizations: [String: Any] = [:]
             for locale in table.locales {
+                // The source language must have every string: one filled in from another locale is marked for
+                // review. Other locales list only their own strings; Xcode shows the rest as untranslated.
+                let fallback = locale == table.defaultLocale && table.defaultLocaleFallbacks[key] != nil
                 guard let value = table.entries[locale]?[key]?.value else { continue }
+                let state = fallback ? "needs_review" : "translated"
                 func unit(_ m: CopyMessage) -> [String: Any] {
-                    ["stringUnit": ["state": "translated", "value": format(m, arguments: arguments, platform: .apple, formatted: formatted)]]
+                    ["stringUnit": ["state": state, "value": format(m, arguments: arguments, platform: .apple, formatted: formatted)]]
                 }
                 switch value {
                 case .text(let m): localizations[appleLocale(locale)] = unit(m)
@@ -141,6 +152,9 @@ public enum CopyWriter {
             let arguments = argumentOrder(base)
             let formatted = !arguments.isEmpty
             let name = CopyKeys.androidName(key)
+            if let source = table.defaultLocaleFallbacks[key], locale == table.defaultLocale {
+                xml += "    <!-- untranslated: \(source) text, to be translated -->\n"
+            }
             switch value {
             case .text(let m):
                 let text = androidEscape(format(m, arguments: arguments, platform: .android, formatted: formatted))

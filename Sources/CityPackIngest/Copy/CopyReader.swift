@@ -36,10 +36,16 @@ public enum CopyReader {
     ) -> CopyTable {
         var table = CopyTable(defaultLocale: defaultLocale, locales: locales)
         let wanted = Set(locales)
+        var templateEntries: [String: CopyEntry] = [:]
         for (directory, fromTemplate) in [(templateDirectory, true), (cityDirectory, false)] {
             guard let directory else { continue }
             for (locale, path) in files(in: directory) {
                 let shown = display(path)
+                if fromTemplate && locale == templateLocale {
+                    // The templates' source language: what a locale without a template falls back to. Its own
+                    // problems are reported when it is a city locale (below), never otherwise.
+                    templateEntries = readFile(path, display: shown, fromTemplate: true, bag: DiagnosticBag()).0
+                }
                 guard wanted.contains(locale) else {
                     if !fromTemplate {
                         bag.report(Rules.copyUnknownLocale,
@@ -60,8 +66,20 @@ public enum CopyReader {
                 }
             }
         }
+        table.fillDefaultLocale(from: templateEntries, templateLocale: templateLocale)
         return table
     }
+
+    /// The language the shipped templates are written in, and the last fallback of every locale.
+    public static let templateLocale = "en"
+
+    /// The locales of `locales` that have no template copy file in `templateDirectory`.
+    public static func localesWithoutTemplate(_ locales: [String], templateDirectory: String) -> [String] {
+        let have = Set(files(in: templateDirectory).map(\.0))
+        return locales.filter { !have.contains($0) }
+    }
+
+
 
     /// `<locale>.yaml` files of a folder, sorted by locale (other files are ignored).
     static func files(in directory: String) -> [(String, String)] {

@@ -142,10 +142,11 @@ public final class OSMReader {
         _ = reportDuplicates(s.relations, "r", "relation")
         let index = NodeIndex(order: nodeOrder, ids: s.nodes.ids, lats: s.nodeLats, lons: s.nodeLons)
 
-        // Ways of change files may reference unchanged nodes, which such files do not contain. A POI way with a
-        // missing node is an error (its position cannot be computed); any other way only makes a warning, as
-        // clipped extracts (osmium's "simple" strategy) cut ways at their boundary and the pack does not use them.
-        let poiWays = Set(s.pendingWays.map(\.wayIndex))
+        // Ways of change files may reference unchanged nodes, which such files do not contain. Clipped extracts
+        // (bbox cuts, osmium's "simple" strategy, Overpass) cut ways at their edge: a POI way keeps the nodes that
+        // are present and is placed on them (a warning by default; a city file can make it an error), and is
+        // left out only when none are. Any other way only makes a warning, as the pack does not use its geometry.
+        var missingByWay: [Int: (count: Int, first: Int64)] = [:]
         for w in 0..<s.ways.count where !s.changeFiles.contains(s.ways.files[w]) {
             var missing = 0
             var firstMissing: Int64 = 0
@@ -153,36 +154,47 @@ public final class OSMReader {
                 if missing == 0 { firstMissing = r }
                 missing += 1
             }
-            if missing > 0 {
-                let others = missing > 1 ? " and \(missing - 1) more" : ""
-                if poiWays.contains(Int(w)) {
-                    bag.report(
-                        Rules.osmMissingReferencedNode,
-                        "way \(s.ways.ids[w]) references node \(firstMissing)\(others) not in the input; "
-                            + "its position cannot be computed and it is left out of the pack",
-                        at: location(s.ways, w), entity: "w\(s.ways.ids[w])")
-                } else {
-                    bag.report(
-                        Rules.osmIncompleteWay,
-                        "way \(s.ways.ids[w]) references node \(firstMissing)\(others) not in the input "
-                            + "(a clipped extract?); the way is not a POI, so the pack is not affected",
-                        at: location(s.ways, w), entity: "w\(s.ways.ids[w])")
-                }
-            }
+            if missing > 0 { missingByWay[w] = (missing, firstMissing) }
+        }
+        let poiWays = Set(s.pendingWays.map(\.wayIndex))
+        for (w, gap) in missingByWay.sorted(by: { $0.key < $1.key }) where !poiWays.contains(w) {
+            let others = gap.count > 1 ? " and \(gap.count - 1) more" : ""
+            bag.report(
+                Rules.osmIncompleteWay,
+                "way \(s.ways.ids[w]) references node \(gap.first)\(others) not in the input "
+                    + "(a clipped extract?); the way is not a POI, so the pack is not affected",
+                at: location(s.ways, w), entity: "w\(s.ways.ids[w])")
         }
 
         var pois = s.pois
         for pending in s.pendingWays {
+            let refs = s.wayRefs[s.wayOffsets[pending.wayIndex]..<s.wayOffsets[pending.wayIndex + 1]]
             var points: [(lat: Double, lon: Double)] = []
-            var complete = true
-            for r in s.wayRefs[s.wayOffsets[pending.wayIndex]..<s.wayOffsets[pending.wayIndex + 1]] {
-                guard let i = index.index(of: r), let p = index.coordinate(at: i) else {
-                    complete = false
-                    break
-                }
-                points.append(p)
+            points.reserveCapacity(refs.count)
+            for r in refs {
+                if let i = index.index(of: r), let p = index.coordinate(at: i) { points.append(p) }
             }
-            guard complete, let point = WayGeometry.representativePoint(points) else { continue }
+            var point: Coordinate?
+            if let gap = missingByWay[pending.wayIndex] {
+                point = WayGeometry.representativePoint(ofPartial: points, wasClosed: refs.count >= 4 && refs.first == refs.last)
+                let others = gap.count > 1 ? " and \(gap.count - 1) more" : ""
+                let what = "way \(pending.id) references node \(gap.first)\(others) not in the input (a clipped extract?)"
+                if let point {
+                    bag.report(
+                        Rules.osmMissingReferencedNode,
+                        "\(what); the POI is placed on the \(points.count) of its \(refs.count) nodes that are present, "
+                            + "at \(point.lat), \(point.lon)",
+                        at: location(s.ways, pending.wayIndex), entity: "w\(pending.id)")
+                } else {
+                    bag.report(
+                        Rules.osmMissingReferencedNode,
+                        "\(what); none of its \(refs.count) nodes are present, so the POI is left out of the pack",
+                        at: location(s.ways, pending.wayIndex), entity: "w\(pending.id)")
+                }
+            } else if points.count == refs.count {
+                point = WayGeometry.representativePoint(points)
+            }  // else: a way of a change file whose unchanged nodes are elsewhere; not placed
+            guard let point else { continue }
             pois.append(
                 POI(
                     ref: OSMRef(.way, pending.id), coordinate: point, category: pending.category, name: pending.name,

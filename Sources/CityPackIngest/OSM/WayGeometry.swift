@@ -27,6 +27,25 @@ package enum WayGeometry {
         return Coordinate(lat: round7(p.y + first.lat), lon: round7(lon))
     }
 
+    /// The representative point of a way of which only some nodes are present (an extract cut at its edge):
+    /// the present nodes, in order, as a ring when the way was closed and at least three distinct nodes remain,
+    /// otherwise as a line.
+    /// - Parameters:
+    ///   - points: Positions of the nodes that are present, in way order, in degrees.
+    ///   - wasClosed: Whether the full way was closed (first ref = last ref).
+    /// - Returns: nil when no node is present.
+    package static func representativePoint(ofPartial points: [(lat: Double, lon: Double)], wasClosed: Bool) -> Coordinate? {
+        guard let first = points.first else { return nil }
+        var ring = points
+        if wasClosed {
+            if ring.count > 1 && ring.last! == first { ring.removeLast() }
+            var distinct: [(lat: Double, lon: Double)] = []
+            for p in ring where !distinct.contains(where: { $0 == p }) { distinct.append(p) }
+            if distinct.count >= 3 { ring.append(first) }
+        }
+        return representativePoint(ring)
+    }
+
     private static func round7(_ v: Double) -> Double { (v * 1e7).rounded() / 1e7 }
 
     /// Centroid if inside, else a point on the surface; nil for a polygon with no area.

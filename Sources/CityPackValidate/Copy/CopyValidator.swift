@@ -11,9 +11,10 @@ public enum CopyValidator {
 
         for key in CopyKeys.required where base[key] == nil && !(table.rejected[table.defaultLocale]?.contains(key) ?? false) {
             bag.report(Rules.copyMissingRequiredKey,
-                "`\(key)` is missing from the \(table.defaultLocale) copy; apps show it in an offline or error state",
+                "`\(key)` is missing from the \(table.defaultLocale) copy and from every other locale; apps show it in an offline or error state",
                 at: SourceLocation(file: baseFile, line: 1, column: 1), entity: key)
         }
+        reportDefaultLocaleFallbacks(table, bag: bag)
 
         var androidNames: [String: String] = [:]
         for key in Set(table.entries.values.flatMap(\.keys)).sorted() {
@@ -33,6 +34,8 @@ public enum CopyValidator {
             let rejected = table.rejected[locale] ?? []
             let file = table.files[locale]?.last ?? "copy/\(locale).yaml"
             for (key, entry) in entries.sorted(by: { $0.key < $1.key }) {
+                // A filled-in string of the default locale was judged in its own locale (or is a template).
+                if locale == table.defaultLocale && table.defaultLocaleFallbacks[key] != nil { continue }
                 checkText(key, entry, bag: bag)
                 if case .plural(let forms) = entry.value { checkPlural(key, forms, entry: entry, locale: locale, bag: bag) }
                 if key.hasPrefix("error."), key.hasSuffix(".message") {
@@ -53,11 +56,15 @@ public enum CopyValidator {
                 checkPlaceholders(key, entry, against: baseEntry, locale: locale, defaultLocale: table.defaultLocale, bag: bag)
             }
             guard locale != table.defaultLocale else { continue }
-            if table.files[locale]?.isEmpty ?? true, !base.isEmpty {
-                // No copy file at all for the locale (neither template nor city): one finding, not one per key.
+            if entries.isEmpty && rejected.isEmpty, !base.isEmpty {
+                // No string of its own (no file, or only the commented scaffold `init` writes): one finding, not
+                // one per key.
+                let via = Set(table.defaultLocaleFallbacks.values).sorted()
+                let through = via.isEmpty ? "" : " (\(via.joined(separator: ", ")) text where \(table.defaultLocale) is untranslated)"
                 bag.report(Rules.copyMissingTranslation,
-                    "no copy for \(locale) (add copy/\(locale).yaml): all \(base.count) strings fall back to \(table.defaultLocale)",
-                    at: SourceLocation(file: baseFile, line: 1, column: 1), entity: "\(locale):*")
+                    "no \(locale) strings yet (translate copy/\(locale).yaml; `citypack init` writes it with every key to translate): "
+                        + "all \(base.count) strings fall back to \(table.defaultLocale)\(through)",
+                    at: SourceLocation(file: table.files[locale]?.last ?? baseFile, line: 1, column: 1), entity: "\(locale):*")
                 continue
             }
             for (key, baseEntry) in base.sorted(by: { $0.key < $1.key }) where entries[key] == nil && !rejected.contains(key) {
@@ -65,6 +72,31 @@ public enum CopyValidator {
                     "`\(key)` has no \(locale) string (add it to \(file)); the \(table.defaultLocale) string is used",
                     at: baseEntry.location, entity: "\(locale):\(key)")
             }
+        }
+    }
+
+    /// `copy.missing_translation` for the default locale's filled-in keys: one finding when the locale has no copy
+    /// file at all (a new locale), else one per key, at the string that is used instead.
+    static func reportDefaultLocaleFallbacks(_ table: CopyTable, bag: DiagnosticBag) {
+        let filled = table.defaultLocaleFallbacks
+        guard !filled.isEmpty else { return }
+        let locale = table.defaultLocale
+        let base = table.entries[locale] ?? [:]
+        if base.count == filled.count {
+            // A new locale: no string of its own yet (no file, or only the commented scaffold `init` writes).
+            let sources = Set(filled.values).sorted().joined(separator: ", ")
+            let first = filled.keys.sorted().first.flatMap { base[$0]?.location.file }
+            bag.report(Rules.copyMissingTranslation,
+                "no \(locale) strings yet (translate copy/\(locale).yaml; `citypack init` writes it with every key to translate): "
+                    + "all \(filled.count) strings fall back to \(sources)",
+                at: SourceLocation(file: first ?? "copy/\(locale).yaml", line: 1, column: 1), entity: "\(locale):*")
+            return
+        }
+        let file = table.files[locale]?.last ?? "copy/\(locale).yaml"
+        for (key, source) in filled.sorted(by: { $0.key < $1.key }) {
+            bag.report(Rules.copyMissingTranslation,
+                "`\(key)` has no \(locale) string (add it to \(file)); the \(source) string is used",
+                at: base[key]?.location, entity: "\(locale):\(key)")
         }
     }
 

@@ -13,6 +13,11 @@ public struct EditorialContext: Sendable {
     public var knownCategories: Set<String>
     /// GTFS `stop_id`s in the pack (any feed).
     public var stopIDs: Set<String>
+    /// False when the OSM sources had reading errors: POI references and `nearby` categories are then not
+    /// judged (a POI that could not be read would look missing).
+    public var poisComplete = true
+    /// False when a GTFS feed's stops could not be read completely: `departures` targets are not judged.
+    public var stopsComplete = true
 
     public init(city: City, pois: [POI], categories: [PackCategory], stopIDs: Set<String> = []) {
         self.city = city
@@ -132,7 +137,7 @@ public enum EditorialValidator {
             if !context.knownCategories.contains(a.target) {
                 return invalid("`\(a.target)` is not a category of the profile")
             }
-            if !context.categoriesWithPOIs.contains(a.target) {
+            if context.poisComplete && !context.categoriesWithPOIs.contains(a.target) {
                 bag.report(Rules.editorialCategoryWithoutPOI,
                     "action `\(a.id)` shows nearby `\(a.target)`, but the city has no POI of that category",
                     at: a.targetLocation, entity: a.id)
@@ -142,7 +147,7 @@ public enum EditorialValidator {
         case .route:
             if !routes.contains(a.target) { return unknown("route") }
         case .departures:
-            if !context.stopIDs.contains(a.target) { return unknown("stop") }
+            if context.stopsComplete && !context.stopIDs.contains(a.target) { return unknown("stop") }
         case .card:
             if !cards.contains(a.target) { return unknown("card") }
         case .situation:
@@ -244,6 +249,10 @@ public enum EditorialValidator {
             switch w.place {
             case .poi(let id):
                 guard let poi = context.pois[id] else {
+                    guard context.poisComplete else {
+                        ok = false
+                        continue
+                    }
                     let ref = OSMRef(OSMRef.Kind(rawValue: UInt8(id & 3)) ?? .node, id >> 2)
                     bag.report(Rules.editorialRouteUnknownPOI,
                         "waypoint \(w.sequence) of route `\(route.id)` references POI \(id) (\(ref)), which is not in the pack",

@@ -88,6 +88,7 @@ extension GTFSValidator {
         }
         for (table, column, targets) in extraReferences {
             guard let t = tables[table], let col = t.column(column) else { continue }
+            guard targets.contains(where: { c.canResolve(String($0.prefix { $0 != "." })) }) else { continue }
             let valid = targets.reduce(into: Set<String>()) { $0.formUnion(ids($1)) }
             let names = targets.map { $0.replacingOccurrences(of: ".", with: ".txt ") }.joined(separator: " or ")
             for (r, row) in t.rows.enumerated() {

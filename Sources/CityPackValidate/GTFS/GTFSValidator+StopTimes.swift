@@ -7,11 +7,11 @@ extension GTFSValidator {
         let feed = c.feed
         let st = feed.stopTimes
         let table = "stop_times"
-        for (row, id) in st.unknownTripIDs.sorted(by: { $0.key < $1.key }) {
+        for (row, id) in st.unknownTripIDs.sorted(by: { $0.key < $1.key }) where c.canResolve("trips") {
             c.report(Rules.gtfsForeignKeyViolation, "trip_id `\(id)` is not defined in trips.txt", table,
                 st.line[row], field: "trip_id", entity: "trip_id=\(id)")
         }
-        for (row, id) in st.unknownStopIDs.sorted(by: { $0.key < $1.key }) {
+        for (row, id) in st.unknownStopIDs.sorted(by: { $0.key < $1.key }) where c.canResolve("stops") {
             let trip = st.trip[row] >= 0 ? feed.trips[Int(st.trip[row])].id : st.unknownTripIDs[row] ?? ""
             c.report(Rules.gtfsForeignKeyViolation, "stop_id `\(id)` is not defined in stops.txt", table,
                 st.line[row], field: "stop_id", entity: "trip_id=\(trip)")

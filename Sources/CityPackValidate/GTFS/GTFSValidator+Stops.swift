@@ -80,6 +80,7 @@ extension GTFSValidator {
             return
         }
         guard let p = c.stopByID[parentID] else {
+            guard c.canResolve("stops") else { return }
             c.report(Rules.gtfsForeignKeyViolation, "parent_station `\(parentID)` is not defined in stops.txt",
                 "stops", stop.line, field: "parent_station", entity: entity)
             return

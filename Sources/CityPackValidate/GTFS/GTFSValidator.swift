@@ -15,11 +15,16 @@ public enum GTFSValidator {
     ///   - bbox: the city bounding box; stops outside get `gtfs.point_outside_pack_bbox`. nil skips the check.
     ///   - buildDate: the date the pack is built for; drives `gtfs.expired_calendar` and `gtfs.feed_expires_soon`.
     ///   - bag: receives diagnostics.
+    ///   - incompleteTables: tables (`stops`) that are absent or lost rows to reading errors: the rules run on
+    ///     the rows that were read, but references into these tables are not checked (a row that could not be
+    ///     read would make every reference to it look dangling). See ``incompleteTables(of:errorFiles:)``.
     public static func validate(
-        _ feed: GTFSFeed, bbox: BoundingBox?, buildDate: (year: Int, month: Int, day: Int), bag: DiagnosticBag
+        _ feed: GTFSFeed, bbox: BoundingBox?, buildDate: (year: Int, month: Int, day: Int), bag: DiagnosticBag,
+        incompleteTables: Set<String> = []
     ) {
         let context = GTFSValidationContext(feed: feed, bag: bag, bbox: bbox,
-            buildDay: GTFSDate.dayNumber(year: buildDate.year, month: buildDate.month, day: buildDate.day))
+            buildDay: GTFSDate.dayNumber(year: buildDate.year, month: buildDate.month, day: buildDate.day),
+            incompleteTables: incompleteTables)
         checkAgencies(context)
         checkStops(context)
         checkRoutes(context)
@@ -30,6 +35,16 @@ public enum GTFSValidator {
         checkFrequencies(context)
         checkTransfers(context)
         checkOtherTables(context)
+    }
+
+    /// The tables whose references cannot be checked: required or calendar tables that are absent, and tables
+    /// with reading errors (`errorFiles`: display paths of files that got an error diagnostic while reading).
+    public static func incompleteTables(of feed: GTFSFeed, errorFiles: Set<String>) -> Set<String> {
+        var out: Set<String> = []
+        for table in ["agency", "stops", "routes", "trips", "stop_times"] where feed.files[table] == nil { out.insert(table) }
+        if feed.files["calendar"] == nil && feed.files["calendar_dates"] == nil { out.formUnion(["calendar", "calendar_dates"]) }
+        for (table, path) in feed.files where errorFiles.contains(path) { out.insert(table) }
+        return out
     }
 }
 
@@ -46,8 +61,11 @@ struct GTFSValidationContext {
     let agencyIDs: Set<String>
     let serviceIDs: Set<String>
     let shapeIDs: Set<String>
+    /// Tables references into which are not checked (absent, or rows lost to reading errors).
+    let incompleteTables: Set<String>
 
-    init(feed: GTFSFeed, bag: DiagnosticBag, bbox: BoundingBox?, buildDay: Int) {
+    init(feed: GTFSFeed, bag: DiagnosticBag, bbox: BoundingBox?, buildDay: Int, incompleteTables: Set<String> = []) {
+        self.incompleteTables = incompleteTables
         self.feed = feed
         self.bag = bag
         self.bbox = bbox
@@ -92,11 +110,16 @@ struct GTFSValidationContext {
         }
     }
 
-    /// Reports a dangling reference.
+    /// Whether references into `table` can be judged (it was read completely).
+    func canResolve(_ table: String) -> Bool { !incompleteTables.contains(table) }
+
+    /// Reports a dangling reference (not when the target table is incomplete).
     func checkReference(_ id: String?, in ids: Set<String>, target: String, table: String, line: Int32,
         field: String, entity: String?)
     {
         guard let id, !ids.contains(id) else { return }
+        let targets = target == "calendar or calendar_dates" ? ["calendar", "calendar_dates"] : [target]
+        guard targets.contains(where: canResolve) else { return }
         report(Rules.gtfsForeignKeyViolation, "\(field) `\(id)` is not defined in \(target).txt", table, line,
             field: field, entity: entity)
     }

@@ -1,5 +1,6 @@
 import CityPackDiagnostics
 import CityPackIngest
+import CityPackModel
 import Testing
 
 /// One inline fixture: marked XML and the diagnostics expected at each marker (`marker code`).
@@ -166,8 +167,44 @@ func diagnosticAtMarker(_ c: DiagnosticCase) throws {
         <osm version="0.6"><node id="1" lat="1" lon="2"/><way id="10"><nd ref="1"/><nd ref="99"/><tag k="amenity" v="atm"/></way></osm>
         """)
     #expect(poiBag.diagnostics.map(\.code) == ["osm.missing_referenced_node"])
-    #expect(poiBag.errorCount == 1)
-    #expect(result.pois.isEmpty, "a POI way without its geometry is left out")
+    #expect(poiBag.errorCount == 0, "an extract cut at its edge builds by default")
+    #expect(poiBag.warningCount == 1)
+    #expect(poiBag.diagnostics.first?.message ==
+        "way 10 references node 99 not in the input (a clipped extract?); the POI is placed on the 1 of its 2 nodes that are present, at 1.0, 2.0")
+    #expect(result.pois.map(\.ref) == [OSMRef(.way, 10)], "placed on the node that is present")
+    #expect(result.pois.first?.coordinate == Coordinate(lat: 1, lon: 2))
+
+    let (none, noneBag) = try OSMTest.read(header + """
+        <osm version="0.6"><node id="1" lat="1" lon="2"/><way id="10"><nd ref="98"/><nd ref="99"/><tag k="amenity" v="atm"/></way></osm>
+        """)
+    #expect(none.pois.isEmpty, "a POI way with no node present is left out")
+    #expect(noneBag.warningCount == 1)
+    #expect(noneBag.diagnostics.first?.message ==
+        "way 10 references node 98 and 1 more not in the input (a clipped extract?); none of its 2 nodes are present, so the POI is left out of the pack")
+}
+
+@Test func clippedAreaIsPlacedInsideWhatRemains() throws {
+    // A square building cut by the extract's edge: nodes 3 and 4 of the closed ring 1-2-3-4-5-1 are missing.
+    let (result, bag) = try OSMTest.read(header + """
+        <osm version="0.6">
+          <node id="1" lat="0" lon="0"/><node id="2" lat="0" lon="0.001"/><node id="5" lat="0.001" lon="0"/>
+          <node id="6" lat="0.0005" lon="0.0002"/>
+          <way id="10"><nd ref="1"/><nd ref="2"/><nd ref="3"/><nd ref="4"/><nd ref="6"/><nd ref="5"/><nd ref="1"/>
+            <tag k="amenity" v="toilets"/><tag k="name" v="Cut"/></way>
+        </osm>
+        """)
+    #expect(bag.diagnostics.map(\.code) == ["osm.missing_referenced_node"])
+    let poi = try #require(result.pois.first)
+    #expect(poi.coordinate.lat > 0 && poi.coordinate.lat < 0.001)
+    #expect(poi.coordinate.lon > 0 && poi.coordinate.lon < 0.001)
+}
+
+@Test func missingNodeCanBeMadeStrictAgain() throws {
+    let bag = DiagnosticBag(overrides: ["osm.missing_referenced_node": .error])
+    _ = try OSMTest.read(header + """
+        <osm version="0.6"><node id="1" lat="1" lon="2"/><way id="10"><nd ref="1"/><nd ref="99"/><tag k="amenity" v="atm"/></way></osm>
+        """, bag: bag)
+    #expect(bag.errorCount == 1)
 }
 
 @Test func limitsAreDiagnostics() throws {

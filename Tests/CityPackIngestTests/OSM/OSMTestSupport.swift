@@ -46,18 +46,19 @@ enum OSMTest {
 
     /// Reads `xml` written to a temporary `name`, returning the result and the bag.
     static func read(
-        _ xml: String, name: String = "test.osm", options: OSMReadOptions = .init()
+        _ xml: String, name: String = "test.osm", options: OSMReadOptions = .init(), bag: DiagnosticBag = DiagnosticBag()
     ) throws -> (OSMIngestResult, DiagnosticBag) {
         let dir = try TestPaths.temporaryDirectory("osm")
         defer { try? FileManager.default.removeItem(at: dir) }
         let url = dir.appendingPathComponent(name)
         try Data(xml.utf8).write(to: url)
-        return try read(files: [url.path], options: options)
+        return try read(files: [url.path], options: options, bag: bag)
     }
 
     /// Reads real files; display paths are the last path components.
-    static func read(files: [String], options: OSMReadOptions = .init()) throws -> (OSMIngestResult, DiagnosticBag) {
-        let bag = DiagnosticBag()
+    static func read(
+        files: [String], options: OSMReadOptions = .init(), bag: DiagnosticBag = DiagnosticBag()
+    ) throws -> (OSMIngestResult, DiagnosticBag) {
         let reader = OSMReader(profile: profile, bag: bag, options: options)
         for f in files {
             try reader.read(file: f, displayPath: (f as NSString).lastPathComponent)
