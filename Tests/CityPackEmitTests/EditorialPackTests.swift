@@ -100,7 +100,8 @@ import Testing
         let first = try PackEmitter.emit(try Self.input(), outputDirectory: dir.path)
         let files = try #require(first.manifest.copy)
         #expect(files.map(\.path) == [
-            "copy/android/values-de/strings.xml", "copy/android/values/strings.xml", "copy/apple/Localizable.xcstrings",
+            "copy/android/values-de/strings.xml", "copy/android/values-en/strings.xml", "copy/android/values/strings.xml",
+            "copy/apple/Localizable.xcstrings",
             "copy/web/de.json", "copy/web/en.json",
         ])
         let cityDir = dir.appendingPathComponent("ed")
