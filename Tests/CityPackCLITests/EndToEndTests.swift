@@ -79,9 +79,9 @@ import Testing
         }
     }
 
-    @Test(arguments: ["liechtenstein-2024.osm.gz", "peterhof-api-export-2011.osm", "monaco-2021.osm"])
+    @Test(.needsSharedData, arguments: ["liechtenstein-2024.osm.gz", "peterhof-api-export-2011.osm", "monaco-2021.osm"])
     func sharedCity(file: String) throws {
-        guard let data = TestPaths.sharedData else { return }
+        let data = try #require(TestPaths.sharedData)
         let source = data.appendingPathComponent("osm/\(file)")
         let id = String(file.prefix { $0 != "-" })
         let (_, output, build) = try Self.buildCity(osm: source, id: id)

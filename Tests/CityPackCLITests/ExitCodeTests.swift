@@ -103,12 +103,10 @@ import Testing
         return String(decoding: data, as: UTF8.self)
     }
 
-    @Test func coloursAndProgressOnATerminal() throws {
+    @Test(.needsTool("/usr/bin/script", from: "util-linux"))
+    func coloursAndProgressOnATerminal() throws {
         let out = try TestPaths.temporaryDirectory("tty")
-        guard let text = try Self.onTerminal(["check", "inputs/monaco", "--output", out.path], environment: [:]) else {
-            print("skipped: /usr/bin/script (util-linux) is not installed")
-            return
-        }
+        let text = try #require(try Self.onTerminal(["check", "inputs/monaco", "--output", out.path], environment: [:]))
         #expect(text.contains("\u{1B}[1;35mwarning\u{1B}[0m"), "coloured severity")
         #expect(text.contains("ingest inputs/monaco/monaco-2021.osm.gz ["), "progress bar: \(text.prefix(500))")
         let plain = try Self.onTerminal(["check", "inputs/monaco", "--output", out.path, "--quiet"], environment: ["NO_COLOR": "1"]) ?? ""

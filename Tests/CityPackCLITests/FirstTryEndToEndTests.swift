@@ -7,11 +7,9 @@ import Testing
 /// edge, locales without templates, negative coordinates on the command line, and `check` reporting every
 /// problem at once.
 @Suite(.serialized) struct FirstTryEndToEndTests {
-    static let sharedReason: Comment = "needs ../shared/data beside the clone (CI provides it)"
-
     /// Milan's bbox extract has POI ways whose nodes lie partly outside the file: init + build succeed, and every
     /// such POI is either in the pack (placed on the nodes present) or named in a warning as left out.
-    @Test(.enabled(if: TestPaths.sharedData != nil, sharedReason))
+    @Test(.needsSharedData)
     func milanExtractCutAtItsEdgeBuilds() throws {
         let data = try #require(TestPaths.sharedData)
         let tmp = try TestPaths.temporaryDirectory("first-try-milan")

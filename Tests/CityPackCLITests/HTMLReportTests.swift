@@ -30,11 +30,10 @@ import Testing
         return String(decoding: data, as: UTF8.self)
     }
 
-    @Test func filtersRunInABrowser() throws {
-        guard Self.chromium != nil else {
-            print("skipped: chromium is not installed (apt-get install chromium; CI installs it through .ci/run)")
-            return
-        }
+    static let chromiumReason: Comment = "needs chromium (apt-get install chromium; .ci/run installs it)"
+
+    @Test(.enabled(if: HTMLReportTests.chromium != nil, HTMLReportTests.chromiumReason))
+    func filtersRunInABrowser() throws {
         let out = try TestPaths.temporaryDirectory("html-report")
         let r = try CLIRunner.run(["check", "Tests/Fixtures/diagnostics/city", "--output", out.path], environment: ["SOURCE_DATE_EPOCH": "1704067200"])
         #expect(r.status == 1)
@@ -102,11 +101,16 @@ import Testing
         #expect(html.contains("<tr data-route=\"rocher\">") && html.contains("<td>yes</td>"))
         #expect(!html.contains("class=\"route left-out\""), "both routes go into the pack")
         #expect(html.contains("cards · 2 walking routes</p>"))
-        guard Self.chromium != nil else {
-            print("skipped the browser half: chromium is not installed")
-            return
-        }
-        // The browser parses the SVG and keeps the route groups, their dashed polylines and waypoints.
+    }
+
+    /// The browser half of the test above: it parses the SVG and keeps the route groups, their dashed
+    /// polylines and waypoints.
+    @Test(.enabled(if: HTMLReportTests.chromium != nil, HTMLReportTests.chromiumReason))
+    func walkingRoutesSurviveTheBrowser() throws {
+        let out = try TestPaths.temporaryDirectory("html-routes-browser")
+        let r = try CLIRunner.run(["check", "inputs/monaco", "--output", out.path], environment: ["SOURCE_DATE_EPOCH": "1704067200"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let page = out.appendingPathComponent("monaco/report.html")
         let dom = try Self.runChromium(["--dump-dom", page.absoluteString])
         #expect(dom.contains("data-route=\"rocher\"") && dom.contains("data-route=\"monte_carlo\""), "\(dom.prefix(2000))")
         #expect(dom.components(separatedBy: "<polyline class=\"walk\"").count == 3)

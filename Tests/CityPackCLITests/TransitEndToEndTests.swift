@@ -4,7 +4,7 @@ import Testing
 
 /// The editors' flow on real feeds, through the binary: every problem at once, errors block the pack unless
 /// the city file downgrades the rule, and real feeds build.
-@Suite(.serialized) struct TransitEndToEndTests {
+@Suite(.serialized, .needsSharedData) struct TransitEndToEndTests {
     static func city(feed: URL, id: String, rules: String? = nil) throws -> (URL, URL) {
         let tmp = try TestPaths.temporaryDirectory("e2e-gtfs-\(id)")
         let city = tmp.appendingPathComponent("inputs/\(id)")
@@ -21,7 +21,7 @@ import Testing
     /// The sample feed has short stop_times rows (lines 17–29): errors, located, and no pack; downgrading the
     /// rule in the city file lets the pack build.
     @Test func errorsBlockThePackUnlessDowngraded() throws {
-        guard let data = TestPaths.sharedData else { return }
+        let data = try #require(TestPaths.sharedData)
         let feed = data.appendingPathComponent("gtfs/google-sample-feed.zip")
         let (city, output) = try Self.city(feed: feed, id: "sample")
         let check = try CLIRunner.run(["check", city.path, "--output", output.path, "--format", "json"], environment: ["SOURCE_DATE_EPOCH": "1199145600"])
@@ -47,7 +47,7 @@ import Testing
     /// Real feeds build into packs (a transit-only city); departures are served from the pack.
     @Test(arguments: ["trimet-portland-2routes-2021.zip", "nyc-subway-2025.zip", "cairns-2014.zip"])
     func realFeedBuilds(_ name: String) throws {
-        guard let data = TestPaths.sharedData else { return }
+        let data = try #require(TestPaths.sharedData)
         let (city, output) = try Self.city(feed: data.appendingPathComponent("gtfs/\(name)"), id: "feed")
         let build = try CLIRunner.run(["build", city.path, "--output", output.path, "--quiet"])
         #expect(build.status == 0, "\(build.stderr.prefix(3000))")

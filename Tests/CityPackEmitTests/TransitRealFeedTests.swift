@@ -33,8 +33,9 @@ import Testing
             ]),
     ]
 
-    @Test(arguments: cases) func departuresMatchIndependentComputation(_ testCase: Case) throws {
-        guard let data = TestPaths.sharedData, FileManager.default.isExecutableFile(atPath: "/usr/bin/unzip") else { return }
+    @Test(.needsSharedData, .needsTool("/usr/bin/unzip", from: "unzip"), arguments: cases)
+    func departuresMatchIndependentComputation(_ testCase: Case) throws {
+        let data = try #require(TestPaths.sharedData)
         let zip = data.appendingPathComponent("gtfs/\(testCase.feed)").path
         let bag = DiagnosticBag()
         let feed = try #require(try GTFSReader.read(path: zip, bag: bag))

@@ -84,9 +84,9 @@ import Testing
         ("google-sample-feed.zip", 28),
     ]
 
-    @Test(arguments: realFeeds.map(\.0))
+    @Test(.needsSharedData, arguments: realFeeds.map(\.0))
     func realFeedStopTimeCounts(_ name: String) throws {
-        guard let data = TestPaths.sharedData else { return }
+        let data = try #require(TestPaths.sharedData)
         let bag = DiagnosticBag()
         let feed = try #require(try GTFSReader.read(path: data.appendingPathComponent("gtfs/\(name)").path, bag: bag))
         let expected = Self.realFeeds.first { $0.0 == name }!.1

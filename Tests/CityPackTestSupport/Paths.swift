@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// Locations tests need: the repository root and the shared real data beside it.
 public enum TestPaths {
@@ -7,10 +8,22 @@ public enum TestPaths {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// `../shared/data` beside the clone, if present.
+    ///
+    /// Tests only: the environment variable `CITYPACK_SHARED_DATA=DIR` puts the shared data somewhere else, and
+    /// naming a folder that does not exist (`CITYPACK_SHARED_DATA=/nonexistent swift test`) shows what a
+    /// machine without the data sees: every test that needs it is reported as skipped, with the reason.
     public static var sharedData: URL? {
-        let url = root.deletingLastPathComponent().appendingPathComponent("shared/data")
+        let url: URL
+        if let override = ProcessInfo.processInfo.environment["CITYPACK_SHARED_DATA"], !override.isEmpty {
+            url = URL(fileURLWithPath: override)
+        } else {
+            url = root.deletingLastPathComponent().appendingPathComponent("shared/data")
+        }
         return FileManager.default.fileExists(atPath: url.path) ? url : nil
     }
+
+    /// Whether `sharedData` is there; tests that need it carry the `.needsSharedData` trait.
+    public static var hasSharedData: Bool { sharedData != nil }
 
     /// A new empty temporary directory.
     public static func temporaryDirectory(_ name: String = "citypack-test") throws -> URL {
@@ -18,5 +31,22 @@ public enum TestPaths {
             .appendingPathComponent("\(name)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
+    }
+}
+
+/// Conditions under which a test runs; when one does not hold, `swift test` lists the test as skipped with the
+/// reason instead of letting it pass without checking anything. `.ci/run` installs everything these name and
+/// fails if any test is skipped.
+extension Trait where Self == ConditionTrait {
+    /// The real data in `../shared/data` (see `TestPaths.sharedData`).
+    public static var needsSharedData: Self {
+        .enabled(if: TestPaths.hasSharedData, "needs ../shared/data beside the clone (CI provides it)")
+    }
+
+    /// An executable at `path`, from the Debian package `package`.
+    public static func needsTool(_ path: String, from package: String) -> Self {
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: path),
+            Comment(rawValue: "needs \(path) (apt-get install \(package); .ci/run installs it)"))
     }
 }

@@ -6,8 +6,8 @@ import CityPackValidate
 import Foundation
 import Testing
 
-/// Real feeds and the broken-feed corpora in `../shared/data/gtfs` (skipped when the folder is absent).
-@Suite struct GTFSRealFeedTests {
+/// Real feeds and the broken-feed corpora in `../shared/data/gtfs` (reported as skipped when the folder is absent).
+@Suite(.needsSharedData) struct GTFSRealFeedTests {
     static let feeds = [
         "milan-atm-2015.zip", "wmata-dc-2026.zip", "hart-tampa-2018.zip", "trimet-portland-2routes-2021.zip",
         "nyc-subway-2025.zip", "cairns-2014.zip", "google-sample-feed.zip",
@@ -15,7 +15,7 @@ import Testing
 
     @Test(arguments: feeds)
     func realFeedReadsAndLocatesErrors(_ name: String) throws {
-        guard let data = TestPaths.sharedData else { return }
+        let data = try #require(TestPaths.sharedData)
         let path = data.appendingPathComponent("gtfs/\(name)").path
         let diagnostics = try GTFSFixture.runPath(path, display: name)
         let errors = diagnostics.errors
@@ -70,7 +70,7 @@ import Testing
 
     @Test(arguments: brokenCases.keys.sorted())
     func transitfeedBrokenCase(_ name: String) throws {
-        guard let data = TestPaths.sharedData else { return }
+        let data = try #require(TestPaths.sharedData)
         let path = data.appendingPathComponent("gtfs/broken/transitfeed/\(name)").path
         let diagnostics = try GTFSFixture.runPath(path, display: name)
         let expected = Self.brokenCases[name]!
@@ -86,7 +86,7 @@ import Testing
 
     @Test(arguments: ["good_feed", "good_feed.zip", "utf8bom", "only_calendar_dates"])
     func transitfeedGoodCaseHasNoErrors(_ name: String) throws {
-        guard let data = TestPaths.sharedData else { return }
+        let data = try #require(TestPaths.sharedData)
         let path = data.appendingPathComponent("gtfs/broken/transitfeed/\(name)").path
         let diagnostics = try GTFSFixture.runPath(path, display: name)
         #expect(diagnostics.errors.isEmpty, "\(name):\n\(diagnostics.errors.summary)")
@@ -100,7 +100,7 @@ import Testing
         "good_feed", "good_feed.zip", "utf8bom", "only_calendar_dates",
     ])
     func transitfeedUnderWerror(_ name: String) throws {
-        guard let data = TestPaths.sharedData else { return }
+        let data = try #require(TestPaths.sharedData)
         let path = data.appendingPathComponent("gtfs/broken/transitfeed/\(name)").path
         let diagnostics = try GTFSFixture.runPath(path, display: name, buildDate: (2007, 5, 20), warningsAsErrors: true)
         let good = ["good_feed", "good_feed.zip", "utf8bom", "only_calendar_dates"].contains(name)
@@ -114,7 +114,7 @@ import Testing
     /// transitland's error zips (bad coordinates, CSV quoting chaos; an expired real feed): no crash, located errors.
     @Test(arguments: ["example-errors.zip", "bart-errors.zip"])
     func transitlandErrorZips(_ name: String) throws {
-        guard let data = TestPaths.sharedData else { return }
+        let data = try #require(TestPaths.sharedData)
         let path = data.appendingPathComponent("gtfs/broken/transitland/\(name)").path
         let diagnostics = try GTFSFixture.runPath(path, display: name)
         print("transitland \(name): \(diagnostics.errors.count) errors; codes \(Set(diagnostics.errors.map(\.code)).sorted())")
@@ -123,7 +123,7 @@ import Testing
     }
 
     @Test func notAZipIsALocatedError() throws {
-        guard let data = TestPaths.sharedData else { return }
+        let data = try #require(TestPaths.sharedData)
         let path = data.appendingPathComponent("gtfs/broken/transitland/invalid-not-a-zip.zip").path
         let diagnostics = try GTFSFixture.runPath(path, display: "invalid-not-a-zip.zip")
         #expect(diagnostics.map(\.code) == ["gtfs.invalid_archive"])

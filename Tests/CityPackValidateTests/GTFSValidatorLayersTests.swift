@@ -6,7 +6,7 @@ import Testing
 /// transitland-lib's validator layers: `base` is valid; each `errors/<case>` overlay marks offending rows in an
 /// extra `expect_error` column. We check that an error lands on each marked file and row (or that one of its
 /// notes points there: trip-level findings are reported on stop_times with a note at the trip).
-@Suite struct GTFSValidatorLayersTests {
+@Suite(.needsSharedData) struct GTFSValidatorLayersTests {
     static var layers: URL? { TestPaths.sharedData?.appendingPathComponent("gtfs/broken/transitland/validator-layers") }
 
     /// Splits a CSV line into raw cells, keeping quotes (the fixtures hold no multi-line values).
@@ -116,7 +116,7 @@ import Testing
     /// base is valid for transitland, which tolerates rows that only lack trailing cells or end in empty extra
     /// cells: no errors, and a `csv.trailing_cells` warning for each of its three such rows.
     @Test func baseHasNoErrors() throws {
-        guard let layers = Self.layers else { return }
+        let layers = try #require(Self.layers)
         let diagnostics = try GTFSFixture.runPath(layers.appendingPathComponent("base").path, display: "feed")
         #expect(diagnostics.errors.isEmpty, "\(diagnostics.errors.summary)")
         let ragged = diagnostics.filter { $0.code == "csv.trailing_cells" }.map { $0.location?.description ?? "" }
@@ -129,7 +129,7 @@ import Testing
     static let threshold = 58
 
     @Test func errorOverlaysAgree() throws {
-        guard let layers = Self.layers else { return }
+        let layers = try #require(Self.layers)
         let errorsDir = layers.appendingPathComponent("errors")
         let cases = try FileManager.default.contentsOfDirectory(atPath: errorsDir.path).sorted()
         var matched = 0

@@ -21,6 +21,20 @@ struct Bench: ParsableCommand {
     @Option(name: .long, help: "Benchmark `citypack check` on this GTFS feed (folder or .zip) against gtfs-guru instead.")
     var gtfs: String?
 
+    @Flag(name: .customLong("gtfs-memory"), help: ArgumentHelp(
+        "Instead: peak RSS of `citypack check` on a generated GTFS zip bomb (about 1 GiB of stop_times, which must "
+            + "be refused with gtfs.zip_bomb), on a generated feed of --gtfs-memory-rows stop_times rows (folder and "
+            + "zip: wall time too), and on each feed of ../shared/data/gtfs when present. Targets: bomb < 100 MB."))
+    var gtfsMemory = false
+
+    @Option(name: .customLong("gtfs-memory-rows"), help: "stop_times rows of the generated feed for --gtfs-memory.")
+    var gtfsMemoryRows: Int = 10_000_000
+
+    @Option(name: .customLong("checker"), help: ArgumentHelp(
+        "The citypack binary whose `check` --gtfs-memory measures (default: this one), to compare builds.",
+        visibility: .hidden))
+    var checkerBinary: String?
+
     @Option(name: .customLong("osm-testdata"), help: ArgumentHelp(
         "Instead of timing: run every case of an osmcode/osm-testdata folder (xml and grid) through the OSM reader "
             + "and print whether CityPack's verdict agrees with the case's expected result.", valueName: "dir"))
@@ -28,11 +42,16 @@ struct Bench: ParsableCommand {
 
     func validate() throws {
         if runs < 1 { throw ValidationError("--runs must be at least 1") }
+        if gtfsMemoryRows < 1 { throw ValidationError("--gtfs-memory-rows must be at least 1") }
     }
 
     func run() throws {
         if let osmTestdata {
             try benchOSMTestdata(osmTestdata)
+            return
+        }
+        if gtfsMemory {
+            try benchGTFSMemory()
             return
         }
         if let gtfs {

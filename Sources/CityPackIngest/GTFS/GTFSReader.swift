@@ -21,6 +21,11 @@ public struct GTFSReadOptions: Sendable {
     public var maxEntries: Int = 10_000
     /// Largest decompressed / compressed ratio of one zip entry, checked while inflating. Default 200.
     public var maxCompressionRatio: Int = 200
+    /// Bytes read from a file or inflated from an entry at a time. Tables are parsed piece by piece and never
+    /// held whole. Default 1 MiB; tests make it tiny to cut rows at every possible place.
+    public var readChunkSize: Int = 1 << 20
+    /// A CSV record longer than this is scanned in place instead of being held (``CSVOptions/recordBufferSize``).
+    public var recordBufferSize: Int = 4 << 20
 
     public init(maxFileSize: Int = 1 << 30, maxTotalSize: Int = 2 << 30, maxRows: Int = 50_000_000,
         maxFieldLength: Int = 64 << 10)
@@ -49,6 +54,8 @@ extension GTFSReadOptions {
             newLineInValueSeverity: newLineInValueSeverity, maxFileSize: maxFileSize, maxRows: maxRows,
             maxFieldLength: maxFieldLength, trimWhitespace: true, schema: schema)
         options.maxFieldsPerRow = maxFieldsPerRow
+        options.readChunkSize = readChunkSize
+        options.recordBufferSize = recordBufferSize
         return options
     }
 }
@@ -98,27 +105,22 @@ public enum GTFSReader {
         }
 
         var parser = GTFSTableParser(bag: bag)
+        let reading = GTFSTableReading(bag: bag, options: options)
         // Order matters: stop_times resolves trip and stop indices.
         for table in GTFSSchema.readOrder {
-            guard let file = feed.files[table], let data = source.load("\(table).txt", bag: bag) else { continue }
-            let schema = GTFSSchema.tables[table]!
-            let csvOptions = options.csv(schema: schema)
-            data.withUnsafeBytes { bytes in
-                if let progress = options.progress {
-                    parser.rowProgress = GTFSRowProgress(file: file, total: GTFSRowProgress.lineCount(bytes), report: progress)
-                }
-                parser.parse(table: table, bytes: bytes, file: file, options: csvOptions, into: &feed)
-                parser.rowProgress?.finish()
-                parser.rowProgress = nil
+            guard let file = feed.files[table] else { continue }
+            let csvOptions = options.csv(schema: GTFSSchema.tables[table]!)
+            reading.read("\(table).txt", file: file, source: &source, feed: &feed, parser: &parser, countRows: true) {
+                try $0.parse(table: table, input: $2, options: csvOptions, into: &$1)
             }
         }
         // Tables CityPack does not model still get their syntax checked.
         for (table, schema) in GTFSSchema.tables where !GTFSSchema.readOrder.contains(table) {
-            guard let file = feed.files[table], let data = source.load("\(table).txt", bag: bag) else { continue }
+            guard let file = feed.files[table] else { continue }
             var csvOptions = options.csv(schema: schema)
             csvOptions.lenientTrailingCells = true
-            data.withUnsafeBytes { bytes in
-                parser.parseOther(table: table, bytes: bytes, file: file, options: csvOptions, into: &feed)
+            reading.read("\(table).txt", file: file, source: &source, feed: &feed, parser: &parser, countRows: false) {
+                try $0.parseOther(table: table, input: $2, options: csvOptions, into: &$1)
             }
         }
         GTFSTableParser.indexStopTimes(&feed)

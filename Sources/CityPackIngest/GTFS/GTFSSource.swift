@@ -70,7 +70,7 @@ struct GTFSSource {
             let name = entry.path
             let parts = name.split(separator: "/", omittingEmptySubsequences: false)
             // `..` as a component with either separator (zip tools on Windows honour backslashes), absolute
-            // paths and drive letters: never used, since entries are read into memory, but a sign of zip-slip.
+            // paths and drive letters: never used, since entries are never written to disk, but a sign of zip-slip.
             let components = name.split(omittingEmptySubsequences: false) { $0 == "/" || $0 == "\\" }
             if name.hasPrefix("/") || name.hasPrefix("\\") || components.contains("..") || name.contains(":")
             {
@@ -116,8 +116,10 @@ struct GTFSSource {
 
 
 
-    /// The bytes of one file, or nil (after reporting) when it cannot be read or is too large.
-    mutating func load(_ name: String, bag: DiagnosticBag) -> Data? {
+    /// Opens one file for reading in pieces, or returns nil (after reporting) when it cannot be read or is
+    /// declared too large. A zip entry may still fail while it is read (``GTFSFileStream/canFailLate``); call
+    /// ``close(_:succeeded:)`` when done so its bytes count against the archive's `zip_size`.
+    mutating func open(_ name: String, bag: DiagnosticBag) -> GTFSFileStream? {
         guard let shown = displayPaths[name] else { return nil }
         let whole = SourceLocation(file: shown)
         switch kind {
@@ -130,9 +132,9 @@ struct GTFSSource {
                 return nil
             }
             do {
-                return try Data(contentsOf: url, options: .mappedIfSafe)
+                return try GTFSFileStream.file(url, path: shown, size: size, limit: options.maxFileSize)
             } catch {
-                bag.report(Rules.packIOFailure, "cannot read file: \(error.localizedDescription)", at: whole)
+                bag.report(Rules.packIOFailure, "cannot read file: \(error)", at: whole)
                 return nil
             }
         case .zip(let archive, let entries):
@@ -145,23 +147,18 @@ struct GTFSSource {
                 return nil
             }
             // Sizes in headers are whatever the archive's author wrote: the limits hold on the inflated bytes.
-            let data: Data
             do {
-                data = try archive.extract(entry, maxBytes: limit, maxRatio: options.maxCompressionRatio)
-            } catch ZipReader.Failure.tooLarge {
-                bag.report(Rules.gtfsArchiveTooLarge, "entry inflates beyond the limit of \(limit) bytes", at: whole)
-                return nil
-            } catch ZipReader.Failure.ratio(let ratio) {
-                bag.report(Rules.gtfsZipBomb,
-                    "entry inflates to more than \(ratio) times its \(entry.compressedSize) compressed bytes (a zip bomb?); not read",
-                    at: whole)
-                return nil
+                let stream = try archive.stream(entry, maxBytes: limit, maxRatio: options.maxCompressionRatio)
+                return GTFSFileStream.entry(stream, path: shown, limit: limit)
             } catch {
                 bag.report(Rules.gtfsInvalidArchive, "cannot read entry: \(error)", at: whole)
                 return nil
             }
-            decompressed += data.count
-            return data
         }
+    }
+
+    /// A file opened with ``open(_:bag:)`` is done: a zip entry read whole counts against `zip_size`.
+    mutating func close(_ stream: GTFSFileStream, succeeded: Bool) {
+        if succeeded && stream.canFailLate { decompressed += stream.bytesRead }
     }
 }

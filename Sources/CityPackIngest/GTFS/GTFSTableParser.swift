@@ -2,9 +2,20 @@ import Foundation
 import CityPackDiagnostics
 import CityPackModel
 
+/// One table's bytes as the parser reads them: pieces from `read` (see
+/// ``CSVScanner/scan(file:options:bag:read:onRow:)``), never the whole table at once.
+struct GTFSTableInput {
+    /// Display path.
+    let file: String
+    /// Expected size in bytes (for reserving capacity; may be wrong).
+    let sizeHint: Int
+    let read: (UnsafeMutableRawBufferPointer) throws -> Int
+}
+
 /// Parses each GTFS table's rows into the model. One method per table; shared lookups live here.
 struct GTFSTableParser {
-    let bag: DiagnosticBag
+    /// Receives diagnostics; the reader points it at a holding bag while a zip entry is not yet known sound.
+    var bag: DiagnosticBag
     private var timezoneCache: [String: Bool] = [:]
     private var stopIndex: [String: Int32] = [:]
     private var tripIndex: [String: Int32] = [:]
@@ -15,34 +26,30 @@ struct GTFSTableParser {
 
     init(bag: DiagnosticBag) { self.bag = bag }
 
-    mutating func parse(
-        table: String, bytes: UnsafeRawBufferPointer, file: String, options: CSVOptions, into feed: inout GTFSFeed
-    ) {
+    mutating func parse(table: String, input: GTFSTableInput, options: CSVOptions, into feed: inout GTFSFeed) throws {
         let summary: CSVScanSummary
         switch table {
-        case "agency": summary = agency(bytes, file, options, &feed)
-        case "stops": summary = stops(bytes, file, options, &feed)
-        case "routes": summary = routes(bytes, file, options, &feed)
-        case "trips": summary = trips(bytes, file, options, &feed)
-        case "stop_times": summary = stopTimes(bytes, file, options, &feed)
-        case "calendar": summary = calendar(bytes, file, options, &feed)
-        case "calendar_dates": summary = calendarDates(bytes, file, options, &feed)
-        case "shapes": summary = shapes(bytes, file, options, &feed)
-        case "frequencies": summary = frequencies(bytes, file, options, &feed)
-        case "transfers": summary = transfers(bytes, file, options, &feed)
-        case "feed_info": summary = feedInfo(bytes, file, options, &feed)
-        default: summary = CSVScanner.scan(bytes, file: file, options: options, bag: bag) { _ in }
+        case "agency": summary = try agency(input, options, &feed)
+        case "stops": summary = try stops(input, options, &feed)
+        case "routes": summary = try routes(input, options, &feed)
+        case "trips": summary = try trips(input, options, &feed)
+        case "stop_times": summary = try stopTimes(input, options, &feed)
+        case "calendar": summary = try calendar(input, options, &feed)
+        case "calendar_dates": summary = try calendarDates(input, options, &feed)
+        case "shapes": summary = try shapes(input, options, &feed)
+        case "frequencies": summary = try frequencies(input, options, &feed)
+        case "transfers": summary = try transfers(input, options, &feed)
+        case "feed_info": summary = try feedInfo(input, options, &feed)
+        default: summary = try scan(input, options) { _ in }
         }
         if summary.header != nil { feed.headerLines[table] = summary.headerLine }
     }
 
     /// Tables without a model type: syntax is checked; those with keys or references are kept as text.
-    mutating func parseOther(
-        table: String, bytes: UnsafeRawBufferPointer, file: String, options: CSVOptions, into feed: inout GTFSFeed
-    ) {
+    mutating func parseOther(table: String, input: GTFSTableInput, options: CSVOptions, into feed: inout GTFSFeed) throws {
         let keep = table != "translations"
         var extra = TransitExtraTable(columns: [])
-        let summary = CSVScanner.scan(bytes, file: file, options: options, bag: bag) { row in
+        let summary = try scan(input, options) { row in
             guard keep else { return }
             if extra.columns.isEmpty { extra.columns = row.header.names }
             extra.rows.append((0..<row.fields.count).map { row.string($0) })
@@ -56,13 +63,11 @@ struct GTFSTableParser {
         }
     }
 
-    private func scan(
-        _ bytes: UnsafeRawBufferPointer, _ file: String, _ options: CSVOptions, _ onRow: (CSVRow) -> Void
-    ) -> CSVScanSummary {
+    private func scan(_ input: GTFSTableInput, _ options: CSVOptions, _ onRow: (CSVRow) -> Void) throws -> CSVScanSummary {
         guard let progress = rowProgress else {
-            return CSVScanner.scan(bytes, file: file, options: options, bag: bag, onRow: onRow)
+            return try CSVScanner.scan(file: input.file, options: options, bag: bag, read: input.read, onRow: onRow)
         }
-        return CSVScanner.scan(bytes, file: file, options: options, bag: bag) { row in
+        return try CSVScanner.scan(file: input.file, options: options, bag: bag, read: input.read) { row in
             onRow(row)
             progress.row()
         }
@@ -70,13 +75,11 @@ struct GTFSTableParser {
 
     // MARK: Tables
 
-    private mutating func agency(
-        _ bytes: UnsafeRawBufferPointer, _ file: String, _ options: CSVOptions, _ feed: inout GTFSFeed
-    ) -> CSVScanSummary {
+    private mutating func agency(_ input: GTFSTableInput, _ options: CSVOptions, _ feed: inout GTFSFeed) throws -> CSVScanSummary {
         var c: (id: Int?, name: Int?, url: Int?, tz: Int?)?
         var cache = timezoneCache
         defer { timezoneCache = cache }
-        return scan(bytes, file, options) { row in
+        return try scan(input, options) { row in
             let h = row.header
             if c == nil {
                 c = (h.index(of: "agency_id"), h.index(of: "agency_name"), h.index(of: "agency_url"),
@@ -92,9 +95,7 @@ struct GTFSTableParser {
         }
     }
 
-    private mutating func stops(
-        _ bytes: UnsafeRawBufferPointer, _ file: String, _ options: CSVOptions, _ feed: inout GTFSFeed
-    ) -> CSVScanSummary {
+    private mutating func stops(_ input: GTFSTableInput, _ options: CSVOptions, _ feed: inout GTFSFeed) throws -> CSVScanSummary {
         var c: [Int?] = []
         var cache = timezoneCache
         var index = stopIndex
@@ -102,7 +103,7 @@ struct GTFSTableParser {
             timezoneCache = cache
             stopIndex = index
         }
-        return scan(bytes, file, options) { row in
+        return try scan(input, options) { row in
             if c.isEmpty {
                 c = ["stop_id", "stop_name", "stop_lat", "stop_lon", "location_type", "parent_station",
                     "stop_timezone", "stop_url", "wheelchair_boarding", "zone_id"].map { row.header.index(of: $0) }
@@ -125,11 +126,9 @@ struct GTFSTableParser {
         }
     }
 
-    private func routes(
-        _ bytes: UnsafeRawBufferPointer, _ file: String, _ options: CSVOptions, _ feed: inout GTFSFeed
-    ) -> CSVScanSummary {
+    private func routes(_ input: GTFSTableInput, _ options: CSVOptions, _ feed: inout GTFSFeed) throws -> CSVScanSummary {
         var c: [Int?] = []
-        return scan(bytes, file, options) { row in
+        return try scan(input, options) { row in
             if c.isEmpty {
                 c = ["route_id", "agency_id", "route_short_name", "route_long_name", "route_type", "route_color",
                     "route_text_color", "route_url", "route_sort_order", "continuous_pickup", "continuous_drop_off", "network_id"]
@@ -158,13 +157,11 @@ struct GTFSTableParser {
         }
     }
 
-    private mutating func trips(
-        _ bytes: UnsafeRawBufferPointer, _ file: String, _ options: CSVOptions, _ feed: inout GTFSFeed
-    ) -> CSVScanSummary {
+    private mutating func trips(_ input: GTFSTableInput, _ options: CSVOptions, _ feed: inout GTFSFeed) throws -> CSVScanSummary {
         var c: [Int?] = []
         var index = tripIndex
         defer { tripIndex = index }
-        return scan(bytes, file, options) { row in
+        return try scan(input, options) { row in
             if c.isEmpty {
                 c = ["trip_id", "route_id", "service_id", "trip_headsign", "direction_id", "block_id", "shape_id",
                     "wheelchair_accessible", "bikes_allowed"].map { row.header.index(of: $0) }
@@ -185,12 +182,13 @@ struct GTFSTableParser {
         }
     }
 
-    private func stopTimes(
-        _ bytes: UnsafeRawBufferPointer, _ file: String, _ options: CSVOptions, _ feed: inout GTFSFeed
-    ) -> CSVScanSummary {
+    private func stopTimes(_ input: GTFSTableInput, _ options: CSVOptions, _ feed: inout GTFSFeed) throws -> CSVScanSummary {
         var c: [Int?] = []
         var st = TransitStopTimes()
-        let estimate = max(16, bytes.count / 48)
+        // Room for the shortest plausible rows (`T,08:00:00,08:00:00,S,1` is 24 bytes): growing a 10-million-row
+        // column copies it, while capacity that is never filled costs address space, not memory (the pages are
+        // never touched). The size is the file's or the entry's declared one, and at most the rows limit.
+        let estimate = max(16, min(input.sizeHint / 24, options.maxRows + 1))
         st.trip.reserveCapacity(estimate)
         st.stop.reserveCapacity(estimate)
         st.sequence.reserveCapacity(estimate)
@@ -198,12 +196,14 @@ struct GTFSTableParser {
         st.departure.reserveCapacity(estimate)
         st.distance.reserveCapacity(estimate)
         st.line.reserveCapacity(estimate)
-        // Rows are usually grouped by trip: remember the previous trip_id bytes to skip the hash lookup.
-        var previousTripStart = 0, previousTripEnd = 0
+        // Rows are usually grouped by trip: remember the previous trip_id bytes to skip the hash lookup. (A copy:
+        // the row's bytes are gone once the scanner reads on.)
+        var previousTripID: [UInt8] = []
+        previousTripID.reserveCapacity(64)
         var previousTrip: Int32 = -1
         let tripIndex = self.tripIndex
         let stopIndex = self.stopIndex
-        let summary = scan(bytes, file, options) { row in
+        let summary = try scan(input, options) { row in
             if c.isEmpty {
                 c = ["trip_id", "stop_id", "stop_sequence", "arrival_time", "departure_time", "shape_dist_traveled",
                     "pickup_type", "drop_off_type", "timepoint", "location_group_id", "location_id"]
@@ -216,8 +216,8 @@ struct GTFSTableParser {
             let tf = row.fields[tc]
             var trip: Int32
             var unknownTrip: String?
-            if previousTrip >= 0, tf.end - tf.start == previousTripEnd - previousTripStart,
-                memcmp(bytes.baseAddress! + tf.start, bytes.baseAddress! + previousTripStart, tf.end - tf.start) == 0
+            if previousTrip >= 0, tf.end - tf.start == previousTripID.count,
+                previousTripID.withUnsafeBytes({ memcmp($0.baseAddress!, row.raw(tc).baseAddress!, $0.count) == 0 })
             {
                 trip = previousTrip
             } else {
@@ -225,8 +225,8 @@ struct GTFSTableParser {
                 if let t = tripIndex[id] {
                     trip = t
                     previousTrip = t
-                    previousTripStart = tf.start
-                    previousTripEnd = tf.end
+                    previousTripID.removeAll(keepingCapacity: true)
+                    previousTripID.append(contentsOf: row.raw(tc))
                 } else {
                     trip = -1
                     unknownTrip = id
@@ -294,12 +294,10 @@ struct GTFSTableParser {
         return summary
     }
 
-    private func calendar(
-        _ bytes: UnsafeRawBufferPointer, _ file: String, _ options: CSVOptions, _ feed: inout GTFSFeed
-    ) -> CSVScanSummary {
+    private func calendar(_ input: GTFSTableInput, _ options: CSVOptions, _ feed: inout GTFSFeed) throws -> CSVScanSummary {
         var c: [Int?] = []
         let days = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
-        return scan(bytes, file, options) { row in
+        return try scan(input, options) { row in
             if c.isEmpty { c = (["service_id", "start_date", "end_date"] + days).map { row.header.index(of: $0) } }
             let cells = GTFSCells(row, bag: bag, key: c[0])
             let id = cells.id(c[0], "service_id")
@@ -315,11 +313,9 @@ struct GTFSTableParser {
         }
     }
 
-    private func calendarDates(
-        _ bytes: UnsafeRawBufferPointer, _ file: String, _ options: CSVOptions, _ feed: inout GTFSFeed
-    ) -> CSVScanSummary {
+    private func calendarDates(_ input: GTFSTableInput, _ options: CSVOptions, _ feed: inout GTFSFeed) throws -> CSVScanSummary {
         var c: [Int?] = []
-        return scan(bytes, file, options) { row in
+        return try scan(input, options) { row in
             if c.isEmpty { c = ["service_id", "date", "exception_type"].map { row.header.index(of: $0) } }
             let cells = GTFSCells(row, bag: bag, key: c[0])
             let id = cells.id(c[0], "service_id")
@@ -331,14 +327,12 @@ struct GTFSTableParser {
         }
     }
 
-    private mutating func shapes(
-        _ bytes: UnsafeRawBufferPointer, _ file: String, _ options: CSVOptions, _ feed: inout GTFSFeed
-    ) -> CSVScanSummary {
+    private mutating func shapes(_ input: GTFSTableInput, _ options: CSVOptions, _ feed: inout GTFSFeed) throws -> CSVScanSummary {
         var c: [Int?] = []
         var index = shapeIndex
         var points = TransitShapePoints()
         defer { shapeIndex = index }
-        let summary = scan(bytes, file, options) { row in
+        let summary = try scan(input, options) { row in
             if c.isEmpty {
                 c = ["shape_id", "shape_pt_lat", "shape_pt_lon", "shape_pt_sequence", "shape_dist_traveled"]
                     .map { row.header.index(of: $0) }
@@ -372,11 +366,9 @@ struct GTFSTableParser {
         return summary
     }
 
-    private func frequencies(
-        _ bytes: UnsafeRawBufferPointer, _ file: String, _ options: CSVOptions, _ feed: inout GTFSFeed
-    ) -> CSVScanSummary {
+    private func frequencies(_ input: GTFSTableInput, _ options: CSVOptions, _ feed: inout GTFSFeed) throws -> CSVScanSummary {
         var c: [Int?] = []
-        return scan(bytes, file, options) { row in
+        return try scan(input, options) { row in
             if c.isEmpty {
                 c = ["trip_id", "start_time", "end_time", "headway_secs", "exact_times"].map { row.header.index(of: $0) }
             }
@@ -393,11 +385,9 @@ struct GTFSTableParser {
         }
     }
 
-    private func transfers(
-        _ bytes: UnsafeRawBufferPointer, _ file: String, _ options: CSVOptions, _ feed: inout GTFSFeed
-    ) -> CSVScanSummary {
+    private func transfers(_ input: GTFSTableInput, _ options: CSVOptions, _ feed: inout GTFSFeed) throws -> CSVScanSummary {
         var c: [Int?] = []
-        return scan(bytes, file, options) { row in
+        return try scan(input, options) { row in
             if c.isEmpty {
                 c = ["from_stop_id", "to_stop_id", "from_route_id", "to_route_id", "from_trip_id", "to_trip_id",
                     "transfer_type", "min_transfer_time"].map { row.header.index(of: $0) }
@@ -416,11 +406,9 @@ struct GTFSTableParser {
         }
     }
 
-    private func feedInfo(
-        _ bytes: UnsafeRawBufferPointer, _ file: String, _ options: CSVOptions, _ feed: inout GTFSFeed
-    ) -> CSVScanSummary {
+    private func feedInfo(_ input: GTFSTableInput, _ options: CSVOptions, _ feed: inout GTFSFeed) throws -> CSVScanSummary {
         var c: [Int?] = []
-        return scan(bytes, file, options) { row in
+        return try scan(input, options) { row in
             if c.isEmpty {
                 c = ["feed_publisher_name", "feed_publisher_url", "feed_lang", "feed_start_date", "feed_end_date",
                     "feed_version"].map { row.header.index(of: $0) }
@@ -477,7 +465,8 @@ struct GTFSTableParser {
 /// Counts rows of one table and reports every 16 384 of them.
 final class GTFSRowProgress {
     let file: String
-    let total: Int64
+    /// Estimated rows of the table.
+    var total: Int64
     let report: @Sendable (String, Int64, Int64) -> Void
     private var rows: Int64 = 0
 
@@ -494,11 +483,10 @@ final class GTFSRowProgress {
 
     func finish() { report(file, rows, rows) }
 
-    /// Line feeds in the table, plus one for a last line without one: the row estimate.
-    static func lineCount(_ bytes: UnsafeRawBufferPointer) -> Int64 {
+    /// Line feeds in `bytes`.
+    static func lineFeeds(_ bytes: UnsafeRawBufferPointer) -> Int64 {
         var n: Int64 = 0
         for byte in bytes where byte == 0x0A { n += 1 }
-        if let last = bytes.last, last != 0x0A { n += 1 }
-        return max(n - 1, 0)
+        return n
     }
 }

@@ -7,7 +7,9 @@ import CCityPackZlib
 import Foundation
 
 /// A read-only zip archive for untrusted feeds: the central directory is parsed with every offset and length
-/// checked against the file, and entries are inflated with zlib from exactly their compressed bytes.
+/// checked against the file, and entries are inflated with zlib from exactly their compressed bytes, a piece at a
+/// time (``stream(_:maxBytes:maxRatio:)``, ``forEachChunk(_:maxBytes:maxRatio:chunkSize:_:)``): an entry is never
+/// held whole, and its limits hold while it inflates (see ``ZipEntryStream``).
 ///
 /// Written for CityPack after fuzzing found that a truncated deflate entry at the end of an archive made
 /// ZIPFoundation 0.9.20's Linux inflate loop forever (it keeps asking for input past the end of the file).
@@ -32,13 +34,16 @@ final class ZipReader {
         case corrupt(String)
         case unsupported(String)
         case tooLarge(Int)
-        case ratio(UInt64)
+        /// More than `ratio` × the compressed bytes consumed (plus slack) came out: `produced` bytes from
+        /// `consumed` compressed ones when it was noticed.
+        case ratio(UInt64, produced: UInt64, consumed: UInt64)
 
         var description: String {
             switch self {
             case .notAZip(let why), .corrupt(let why), .unsupported(let why): why
             case .tooLarge(let limit): "entry inflates beyond the limit of \(limit) bytes"
-            case .ratio(let ratio): "entry inflates to more than \(ratio) times its compressed size"
+            case .ratio(let ratio, let produced, let consumed):
+                "entry inflates to more than \(ratio) times its compressed size (\(produced) bytes from \(consumed))"
             }
         }
     }
@@ -75,18 +80,24 @@ final class ZipReader {
     // MARK: Reading bytes
 
     private func read(_ count: Int, at offset: UInt64) throws -> [UInt8] {
-        guard count >= 0, offset <= fileSize, UInt64(count) <= fileSize - offset else {
+        var out = [UInt8](repeating: 0, count: count)
+        try out.withUnsafeMutableBytes { try read(into: $0, at: offset) }
+        return out
+    }
+
+    /// Fills `buffer` with the archive's bytes at `offset`.
+    fileprivate func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws {
+        let count = buffer.count
+        guard offset <= fileSize, UInt64(count) <= fileSize - offset else {
             throw Failure.corrupt("a header points outside the archive")
         }
-        var out = [UInt8](repeating: 0, count: count)
         var done = 0
         while done < count {
-            let n = out.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, count - done, off_t(offset) + off_t(done)) }
+            let n = pread(fd, buffer.baseAddress! + done, count - done, off_t(offset) + off_t(done))
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else { throw Failure.corrupt("cannot read the archive: \(n < 0 ? String(cString: strerror(errno)) : "unexpected end")") }
             done += n
         }
-        return out
     }
 
     private static func u16(_ b: [UInt8], _ i: Int) -> UInt16 { UInt16(b[i]) | UInt16(b[i + 1]) << 8 }
@@ -189,10 +200,8 @@ final class ZipReader {
 
     // MARK: Extraction
 
-    /// The entry's bytes, inflated from exactly its compressed bytes, with `maxBytes` and the ratio
-    /// `maxRatio` × compressed size (with 1 MiB of slack) enforced on what is actually produced, and the CRC-32
-    /// checked.
-    func extract(_ entry: Entry, maxBytes: Int, maxRatio: Int) throws -> Data {
+    /// Opens `entry` for reading in pieces (see ``ZipEntryStream``).
+    func stream(_ entry: Entry, maxBytes: Int, maxRatio: Int) throws -> ZipEntryStream {
         guard entry.flags & 1 == 0 else { throw Failure.unsupported("entry is encrypted") }
         guard entry.method == 0 || entry.method == 8 else {
             throw Failure.unsupported("entry uses compression method \(entry.method); only stored and deflate are read")
@@ -203,68 +212,182 @@ final class ZipReader {
         guard dataOffset <= fileSize, entry.compressedSize <= fileSize - dataOffset else {
             throw Failure.corrupt("entry claims \(entry.compressedSize) compressed bytes, more than the archive holds")
         }
-        let (product, overflow) = max(entry.compressedSize, 1).multipliedReportingOverflow(by: UInt64(max(maxRatio, 1)))
-        let ratioLimit = max(overflow ? UInt64.max : product, 1 << 20)
-        var out = Data()
-        out.reserveCapacity(Int(min(entry.uncompressedSize, UInt64(max(maxBytes, 0)), 16 << 20)))
-        var crc = crc32(0, nil, 0)
-        func append(_ p: UnsafePointer<UInt8>, _ n: Int) throws {
-            guard n > 0 else { return }
-            if out.count + n > maxBytes { throw Failure.tooLarge(maxBytes) }
-            if UInt64(out.count + n) > ratioLimit { throw Failure.ratio(UInt64(maxRatio)) }
-            out.append(p, count: n)
-            crc = crc32(crc, p, UInt32(n))
+        if entry.method == 0 && entry.compressedSize != entry.uncompressedSize {
+            throw Failure.corrupt("stored entry has different compressed and uncompressed sizes")
         }
-        let chunk = 1 << 16
-        var position = dataOffset
-        var remaining = entry.compressedSize
-        if entry.method == 0 {
-            guard entry.compressedSize == entry.uncompressedSize else {
-                throw Failure.corrupt("stored entry has different compressed and uncompressed sizes")
+        return try ZipEntryStream(archive: self, entry: entry, dataOffset: dataOffset, maxBytes: maxBytes, maxRatio: maxRatio)
+    }
+
+    /// Inflates `entry` and hands its bytes to `body` in pieces of at most `chunkSize` bytes, with the limits of
+    /// ``ZipEntryStream`` enforced as the bytes are produced and the CRC-32 checked at the end (before the call
+    /// returns, after the last piece). Nothing is accumulated.
+    /// - Returns: the number of bytes the entry inflated to.
+    @discardableResult
+    func forEachChunk(
+        _ entry: Entry, maxBytes: Int, maxRatio: Int, chunkSize: Int = 1 << 16,
+        _ body: (UnsafeRawBufferPointer) throws -> Void
+    ) throws -> UInt64 {
+        let stream = try stream(entry, maxBytes: maxBytes, maxRatio: maxRatio)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(chunkSize, 1), alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let n = try stream.read(into: buffer)
+            if n == 0 { return stream.produced }
+            try body(UnsafeRawBufferPointer(rebasing: buffer[..<n]))
+        }
+    }
+}
+
+/// One zip entry being read: stored bytes are copied, deflated bytes inflated with zlib from exactly the entry's
+/// compressed bytes, straight into the caller's buffer. Every limit holds on what is actually produced, while
+/// it is produced, so nothing large is ever held:
+///
+/// - size: more than `maxBytes` inflated bytes throws ``ZipReader/Failure/tooLarge(_:)``;
+/// - ratio: as soon as the bytes produced exceed `maxRatio` × the compressed bytes consumed so far plus
+///   ``ratioSlack`` (1 MiB, so a small entry or a highly compressible header is fine), it throws
+///   ``ZipReader/Failure/ratio(_:produced:consumed:)``: a bomb is refused after a few megabytes, whatever its size;
+/// - integrity: the CRC-32 is checked when the entry ends (the call that returns 0), and a deflate stream
+///   that ends before its compressed bytes do, or runs past them, is ``ZipReader/Failure/corrupt(_:)``.
+///
+/// After a throw the stream is spent. Not thread-safe.
+final class ZipEntryStream {
+    /// Inflated bytes allowed beyond the ratio, so tiny entries never trip it.
+    static let ratioSlack: UInt64 = 1 << 20
+    /// Compressed bytes read from the archive at a time, and most bytes inflated between two limit checks.
+    static let step = 1 << 16
+
+    private let archive: ZipReader
+    let entry: ZipReader.Entry
+    private let maxBytes: UInt64
+    private let maxRatio: UInt64
+    private var position: UInt64
+    private var remaining: UInt64
+    /// Bytes handed out so far.
+    private(set) var produced: UInt64 = 0
+    /// Compressed bytes consumed so far (read for stored entries, taken by zlib for deflated ones).
+    private(set) var consumed: UInt64 = 0
+    private var crc: UInt = crc32(0, nil, 0)
+    private var finished = false
+    private var failed = false
+    private var zstream: UnsafeMutablePointer<z_stream>?
+    private var input: UnsafeMutableRawBufferPointer?
+    /// zlib stopped because it had no input left (as opposed to no room for output).
+    private var needsInput = true
+
+    fileprivate init(archive: ZipReader, entry: ZipReader.Entry, dataOffset: UInt64, maxBytes: Int, maxRatio: Int) throws {
+        self.archive = archive
+        self.entry = entry
+        self.maxBytes = UInt64(max(maxBytes, 0))
+        self.maxRatio = UInt64(max(maxRatio, 1))
+        position = dataOffset
+        remaining = entry.compressedSize
+        if entry.method == 8 {
+            // zlib keeps a pointer back to the z_stream: it needs a stable address.
+            let z = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
+            z.initialize(to: z_stream())
+            guard citypack_inflateInit2(z, -15) == Z_OK else {
+                z.deallocate()
+                throw ZipReader.Failure.corrupt("zlib cannot start")
             }
-            while remaining > 0 {
-                let n = Int(min(remaining, UInt64(chunk)))
-                let bytes = try read(n, at: position)
-                try bytes.withUnsafeBufferPointer { try append($0.baseAddress!, n) }
+            zstream = z
+            input = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.step, alignment: 16)
+        }
+    }
+
+    deinit {
+        if let z = zstream {
+            inflateEnd(z)
+            z.deallocate()
+        }
+        input?.deallocate()
+    }
+
+    /// Fills the start of `buffer` with the entry's next bytes.
+    /// - Returns: how many bytes were written; 0 once the entry has ended and its CRC-32 matched.
+    /// - Throws: ``ZipReader/Failure`` when a limit is crossed or the entry is corrupt; the stream is spent.
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        guard !finished, buffer.count > 0 else { return 0 }
+        guard !failed else { throw ZipReader.Failure.corrupt("the entry was already refused") }
+        do {
+            return try fill(buffer)
+        } catch {
+            failed = true
+            throw error
+        }
+    }
+
+    private func fill(_ buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        let out = buffer.baseAddress!
+        var written = 0
+        if zstream == nil {
+            // Stored: the compressed bytes are the bytes.
+            while written < buffer.count && remaining > 0 {
+                let n = Int(min(remaining, UInt64(min(buffer.count - written, Self.step))))
+                try archive.read(into: UnsafeMutableRawBufferPointer(start: out + written, count: n), at: position)
                 position += UInt64(n)
                 remaining -= UInt64(n)
+                consumed += UInt64(n)
+                try account(out + written, n)
+                written += n
             }
-        } else {
-            var stream = z_stream()
-            guard citypack_inflateInit2(&stream, -15) == Z_OK else { throw Failure.corrupt("zlib cannot start") }
-            defer { inflateEnd(&stream) }
-            var output = [UInt8](repeating: 0, count: chunk)
-            var ended = false
-            while !ended {
-                guard remaining > 0 else { throw Failure.corrupt("the compressed data ends early (truncated entry)") }
-                let n = Int(min(remaining, UInt64(chunk)))
-                var input = try read(n, at: position)
+            if remaining == 0 && written == 0 { try end() }
+            return written
+        }
+        let z = zstream!
+        while written < buffer.count {
+            if needsInput && z.pointee.avail_in == 0 {
+                guard remaining > 0 else { throw ZipReader.Failure.corrupt("the compressed data ends early (truncated entry)") }
+                let n = Int(min(remaining, UInt64(Self.step)))
+                let inp = input!
+                try archive.read(into: UnsafeMutableRawBufferPointer(rebasing: inp[..<n]), at: position)
                 position += UInt64(n)
                 remaining -= UInt64(n)
-                try input.withUnsafeMutableBufferPointer { inp in
-                    stream.next_in = inp.baseAddress
-                    stream.avail_in = UInt32(n)
-                    repeat {
-                        let status = output.withUnsafeMutableBufferPointer { out -> Int32 in
-                            stream.next_out = out.baseAddress
-                            stream.avail_out = UInt32(chunk)
-                            return inflate(&stream, Z_NO_FLUSH)
-                        }
-                        let produced = chunk - Int(stream.avail_out)
-                        try output.withUnsafeBufferPointer { try append($0.baseAddress!, produced) }
-                        if status == Z_STREAM_END {
-                            ended = true
-                            return
-                        }
-                        guard status == Z_OK || status == Z_BUF_ERROR else {
-                            throw Failure.corrupt("the compressed data is corrupt (zlib \(status))")
-                        }
-                        if status == Z_BUF_ERROR && produced == 0 { return }  // needs more input
-                    } while stream.avail_in > 0 || stream.avail_out == 0
-                }
+                z.pointee.next_in = inp.baseAddress!.assumingMemoryBound(to: Bytef.self)
+                z.pointee.avail_in = UInt32(n)
+            }
+            let room = min(buffer.count - written, Self.step)
+            let inBefore = z.pointee.avail_in
+            z.pointee.next_out = (out + written).assumingMemoryBound(to: Bytef.self)
+            z.pointee.avail_out = UInt32(room)
+            let status = inflate(z, Z_NO_FLUSH)
+            let made = room - Int(z.pointee.avail_out)
+            let taken = inBefore - z.pointee.avail_in
+            consumed += UInt64(taken)
+            try account(out + written, made)
+            written += made
+            if status == Z_STREAM_END {
+                try end()
+                return written
+            }
+            guard status == Z_OK || status == Z_BUF_ERROR else {
+                throw ZipReader.Failure.corrupt("the compressed data is corrupt (zlib \(status))")
+            }
+            // Output room left over means zlib ran out of input; a full output may hide more pending output.
+            needsInput = z.pointee.avail_out > 0 || (made == 0 && taken == 0)
+            if made == 0 && taken == 0 && z.pointee.avail_in > 0 {
+                throw ZipReader.Failure.corrupt("the compressed data is corrupt (no progress)")
             }
         }
-        guard UInt32(truncatingIfNeeded: crc) == entry.crc32 else { throw Failure.corrupt("CRC-32 mismatch: the entry is corrupt") }
-        return out
+        return written
+    }
+
+    /// Counts `n` new bytes against the limits and the CRC.
+    private func account(_ bytes: UnsafeMutableRawPointer, _ n: Int) throws {
+        guard n > 0 else { return }
+        produced += UInt64(n)
+        if produced > maxBytes { throw ZipReader.Failure.tooLarge(Int(clamping: maxBytes)) }
+        let (scaled, overflow) = consumed.multipliedReportingOverflow(by: maxRatio)
+        let (allowed, overflowToo) = scaled.addingReportingOverflow(Self.ratioSlack)
+        if !overflow && !overflowToo && produced > allowed {
+            throw ZipReader.Failure.ratio(maxRatio, produced: produced, consumed: consumed)
+        }
+        crc = crc32(crc, bytes.assumingMemoryBound(to: Bytef.self), UInt32(n))
+    }
+
+    private func end() throws {
+        finished = true
+        guard UInt32(truncatingIfNeeded: crc) == entry.crc32 else {
+            throw ZipReader.Failure.corrupt("CRC-32 mismatch: the entry is corrupt")
+        }
     }
 }

@@ -1,11 +1,13 @@
 import CityPackDiagnostics
 import CityPackIngest
 import CityPackModel
+import CityPackTestSupport
 import Foundation
 import Testing
 
-/// End-to-end checks on the shared real extracts and the osm-testdata XML suite; skipped without shared data.
-@Suite struct OSMRealDataTests {
+/// End-to-end checks on the shared real extracts and the osm-testdata XML suite; reported as skipped without
+/// the shared data.
+@Suite(.needsSharedData) struct OSMRealDataTests {
     /// Node ids having `amenity=<value>`, found by a plain line scan (independent of the reader).
     static func nodesWithAmenity(in data: Data) -> [String: Set<Int64>] {
         var result: [String: Set<Int64>] = [:]
@@ -47,7 +49,7 @@ import Testing
         ("osm/portland-central-2015.osm.gz", 42_293, 7_188, 443),
     ])
     func realExtract(_ file: String, _ nodes: Int, _ ways: Int, _ relations: Int) throws {
-        guard let path = OSMTest.shared(file) else { return }
+        let path = try #require(OSMTest.shared(file))
         let (result, bag) = try OSMTest.read(files: [path])
         #expect(bag.errorCount == 0, "\(bag.diagnostics.prefix(5))")
         #expect((result.nodes, result.ways, result.relations) == (nodes, ways, relations))
@@ -77,7 +79,7 @@ import Testing
 
     @Test(arguments: strictCases)
     func osmTestdataXML(_ name: String) throws {
-        guard let dir = OSMTest.shared("osm-testdata/xml/data/\(name)") else { return }
+        let dir = try #require(OSMTest.shared("osm-testdata/xml/data/\(name)"))
         let files = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix("data.os") }
         let data = try #require(files.first.map { "\(dir)/\($0)" })
         let outcome = try String(contentsOfFile: "\(dir)/result", encoding: .utf8)
@@ -102,7 +104,7 @@ import Testing
         ("128-missing_member_ref", "osm.invalid_relation_member"),
     ])
     func osmTestdataOtherInvalid(_ name: String, _ code: String) throws {
-        guard let dir = OSMTest.shared("osm-testdata/xml/data/\(name)") else { return }
+        let dir = try #require(OSMTest.shared("osm-testdata/xml/data/\(name)"))
         let (_, bag) = try OSMTest.read(files: ["\(dir)/data.osm"])
         #expect(bag.diagnostics.map(\.code).contains(code), "\(bag.diagnostics)")
     }

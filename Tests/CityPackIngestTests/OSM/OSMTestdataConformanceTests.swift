@@ -1,10 +1,11 @@
 import CityPackDiagnostics
 import CityPackIngest
+import CityPackTestSupport
 import Testing
 
 /// Issue 7, point 4: every case of osm-testdata (xml and grid) through the reader, verdicts compared with the
-/// expected results. `citypack bench --osm-testdata DIR` prints the same comparison as a table. Skipped
-/// without the shared data.
+/// expected results. `citypack bench --osm-testdata DIR` prints the same comparison as a table. The tests that
+/// read osm-testdata are reported as skipped without the shared data.
 @Suite struct OSMTestdataConformanceTests {
     static let outcomes: [OSMTestdata.Outcome] = {
         guard let root = OSMTest.shared("osm-testdata") else { return [] }
@@ -19,31 +20,31 @@ import Testing
             || name.hasPrefix("grid/9/")
     }
 
-    @Test func allCasesAreFound() {
-        guard !Self.outcomes.isEmpty else { return }
+    @Test(.needsSharedData) func allCasesAreFound() throws {
+        try #require(!Self.outcomes.isEmpty, "no case found in ../shared/data/osm-testdata")
         #expect(Self.outcomes.filter { $0.name.hasPrefix("xml/") }.count == 25)
         #expect(Self.outcomes.filter { $0.name.hasPrefix("grid/") }.count == 130)
     }
 
-    @Test func xmlSuiteAgreesEverywhere() {
+    @Test(.needsSharedData) func xmlSuiteAgreesEverywhere() {
         let judged = Self.outcomes.filter { $0.name.hasPrefix("xml/") && $0.expected != nil }
         let disagreements = judged.filter { $0.verdict != $0.expected }.map(\.name)
         #expect(disagreements.isEmpty)
         #expect(judged.allSatisfy { $0.strictVerdict == $0.expected })
     }
 
-    @Test func validGridCasesAreNeverRejected() {
+    @Test(.needsSharedData) func validGridCasesAreNeverRejected() {
         let valid = Self.outcomes.filter { $0.name.hasPrefix("grid/") && $0.expected == .valid }
-        #expect(valid.count == (Self.outcomes.isEmpty ? 0 : 84))
+        #expect(valid.count == 84)
         let rejected = valid.filter { $0.strictVerdict != .valid }.map { "\($0.name): \($0.codes)" }
         #expect(rejected.isEmpty, "even warnings would fail a --werror build on valid data")
     }
 
-    @Test func invalidGridCasesAreFlaggedOrDeliberatelyUnchecked() {
+    @Test(.needsSharedData) func invalidGridCasesAreFlaggedOrDeliberatelyUnchecked() {
         let invalid = Self.outcomes.filter { $0.name.hasPrefix("grid/") && $0.expected == .invalid }
-        #expect(invalid.count == (Self.outcomes.isEmpty ? 0 : 46))
+        #expect(invalid.count == 46)
         let flagged = invalid.filter { $0.strictVerdict == .invalid }
-        #expect(flagged.map(\.name) == (Self.outcomes.isEmpty ? [] : ["grid/1/120", "grid/1/121", "grid/1/122"]))
+        #expect(flagged.map(\.name) == ["grid/1/120", "grid/1/121", "grid/1/122"])
         #expect(flagged.allSatisfy { $0.codes == ["osm.way_one_node"] })
         let missed = invalid.filter { $0.strictVerdict == .valid }.map(\.name)
         #expect(missed.allSatisfy(Self.deliberatelyUnchecked), "\(missed.filter { !Self.deliberatelyUnchecked($0) })")
