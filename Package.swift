@@ -2,9 +2,10 @@
 import PackageDescription
 
 // Module graph (data flows one way):
-//   citypack → CityPackCLI → CityPackCompiler → {Ingest, Validate, Index, Emit}
+//   citypack → CityPackCLI → CityPackCompiler → {Ingest, Validate, Emit}
 //   every stage → CityPackModel → CityPackDiagnostics
-//   CityPackFormat is shared by CityPackEmit and CityPackKit (the app-side reader).
+//   CityPackFormat (pack format, proximity index, shared primitives; imports nothing of ours) is shared by every
+//   module above it and by CityPackKit (the app-side reader).
 let package = Package(
     name: "CityPack",
     platforms: [.macOS(.v13), .iOS(.v16)],
@@ -25,24 +26,25 @@ let package = Package(
         .systemLibrary(name: "CCityPackZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CCityPackSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
-        .target(name: "CityPackDiagnostics", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
-        .target(name: "CityPackModel", dependencies: ["CityPackDiagnostics"]),
-        .target(name: "CityPackFormat"),
+        .target(name: "CityPackDiagnostics", dependencies: ["CityPackFormat"]),
+        .target(name: "CityPackModel", dependencies: ["CityPackDiagnostics", "CityPackFormat"]),
+        .target(
+            name: "CityPackFormat",
+            dependencies: ["CCityPackSQLite", .product(name: "Crypto", package: "swift-crypto")]),
         .target(
             name: "CityPackIngest",
             dependencies: [
-                "CityPackModel", "CityPackDiagnostics", "CCityPackXML2", "CCityPackZlib",
+                "CityPackModel", "CityPackDiagnostics", "CityPackFormat", "CCityPackXML2", "CCityPackZlib",
                 .product(name: "Yams", package: "Yams"),
             ],
             // The SAX callbacks and CSV scanner are the hot paths: skip dynamic exclusivity checks in release
             // builds (measured ~3 % of a Liechtenstein build in swift_beginAccess). Debug builds keep them.
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
         .target(name: "CityPackValidate", dependencies: ["CityPackModel", "CityPackDiagnostics", "CityPackFormat"]),
-        .target(name: "CityPackIndex", dependencies: ["CityPackModel", "CityPackFormat"]),
         .target(
             name: "CityPackEmit",
             dependencies: [
-                "CityPackModel", "CityPackIndex", "CityPackFormat", "CityPackDiagnostics",
+                "CityPackModel", "CityPackFormat", "CityPackDiagnostics",
                 "CCityPackSQLite", "CCityPackZlib",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
@@ -56,7 +58,7 @@ let package = Package(
             name: "CityPackCompiler",
             dependencies: [
                 "CityPackDiagnostics", "CityPackModel", "CityPackIngest", "CityPackValidate",
-                "CityPackIndex", "CityPackEmit", "CityPackFormat",
+                "CityPackEmit", "CityPackFormat", "CCityPackZlib",
             ]),
         .target(
             name: "CityPackCLI",
@@ -70,11 +72,13 @@ let package = Package(
         .target(name: "CityPackTestSupport", dependencies: ["CityPackDiagnostics", "CCityPackZlib"], path: "Tests/CityPackTestSupport"),
         .testTarget(name: "CityPackDiagnosticsTests", dependencies: ["CityPackDiagnostics", "CityPackTestSupport"]),
         .testTarget(name: "CityPackIngestTests", dependencies: ["CityPackIngest", "CityPackModel", "CityPackTestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "CityPackValidateTests", dependencies: ["CityPackValidate", "CityPackModel", "CityPackIngest", "CityPackTestSupport"]),
-        .testTarget(name: "CityPackIndexTests", dependencies: ["CityPackIndex", "CityPackFormat", "CityPackModel", "CityPackTestSupport"]),
-        .testTarget(name: "CityPackEmitTests", dependencies: ["CityPackEmit", "CityPackKit", "CityPackFormat", "CityPackModel", "CityPackIndex", "CityPackIngest", "CityPackDiagnostics", "CityPackTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "CityPackValidateTests", dependencies: ["CityPackValidate", "CityPackModel", "CityPackIngest", "CityPackCompiler", "CityPackTestSupport"]),
+        .testTarget(name: "CityPackFormatTests", dependencies: ["CityPackFormat", "CityPackTestSupport"]),
+        .testTarget(name: "CityPackModelTests", dependencies: ["CityPackModel", "CityPackTestSupport"]),
+        .testTarget(name: "CityPackEmitTests", dependencies: ["CityPackEmit", "CityPackKit", "CityPackFormat", "CityPackModel", "CityPackIngest", "CityPackDiagnostics", "CityPackTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "CityPackKitTests", dependencies: ["CityPackKit", "CityPackEmit", "CityPackFormat", "CityPackModel", "CityPackTestSupport"]),
-        .testTarget(name: "CityPackCLITests", dependencies: ["CityPackCLI", "CityPackKit", "CityPackTestSupport"]),
+        .testTarget(name: "CityPackCLITests", dependencies: ["CityPackCLI", "CityPackKit", "CityPackFormat", "CityPackTestSupport"]),
+        .testTarget(name: "CityPackCompilerTests", dependencies: ["CityPackCompiler", "CityPackDiagnostics", "CityPackModel", "CityPackTestSupport", "CCityPackSQLite"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )

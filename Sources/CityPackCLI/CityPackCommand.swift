@@ -15,6 +15,27 @@ public struct CityPackCommand: ParsableCommand {
     )
     public init() {}
 
+    /// Runs the command line `arguments` (without the program name) in this process, as the executable would, and
+    /// returns its exit code and what it wrote to stdout and stderr. Usage errors and `--help` are rendered as
+    /// `main()` renders them. For tests: no crash handler is installed, and the process's environment and
+    /// working directory are the caller's. Thread-safe; concurrent runs capture their outputs separately.
+    package static func runInProcess(_ arguments: [String]) -> (status: Int32, stdout: String, stderr: String) {
+        let capture = Terminal.Capture()
+        let status: Int32 = Terminal.$capture.withValue(capture) {
+            do {
+                var command = try parseAsRoot(arguments)
+                try command.run()
+                return 0
+            } catch {
+                let code = exitCode(for: error)
+                let message = fullMessage(for: error)
+                if !message.isEmpty { code == .success ? Terminal.out(message + "\n") : Terminal.err(message + "\n") }
+                return code.rawValue
+            }
+        }
+        return (status, capture.standardOutput, capture.standardError)
+    }
+
     /// Turns crashes into exit code 70 with a message (see ``CrashHandler``). Called by the executable only,
     /// so in-process tests keep their own crash reporting.
     public static func installCrashHandler() { CrashHandler.install() }

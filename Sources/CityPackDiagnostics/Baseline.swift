@@ -1,3 +1,5 @@
+import CityPackFormat
+
 /// Known problems to silence: a list of diagnostic fingerprints, written by `citypack check --write-baseline`
 /// and read back by `--baseline`.
 ///
@@ -57,7 +59,7 @@ extension Diagnostic {
     public func fingerprint(root: String) -> String {
         let file = location.map { Self.relativeFile($0.file, root: root) } ?? ""
         let key = entity ?? message
-        return String(SHA256Digest.hex("\(code)\u{0}\(file)\u{0}\(key)").prefix(32))
+        return String(FileDigest.sha256(of: Array("\(code)\u{0}\(file)\u{0}\(key)".utf8)).prefix(32))
     }
 
     /// `file` without the leading `root/` when it starts with it (so the same city checked from another

@@ -1,5 +1,9 @@
 private typealias Base = RuleExampleCity
 
+// Rules about the build as a whole. They stay below every stage because `pack.io_failure` is reported by all of
+// them (the readers, the compiler, the CLI's report writers); `pack.empty` and `pack.rules_not_run` are the
+// compiler's, kept with it in one family.
+
 extension Rules {
     public static let packIOFailure = RuleDescription(
         "pack.io_failure", .pack, .error, "A source could not be read or an artifact could not be written",
@@ -26,6 +30,4 @@ extension Rules {
             file: "gtfs/stops.txt",
             triggering: Base.edit(Base.stops, "S2,Casino,43.74,7.42,0,\n", "S2,Casino,43.74,7.42,0,,x\n"),
             passing: Base.stops))
-
-    static let packRules: [RuleDescription] = [packIOFailure, packEmpty, packRulesNotRun]
 }

@@ -1,19 +1,8 @@
-/// The catalogue of every rule CityPack can report. Codes are stable; add, never rename.
+/// The namespace of every rule CityPack can report, as ``RuleDescription`` values. Codes are stable; add, never
+/// rename.
 ///
-/// Each family lives in its own extension file (`Rules+OSM.swift`, `Rules+CSV.swift`, …) and lists its
-/// rules in a `...Rules` array; ``RuleCatalog/all`` joins them.
+/// Each rule's description is an `extension Rules` next to the code that reports it: reading rules beside their
+/// readers in CityPackIngest (`CSV/CSVRules.swift`, `OSM/OSMRules.swift`, …), rules over the model in their own
+/// files in CityPackValidate (`Rules/<Kind>/<Name>Rule.swift`), and here only those reported by more than one
+/// stage (`Rules+SharedStages.swift`, `Rules+Pack.swift`). The compiler's `RuleCatalog` lists them all, in order.
 public enum Rules {}
-
-/// Lookup over all catalogued rules.
-public enum RuleCatalog {
-    /// Every rule, in catalogue order.
-    public static let all: [RuleDescription] =
-        Rules.cityRules + Rules.osmRules + Rules.csvRules + Rules.gtfsRules + Rules.editorialRules
-        + Rules.copyRules + Rules.packRules
-
-    private static let byCode: [String: RuleDescription] = Dictionary(
-        all.map { ($0.code, $0) }, uniquingKeysWith: { first, _ in first })
-
-    /// The rule with this code, if any.
-    public static func rule(_ code: String) -> RuleDescription? { byCode[code] }
-}

@@ -6,12 +6,13 @@ import Foundation
 /// (`string`) of ``PackSchema`` inside the pack writer's transaction, in a fixed order (file order for
 /// positions, ids and keys sorted), so the same input gives the same rows.
 enum EditorialWriter {
-    static func write(_ content: EditorialContent, copy: CopyTable?, city: City, db: SQLiteWriter) throws(EmitError) {
+    static func write(_ content: EditorialContent, copy: CopyTable?, city: City, db: PackWriter.Database) throws(EmitError) {
+        typealias T = PackSchema.Table
         let locales = city.locales
         let fallback = city.defaultLocale
         func text(_ t: LocalizedText) -> String? { t.isEmpty ? nil : localizedJSON(t, locales: locales, fallback: fallback) }
 
-        let cardInsert = try db.prepare("INSERT INTO card(id, position, icon, home, title) VALUES (?, ?, ?, ?, ?)")
+        let cardInsert = try db.prepare("INSERT INTO \(T.card)(id, position, icon, home, title) VALUES (?, ?, ?, ?, ?)")
         for card in content.cards.sorted(by: { $0.id < $1.id }) {
             cardInsert.bind(1, card.id)
             cardInsert.bind(2, card.position)
@@ -20,7 +21,7 @@ enum EditorialWriter {
             cardInsert.bind(5, text(card.title) ?? "{}")
             try cardInsert.run()
         }
-        let situationInsert = try db.prepare("INSERT INTO situation(id, card, position, title, body) VALUES (?, ?, ?, ?, ?)")
+        let situationInsert = try db.prepare("INSERT INTO \(T.situation)(id, card, position, title, body) VALUES (?, ?, ?, ?, ?)")
         for s in content.situations.sorted(by: { $0.id < $1.id }) {
             situationInsert.bind(1, s.id)
             situationInsert.bind(2, s.card)
@@ -30,7 +31,7 @@ enum EditorialWriter {
             try situationInsert.run()
         }
         let actionInsert = try db.prepare(
-            "INSERT INTO action(id, situation, position, kind, target, label, text) VALUES (?, ?, ?, ?, ?, ?, ?)")
+            "INSERT INTO \(T.action)(id, situation, position, kind, target, label, text) VALUES (?, ?, ?, ?, ?, ?, ?)")
         for a in content.actions.sorted(by: { $0.id < $1.id }) {
             actionInsert.bind(1, a.id)
             actionInsert.bind(2, a.situation)
@@ -42,9 +43,9 @@ enum EditorialWriter {
             try actionInsert.run()
         }
         let routeInsert = try db.prepare(
-            "INSERT INTO route(id, position, name, description, length_m, min_lon, min_lat, max_lon, max_lat) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+            "INSERT INTO \(T.route)(id, position, name, description, length_m, min_lon, min_lat, max_lon, max_lat) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
         let waypointInsert = try db.prepare(
-            "INSERT INTO route_waypoint(route, sequence, poi, lat, lon, radius, name) VALUES (?, ?, ?, ?, ?, ?, ?)")
+            "INSERT INTO \(T.routeWaypoint)(route, sequence, poi, lat, lon, radius, name) VALUES (?, ?, ?, ?, ?, ?, ?)")
         for route in content.routes.sorted(by: { $0.id < $1.id }) {
             let points = route.waypoints.compactMap(\.coordinate).map { (lat: $0.lat, lon: $0.lon) }
             guard points.count == route.waypoints.count, let region = RouteGeometry.region(points) else { continue }
@@ -73,7 +74,7 @@ enum EditorialWriter {
             }
         }
         guard let copy else { return }
-        let stringInsert = try db.prepare("INSERT INTO string(key, locale, form, value) VALUES (?, ?, ?, ?)")
+        let stringInsert = try db.prepare("INSERT INTO \(T.string)(key, locale, form, value) VALUES (?, ?, ?, ?)")
         for key in copy.keys {
             for locale in copy.locales.sorted() {
                 guard let value = copy.resolved(key, locale: locale) else { continue }
@@ -102,9 +103,6 @@ enum EditorialWriter {
         var full: [String: String] = [:]
         let base = text[fallback] ?? text.sorted(by: { $0.key < $1.key }).first?.value ?? ""
         for locale in Set(locales).union(text.keys) { full[locale] = text[locale] ?? base }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(full), let s = String(data: data, encoding: .utf8) else { return "{}" }
-        return s
+        return SortedJSON.text(full, pretty: false) ?? "{}"
     }
 }

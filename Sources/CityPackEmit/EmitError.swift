@@ -1,3 +1,6 @@
+import CCityPackSQLite
+import CityPackFormat
+
 /// Unrecoverable failures while writing artifacts. Data problems are diagnostics, not errors.
 public enum EmitError: Error, Sendable, CustomStringConvertible {
     case sqlite(path: String, message: String)
@@ -26,5 +29,16 @@ public enum EmitError: Error, Sendable, CustomStringConvertible {
         case .io(let path, let message): "\(path): \(message)"
         case .compression(let path, let message): "\(path): compression: \(message)"
         }
+    }
+}
+
+extension EmitError: SQLiteFailure {
+    /// A SQLite failure located at the database file: SQLite's message, the statement (first 120 characters) for
+    /// failed `exec`s and `prepare`s, and `(ENOSPC)` when the disk is full.
+    package init(_ error: SQLiteError) {
+        var message = error.message
+        if error.operation == .exec && error.code == SQLITE_FULL { message += " (ENOSPC)" }
+        if let sql = error.sql { message += " in: \(sql.prefix(120))" }
+        self = .sqlite(path: error.path, message: message)
     }
 }

@@ -1,3 +1,4 @@
+import CityPackFormat
 import Foundation
 
 /// File operations of the emitter with POSIX error reporting: every failure is an ``EmitError/io(path:message:)``
@@ -6,14 +7,19 @@ import Foundation
 enum OutputFiles {
     /// Sorted-key, pretty JSON with a trailing newline: the byte form of manifests and catalogs.
     static func encode<T: Encodable>(_ value: T) throws(EmitError) -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         do {
-            var data = try encoder.encode(value)
+            var data = try SortedJSON.data(value, pretty: true)
             data.append(0x0A)
             return data
         } catch {
             throw .io(path: "<json>", message: "cannot encode: \(error)")
+        }
+    }
+
+    /// Size and SHA-256 of a file, failures located at it.
+    static func digest(_ path: String) throws(EmitError) -> FileDigest {
+        do { return try FileDigest(path: path) } catch {
+            throw .io(path: path, message: error.opening ? "cannot open for hashing" : "read failed: \(error.message)")
         }
     }
 

@@ -26,6 +26,9 @@ public struct EmitOptions: Sendable {
     public var signingKey: SigningKey?
     /// Whether `keepVersions` was given on the command line (it then beats the city file's `keep_versions:`).
     public var keepVersionsExplicit = false
+    /// Test hook: microseconds to sleep before each commit step, so that kill tests can land between any two
+    /// renames (set by `build`'s hidden `--test-step-delay-us`). 0 in normal use.
+    public var testStepDelayMicroseconds: UInt32 = 0
 
     public init(keepVersions: Int = 2, signingKey: SigningKey? = nil) {
         self.keepVersions = max(0, keepVersions)
@@ -62,12 +65,6 @@ public enum PackEmitter {
     /// Suffix of the immutable per-version manifests.
     public static let versionedManifestSuffix = ".manifest.json"
 
-    /// Test hook: microseconds to sleep between commit steps (`CITYPACK_TEST_STEP_DELAY_US`), so that kill tests
-    /// can land between any two renames. Unset in normal use.
-    static let stepDelay: UInt32 = {
-        UInt32(ProcessInfo.processInfo.environment["CITYPACK_TEST_STEP_DELAY_US"] ?? "") ?? 0
-    }()
-
     /// Builds, versions and releases a city's pack. See the type's documentation for the steps.
     /// - Parameters:
     ///   - input: Validated city content.
@@ -84,6 +81,7 @@ public enum PackEmitter {
 
     static func emitLocked(_ input: PackInput, outputDirectory: String, options: EmitOptions) throws(EmitError) -> EmitResult {
         let city = input.city
+        let stepDelay = options.testStepDelayMicroseconds
         let cityDir = (outputDirectory as NSString).appendingPathComponent(city.id)
         removeDebris(outputDirectory: outputDirectory)
         let current = currentRelease(cityDirectory: cityDir, cityID: city.id)
@@ -99,7 +97,7 @@ public enum PackEmitter {
         // 1. The database without release rows: its hash identifies the content.
         let database = (staging as NSString).appendingPathComponent("pack.sqlite")
         try PackWriter.write(input, to: database)
-        let content = try FileDigest(path: database)
+        let content = try OutputFiles.digest(database)
         let previous = current?.manifest
         let changed = previous == nil || previous?.contentSha256 != content.sha256
             || previous?.formatVersion != Int(PackSchema.formatVersion) || (previous?.copy ?? []) != copyFiles
@@ -120,12 +118,12 @@ public enum PackEmitter {
 
         // 2. Release rows, compression, manifest.
         try PackWriter.setReleaseMeta(dataVersion: dataVersion, createdAt: updatedAt, path: database)
-        let uncompressed = try FileDigest(path: database)
+        let uncompressed = try OutputFiles.digest(database)
         let packName = "\(city.id)-\(dataVersion)\(PackSchema.packSuffix)"
         let stagedPack = (staging as NSString).appendingPathComponent(packName)
         try Gzip.compress(database, to: stagedPack)
         try OutputFiles.flush(stagedPack)
-        let compressed = try FileDigest(path: stagedPack)
+        let compressed = try OutputFiles.digest(stagedPack)
 
         var categoryCounts: [String: Int] = [:]
         for poi in input.pois { categoryCounts[poi.category, default: 0] += 1 }
@@ -168,16 +166,16 @@ public enum PackEmitter {
         try OutputFiles.write(manifestBytes, to: stagedVersioned)
         try OutputFiles.makeDirectory(cityDir)  // only now: a failed first build leaves no empty city folder
         for (staged, final) in [(stagedPack, packPath), (stagedVersioned, versionedManifest)] {
-            try commit(staged, final)
+            try commit(staged, final, delay: stepDelay)
         }
         // The copy folder is not versioned: swapped just before the manifest, unless it already holds these files.
         if !copyFolderMatches(copyFiles, cityDirectory: cityDir) {
             if stepDelay > 0 { usleep(stepDelay) }
             try commitCopy(staging: staging, cityDirectory: cityDir, hasCopy: !copyFiles.isEmpty)
         }
-        try commit(stagedManifest, manifestPath)
+        try commit(stagedManifest, manifestPath, delay: stepDelay)
         OutputFiles.flushDirectory(cityDir)
-        try commit(stagedCatalog, catalogPath)
+        try commit(stagedCatalog, catalogPath, delay: stepDelay)
         OutputFiles.flushDirectory(outputDirectory)
 
         // 5. Prune versions that fell out of the window, now that nothing references them.
@@ -209,8 +207,9 @@ public enum PackEmitter {
         return true
     }
 
-    /// Renames `staged` over `final` unless `final` already holds the same bytes (then nothing changes on disk).
-    static func commit(_ staged: String, _ final: String) throws(EmitError) {
+    /// Renames `staged` over `final` unless `final` already holds the same bytes (then nothing changes on disk),
+    /// after sleeping `stepDelay` microseconds (a test hook, ``EmitOptions/testStepDelayMicroseconds``).
+    static func commit(_ staged: String, _ final: String, delay stepDelay: UInt32) throws(EmitError) {
         if stepDelay > 0 { usleep(stepDelay) }
         if OutputFiles.sameContents(staged, final) { return }
         try OutputFiles.rename(staged, final)

@@ -44,21 +44,3 @@ public struct PackInput: Sendable {
         return (stops, lines)
     }
 }
-
-/// `1970-01-01T00:00:00Z`-style UTC text for seconds since 1970, independent of locale and time zone.
-public func iso8601UTC(_ seconds: Int64) -> String {
-    var days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-    let rem = seconds - days * 86_400
-    // Civil-from-days (proleptic Gregorian), valid for all Int64 day counts we care about.
-    days += 719_468
-    let era = (days >= 0 ? days : days - 146_096) / 146_097
-    let doe = days - era * 146_097
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-    let mp = (5 * doy + 2) / 153
-    let day = doy - (153 * mp + 2) / 5 + 1
-    let month = mp < 10 ? mp + 3 : mp - 9
-    let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
-    func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
-    return "\(year)-\(two(month))-\(two(day))T\(two(rem / 3600)):\(two(rem % 3600 / 60)):\(two(rem % 60))Z"
-}

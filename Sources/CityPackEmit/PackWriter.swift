@@ -1,18 +1,21 @@
 import CityPackFormat
-import CityPackIndex
 import CityPackModel
 import Foundation
 
 /// Writes the SQLite pack (format ``PackSchema/formatVersion``) for a ``PackInput``.
 ///
-/// Rows are inserted in a fixed order (POIs by stable id, buckets by cell), FTS5 is optimised and the file
-/// vacuumed, so the same input always gives the same bytes.
+/// Rows are inserted in a fixed order (POIs by stable id, buckets in ``ProximityIndex`` order), FTS5 is optimised
+/// and the file vacuumed, so the same input always gives the same bytes. Table names come from
+/// ``PackSchema/Table``, as in the reader.
 enum PackWriter {
+    /// The shared SQLite wrapper, failing with ``EmitError``.
+    typealias Database = SQLiteDatabase<EmitError>
+
     /// Writes a complete pack to `path` (which must not exist), without the release rows of `meta`
     /// (`data_version`, `created_at`): the file's hash then identifies the content alone, and
     /// ``setReleaseMeta(dataVersion:createdAt:path:)`` adds them afterwards.
     static func write(_ input: PackInput, to path: String) throws(EmitError) {
-        let db = try SQLiteWriter(path: path)
+        let db = try Database(path: path, mode: .readWriteCreate)
         defer { db.close() }
         try db.exec("PRAGMA page_size = 4096")
         try db.exec("PRAGMA journal_mode = OFF")
@@ -38,7 +41,8 @@ enum PackWriter {
             (PackSchema.MetaKey.cardCount, String(input.editorial.cards.count)),
             (PackSchema.MetaKey.routeCount, String(input.editorial.routes.count)),
         ]
-        let metaInsert = try db.prepare("INSERT INTO meta(key, value) VALUES (?, ?)")
+        typealias T = PackSchema.Table
+        let metaInsert = try db.prepare("INSERT INTO \(T.meta)(key, value) VALUES (?, ?)")
         for (key, value) in meta.sorted(by: { $0.0 < $1.0 }) {
             metaInsert.bind(1, key)
             metaInsert.bind(2, value)
@@ -46,8 +50,8 @@ enum PackWriter {
         }
 
         let categories = input.categories.sorted { $0.id < $1.id }
-        let categoryInsert = try db.prepare("INSERT INTO category(id, priority, label) VALUES (?, ?, ?)")
-        let labelInsert = try db.prepare("INSERT INTO category_label(category, locale, label) VALUES (?, ?, ?)")
+        let categoryInsert = try db.prepare("INSERT INTO \(T.category)(id, priority, label) VALUES (?, ?, ?)")
+        let labelInsert = try db.prepare("INSERT INTO \(T.categoryLabel)(category, locale, label) VALUES (?, ?, ?)")
         var terms: [String: String] = [:]
         for category in categories {
             categoryInsert.bind(1, category.id)
@@ -65,9 +69,9 @@ enum PackWriter {
 
         let pois = input.pois.sorted { $0.ref.stableID < $1.ref.stableID }
         let poiInsert = try db.prepare(
-            "INSERT INTO poi(id, osm, lat, lon, cell, category, name, tags) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
-        let nameInsert = try db.prepare("INSERT INTO poi_name(poi, locale, name) VALUES (?, ?, ?)")
-        let searchInsert = try db.prepare("INSERT INTO search(rowid, name, terms) VALUES (?, ?, ?)")
+            "INSERT INTO \(T.poi)(id, osm, lat, lon, cell, category, name, tags) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+        let nameInsert = try db.prepare("INSERT INTO \(T.poiName)(poi, locale, name) VALUES (?, ?, ?)")
+        let searchInsert = try db.prepare("INSERT INTO \(T.search)(rowid, name, terms) VALUES (?, ?, ?)")
         for poi in pois {
             let id = poi.ref.stableID
             poiInsert.bind(1, id)
@@ -96,17 +100,11 @@ enum PackWriter {
             try searchInsert.run()
         }
 
-        let bucketInsert = try db.prepare("INSERT INTO poi_bucket(cell, poi, lat, lon) VALUES (?, ?, ?, ?)")
-        for entry in Bucketing.bucketed(pois) {
-            bucketInsert.bind(1, entry.cell)
-            bucketInsert.bind(2, entry.poi.ref.stableID)
-            bucketInsert.bind(3, entry.poi.coordinate.lat)
-            bucketInsert.bind(4, entry.poi.coordinate.lon)
-            try bucketInsert.run()
-        }
+        let index = ProximityIndex(pois.map { ProximityIndex.Point(id: $0.ref.stableID, lat: $0.coordinate.lat, lon: $0.coordinate.lon) })
+        try writeBuckets(index, into: T.poiBucket, idColumn: "poi", db: db)
         try TransitWriter.write(input.transit, bbox: city.bbox, db: db)
         try EditorialWriter.write(input.editorial, copy: input.copy, city: city, db: db)
-        try db.exec("INSERT INTO search(search) VALUES ('optimize')")
+        try db.exec("INSERT INTO \(T.search)(\(T.search)) VALUES ('optimize')")
         try db.exec("COMMIT")
         try db.exec("VACUUM")
     }
@@ -114,13 +112,26 @@ enum PackWriter {
     /// Adds the release rows of `meta` to a finished pack: `data_version` and `created_at` (ISO 8601 UTC, the
     /// manifest's `updatedAt`).
     static func setReleaseMeta(dataVersion: Int, createdAt: String, path: String) throws(EmitError) {
-        let db = try SQLiteWriter(path: path)
+        let db = try Database(path: path, mode: .readWriteCreate)
         defer { db.close() }
         try db.exec("PRAGMA journal_mode = OFF")
-        let insert = try db.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)")
+        let insert = try db.prepare("INSERT OR REPLACE INTO \(PackSchema.Table.meta)(key, value) VALUES (?, ?)")
         for (key, value) in [(PackSchema.MetaKey.createdAt, createdAt), (PackSchema.MetaKey.dataVersion, String(dataVersion))] {
             insert.bind(1, key)
             insert.bind(2, value)
+            try insert.run()
+        }
+    }
+
+    /// Writes the rows of a proximity bucket table (`poi_bucket` or `stop_bucket`) in index order: by cell, then
+    /// by id.
+    static func writeBuckets(_ index: ProximityIndex, into table: String, idColumn: String, db: Database) throws(EmitError) {
+        let insert = try db.prepare("INSERT INTO \(table)(cell, \(idColumn), lat, lon) VALUES (?, ?, ?, ?)")
+        for row in 0..<index.count {
+            insert.bind(1, index.cells[row])
+            insert.bind(2, index.ids[row])
+            insert.bind(3, index.lats[row])
+            insert.bind(4, index.lons[row])
             try insert.run()
         }
     }
@@ -141,9 +152,6 @@ enum PackWriter {
 
     /// Tags as a JSON object with sorted keys.
     static func tagsJSON(_ tags: [String: String]) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(tags), let text = String(data: data, encoding: .utf8) else { return "{}" }
-        return text
+        SortedJSON.text(tags, pretty: false) ?? "{}"
     }
 }

@@ -17,8 +17,8 @@ public struct SigningKey: Sendable {
 
     /// The 32 raw public-key bytes.
     public var publicKey: Data { key.publicKey.rawRepresentation }
-    /// ``DocumentSignature/keyID(publicKeySHA256:)`` of the public key.
-    public var keyID: String { DocumentSignature.keyID(publicKeySHA256: SHA256.hash(data: publicKey)) }
+    /// ``DocumentSignature/keyID(publicKey:)`` of the public key.
+    public var keyID: String { DocumentSignature.keyID(publicKey: publicKey) }
 
     /// A new random key.
     public static func generate() -> SigningKey { SigningKey(key: .init()) }

@@ -16,23 +16,24 @@ enum TransitWriter {
 
     /// Writes every feed's transit tables into an open pack (inside the writer's transaction).
     @discardableResult
-    static func write(_ feeds: [GTFSFeed], bbox: BoundingBox, db: SQLiteWriter) throws(EmitError) -> Summary {
+    static func write(_ feeds: [GTFSFeed], bbox: BoundingBox, db: PackWriter.Database) throws(EmitError) -> Summary {
+        typealias T = PackSchema.Table
         let stopInsert = try db.prepare(
-            "INSERT INTO stop(id, feed, stop_id, name, lat, lon, cell, location_type, parent) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
-        let searchInsert = try db.prepare("INSERT INTO search(rowid, name, terms) VALUES (?, ?, ?)")
+            "INSERT INTO \(T.stop)(id, feed, stop_id, name, lat, lon, cell, location_type, parent) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        let searchInsert = try db.prepare("INSERT INTO \(T.search)(rowid, name, terms) VALUES (?, ?, ?)")
         let lineInsert = try db.prepare(
-            "INSERT INTO line(id, feed, route_id, agency, short_name, long_name, type, colour, text_colour) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+            "INSERT INTO \(T.line)(id, feed, route_id, agency, short_name, long_name, type, colour, text_colour) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
         let serviceInsert = try db.prepare(
-            "INSERT INTO service(id, feed, service_id, start_date, end_date, days) VALUES (?, ?, ?, ?, ?, ?)")
-        let serviceDateInsert = try db.prepare("INSERT OR REPLACE INTO service_date(service, date, type) VALUES (?, ?, ?)")
+            "INSERT INTO \(T.service)(id, feed, service_id, start_date, end_date, days) VALUES (?, ?, ?, ?, ?, ?)")
+        let serviceDateInsert = try db.prepare("INSERT OR REPLACE INTO \(T.serviceDate)(service, date, type) VALUES (?, ?, ?)")
         let tripInsert = try db.prepare(
-            "INSERT INTO trip(id, trip_id, line, service, headsign, direction) VALUES (?, ?, ?, ?, ?, ?)")
+            "INSERT INTO \(T.trip)(id, trip_id, line, service, headsign, direction) VALUES (?, ?, ?, ?, ?, ?)")
         let frequencyInsert = try db.prepare(
-            "INSERT OR IGNORE INTO frequency(trip, start, end, headway, exact_times) VALUES (?, ?, ?, ?, ?)")
+            "INSERT OR IGNORE INTO \(T.frequency)(trip, start, end, headway, exact_times) VALUES (?, ?, ?, ?, ?)")
 
         // Ids are assigned over all feeds at once so they stay unique.
         var summary = Summary()
-        var buckets: [(cell: Int64, stop: Int64, lat: Double, lon: Double)] = []
+        var bucketed: [ProximityIndex.Point] = []
         var departures: [Departure] = []
         var offsets: [Departure] = []
         var maxSeconds: Int64 = -1
@@ -71,8 +72,8 @@ enum TransitWriter {
                 stopInsert.bind(8, Int64(stop.locationType))
                 stopInsert.bind(9, stop.parentStation.flatMap { stopByCode[$0] })
                 try stopInsert.run()
-                if let coordinate, let cell, stop.locationType <= 2, bbox.contains(coordinate) {
-                    buckets.append((cell, id, coordinate.lat, coordinate.lon))
+                if let coordinate, stop.locationType <= 2, bbox.contains(coordinate) {
+                    bucketed.append(ProximityIndex.Point(id: id, lat: coordinate.lat, lon: coordinate.lon))
                 }
                 if let name = stop.name, !name.isEmpty, stop.locationType <= 1 {
                     searchInsert.bind(1, id)
@@ -183,22 +184,15 @@ enum TransitWriter {
             }
         }
 
-        let bucketInsert = try db.prepare("INSERT INTO stop_bucket(cell, stop, lat, lon) VALUES (?, ?, ?, ?)")
-        for bucket in buckets.sorted(by: { ($0.cell, $0.stop) < ($1.cell, $1.stop) }) {
-            bucketInsert.bind(1, bucket.cell)
-            bucketInsert.bind(2, bucket.stop)
-            bucketInsert.bind(3, bucket.lat)
-            bucketInsert.bind(4, bucket.lon)
-            try bucketInsert.run()
-        }
-        let departureInsert = try db.prepare("INSERT OR IGNORE INTO departure(stop, seconds, trip) VALUES (?, ?, ?)")
+        try PackWriter.writeBuckets(ProximityIndex(bucketed), into: T.stopBucket, idColumn: "stop", db: db)
+        let departureInsert = try db.prepare("INSERT OR IGNORE INTO \(T.departure)(stop, seconds, trip) VALUES (?, ?, ?)")
         for departure in departures.sorted() {
             departureInsert.bind(1, departure.stop)
             departureInsert.bind(2, departure.seconds)
             departureInsert.bind(3, departure.trip)
             try departureInsert.run()
         }
-        let offsetInsert = try db.prepare("INSERT OR IGNORE INTO trip_offset(stop, trip, offset) VALUES (?, ?, ?)")
+        let offsetInsert = try db.prepare("INSERT OR IGNORE INTO \(T.tripOffset)(stop, trip, offset) VALUES (?, ?, ?)")
         for offset in offsets.sorted(by: { ($0.stop, $0.trip, $0.seconds) < ($1.stop, $1.trip, $1.seconds) }) {
             offsetInsert.bind(1, offset.stop)
             offsetInsert.bind(2, offset.trip)
@@ -206,7 +200,7 @@ enum TransitWriter {
             try offsetInsert.run()
         }
         if maxSeconds >= 0 {
-            let meta = try db.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)")
+            let meta = try db.prepare("INSERT OR REPLACE INTO \(T.meta)(key, value) VALUES (?, ?)")
             meta.bind(1, PackSchema.MetaKey.transitMaxSeconds)
             meta.bind(2, String(maxSeconds))
             try meta.run()

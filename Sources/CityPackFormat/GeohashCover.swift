@@ -173,37 +173,6 @@ public enum GeohashCover {
         return (1, (clampedMin, clampedMax, west, east), (0, 0, 0, 0))
     }
 
-    /// Positions in an ascending array of cells whose values fall in the given ranges.
-    /// - Parameters:
-    ///   - ranges: Sorted, disjoint ranges, as returned by ``cells(lat:lon:radius:precision:maxCells:)``.
-    ///   - sortedCells: Cells sorted ascending (duplicates allowed), e.g. the `cell` column of `poi_bucket`.
-    /// - Returns: Index ranges into `sortedCells`, ascending, empty ones left out.
-    public static func positions(of ranges: [ClosedRange<Int64>], in sortedCells: [Int64]) -> [Range<Int>] {
-        var out: [Range<Int>] = []
-        var from = 0
-        for range in ranges {
-            let lo = lowerBound(of: range.lowerBound, in: sortedCells, from: from)
-            guard lo < sortedCells.count else { break }
-            let hi = range.upperBound == Int64.max
-                ? sortedCells.count : lowerBound(of: range.upperBound + 1, in: sortedCells, from: lo)
-            if lo < hi { out.append(lo..<hi) }
-            from = hi
-        }
-        return out
-    }
-
-    /// First position `≥ from` whose cell is `≥ value` (binary search).
-    @inlinable
-    public static func lowerBound(of value: Int64, in sortedCells: [Int64], from: Int = 0) -> Int {
-        var lo = from
-        var hi = sortedCells.count
-        while lo < hi {
-            let mid = (lo + hi) >> 1
-            if sortedCells[mid] < value { lo = mid + 1 } else { hi = mid }
-        }
-        return lo
-    }
-
     // MARK: - Grid helpers
 
     static func cellCount(

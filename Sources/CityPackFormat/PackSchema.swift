@@ -1,5 +1,5 @@
 /// The pack format: SQLite table and column names, version numbers and file naming shared by the writer
-/// (`CityPackEmit`) and the reader (`CityPackKit`). Nothing else is shared between them.
+/// (`CityPackEmit`) and the reader (`CityPackKit`); both name tables through ``Table``.
 ///
 /// Format version 1 tables:
 /// - `meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)`: see ``MetaKey``.
@@ -10,8 +10,9 @@
 ///   the precision-8 geohash as an integer (see `Geohash`), `tags` a JSON object with sorted keys.
 /// - `poi_name(poi INTEGER, locale TEXT, name TEXT, PRIMARY KEY(poi, locale)) WITHOUT ROWID`.
 /// - `poi_bucket(cell INTEGER, poi INTEGER, lat REAL, lon REAL, PRIMARY KEY(cell, poi)) WITHOUT ROWID`:
-///   the proximity buckets, clustered by cell so one cell (or one coarser geohash prefix) is one range scan.
-///   Readers query it with `GeohashCover.cells` and filter by `GreatCircle.distance` (see those types).
+///   the proximity buckets, clustered by cell so one cell (or one coarser geohash prefix) is one range scan;
+///   rows in `ProximityIndex` order (cell, then id). Readers query them with `GeohashCover` and filter by
+///   `GreatCircle.distance`, as `ProximityIndex.within` does.
 /// - `search`: FTS5 table (`unicode61 remove_diacritics 2`) with rowid = POI id or stop id and columns `name`
 ///   (every name in every locale; a stop's name) and `terms` (category id and its synonyms in every locale;
 ///   ``StopTerms`` for stops).

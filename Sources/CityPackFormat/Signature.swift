@@ -42,9 +42,9 @@ public enum DocumentSignature {
     }
 
     /// A key's id: the first 16 lowercase hex digits of SHA-256 over the 32 raw public-key bytes.
-    /// - Parameter sha256: SHA-256 of the raw public key (the caller hashes; this module has no crypto).
-    public static func keyID(publicKeySHA256 sha256: some Sequence<UInt8>) -> String {
-        String(sha256.prefix(8).map { String(format: "%02x", $0) }.joined())
+    /// - Parameter publicKey: The raw Ed25519 public key.
+    public static func keyID(publicKey: Data) -> String {
+        String(FileDigest.sha256(of: publicKey).prefix(16))
     }
 }
 

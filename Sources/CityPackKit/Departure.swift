@@ -1,13 +1,18 @@
+import CityPackFormat
+
 /// A calendar date as GTFS uses it for service days (proleptic Gregorian, no time zone).
 public struct ServiceDate: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
+    /// Year, 1…9999.
     public let year: Int
+    /// Month, 1…12.
     public let month: Int
+    /// Day of the month, 1…31.
     public let day: Int
 
     /// A valid date (month 1–12, day within the month), else nil.
     public init?(year: Int, month: Int, day: Int) {
         guard (1...9999).contains(year), (1...12).contains(month), day >= 1,
-            day <= ServiceDate.daysInMonth(year: year, month: month)
+            day <= CivilDate.daysInMonth(year: year, month: month)
         else { return nil }
         self.year = year
         self.month = month
@@ -24,19 +29,9 @@ public struct ServiceDate: Sendable, Hashable, Comparable, Codable, CustomString
         self.init(year: value / 10_000, month: value / 100 % 100, day: value % 100)
     }
 
-    /// Days since 1970-01-01.
-    init(dayNumber: Int64) {
-        let z = dayNumber + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        year = Int(yoe + era * 400 + (m <= 2 ? 1 : 0))
-        month = Int(m)
-        day = Int(d)
+    /// The date of a day number (days since 1970-01-01).
+    init(dayNumber: Int) {
+        (year, month, day) = CivilDate.date(dayNumber: dayNumber)
     }
 
     /// `YYYY-MM-DD`.
@@ -52,31 +47,15 @@ public struct ServiceDate: Sendable, Hashable, Comparable, Codable, CustomString
     public var yyyymmdd: Int { year * 10_000 + month * 100 + day }
 
     /// Days since 1970-01-01.
-    var dayNumber: Int64 {
-        let y = Int64(month <= 2 ? year - 1 : year)
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let m = Int64(month)
-        let doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + Int64(day) - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
+    var dayNumber: Int { CivilDate.dayNumber(year: year, month: month, day: day) }
 
     /// The date `days` later (earlier when negative).
-    public func adding(days: Int) -> ServiceDate { ServiceDate(dayNumber: dayNumber + Int64(days)) }
+    public func adding(days: Int) -> ServiceDate { ServiceDate(dayNumber: dayNumber + days) }
 
     /// 0 = Monday … 6 = Sunday (the bit of GTFS calendar's weekday mask).
-    public var weekday: Int { Int(((dayNumber + 3) % 7 + 7) % 7) }
+    public var weekday: Int { CivilDate.weekday(dayNumber: dayNumber) }
 
     public static func < (a: ServiceDate, b: ServiceDate) -> Bool { a.yyyymmdd < b.yyyymmdd }
-
-    static func daysInMonth(year: Int, month: Int) -> Int {
-        switch month {
-        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
-    }
 }
 
 /// One departure from a stop, as a departure board shows it.
@@ -125,10 +104,7 @@ public struct Departure: Sendable, Codable, Hashable {
         self.serviceDate = serviceDate
         self.seconds = seconds
         self.secondsFromQueryDate = secondsFromQueryDate
-        let wall = ((seconds % 86_400) + 86_400) % 86_400
-        let hours = wall / 3600
-        let minutes = wall % 3600 / 60
-        displayTime = (hours < 10 ? "0" : "") + "\(hours):" + (minutes < 10 ? "0" : "") + "\(minutes)"
+        displayTime = ClockTime.text(seconds: ((seconds % 86_400) + 86_400) % 86_400, withSeconds: false)
     }
 
     /// Line name shown and used for ordering: short name, else long name, else route_id.

@@ -267,9 +267,12 @@ extension PackReader {
 
     /// The records of one kind, by key; nil when the pack has no such table.
     func records(_ spec: PackDiff.Spec) throws(PackError) -> [String: PackDiff.Record]? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let db = database else { throw PackError.closed }
+        try connection.withDatabase { db throws(PackError) in try Self.records(spec, in: db) }
+    }
+
+    private static func records(_ spec: PackDiff.Spec, in db: PackConnection.Database) throws(PackError)
+        -> [String: PackDiff.Record]?
+    {
         let exists = try db.scalarInt(
             "SELECT count(*) FROM sqlite_master WHERE type IN ('table', 'view') AND name = '\(spec.table)'")
         guard exists > 0 else { return nil }

@@ -1,3 +1,5 @@
+import CityPackFormat
+
 /// Why a pack could not be opened or read. Every public throwing API of `CityPackKit` throws only this type.
 public enum PackError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Which bytes a hash or size refers to.
@@ -44,6 +46,8 @@ public enum PackError: Error, Sendable, Equatable, CustomStringConvertible {
     case manifestMismatch(field: String, manifest: String, pack: String)
     /// The manifest is for another city than the one expected.
     case wrongCity(expected: String, found: String)
+    /// A catalog entry does not describe the manifest it names: each problem says which field differs.
+    case catalogMismatch(problems: [String])
 
     public var description: String {
         switch self {
@@ -71,6 +75,7 @@ public enum PackError: Error, Sendable, Equatable, CustomStringConvertible {
         case .manifestMismatch(let field, let manifest, let pack):
             "the pack does not match its manifest: \(field) is \(pack) in the pack, \(manifest) in the manifest"
         case .wrongCity(let expected, let found): "the manifest is for city \(found), expected \(expected)"
+        case .catalogMismatch(let problems): "does not match the catalog: " + problems.joined(separator: "; ")
         }
     }
 }
@@ -79,5 +84,18 @@ extension PackError {
     var isManifestMismatch: Bool {
         if case .manifestMismatch = self { return true }
         return false
+    }
+}
+
+extension PackError: SQLiteFailure {
+    /// A file SQLite cannot open is `.notAPack`; a closed database `.closed`; anything else `.sqlite` with
+    /// SQLite's message and, for a statement that does not prepare, its text.
+    package init(_ error: SQLiteError) {
+        switch error.operation {
+        case .open: self = .notAPack(path: error.path, message: error.message)
+        case .closed: self = .closed
+        case .prepare: self = .sqlite(code: error.code, message: "\(error.message) in: \(error.sql ?? "")")
+        case .exec, .step: self = .sqlite(code: error.code, message: error.message)
+        }
     }
 }

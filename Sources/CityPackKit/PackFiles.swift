@@ -1,4 +1,5 @@
 import CCityPackZlib
+import CityPackFormat
 import Crypto
 import Foundation
 
@@ -32,21 +33,12 @@ enum PackFiles {
     }
 
     /// SHA-256 and size of a whole file.
-    static func sha256(ofFileAt path: String) throws(PackError) -> (hex: String, bytes: Int) {
-        let fd = try openForReading(path)
-        defer { close(fd) }
-        var hasher = SHA256()
-        var total = 0
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
-        defer { buffer.deallocate() }
-        while true {
-            let n = read(fd, buffer.baseAddress, chunkSize)
-            if n < 0 { throw PackError.io(path: path, message: errnoMessage()) }
-            if n == 0 { break }
-            hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
-            total += n
+    /// - Throws: `PackError.fileNotFound`, or `.io` with the errno's text.
+    static func digest(ofFileAt path: String) throws(PackError) -> FileDigest {
+        do { return try FileDigest(path: path) } catch {
+            if error.opening && error.code == ENOENT { throw PackError.fileNotFound(path: path) }
+            throw PackError.io(path: path, message: error.message)
         }
-        return (hex(hasher.finalize()), total)
     }
 
     /// Streams a gzip file (RFC 1952; concatenated members allowed) into `destination`, hashing both sides.
@@ -125,8 +117,8 @@ enum PackFiles {
         guard ended else {
             throw PackError.corruptCompressedData(path: source, message: "unexpected end of gzip stream")
         }
-        digests.compressedSHA256 = hex(inHash.finalize())
-        digests.uncompressedSHA256 = hex(outHash.finalize())
+        digests.compressedSHA256 = FileDigest.hex(inHash.finalize())
+        digests.uncompressedSHA256 = FileDigest.hex(outHash.finalize())
         completed = true
         return digests
     }
@@ -155,14 +147,4 @@ enum PackFiles {
     }
 
     static func errnoMessage() -> String { String(cString: strerror(errno)) }
-
-    static func hex(_ digest: some Sequence<UInt8>) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out = [UInt8]()
-        for byte in digest {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 15)])
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
 }

@@ -43,7 +43,7 @@ public struct PackTrust: Sendable, Equatable {
 public enum PackVerifier {
     /// The id of a raw public key, as written in `keyId`.
     public static func keyID(publicKey: Data) -> String {
-        DocumentSignature.keyID(publicKeySHA256: SHA256.hash(data: publicKey))
+        DocumentSignature.keyID(publicKey: publicKey)
     }
 
     /// Verifies a signed JSON document (manifest or catalog) as stored.
@@ -119,7 +119,48 @@ public enum PackVerifier {
     }
 }
 
-extension PackReader {
-    /// SHA-256 of bytes in memory as lowercase hex (e.g. a manifest, against a catalog's `manifestSha256`).
-    public static func sha256(of data: Data) -> String { PackFiles.hex(SHA256.hash(data: data)) }
+extension PackVerifier {
+    /// Whether a catalog entry describes the manifest it names: the manifest bytes' SHA-256 (`manifestSha256`),
+    /// the city, the data version and the artifact's SHA-256 and size.
+    /// - Parameters:
+    ///   - entry: The catalog's entry.
+    ///   - manifest: The manifest the entry names, decoded.
+    ///   - manifestBytes: The manifest file's bytes.
+    /// - Throws: `PackError.catalogMismatch` naming every field that differs.
+    public static func checkCatalogEntry(_ entry: Catalog.Entry, manifest: Manifest, manifestBytes: Data) throws(PackError) {
+        var problems: [String] = []
+        if let expected = entry.manifestSha256, expected != FileDigest.sha256(of: manifestBytes) {
+            problems.append("SHA-256 differs from the catalog's manifestSha256")
+        }
+        if entry.id != manifest.city.id { problems.append("city \(manifest.city.id), catalog says \(entry.id)") }
+        if entry.dataVersion != manifest.dataVersion {
+            problems.append("data version \(manifest.dataVersion), catalog says \(entry.dataVersion)")
+        }
+        if entry.sha256 != manifest.artifact.sha256 || entry.bytes != manifest.artifact.bytes {
+            problems.append("artifact differs from the catalog's")
+        }
+        if !problems.isEmpty { throw PackError.catalogMismatch(problems: problems) }
+    }
+
+    /// Every check an app makes before it installs a release, in order: the manifest against the trust policy
+    /// (``verifyManifest(_:path:trust:)``), against the catalog entry that listed it (when given,
+    /// ``checkCatalogEntry(_:manifest:manifestBytes:)``), then its pack — opened through the manifest (sizes,
+    /// hashes, `meta`) and closed again.
+    /// - Parameters:
+    ///   - document: The manifest file's bytes.
+    ///   - path: The manifest file; its pack is found relative to it.
+    ///   - trust: Trusted keys and the installed data version.
+    ///   - catalogEntry: The catalog's entry for this manifest, when it was reached through a catalog.
+    /// - Returns: The verified manifest.
+    /// - Throws: The first failing check's `PackError`.
+    public static func verifyRelease(_ document: Data, path: String, trust: PackTrust, catalogEntry: Catalog.Entry? = nil)
+        throws(PackError) -> Manifest
+    {
+        let manifest = try verifyManifest(document, path: path, trust: trust)
+        if let catalogEntry { try checkCatalogEntry(catalogEntry, manifest: manifest, manifestBytes: document) }
+        var options = PackReader.Options()
+        options.trust = trust
+        try PackReader.open(manifest: URL(fileURLWithPath: path), options: options).close()
+        return manifest
+    }
 }

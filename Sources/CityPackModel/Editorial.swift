@@ -1,4 +1,5 @@
 import CityPackDiagnostics
+import CityPackFormat
 
 /// Text in several locales, e.g. a card title. The default locale's text is always present after ingest.
 public typealias LocalizedText = [String: String]
@@ -54,24 +55,6 @@ public struct Situation: Sendable, Hashable {
         self.location = location
         self.cardLocation = cardLocation
     }
-}
-
-/// What an action does when tapped.
-public enum ActionKind: String, Sendable, Hashable, CaseIterable, Codable {
-    /// Show POIs of a category near the user; target = category id (`toilet`).
-    case nearby
-    /// Call a phone number; target = number in international form (`+377 93 15 30 15`).
-    case call
-    /// Open a walking route; target = route id.
-    case route
-    /// Show a stop's next departures; target = GTFS `stop_id`.
-    case departures
-    /// Show a text (the action's `text` column); no target.
-    case text
-    /// Open another card; target = card id.
-    case card
-    /// Open another situation; target = situation id.
-    case situation
 }
 
 /// A concrete step offered in a situation.

@@ -1,7 +1,13 @@
+import CityPackCLI
 import CityPackTestSupport
 import Foundation
 
-/// Runs the built `citypack` binary (beside the test bundle) and captures its exit code and output.
+/// Runs `citypack` and captures its exit code and output: in this process (``CityPackCommand/runInProcess(_:)``)
+/// when it can, else the built binary beside the test bundle.
+///
+/// A run goes to the binary when it needs a process of its own: another environment or working directory,
+/// `bench` (which times child processes of itself), the crash and kill hooks, or when the caller asks
+/// (``runBinary(_:environment:cwd:)``: the end-to-end suites, which test the executable itself).
 enum CLIRunner {
     struct Result {
         var status: Int32
@@ -16,6 +22,17 @@ enum CLIRunner {
 
     @discardableResult
     static func run(_ arguments: [String], environment: [String: String] = [:], cwd: URL? = nil) throws -> Result {
+        let ownProcess = !environment.isEmpty || cwd != nil || arguments.first == "bench"
+            || arguments.contains { $0.hasPrefix("--debug-fault") || $0.hasPrefix("--test-step-delay") }
+            || FileManager.default.currentDirectoryPath != TestPaths.root.path
+        if ownProcess { return try runBinary(arguments, environment: environment, cwd: cwd) }
+        let (status, stdout, stderr) = CityPackCommand.runInProcess(arguments)
+        return Result(status: status, stdout: stdout, stderr: stderr)
+    }
+
+    /// Runs the built binary, always.
+    @discardableResult
+    static func runBinary(_ arguments: [String], environment: [String: String] = [:], cwd: URL? = nil) throws -> Result {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments

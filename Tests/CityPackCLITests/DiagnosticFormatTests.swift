@@ -1,3 +1,4 @@
+import CityPackCompiler
 import CityPackDiagnostics
 import CityPackTestSupport
 import Foundation

@@ -12,10 +12,10 @@ import Testing
     static func buildCity(osm: URL, id: String) throws -> (URL, URL, CLIRunner.Result) {
         let tmp = try TestPaths.temporaryDirectory("e2e-\(id)")
         let cityDir = tmp.appendingPathComponent("inputs/\(id)")
-        let initResult = try CLIRunner.run(["init", cityDir.path, "--osm", osm.path, "--id", id, "--locales", "en,fr,de,ru"])
+        let initResult = try CLIRunner.runBinary(["init", cityDir.path, "--osm", osm.path, "--id", id, "--locales", "en,fr,de,ru"])
         #expect(initResult.status == 0, "init failed: \(initResult.stderr)")
         let output = tmp.appendingPathComponent("outputs")
-        let build = try CLIRunner.run(["build", cityDir.path, "--output", output.path, "--quiet"])
+        let build = try CLIRunner.runBinary(["build", cityDir.path, "--output", output.path, "--quiet"])
         return (cityDir, output, build)
     }
 
@@ -24,7 +24,7 @@ import Testing
     /// `query --near` at its position returns it.
     static func checkAmenities(source: URL, manifest: URL) throws {
         let expected = try OSMOracle.amenityNodes(in: source, values: Set(categoryFor.keys))
-        let inspect = try CLIRunner.run(["inspect", manifest.path, "--pois", "--format", "json"])
+        let inspect = try CLIRunner.runBinary(["inspect", manifest.path, "--pois", "--format", "json"])
         #expect(inspect.status == 0, "\(inspect.stderr)")
         let listed = (try CLIRunner.json(inspect.stdout)["results"] as? [[String: Any]]) ?? []
         var byOSM: [String: [String: Any]] = [:]
@@ -36,7 +36,7 @@ import Testing
                 let poi = byOSM[ref]
                 #expect(poi != nil, "\(ref) amenity=\(value) missing from the pack")
                 #expect(poi?["category"] as? String == categoryFor[value], "\(ref): \(poi?["category"] ?? "nil")")
-                let query = try CLIRunner.run([
+                let query = try CLIRunner.runBinary([
                     "query", manifest.path, "--near", "\(node.lat),\(node.lon)", "--radius", "25", "--format", "json",
                 ])
                 let results = (try CLIRunner.json(query.stdout)["results"] as? [[String: Any]]) ?? []
@@ -49,7 +49,7 @@ import Testing
 
     @Test func bundledMonaco() throws {
         let output = try TestPaths.temporaryDirectory("e2e-monaco-out")
-        let result = try CLIRunner.run(["build", "inputs/monaco", "--output", output.path, "--quiet"])
+        let result = try CLIRunner.runBinary(["build", "inputs/monaco", "--output", output.path, "--quiet"])
         #expect(result.status == 0, "\(result.stderr)")
         let manifestURL = output.appendingPathComponent("monaco/manifest.json")
         let manifest = try CLIRunner.json(String(contentsOf: manifestURL, encoding: .utf8))
@@ -66,15 +66,15 @@ import Testing
         for key in ["sha256", "uncompressedBytes", "uncompressedSha256"] { #expect(artifact[key] != nil, "artifact.\(key)") }
         try Self.checkAmenities(source: TestPaths.root.appendingPathComponent("inputs/monaco/monaco-2021.osm.gz"), manifest: manifestURL)
 
-        let search = try CLIRunner.run(["query", manifestURL.path, "--search", "toilette", "--format", "json"])
+        let search = try CLIRunner.runBinary(["query", manifestURL.path, "--search", "toilette", "--format", "json"])
         let hits = (try CLIRunner.json(search.stdout)["results"] as? [[String: Any]]) ?? []
         #expect(hits.contains { $0["category"] as? String == "toilet" })
         // Whole-word matches first: the metro station before the "Metropole" hotel.
-        let metro = try CLIRunner.run(["query", manifestURL.path, "--search", "metro", "--format", "json"])
+        let metro = try CLIRunner.runBinary(["query", manifestURL.path, "--search", "metro", "--format", "json"])
         let first = (try CLIRunner.json(metro.stdout)["results"] as? [[String: Any]])?.first
         #expect(first?["category"] as? String == "metro", "\(metro.stdout.prefix(400))")
         for term in ["wc", "atm", "toilet"] {
-            let r = try CLIRunner.run(["query", manifestURL.path, "--search", term, "--format", "json"])
+            let r = try CLIRunner.runBinary(["query", manifestURL.path, "--search", term, "--format", "json"])
             #expect(((try CLIRunner.json(r.stdout)["results"] as? [[String: Any]]) ?? []).count > 0, "search \(term)")
         }
     }
@@ -95,19 +95,19 @@ import Testing
 
     @Test func identicalBytesAcrossBuilds() throws {
         let a = try TestPaths.temporaryDirectory("e2e-det-a"), b = try TestPaths.temporaryDirectory("e2e-det-b")
-        #expect(try CLIRunner.run(["build", "inputs/monaco", "--output", a.path, "--quiet"]).status == 0)
-        #expect(try CLIRunner.run(["build", "inputs/monaco", "--output", b.path, "--quiet"]).status == 0)
+        #expect(try CLIRunner.runBinary(["build", "inputs/monaco", "--output", a.path, "--quiet"]).status == 0)
+        #expect(try CLIRunner.runBinary(["build", "inputs/monaco", "--output", b.path, "--quiet"]).status == 0)
         for file in ["monaco/manifest.json", "monaco/monaco-1.citypack.gz", "catalog.json"] {
             let x = try Data(contentsOf: a.appendingPathComponent(file)), y = try Data(contentsOf: b.appendingPathComponent(file))
             #expect(x == y, "\(file) differs between two builds")
         }
         // A rebuild into the same folder keeps the version and the bytes.
         let before = try Data(contentsOf: a.appendingPathComponent("monaco/manifest.json"))
-        #expect(try CLIRunner.run(["build", "inputs/monaco", "--output", a.path, "--quiet"]).status == 0)
+        #expect(try CLIRunner.runBinary(["build", "inputs/monaco", "--output", a.path, "--quiet"]).status == 0)
         #expect(try Data(contentsOf: a.appendingPathComponent("monaco/manifest.json")) == before)
         // SOURCE_DATE_EPOCH sets the time written.
         let c = try TestPaths.temporaryDirectory("e2e-det-c")
-        #expect(try CLIRunner.run(["build", "inputs/monaco", "--output", c.path, "--quiet"], environment: ["SOURCE_DATE_EPOCH": "1700000000"]).status == 0)
+        #expect(try CLIRunner.runBinary(["build", "inputs/monaco", "--output", c.path, "--quiet"], environment: ["SOURCE_DATE_EPOCH": "1700000000"]).status == 0)
         let m = try CLIRunner.json(String(contentsOf: c.appendingPathComponent("monaco/manifest.json"), encoding: .utf8))
         #expect(m["createdAt"] as? String == "2023-11-14T22:13:20Z")
     }
@@ -127,7 +127,7 @@ import Testing
             try FileManager.default.copyItem(at: source.appendingPathComponent(file), to: city.appendingPathComponent(file))
         }
         let output = tmp.appendingPathComponent("outputs")
-        #expect(try CLIRunner.run(["build", city.path, "--output", output.path, "--quiet"]).status == 0)
+        #expect(try CLIRunner.runBinary(["build", city.path, "--output", output.path, "--quiet"]).status == 0)
         let snapshot = try Self.snapshot(output)
 
         // Replace the source with a broken one.
@@ -137,7 +137,7 @@ import Testing
         yaml = yaml.replacingOccurrences(of: "monaco-2021.osm.gz", with: "broken.osm")
         try yaml.write(to: city.appendingPathComponent("city.yaml"), atomically: true, encoding: .utf8)
 
-        let result = try CLIRunner.run(["build", city.path, "--output", output.path])
+        let result = try CLIRunner.runBinary(["build", city.path, "--output", output.path])
         #expect(result.status == 1, "\(result.stderr)")
         let line = result.stderr.split(separator: "\n").first { $0.contains(": error: ") && $0.hasSuffix("[\(code)]") }
         #expect(line != nil, "expected \(code) in: \(result.stderr)")
@@ -161,10 +161,10 @@ import Testing
     }
 
     @Test func usageAndMissingInputExitCodes() throws {
-        #expect(try CLIRunner.run(["build"]).status == 64)
-        #expect(try CLIRunner.run(["build", "/nonexistent/city"]).status == 66)
-        #expect(try CLIRunner.run(["init", "/tmp/x", "--bbox", "1,2,3"]).status == 64)
-        let rules = try CLIRunner.run(["rules", "--format", "json"])
+        #expect(try CLIRunner.runBinary(["build"]).status == 64)
+        #expect(try CLIRunner.runBinary(["build", "/nonexistent/city"]).status == 66)
+        #expect(try CLIRunner.runBinary(["init", "/tmp/x", "--bbox", "1,2,3"]).status == 64)
+        let rules = try CLIRunner.runBinary(["rules", "--format", "json"])
         #expect(rules.status == 0 && rules.stdout.contains("osm.invalid_coordinates"))
     }
 }

@@ -14,12 +14,12 @@ import Testing
         let data = try #require(TestPaths.sharedData)
         let tmp = try TestPaths.temporaryDirectory("first-try-milan")
         let city = tmp.appendingPathComponent("inputs/milan"), output = tmp.appendingPathComponent("outputs")
-        let initResult = try CLIRunner.run([
+        let initResult = try CLIRunner.runBinary([
             "init", city.path, "--osm", data.appendingPathComponent("osm/milan-2015.osm.gz").path,
             "--gtfs", data.appendingPathComponent("gtfs/milan-atm-2015.zip").path, "--locales", "it,en",
         ])
         #expect(initResult.status == 0, "\(initResult.stderr)")
-        let build = try CLIRunner.run(["build", city.path, "--output", output.path, "--quiet", "--format", "json"])
+        let build = try CLIRunner.runBinary(["build", city.path, "--output", output.path, "--quiet", "--format", "json"])
         #expect(build.status == 0, "\(build.stderr.prefix(2000))")
         let diagnostics = (try CLIRunner.json(build.stdout)["diagnostics"] as? [[String: Any]]) ?? []
         #expect(!diagnostics.contains { $0["severity"] as? String == "error" })
@@ -29,7 +29,7 @@ import Testing
         let leftOut = Set(cut.filter { ($0["message"] as? String)?.contains("left out") == true }.compactMap { $0["entity"] as? String })
         let placed = Set(cut.compactMap { $0["entity"] as? String }).subtracting(leftOut)
         let manifest = output.appendingPathComponent("milan/manifest.json")
-        let inspect = try CLIRunner.run(["inspect", manifest.path, "--pois", "--format", "json"])
+        let inspect = try CLIRunner.runBinary(["inspect", manifest.path, "--pois", "--format", "json"])
         let inPack = Set(((try CLIRunner.json(inspect.stdout)["results"] as? [[String: Any]]) ?? []).compactMap { $0["osm"] as? String })
         let outsideBBox = Set(diagnostics.filter { $0["code"] as? String == "osm.poi_outside_bbox" }.compactMap { $0["entity"] as? String })
         for ref in placed { #expect(inPack.contains(ref) || outsideBBox.contains(ref), "\(ref) is placed but neither in the pack nor reported") }
@@ -45,7 +45,7 @@ import Testing
         let tmp = try TestPaths.temporaryDirectory("first-try-locales")
         let city = tmp.appendingPathComponent("inputs/helsinki"), output = tmp.appendingPathComponent("outputs")
         let osm = TestPaths.root.appendingPathComponent("inputs/monaco/monaco-2021.osm.gz")
-        let initResult = try CLIRunner.run(["init", city.path, "--osm", osm.path, "--locales", "fi,sv,en"])
+        let initResult = try CLIRunner.runBinary(["init", city.path, "--osm", osm.path, "--locales", "fi,sv,en"])
         #expect(initResult.status == 0, "\(initResult.stderr)")
         #expect(initResult.stderr.contains("no template copy for fi, sv"), "\(initResult.stderr)")
         let scaffold = try String(contentsOf: city.appendingPathComponent("copy/fi.yaml"), encoding: .utf8)
@@ -53,7 +53,7 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: city.appendingPathComponent("copy/sv.yaml").path))
         #expect(!FileManager.default.fileExists(atPath: city.appendingPathComponent("copy/en.yaml").path))
 
-        let build = try CLIRunner.run(["build", city.path, "--output", output.path, "--quiet"])
+        let build = try CLIRunner.runBinary(["build", city.path, "--output", output.path, "--quiet"])
         #expect(build.status == 0, "\(build.stderr.suffix(2000))")
         #expect(build.stderr.contains("[copy.missing_translation]"))
         #expect(!build.stderr.contains("copy.missing_required_key"))
@@ -79,7 +79,7 @@ import Testing
         #expect(fallbacks["en"] == nil)
 
         // Strict for CI: --werror makes the fallbacks errors.
-        let strict = try CLIRunner.run(["check", city.path, "--output", output.path, "--quiet", "--werror"])
+        let strict = try CLIRunner.runBinary(["check", city.path, "--output", output.path, "--quiet", "--werror"])
         #expect(strict.status == 1)
     }
 
@@ -108,20 +108,20 @@ import Testing
             </osm>
 
             """.write(to: osm, atomically: true, encoding: .utf8)
-        let initResult = try CLIRunner.run(["init", city.path, "--osm", osm.path, "--bbox", "-117.2,36.3,-116.4,37.0"])
+        let initResult = try CLIRunner.runBinary(["init", city.path, "--osm", osm.path, "--bbox", "-117.2,36.3,-116.4,37.0"])
         #expect(initResult.status == 0, "\(initResult.stderr)")
         let yaml = try String(contentsOf: city.appendingPathComponent("city.yaml"), encoding: .utf8)
         #expect(yaml.contains("bbox: [-117.2000000, 36.3000000, -116.4000000, 37.0000000]"), "\(yaml)")
-        let build = try CLIRunner.run(["build", city.path, "--output", output.path, "--quiet"])
+        let build = try CLIRunner.runBinary(["build", city.path, "--output", output.path, "--quiet"])
         #expect(build.status == 0, "\(build.stderr)")
         let manifest = output.appendingPathComponent("west/manifest.json").path
-        let query = try CLIRunner.run(["query", manifest, "--near", "36.5,-116.8", "--radius", "25", "--format", "json"])
+        let query = try CLIRunner.runBinary(["query", manifest, "--near", "36.5,-116.8", "--radius", "25", "--format", "json"])
         #expect(query.status == 0, "\(query.stderr)")
         #expect(((try CLIRunner.json(query.stdout)["results"] as? [[String: Any]]) ?? []).count == 1)
-        let south = try CLIRunner.run(["query", manifest, "--near", "-33.86,151.2", "--format", "json"])
+        let south = try CLIRunner.runBinary(["query", manifest, "--near", "-33.86,151.2", "--format", "json"])
         #expect(south.status == 0, "\(south.stderr)")
         #expect(((try CLIRunner.json(south.stdout)["results"] as? [[String: Any]]) ?? []).isEmpty)
-        #expect(try CLIRunner.run(["init", tmp.appendingPathComponent("bad").path, "--osm", osm.path, "--bbox", "-117.2,36.3"]).status == 64)
+        #expect(try CLIRunner.runBinary(["init", tmp.appendingPathComponent("bad").path, "--osm", osm.path, "--bbox", "-117.2,36.3"]).status == 64)
     }
 
     /// A stops.txt row that cannot be read does not hide the other tables' problems: the route rule fires too,
@@ -138,7 +138,7 @@ import Testing
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try text.write(to: url, atomically: true, encoding: .utf8)
         }
-        let check = try CLIRunner.run(
+        let check = try CLIRunner.runBinary(
             ["check", city.path, "--output", tmp.appendingPathComponent("outputs").path, "--format", "json"],
             environment: ["SOURCE_DATE_EPOCH": "1780272000"])
         #expect(check.status == 1)
@@ -153,7 +153,7 @@ import Testing
 
         // Without the reading error the same check has no rules_not_run finding.
         try RuleExampleCity.stops.write(to: city.appendingPathComponent("gtfs/stops.txt"), atomically: true, encoding: .utf8)
-        let clean = try CLIRunner.run(
+        let clean = try CLIRunner.runBinary(
             ["check", city.path, "--output", tmp.appendingPathComponent("outputs").path, "--format", "json"],
             environment: ["SOURCE_DATE_EPOCH": "1780272000"])
         let cleanCodes = Set(((try CLIRunner.json(clean.stdout)["diagnostics"] as? [[String: Any]]) ?? []).compactMap { $0["code"] as? String })

@@ -1,3 +1,4 @@
+import CityPackFormat
 import CityPackKit
 import CityPackTestSupport
 import Foundation
@@ -21,7 +22,7 @@ import Testing
         var contentSha256: String?
     }
 
-    static func sha256(_ path: String) -> String? { try? PackReader.sha256(ofFileAt: URL(fileURLWithPath: path)) }
+    static func sha256(_ path: String) -> String? { (try? FileDigest(path: path))?.sha256 }
 
     static func json(_ path: String) -> [String: Any]? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
@@ -107,10 +108,8 @@ import Testing
     static func runAndKill(_ f: ReleaseFixture, delay: Double?, keep: Int) throws -> (killed: Bool, status: Int32) {
         let p = Process()
         p.executableURL = CLIRunner.binary
-        p.arguments = f.buildArguments(["--keep", String(keep)])
-        var env = ProcessInfo.processInfo.environment
-        env["CITYPACK_TEST_STEP_DELAY_US"] = "15000"  // 15 ms before each rename: kills land between them
-        p.environment = env
+        // 15 ms before each rename: kills land between them.
+        p.arguments = f.buildArguments(["--keep", String(keep), "--test-step-delay-us", "15000"])
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
         try p.run()

@@ -110,28 +110,3 @@ import Testing
         #expect(HTMLReport.escape("<a href=\"x\">&'") == "&lt;a href=&quot;x&quot;&gt;&amp;&#39;")
     }
 }
-
-/// CSV field columns looked up from the header at render time.
-@Suite struct CSVFieldColumnTests {
-    @Test func splitsQuotedFields() {
-        let cells = CSVFieldColumn.fields(Array("a,\"b,\"\"c\"\"\",,d".utf8))
-        #expect(cells.map(\.text) == ["a", "b,\"c\"", "", "d"])
-        #expect(cells.map(\.start) == [0, 2, 12, 13])
-    }
-
-    @Test func fillsTheColumnOfANamedField() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("csvcol-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let file = dir.appendingPathComponent("stop_times.txt").path
-        try Data("\u{FEFF}trip_id,arrival_time,\"departure_time\"\nT1,08:00:00,08:01:00\n\"T,2\",09:00:00,09:01:00\n".utf8).write(to: URL(fileURLWithPath: file))
-        let d = Diagnostic(
-            .error, code: "gtfs.x", message: "m", at: SourceLocation(file: file, line: 3, column: 1, field: "departure_time"),
-            notes: [.init("n", at: SourceLocation(file: file, line: 2, column: 1, field: "arrival_time")),
-                .init("unknown field", at: SourceLocation(file: file, line: 2, column: 1, field: "nope"))])
-        let precise = Diagnostic(.error, code: "csv.x", message: "m", at: SourceLocation(file: file, line: 2, column: 5, field: "trip_id"))
-        let out = CSVFieldColumn.refine([d, precise], sources: SourceText())
-        #expect(out[0].location?.column == 16)
-        #expect(out[0].notes.map { $0.location?.column } == [4, 1])
-        #expect(out[1].location?.column == 5, "a column the scanner gave is kept")
-    }
-}

@@ -1,3 +1,4 @@
+import CityPackCompiler
 import CityPackDiagnostics
 import CityPackTestSupport
 import Foundation
@@ -7,6 +8,9 @@ import Testing
 
 /// The rule catalogue: unique codes, one-line summaries, and README's table in step with `citypack rules`.
 @Suite struct RuleCatalogTests {
+    /// Where the repository keeps the example city; docs/RULES.md names it.
+    static let exampleCity = "Tests/Fixtures/rule-examples/base"
+
     @Test func codesAreUniqueAndWellFormed() {
         let codes = RuleCatalog.all.map(\.code)
         #expect(Set(codes).count == codes.count)
@@ -28,7 +32,10 @@ import Testing
     @Test func rulesReferenceIsCurrent() throws {
         let url = TestPaths.root.appendingPathComponent("docs/RULES.md")
         let doc = try String(contentsOf: url, encoding: .utf8)
-        #expect(doc == RuleCatalogText.reference(RuleCatalog.all), "docs/RULES.md is stale: run `citypack rules --format docs > docs/RULES.md`")
+        #expect(
+            doc == RuleCatalogText.reference(RuleCatalog.all, exampleCity: Self.exampleCity),
+            "docs/RULES.md is stale: run `citypack rules --format docs --example-city \(Self.exampleCity) > docs/RULES.md`")
+        #expect(FileManager.default.fileExists(atPath: TestPaths.root.appendingPathComponent(Self.exampleCity).path))
     }
 
     @Test func jsonIsTheCatalogueAsData() throws {
@@ -36,6 +43,10 @@ import Testing
         let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         #expect(object["version"] as? Int == RuleCatalogText.jsonVersion)
         #expect(object["example_check_date"] as? String == RuleExample.checkDate)
+        #expect(object["example_city"] is NSNull, "the binary does not know where the example city is")
+        let named = try #require(
+            try JSONSerialization.jsonObject(with: Data(RuleCatalogText.json([], exampleCity: "base").utf8)) as? [String: Any])
+        #expect(named["example_city"] as? String == "base")
         let rules = try #require(object["rules"] as? [[String: Any]])
         #expect(rules.map { $0["code"] as? String } == RuleCatalog.all.map(\.code))
         for (entry, rule) in zip(rules, RuleCatalog.all) {
@@ -70,6 +81,8 @@ import Testing
         let one = RuleCatalogText.human([rule], withExamples: true)
         #expect(one.contains("gtfs.fast_travel  Fast travel  [warning]"))
         #expect(one.contains("why: "))
+        #expect(one.contains("example, applied to the example city and checked as of \(RuleExample.checkDate):\n"))
+        #expect(RuleCatalogText.human([rule], withExamples: true, exampleCity: "base").contains("applied to base/ and"))
         #expect(one.contains("triggers: gtfs/stop_times.txt\n    | trip_id,arrival_time"))
         #expect(one.contains("T1,08:01:00,08:01:00,S3,2,2.8"))
         let all = RuleCatalogText.human(RuleCatalog.all, withExamples: false)
@@ -97,8 +110,8 @@ import Testing
         #expect((try CLIRunner.json(json.stdout)["rules"] as? [Any])?.count == RuleCatalog.all.count)
         let table = try CLIRunner.run(["rules", "--format", "markdown"])
         #expect(table.stdout == RulesCommand.markdownTable())
-        let docs = try CLIRunner.run(["rules", "--format", "docs"])
-        #expect(docs.stdout == RuleCatalogText.reference(RuleCatalog.all))
+        let docs = try CLIRunner.run(["rules", "--format", "docs", "--example-city", RuleCatalogTests.exampleCity])
+        #expect(docs.stdout == RuleCatalogText.reference(RuleCatalog.all, exampleCity: RuleCatalogTests.exampleCity))
         let unknown = try CLIRunner.run(["rules", "gtfs.fast"])
         #expect(unknown.status == 64)
         #expect(unknown.stdout.isEmpty)

@@ -3,35 +3,14 @@ import Testing
 @testable import CityPackDiagnostics
 
 @Suite struct BaselineTests {
-    /// FIPS 180-4 test vectors, and a cross-check against sha256sum for a longer, multi-block input.
-    @Test func sha256Vectors() throws {
-        #expect(SHA256Digest.hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-        #expect(SHA256Digest.hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
-        #expect(
-            SHA256Digest.hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")
-                == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
-        let long = String(repeating: "citypack-ünïcode-", count: 97)
-        let tool = Process()
-        tool.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
-        let input = Pipe(), output = Pipe()
-        tool.standardInput = input
-        tool.standardOutput = output
-        try tool.run()
-        input.fileHandleForWriting.write(Data(long.utf8))
-        try input.fileHandleForWriting.close()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        tool.waitUntilExit()
-        #expect(text.hasPrefix(SHA256Digest.hex(long)))
-    }
-
     @Test func fingerprintIgnoresLinesAndWorkingDirectory() {
-        let a = Diagnostic(Rules.osmPOIMissingName, "no name", at: SourceLocation(file: "inputs/x/map.osm", line: 3, column: 2), entity: "n1")
-        let moved = Diagnostic(Rules.osmPOIMissingName, "no name at all", at: SourceLocation(file: "/abs/inputs/x/map.osm", line: 90, column: 7), entity: "n1")
+        let a = Diagnostic(TestRules.poiMissingName, "no name", at: SourceLocation(file: "inputs/x/map.osm", line: 3, column: 2), entity: "n1")
+        let moved = Diagnostic(TestRules.poiMissingName, "no name at all", at: SourceLocation(file: "/abs/inputs/x/map.osm", line: 90, column: 7), entity: "n1")
         #expect(a.fingerprint(root: "inputs/x") == moved.fingerprint(root: "/abs/inputs/x/"))
         #expect(a.fingerprint(root: "inputs/x").count == 32)
-        let otherEntity = Diagnostic(Rules.osmPOIMissingName, "no name", at: SourceLocation(file: "inputs/x/map.osm", line: 3, column: 2), entity: "n2")
+        let otherEntity = Diagnostic(TestRules.poiMissingName, "no name", at: SourceLocation(file: "inputs/x/map.osm", line: 3, column: 2), entity: "n2")
         #expect(a.fingerprint(root: "inputs/x") != otherEntity.fingerprint(root: "inputs/x"))
-        let otherFile = Diagnostic(Rules.osmPOIMissingName, "no name", at: SourceLocation(file: "inputs/x/other.osm", line: 3), entity: "n1")
+        let otherFile = Diagnostic(TestRules.poiMissingName, "no name", at: SourceLocation(file: "inputs/x/other.osm", line: 3), entity: "n1")
         #expect(a.fingerprint(root: "inputs/x") != otherFile.fingerprint(root: "inputs/x"))
         #expect(Diagnostic.relativeFile("./map.osm", root: ".") == "map.osm")
     }
@@ -39,7 +18,7 @@ import Testing
     @Test func baselineSilencesEachOccurrenceOnceAndListsFixedEntries() {
         let root = "city"
         func d(_ entity: String, line: Int) -> Diagnostic {
-            Diagnostic(Rules.gtfsDuplicateKey, "duplicate", at: SourceLocation(file: "city/gtfs/stops.txt", line: line), entity: entity)
+            Diagnostic(TestRules.duplicateKey, "duplicate", at: SourceLocation(file: "city/gtfs/stops.txt", line: line), entity: entity)
         }
         let baseline = Baseline(silencing: [d("stop_id=A", line: 2), d("stop_id=A", line: 3), d("stop_id=B", line: 4)], root: root)
         let bag = DiagnosticBag()
@@ -56,7 +35,7 @@ import Testing
     }
 
     @Test func baselineRoundTripsThroughJSON() throws {
-        let baseline = Baseline(silencing: [Diagnostic(Rules.osmDuplicatePOI, "dup", at: nil, entity: "n9")], root: ".")
+        let baseline = Baseline(silencing: [Diagnostic(TestRules.duplicatePOI, "dup", at: nil, entity: "n9")], root: ".")
         let data = try JSONEncoder().encode(baseline)
         #expect(try JSONDecoder().decode(Baseline.self, from: data) == baseline)
         #expect(baseline.version == Baseline.currentVersion)
@@ -67,15 +46,15 @@ import Testing
     @Test func commandLineRuleSettingsBeatTheCityFile() {
         let bag = DiagnosticBag()
         let off: Severity? = nil
-        bag.pin([Rules.osmDuplicatePOI.code: .warning, Rules.osmPOIMissingName.code: .error, Rules.osmWayOneNode.code: off])
+        bag.pin([TestRules.duplicatePOI.code: .warning, TestRules.poiMissingName.code: .error, TestRules.wayOneNode.code: off])
         bag.configure(
-            overrides: [Rules.osmDuplicatePOI.code: .error], disabled: [Rules.osmPOIMissingName.code])
-        bag.report(Rules.osmDuplicatePOI, "dup", at: nil)
-        bag.report(Rules.osmPOIMissingName, "no name", at: nil)
-        bag.report(Rules.osmWayOneNode, "one node", at: nil)
+            overrides: [TestRules.duplicatePOI.code: .error], disabled: [TestRules.poiMissingName.code])
+        bag.report(TestRules.duplicatePOI, "dup", at: nil)
+        bag.report(TestRules.poiMissingName, "no name", at: nil)
+        bag.report(TestRules.wayOneNode, "one node", at: nil)
         #expect(bag.diagnostics.map(\.severity) == [.warning, .error])
-        #expect(bag.severity(of: Rules.osmWayOneNode) == nil)
-        #expect(bag.severity(of: Rules.osmDuplicatePOI) == .warning)
+        #expect(bag.severity(of: TestRules.wayOneNode) == nil)
+        #expect(bag.severity(of: TestRules.duplicatePOI) == .warning)
         #expect(bag.infoCount == 0)
     }
 }

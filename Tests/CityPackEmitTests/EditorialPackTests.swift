@@ -61,20 +61,20 @@ import Testing
         let reader = try PackReader.open(manifest: URL(fileURLWithPath: result.manifestPath))
         defer { reader.close() }
 
-        #expect(try reader.cards().map(\.id) == ["toilet", "lost"])
-        #expect(try reader.cards(homeOnly: true).map(\.id) == ["toilet"])
-        #expect(try reader.cards(locale: "de").map(\.title) == ["Toiletten", "Lost"])  // de falls back to en
-        #expect(try reader.cards(locale: "de-CH").first?.title == "Toiletten")
-        let situations = try reader.situations(card: "toilet", locale: "de")
+        #expect(try reader.editorial.cards().map(\.id) == ["toilet", "lost"])
+        #expect(try reader.editorial.cards(homeOnly: true).map(\.id) == ["toilet"])
+        #expect(try reader.editorial.cards(locale: "de").map(\.title) == ["Toiletten", "Lost"])  // de falls back to en
+        #expect(try reader.editorial.cards(locale: "de-CH").first?.title == "Toiletten")
+        let situations = try reader.editorial.situations(card: "toilet", locale: "de")
         #expect(situations.map(\.title) == ["Jetzt"] && situations.first?.body == "Body")
-        let actions = try reader.actions(situation: "now", locale: "de")
+        let actions = try reader.editorial.actions(situation: "now", locale: "de")
         #expect(actions.map(\.id) == ["a", "b"])
         #expect(actions[0].kind == .nearby && actions[0].target == "toilet" && actions[0].label == "In der Nähe")
         #expect(actions[1].kind == .text && actions[1].target == nil && actions[1].text == "Hinweis")
 
-        let routes = try reader.routes(locale: "de")
+        let routes = try reader.editorial.routes(locale: "de")
         #expect(routes.map(\.name) == ["Spaziergang"] && routes[0].waypoints.isEmpty)
-        let route = try #require(try reader.route(id: "walk", locale: "de"))
+        let route = try #require(try reader.editorial.route(id: "walk", locale: "de"))
         #expect(route.waypoints.map(\.sequence) == [1, 5])
         #expect(route.waypoints[0].poi == 40 && route.waypoints[0].name == "Toilette" && route.waypoints[0].radius == 25)
         #expect(route.waypoints[1].poi == nil && route.waypoints[1].name == "Platz" && route.waypoints[1].radius == 40)
@@ -83,15 +83,15 @@ import Testing
         // Region: box 0.002° × 0.003°, padded 20 % per side, widened to 0.01°.
         #expect(abs((route.region.maxLat - route.region.minLat) - 0.01) < 1e-7)
         #expect(abs(route.region.centerLat - 43.731) < 1e-7 && abs(route.region.centerLon - 7.4215) < 1e-7)
-        #expect(try reader.route(id: "nope") == nil)
+        #expect(try reader.editorial.route(id: "nope") == nil)
 
-        let de = try reader.strings(locale: "de")
+        let de = try reader.editorial.strings(locale: "de")
         #expect(de["app.download"] == .text("{city} laden"))
         #expect(de["app.only_en"] == .text("English only"))
         #expect(de["route.stops"] == .plural(["one": "{count} stop", "other": "{count} stops"]))
-        #expect(try reader.string(key: "app.download", locale: "de-AT") == .text("{city} laden"))
-        #expect(try reader.string(key: "app.download", locale: "ja") == .text("Download {city}"))
-        #expect(try reader.string(key: "missing", locale: "en") == nil)
+        #expect(try reader.editorial.string(key: "app.download", locale: "de-AT") == .text("{city} laden"))
+        #expect(try reader.editorial.string(key: "app.download", locale: "ja") == .text("Download {city}"))
+        #expect(try reader.editorial.string(key: "missing", locale: "en") == nil)
     }
 
     @Test func copyFilesAreListedAndReplacedAtomically() throws {

@@ -112,17 +112,17 @@ import Testing
         // Tuesday at the station: both platforms; tie at 08:00 ordered by line name ("2" < "M1"); the
         // calendar_dates-only EXTRA service runs; the 25:30 night trip belongs to the 26th; then Wednesday.
         #expect(
-            Self.board(try reader.departures(stop: "STA", date: Self.day("2024-03-26"), seconds: 7 * 3600 + 55 * 60, limit: 6))
+            Self.board(try reader.transit.departures(stop: "STA", date: Self.day("2024-03-26"), seconds: 7 * 3600 + 55 * 60, limit: 6))
                 == [
                     "2024-03-26 08:00 2 t2a P2", "2024-03-26 08:00 M1 m1a P1", "2024-03-26 12:00 M1 m1x P1",
                     "2024-03-26 01:30 N9 n9late P1", "2024-03-27 06:00 2 t2f P2", "2024-03-27 06:15 2 t2f P2",
                 ])
         // Monday 25th: WK removed, SAT added.
         #expect(
-            Self.board(try reader.departures(stop: "P1", date: Self.day("2024-03-25"), seconds: 8 * 3600 + 30 * 60, limit: 3))
+            Self.board(try reader.transit.departures(stop: "P1", date: Self.day("2024-03-25"), seconds: 8 * 3600 + 30 * 60, limit: 3))
                 == ["2024-03-25 09:00 M1 m1s P1", "2024-03-26 08:00 M1 m1a P1", "2024-03-26 12:00 M1 m1x P1"])
         // After midnight: the 25:30 departure of the 26th is shown on the 27th from 01:10 …
-        let night = try reader.departures(stop: "P1", date: Self.day("2024-03-27"), seconds: 4200, limit: 1)
+        let night = try reader.transit.departures(stop: "P1", date: Self.day("2024-03-27"), seconds: 4200, limit: 1)
         #expect(Self.board(night) == ["2024-03-26 01:30 N9 n9late P1"])
         #expect(night.first?.seconds == 91_800)
         #expect(night.first?.secondsFromQueryDate == 5400)
@@ -130,32 +130,32 @@ import Testing
         #expect(night.first?.routeType == 3)
         // The app-facing form with local date components gives the same board.
         let components = DateComponents(year: 2024, month: 3, day: 27, hour: 1, minute: 10)
-        #expect(Self.board(try reader.departures(stop: "P1", at: components, limit: 1)) == Self.board(night))
-        #expect(try reader.departures(stop: "P1", at: DateComponents(hour: 1), limit: 1).isEmpty, "no date, no board")
+        #expect(Self.board(try reader.transit.departures(stop: "P1", at: components, limit: 1)) == Self.board(night))
+        #expect(try reader.transit.departures(stop: "P1", at: DateComponents(hour: 1), limit: 1).isEmpty, "no date, no board")
         #expect(night.first?.headsign == "Night Terminal")
         // … and at 01:30 exactly, but not at 01:31.
-        #expect(Self.board(try reader.departures(stop: "P1", date: Self.day("2024-03-27"), seconds: 5400, limit: 1))
+        #expect(Self.board(try reader.transit.departures(stop: "P1", date: Self.day("2024-03-27"), seconds: 5400, limit: 1))
             == ["2024-03-26 01:30 N9 n9late P1"])
-        #expect(Self.board(try reader.departures(stop: "P1", date: Self.day("2024-03-27"), seconds: 5460, limit: 1))
+        #expect(Self.board(try reader.transit.departures(stop: "P1", date: Self.day("2024-03-27"), seconds: 5460, limit: 1))
             == ["2024-03-27 08:00 M1 m1a P1"])
         // Frequencies at the second stop (offset 3 min): 06:15 + 3, 06:30 + 3, 06:45 + 3; 07:00 is excluded.
         #expect(
-            Self.board(try reader.departures(stop: "B", date: Self.day("2024-03-26"), seconds: 6 * 3600 + 10 * 60, limit: 5))
+            Self.board(try reader.transit.departures(stop: "B", date: Self.day("2024-03-26"), seconds: 6 * 3600 + 10 * 60, limit: 5))
                 == [
                     "2024-03-26 06:18 2 t2f B", "2024-03-26 06:33 2 t2f B", "2024-03-26 06:48 2 t2f B",
                     "2024-03-26 08:05 M1 m1a B", "2024-03-26 08:07 2 t2a B",
                 ])
         // Saturday: Friday's night trip at 01:30, then only SAT; Sunday: nothing that day, then Monday's WK.
-        #expect(Self.board(try reader.departures(stop: "P1", date: Self.day("2024-03-23"), seconds: 0, limit: 3))
+        #expect(Self.board(try reader.transit.departures(stop: "P1", date: Self.day("2024-03-23"), seconds: 0, limit: 3))
             == ["2024-03-22 01:30 N9 n9late P1", "2024-03-23 09:00 M1 m1s P1", "2024-03-25 09:00 M1 m1s P1"].prefix(2).map { $0 })
-        #expect(Self.board(try reader.departures(stop: "B", date: Self.day("2024-03-31"), seconds: 0, limit: 2))
+        #expect(Self.board(try reader.transit.departures(stop: "B", date: Self.day("2024-03-31"), seconds: 0, limit: 2))
             == ["2024-04-01 06:03 2 t2f B", "2024-04-01 06:18 2 t2f B"])
         // A terminus has arrivals only; an unknown stop has nothing.
-        #expect(try reader.departures(stop: "C", date: Self.day("2024-03-26"), seconds: 0, limit: 5).isEmpty)
-        #expect(try reader.departures(stop: "nope", date: Self.day("2024-03-26"), seconds: 0).isEmpty)
-        #expect(try reader.stop(id: "nope") == nil)
+        #expect(try reader.transit.departures(stop: "C", date: Self.day("2024-03-26"), seconds: 0, limit: 5).isEmpty)
+        #expect(try reader.transit.departures(stop: "nope", date: Self.day("2024-03-26"), seconds: 0).isEmpty)
+        #expect(try reader.transit.stop(id: "nope") == nil)
         // Outside the calendar's range.
-        #expect(try reader.departures(stop: "P1", date: Self.day("2025-06-03"), seconds: 0).isEmpty)
+        #expect(try reader.transit.departures(stop: "P1", date: Self.day("2025-06-03"), seconds: 0).isEmpty)
     }
 
     @Test func stopsInNearbySearchAndManifest() throws {
@@ -171,7 +171,7 @@ import Testing
         #expect(near.first { $0.stopID == "STA" }?.category == "transit_station")
         // Outside the bbox: in the stop table, not in the buckets.
         #expect(try reader.nearby(lat: 46.5, lon: 10.5, radius: 100).isEmpty)
-        #expect(try reader.stop(id: "FAR")?.name == "Far Away")
+        #expect(try reader.transit.stop(id: "FAR")?.name == "Far Away")
         let found = try reader.search("Duomo")
         #expect(Set(found.map(\.kind)) == [.poi, .stop])
         #expect(Set(found.compactMap(\.stopID)) == ["STA", "P1", "P2"])
@@ -182,7 +182,7 @@ import Testing
         let result = try PackEmitter.emit(
             PackInput(city: Self.tinyCity, pois: [poi], categories: [], createdAt: 0, generator: "t", sources: [], transit: [feed]),
             outputDirectory: dir)
-        let manifest = try PackReader.readManifest(URL(fileURLWithPath: result.manifestPath))
+        let manifest = try PackOpener.readManifest(URL(fileURLWithPath: result.manifestPath))
         #expect(manifest.counts.stops == 6)
         #expect(manifest.counts.lines == 3)
         // Manifests from before transit still decode.

@@ -54,7 +54,7 @@ import Testing
         for (stop, date, time) in testCase.queries {
             let parts = time.split(separator: ":").compactMap { Int($0) }
             let seconds = parts[0] * 3600 + parts[1] * 60
-            let got = try reader.departures(stop: stop, date: #require(ServiceDate(date)), seconds: seconds, limit: 12)
+            let got = try reader.transit.departures(stop: stop, date: #require(ServiceDate(date)), seconds: seconds, limit: 12)
                 .map { "\($0.serviceDate.yyyymmdd) \($0.seconds) \($0.lineName) \($0.tripID) \($0.stopID) \($0.headsign ?? "")" }
             let expected = reference.departures(stop: stop, date: date, seconds: seconds, limit: 12)
             #expect(got == expected, "\(testCase.feed) \(stop) \(date) \(time)")

@@ -18,7 +18,7 @@ import Testing
         let file = dir.appendingPathComponent("city.yaml")
         try yaml.write(to: file, atomically: true, encoding: .utf8)
         let bag = DiagnosticBag()
-        return (CityFileLoader.load(file.path, bag: bag), bag.diagnostics, dir)
+        return (CityFileLoader.load(file.path, knownRules: [], bag: bag), bag.diagnostics, dir)
     }
 
     @Test func explicitFolders() throws {

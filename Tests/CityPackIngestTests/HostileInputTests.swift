@@ -448,7 +448,7 @@ import Testing
         for (name, text) in files { try Data(text.utf8).write(to: dir.appendingPathComponent(name)) }
         try Data(yaml.utf8).write(to: dir.appendingPathComponent("city.yaml"))
         let bag = DiagnosticBag()
-        return (CityFileLoader.load(dir.path, bag: bag), bag)
+        return (CityFileLoader.load(dir.path, knownRules: [], bag: bag), bag)
     }
 
     static let base = "id: x\nname: X\nbbox: [7.4, 43.7, 7.5, 43.8]\nsources: { osm: [map.osm] }\n"
@@ -505,7 +505,7 @@ import Testing
         try FileManager.default.createDirectory(at: dir.appendingPathComponent("folder.osm"), withIntermediateDirectories: true)
         try Data(yaml.utf8).write(to: dir.appendingPathComponent("city.yaml"))
         let bag = DiagnosticBag()
-        #expect(CityFileLoader.load(dir.path, bag: bag) == nil)
+        #expect(CityFileLoader.load(dir.path, knownRules: [], bag: bag) == nil)
         #expect(bag.diagnostics.map { "\($0.location!.line):\($0.location!.column) \($0.code)" } == [
             "6:7 city.missing_source", "7:7 city.missing_source",
         ])

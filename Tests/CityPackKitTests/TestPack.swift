@@ -144,8 +144,8 @@ enum TestPack {
     /// A manifest whose artifact describes the given compressed and decompressed files.
     static func manifest(compressed: URL, database: URL, path: String) throws -> Manifest {
         let artifact = Manifest.Artifact(
-            path: path, bytes: try size(compressed), sha256: try PackReader.sha256(ofFileAt: compressed),
-            uncompressedBytes: try size(database), uncompressedSha256: try PackReader.sha256(ofFileAt: database))
+            path: path, bytes: try size(compressed), sha256: try FileDigest(path: compressed.path).sha256,
+            uncompressedBytes: try size(database), uncompressedSha256: try FileDigest(path: database.path).sha256)
         return Manifest(
             formatVersion: Int(PackSchema.formatVersion), dataVersion: 7, minReaderVersion: 1,
             createdAt: "2026-01-02T03:04:05Z", generator: "tests",

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CityPackCompiler
 import CityPackDiagnostics
 
 /// How diagnostics are rendered.

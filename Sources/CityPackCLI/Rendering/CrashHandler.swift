@@ -19,8 +19,8 @@ enum CrashHandler {
     }
 }
 
-/// An unexpected failure inside citypack (exit 70). Also raised on purpose by the `CITYPACK_DEBUG_FAULT`
-/// test hook, which the exit-code tests use to prove the path works.
+/// An unexpected failure inside citypack (exit 70). Also raised on purpose by the hidden `--debug-fault`
+/// test hook (``TestHookOptions``), which the exit-code tests use to prove the path works.
 struct InternalError: Error, CustomStringConvertible {
     var description: String
 }

@@ -1,4 +1,6 @@
+import CityPackCompiler
 import CityPackDiagnostics
+import CityPackFormat
 import Foundation
 
 /// Renders diagnostics for people and machines. Only the CLI renders; libraries report into a bag.
@@ -349,9 +351,6 @@ enum DiagnosticRenderer {
     }
 
     static func encode<T: Encodable>(_ value: T) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(value), let text = String(data: data, encoding: .utf8) else { return "{}\n" }
-        return text + "\n"
+        (SortedJSON.text(value, pretty: true) ?? "{}") + "\n"
     }
 }

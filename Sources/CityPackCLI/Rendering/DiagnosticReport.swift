@@ -1,3 +1,4 @@
+import CityPackCompiler
 import CityPackDiagnostics
 import Foundation
 
@@ -27,16 +28,16 @@ struct DiagnosticReport: Sendable {
     /// Untranslated copy strings: locale → key → the locale whose text is used instead (absent when none).
     var copyFallbacks: [String: [String: String]]?
 
-    /// - Parameter sources: when given, CSV locations that name a field but not its column get the column
-    ///   from the file (``CSVFieldColumn``).
+    /// - Parameter fieldColumns: the columns of the CSV fields diagnostics name, as the compiler found them
+    ///   (``BuildReport/fieldColumns``), filled into the locations that lack them.
     init(
         command: String, city: String?, root: String, bag: DiagnosticBag, baselineFile: String? = nil,
-        sources: SourceText? = nil
+        fieldColumns: FieldColumns = FieldColumns()
     ) {
         self.command = command
         self.city = city
         self.root = root
-        self.diagnostics = sources.map { CSVFieldColumn.refine(bag.diagnostics, sources: $0) } ?? bag.diagnostics
+        self.diagnostics = fieldColumns.apply(to: bag.diagnostics)
         self.errors = bag.errorCount
         self.warnings = bag.warningCount
         self.infos = bag.infoCount

@@ -24,11 +24,11 @@ enum EditorialOutput {
     ) throws -> String {
         if cards {
             var tree: [CardTree] = []
-            for card in try reader.cards(locale: locale) {
+            for card in try reader.editorial.cards(locale: locale) {
                 var situations: [SituationTree] = []
-                for s in try reader.situations(card: card.id, locale: locale) {
+                for s in try reader.editorial.situations(card: card.id, locale: locale) {
                     situations.append(SituationTree(
-                        id: s.id, title: s.title, body: s.body, actions: try reader.actions(situation: s.id, locale: locale)))
+                        id: s.id, title: s.title, body: s.body, actions: try reader.editorial.actions(situation: s.id, locale: locale)))
                 }
                 tree.append(CardTree(id: card.id, title: card.title, icon: card.icon, home: card.home,
                     position: card.position, situations: situations))
@@ -52,8 +52,8 @@ enum EditorialOutput {
         }
         if routes {
             var list: [WalkingRouteInfo] = []
-            for r in try reader.routes(locale: locale) {
-                if let full = try reader.route(id: r.id, locale: locale) { list.append(full) }
+            for r in try reader.editorial.routes(locale: locale) {
+                if let full = try reader.editorial.route(id: r.id, locale: locale) { list.append(full) }
             }
             if format == .json {
                 struct Output: Encodable { var routes: [WalkingRouteInfo] }
@@ -71,7 +71,7 @@ enum EditorialOutput {
             return text.isEmpty ? "no routes\n" : text
         }
         let locale = strings ?? "en"
-        let table = try reader.strings(locale: locale)
+        let table = try reader.editorial.strings(locale: locale)
         if format == .json {
             struct Output: Encodable {
                 var locale: String

@@ -1,17 +1,13 @@
-import CCityPackZlib
-import CityPackDiagnostics
+import CityPackCompiler
 import Foundation
 
 /// Reads the source lines diagnostics point at, once per file, at render time.
 ///
 /// Plain files are read with `fread`, `.gz` files through zlib's `gzread`; reading stops after the last line
 /// asked for. Files that do not exist (entries inside a GTFS zip, a deleted file) simply give no lines, and
-/// the renderer prints no snippet. Lines longer than ``maxLineBytes`` are cut (the caret window of the human
+/// the renderer prints no snippet. Lines longer than ``SourceLines/maxLineBytes`` are cut (the caret window of the human
 /// renderer never needs more).
 final class SourceText {
-    /// Longest line kept, in bytes.
-    static let maxLineBytes = 64 * 1024
-
     private var cache: [String: [Int: [UInt8]]] = [:]
     private var requested: [String: Set<Int>] = [:]
 
@@ -28,55 +24,9 @@ final class SourceText {
     /// Bytes of line `line` of `file` (without the line end), if it was loaded and exists.
     func line(_ line: Int, of file: String) -> [UInt8]? { cache[file]?[line] }
 
-    /// Streams `file` and keeps the requested lines.
+    /// The lines of `file` listed (``SourceLines/read(file:lines:)``).
     static func read(file: String, lines wanted: Set<Int>) -> [Int: [UInt8]] {
-        guard let last = wanted.max(), last > 0 else { return [:] }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), !isDirectory.boolValue else { return [:] }
-        var out: [Int: [UInt8]] = [:]
-        var current: [UInt8] = []
-        var lineNumber = 1
-        var keeping = wanted.contains(1)
-        var done = false
-        func consume(_ buffer: UnsafeBufferPointer<UInt8>) {
-            for byte in buffer {
-                if byte == 0x0A {
-                    if keeping {
-                        if current.last == 0x0D { current.removeLast() }
-                        out[lineNumber] = current
-                    }
-                    current.removeAll(keepingCapacity: true)
-                    lineNumber += 1
-                    if lineNumber > last { done = true; return }
-                    keeping = wanted.contains(lineNumber)
-                } else if keeping && current.count < maxLineBytes {
-                    current.append(byte)
-                }
-            }
-        }
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        if file.hasSuffix(".gz") {
-            guard let gz = gzopen(file, "rb") else { return [:] }
-            defer { gzclose(gz) }
-            while !done {
-                let n = chunk.withUnsafeMutableBytes { gzread(gz, $0.baseAddress, UInt32($0.count)) }
-                if n <= 0 { break }
-                chunk.withUnsafeBufferPointer { consume(UnsafeBufferPointer(rebasing: $0[0..<Int(n)])) }
-            }
-        } else {
-            guard let fp = fopen(file, "rb") else { return [:] }
-            defer { fclose(fp) }
-            while !done {
-                let n = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, fp) }
-                if n == 0 { break }
-                chunk.withUnsafeBufferPointer { consume(UnsafeBufferPointer(rebasing: $0[0..<n])) }
-            }
-        }
-        if !done && keeping && !current.isEmpty {
-            if current.last == 0x0D { current.removeLast() }
-            out[lineNumber] = current
-        }
-        return out
+        SourceLines.read(file: file, lines: wanted)
     }
 }
 
@@ -168,96 +118,5 @@ enum SourceSnippet {
         }
         while i < chars.count && chars[i] != "," { i += 1 }
         return max(i - start, 1)
-    }
-}
-
-/// Finds the byte column of a named CSV field when a diagnostic only knows the row.
-///
-/// Validation rules work on the model, which keeps each row's line but not the byte column of every cell, so
-/// they report column 1 and the field's name. Before anything is rendered, the CLI looks the field up in the
-/// file's header (line 1) and finds where that cell starts on the row's line, so every format — terminal,
-/// JSON, SARIF, GitHub annotations, reports — points at the cell itself.
-enum CSVFieldColumn {
-    /// Start byte offset and unquoted text of each field of one CSV line (quotes respected, `""` inside
-    /// quotes is one quote character).
-    static func fields(_ line: [UInt8]) -> [(start: Int, text: String)] {
-        var out: [(Int, String)] = []
-        var i = 0
-        var start = 0
-        var text: [UInt8] = []
-        var quoted = false
-        while i <= line.count {
-            if i == line.count {
-                out.append((start, String(decoding: text, as: UTF8.self)))
-                break
-            }
-            let b = line[i]
-            if quoted {
-                if b == UInt8(ascii: "\"") {
-                    if i + 1 < line.count && line[i + 1] == UInt8(ascii: "\"") {
-                        text.append(b)
-                        i += 1
-                    } else {
-                        quoted = false
-                    }
-                } else {
-                    text.append(b)
-                }
-            } else if b == UInt8(ascii: ",") {
-                out.append((start, String(decoding: text, as: UTF8.self)))
-                text.removeAll(keepingCapacity: true)
-                start = i + 1
-            } else if b == UInt8(ascii: "\"") && i == start {
-                quoted = true
-            } else {
-                text.append(b)
-            }
-            i += 1
-        }
-        return out
-    }
-
-    /// Whether this location is a CSV row whose field column should be looked up.
-    static func needsColumn(_ location: SourceLocation?) -> Bool {
-        guard let location, location.field != nil, location.line > 1, location.column <= 1 else { return false }
-        return location.file.hasSuffix(".txt") || location.file.hasSuffix(".csv")
-    }
-
-    /// The diagnostics with the columns of their (and their notes') CSV fields filled in where the file can
-    /// be read and the header names the field.
-    static func refine(_ diagnostics: [Diagnostic], sources: SourceText) -> [Diagnostic] {
-        var wanted: [String: Set<Int>] = [:]
-        for d in diagnostics {
-            for location in [d.location] + d.notes.map(\.location) where needsColumn(location) {
-                wanted[location!.file, default: []].formUnion([1, location!.line])
-            }
-        }
-        guard !wanted.isEmpty else { return diagnostics }
-        sources.load(wanted)
-        var headers: [String: [String: Int]] = [:]
-        func refined(_ location: SourceLocation?) -> SourceLocation? {
-            guard needsColumn(location), var location, let field = location.field else { return location }
-            if headers[location.file] == nil {
-                var header = sources.line(1, of: location.file) ?? []
-                if header.starts(with: [0xEF, 0xBB, 0xBF]) { header.removeFirst(3) }
-                var names: [String: Int] = [:]
-                for (i, f) in fields(header).enumerated() where names[f.text.trimmingCharacters(in: .whitespaces)] == nil {
-                    names[f.text.trimmingCharacters(in: .whitespaces)] = i
-                }
-                headers[location.file] = names
-            }
-            guard let index = headers[location.file]?[field], let row = sources.line(location.line, of: location.file) else {
-                return location
-            }
-            let cells = fields(row)
-            if index < cells.count { location.column = cells[index].start + 1 }
-            return location
-        }
-        return diagnostics.map { d in
-            var d = d
-            d.location = refined(d.location)
-            d.notes = d.notes.map { Diagnostic.Note($0.message, at: refined($0.location)) }
-            return d
-        }
     }
 }

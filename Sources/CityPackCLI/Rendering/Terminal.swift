@@ -1,13 +1,38 @@
 import Foundation
 
 /// Writing to stdout/stderr, and whether stderr is an interactive terminal.
+///
+/// A command run in-process (``CityPackCommand/runInProcess(_:)``) writes to a ``Capture`` bound to the running
+/// task instead, and is never a terminal, so concurrent in-process runs keep their outputs apart.
 enum Terminal {
-    /// stderr is a terminal a person watches: a TTY, not CI, not `TERM=dumb`. Progress is drawn only then.
-    static let stderrIsTTY: Bool = isatty(2) == 1 && ProcessInfo.processInfo.environment["CI"] == nil
+    /// Output captured for one in-process run: what would have gone to stdout and stderr. Thread-safe.
+    final class Capture: @unchecked Sendable {
+        private let lock = NSLock()
+        private var outData = Data()
+        private var errData = Data()
+
+        func write(_ text: String, toStandardError: Bool) {
+            lock.withLock {
+                if toStandardError { errData.append(Data(text.utf8)) } else { outData.append(Data(text.utf8)) }
+            }
+        }
+
+        var standardOutput: String { lock.withLock { String(decoding: outData, as: UTF8.self) } }
+        var standardError: String { lock.withLock { String(decoding: errData, as: UTF8.self) } }
+    }
+
+    /// The capture of the in-process run this task belongs to; nil in the executable.
+    @TaskLocal static var capture: Capture?
+
+    private static let processStderrIsTTY: Bool = isatty(2) == 1 && ProcessInfo.processInfo.environment["CI"] == nil
         && ProcessInfo.processInfo.environment["TERM"] != "dumb"
+    private static let processColour: Bool = useColour(isTTY: isatty(2) == 1, environment: ProcessInfo.processInfo.environment)
+
+    /// stderr is a terminal a person watches: a TTY, not CI, not `TERM=dumb`. Progress is drawn only then.
+    static var stderrIsTTY: Bool { capture == nil && processStderrIsTTY }
 
     /// Colours on stderr: a terminal, and `NO_COLOR` unset or empty (https://no-color.org).
-    static let colour: Bool = useColour(isTTY: isatty(2) == 1, environment: ProcessInfo.processInfo.environment)
+    static var colour: Bool { capture == nil && processColour }
 
     static func useColour(isTTY: Bool, environment: [String: String]) -> Bool {
         guard isTTY, environment["TERM"] != "dumb" else { return false }
@@ -16,10 +41,12 @@ enum Terminal {
     }
 
     static func err(_ text: String) {
+        if let capture { return capture.write(text, toStandardError: true) }
         FileHandle.standardError.write(Data(text.utf8))
     }
 
     static func out(_ text: String) {
+        if let capture { return capture.write(text, toStandardError: false) }
         FileHandle.standardOutput.write(Data(text.utf8))
     }
 }

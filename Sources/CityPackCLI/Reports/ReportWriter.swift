@@ -41,55 +41,76 @@ enum ReportWriter {
     }
 }
 
-/// Stage timings and counts of one run (`build-stats.json`, `-v`).
+/// Stage timings and counts of one run (`build-stats.json`, `-v`), from the plan's stages and the
+/// ``StageRecord``s of those that ran.
 struct BuildStats: Codable, Sendable {
+    /// One phase (`ingest`, `validate`, `index+emit`): its stages' seconds and counts together.
     struct Stage: Codable, Sendable {
         var name: String
         var seconds: Double
-        /// What the stage handled, e.g. `{"bytes": 1234, "nodes": 10}`.
+        /// What the phase handled, e.g. `{"bytes": 1234, "nodes": 10}`.
         var counts: [String: Int]
+    }
+
+    /// One stage of the plan, with its time and counts when it ran.
+    struct PlannedStage: Codable, Sendable {
+        /// ``StageKind/id``, e.g. `ingestOSM`.
+        var stage: String
+        /// ``StageKind/name``, e.g. `ingest OSM`.
+        var name: String
+        /// The phase it belongs to (an entry of `stages`).
+        var phase: String
+        var inputs: [String]
+        var outputs: [String]
+        /// False for stages after the build stopped (errors before index+emit).
+        var ran: Bool
+        var seconds: Double?
+        var counts: [String: Int]?
     }
 
     var version = 1
     var command: String
     var city: String?
+    /// Per phase, in order: the summary `build-stats.json` has always had.
     var stages: [Stage]
+    /// Every planned stage, in order.
+    var plan: [PlannedStage]
     var totalSeconds: Double
 
     init(command: String, build: BuildReport) {
         self.command = command
         self.city = build.city?.id
-        var stages: [Stage] = []
-        for (name, seconds) in build.timings {
-            var counts: [String: Int] = [:]
-            switch name {
-            case "ingest":
-                counts = [
-                    "bytes": Int(build.bytesRead), "nodes": build.nodes, "ways": build.ways, "relations": build.relations,
-                    "pois": build.poisRead, "stops": build.stops, "stopTimes": build.stopTimes,
-                ]
-            case "validate":
-                counts = ["poisKept": build.poisKept, "feeds": build.feeds.count]
-            default:
-                if let emitted = build.emitted {
-                    counts = ["pois": emitted.manifest.counts.pois, "packBytes": Int(emitted.manifest.artifact.bytes)]
-                }
-            }
-            stages.append(Stage(name: name, seconds: (seconds * 1000).rounded() / 1000, counts: counts))
+        self.stages = build.phases.map {
+            Stage(name: $0.phase.rawValue, seconds: Self.milliseconds($0.seconds), counts: Self.keyed($0.counts))
         }
-        self.stages = stages
-        self.totalSeconds = (stages.reduce(0) { $0 + $1.seconds } * 1000).rounded() / 1000
+        let records = build.records
+        self.plan = (build.plan?.stages ?? []).enumerated().map { i, stage in
+            let record = i < records.count ? records[i] : nil
+            return PlannedStage(
+                stage: stage.kind.id, name: stage.kind.name, phase: stage.phase.rawValue,
+                inputs: stage.inputs.map(\.description), outputs: stage.outputs.map(\.description), ran: record != nil,
+                seconds: record.map { Self.milliseconds($0.seconds) }, counts: record.map { Self.keyed($0.counts) })
+        }
+        self.totalSeconds = Self.milliseconds(records.reduce(0) { $0 + Self.milliseconds($1.seconds) })
     }
 
-    /// `-v` lines: `  ingest        0.412 s  bytes=…, nodes=…`.
+    /// Seconds rounded to the millisecond.
+    static func milliseconds(_ seconds: Double) -> Double { (seconds * 1000).rounded() / 1000 }
+
+    /// Counts keyed by their JSON names.
+    static func keyed(_ counts: [StageCount: Int]) -> [String: Int] {
+        Dictionary(uniqueKeysWithValues: counts.map { ($0.key.rawValue, $0.value) })
+    }
+
+    /// `-v` lines, one per stage that ran, then the total: `  ingest OSM          0.412 s  bytes=…, nodes=…`.
     var verboseText: String {
         var out = ""
-        for stage in stages {
-            let counts = stage.counts.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")
-            out += String(format: "  %@ %8.3f s", stage.name.padding(toLength: 12, withPad: " ", startingAt: 0), stage.seconds)
+        for stage in plan where stage.ran {
+            let counts = (stage.counts ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")
+            out += String(format: "  %@ %8.3f s", stage.name.padding(toLength: 16, withPad: " ", startingAt: 0), stage.seconds ?? 0)
             out += counts.isEmpty ? "\n" : "  \(counts)\n"
         }
-        out += String(format: "  %@ %8.3f s\n", "total".padding(toLength: 12, withPad: " ", startingAt: 0), totalSeconds)
+        out += String(format: "  %@ %8.3f s\n", "total".padding(toLength: 16, withPad: " ", startingAt: 0), totalSeconds)
         return out
     }
 }

@@ -122,7 +122,7 @@ struct Bench: ParsableCommand {
             throw ExitCode(ExitCodes.dataErrors)
         }
         let reader = try PackReader.open(manifest: manifest)
-        guard let n = try reader.benchmarkNearby(radius: radius) else { return }
+        guard let n = try NearbyBenchmark.measure(reader, radius: radius) else { return }
         Terminal.out(
             String(
                 format: "nearby(%.0f m) over %d POIs, %d queries: median %.2f µs (p90 %.2f µs, first uncached pass %.2f µs, "

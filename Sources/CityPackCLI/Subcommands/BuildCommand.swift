@@ -34,6 +34,8 @@ struct Build: ParsableCommand {
     @Option(name: .long, help: "How many previous data versions to keep beside the current one (default: the city file's keep_versions, else 2).")
     var keep: Int?
 
+    @OptionGroup var testHooks: TestHookOptions
+
     func validate() throws {
         if let keep, keep < 0 { throw ValidationError("--keep must be 0 or more") }
     }
@@ -42,10 +44,11 @@ struct Build: ParsableCommand {
         try BuildRunner.guarded {
             var release = EmitOptions(keepVersions: keep ?? 2)
             release.keepVersionsExplicit = keep != nil
+            release.testStepDelayMicroseconds = testHooks.stepDelayMicroseconds
             if let signKey { release.signingKey = try KeyLoader.load(signKey) }
             try BuildRunner.run(
                 input: input, diagnostics: diagnostics, output: output, emit: true, dryRun: dryRun, verbose: verbose,
-                release: release)
+                release: release, testHooks: testHooks)
         }
     }
 }
@@ -69,9 +72,13 @@ struct Check: ParsableCommand {
     @Flag(name: [.short, .long], help: "Print the plan and per-stage timings and counts to stderr.")
     var verbose = false
 
+    @OptionGroup var testHooks: TestHookOptions
+
     func run() throws {
         try BuildRunner.guarded {
-            try BuildRunner.run(input: input, diagnostics: diagnostics, output: output, emit: false, dryRun: false, verbose: verbose)
+            try BuildRunner.run(
+                input: input, diagnostics: diagnostics, output: output, emit: false, dryRun: false, verbose: verbose,
+                testHooks: testHooks)
         }
     }
 }
@@ -95,7 +102,7 @@ enum BuildRunner {
 
     static func run(
         input: InputOptions, diagnostics: DiagnosticOptions, output: String, emit: Bool, dryRun: Bool, verbose: Bool = false,
-        release: EmitOptions = EmitOptions()
+        release: EmitOptions = EmitOptions(), testHooks: TestHookOptions = TestHookOptions()
     ) throws {
         let command = emit ? "build" : "check"
         var isDirectory: ObjCBool = false
@@ -127,30 +134,29 @@ enum BuildRunner {
 
         let progress = ProgressLine(enabled: !diagnostics.quiet && diagnostics.format == .human)
         var options = BuildOptions(
-            cityPath: input.city, outputDirectory: output, templatesDirectory: input.templates, emit: emit && !dryRun,
+            cityPath: input.city, outputDirectory: output, templatesDirectory: input.templates, emit: emit,
             warningsAsErrors: diagnostics.warningsAsErrors)
         options.release = release
         options.progress = { event in progress.update(stage: event.stage, item: event.item, done: event.done, total: event.total, unit: event.unit) }
+        let plan = Compiler.plan(options, bag: bag)
         if dryRun {
-            options.emit = true
-            guard let city = CityPackIngestBridge.loadCity(input.city, bag: bag) else {
-                let report = DiagnosticReport(command: command, city: nil, root: root, bag: bag, baselineFile: diagnostics.baseline)
+            guard let plan, !bag.hasErrors else {
+                let report = DiagnosticReport(command: command, city: plan?.city.id, root: root, bag: bag, baselineFile: diagnostics.baseline)
                 render(report, diagnostics)
                 throw ExitCode(ExitCodes.dataErrors)
             }
-            Terminal.out(Compiler.plan(for: city, options: options).description + "\n")
+            Terminal.out(plan.description + "\n")
             return
         }
-        try debugFault()
+        try testHooks.raiseFault()
 
-        let build = Compiler.build(options, bag: bag)
+        let build = plan.map { Compiler.run($0, bag: bag) } ?? BuildReport()
         progress.clear()
-        let sources = SourceText()
         var report = DiagnosticReport(
             command: command, city: build.city?.id, root: root, bag: bag, baselineFile: diagnostics.baseline,
-            sources: sources)
+            fieldColumns: build.fieldColumns)
         if let fallbacks = build.copy?.fallbacks, !fallbacks.isEmpty { report.copyFallbacks = fallbacks }
-        render(report, diagnostics, sources: sources)
+        render(report, diagnostics)
 
         // Reports are written on every run, also a failed one.
         let stats = BuildStats(command: command, build: build)
@@ -175,7 +181,7 @@ enum BuildRunner {
         }
 
         if verbose {
-            if let plan = build.plan { Terminal.err("plan:\n\(plan.description)\n") }
+            if let plan = build.plan, !plan.stages.isEmpty { Terminal.err("plan:\n\(plan.description)\n") }
             Terminal.err("stages:\n" + stats.verboseText)
         }
         if !diagnostics.quiet && diagnostics.format == .human {
@@ -218,21 +224,11 @@ enum BuildRunner {
         String(Compiler.generator.split(separator: " ").last ?? "0")
     }
 
-    /// Test hook: `CITYPACK_DEBUG_FAULT=throw` raises an unexpected error, `=trap` crashes, so the exit-70
-    /// paths can be tested end to end. Never set in normal use.
-    static func debugFault() throws {
-        switch ProcessInfo.processInfo.environment["CITYPACK_DEBUG_FAULT"] {
-        case "throw": throw InternalError(description: "CITYPACK_DEBUG_FAULT=throw")
-        case "trap": fatalError("CITYPACK_DEBUG_FAULT=trap")
-        default: break
-        }
-    }
-
-    static func render(_ report: DiagnosticReport, _ options: DiagnosticOptions, sources: SourceText = SourceText()) {
+    static func render(_ report: DiagnosticReport, _ options: DiagnosticOptions) {
         let limits = DiagnosticRenderer.Limits(maxErrors: options.maxErrors, maxDiagnostics: options.maxDiagnostics)
         switch options.format {
         case .human:
-            Terminal.err(DiagnosticRenderer.human(report, limits: limits, colour: Terminal.colour, sources: sources))
+            Terminal.err(DiagnosticRenderer.human(report, limits: limits, colour: Terminal.colour, sources: SourceText()))
         case .json:
             Terminal.out(DiagnosticRenderer.json(report, toolVersion: toolVersion))
         case .sarif:

@@ -27,9 +27,9 @@ struct Diff: ParsableCommand {
     var limit: Int = 50
 
     func run() throws {
-        let before = try PackOpener.open(old)
+        let before = try PackArgument.open(old)
         defer { before.close() }
-        let after = try PackOpener.open(new)
+        let after = try PackArgument.open(new)
         defer { after.close() }
         let diff = try PackDiff.between(before, after)
         switch format {

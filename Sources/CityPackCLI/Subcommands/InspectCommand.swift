@@ -41,7 +41,7 @@ struct Inspect: ParsableCommand {
     }
 
     func run() throws {
-        let reader = try PackOpener.open(pack)
+        let reader = try PackArgument.open(pack)
         if cards || routes || strings != nil {
             Terminal.out(try EditorialOutput.render(
                 reader, cards: cards, routes: routes, strings: strings, locale: locale, format: format))

@@ -88,13 +88,13 @@ struct Query: ParsableCommand {
     }
 
     func run() throws {
-        let reader = try PackOpener.open(pack)
+        let reader = try PackArgument.open(pack)
         if let departures, let at, let (date, seconds) = Self.parseDateTime(at) {
-            guard let stop = try reader.stop(id: departures, locale: locale) else {
+            guard let stop = try reader.transit.stop(id: departures, locale: locale) else {
                 Terminal.err("citypack: error: the pack has no stop with stop_id '\(departures)'\n")
                 throw ExitCode(ExitCodes.dataErrors)
             }
-            let list = try reader.departures(stop: departures, date: date, seconds: seconds, limit: limit)
+            let list = try reader.transit.departures(stop: departures, date: date, seconds: seconds, limit: limit)
             DepartureOutput.write(stop: stop, departures: list, format: format)
             return
         }
@@ -109,7 +109,7 @@ struct Query: ParsableCommand {
 }
 
 /// Opens whatever the user pointed at, mapping failures to exit codes with a clear message.
-enum PackOpener {
+enum PackArgument {
     static func open(_ path: String) throws -> PackReader {
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {

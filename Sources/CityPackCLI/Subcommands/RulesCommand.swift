@@ -1,4 +1,5 @@
 import ArgumentParser
+import CityPackCompiler
 import CityPackDiagnostics
 
 /// `citypack rules [CODE]`: the rule catalogue, rendered from the rule data (``RuleCatalog/all``).
@@ -8,7 +9,8 @@ struct RulesCommand: ParsableCommand {
         discussion: """
             human: every rule with its meaning and rationale; with CODE also its triggering and passing example.
             json: the catalogue as data (schema in docs/RULES.md). markdown: the rule table README.md embeds.
-            docs: the full reference with examples (docs/RULES.md).
+            docs: the full reference with examples (docs/RULES.md, generated with
+            --example-city Tests/Fixtures/rule-examples/base).
             Exit codes: 0 listed, 64 unknown CODE or usage.
             """)
 
@@ -19,6 +21,11 @@ struct RulesCommand: ParsableCommand {
 
     @Option(name: .long, help: "human, json, markdown or docs.")
     var format: Format = .human
+
+    @Option(
+        name: .customLong("example-city"),
+        help: "The folder of the example city the examples are overlaid on, as the output should name it.")
+    var exampleCity: String?
 
     func run() throws {
         var rules = RuleCatalog.all
@@ -32,10 +39,10 @@ struct RulesCommand: ParsableCommand {
             rules = [rule]
         }
         switch format {
-        case .json: Terminal.out(RuleCatalogText.json(rules))
+        case .json: Terminal.out(RuleCatalogText.json(rules, exampleCity: exampleCity))
         case .markdown: Terminal.out(RuleCatalogText.markdownTable(rules))
-        case .docs: Terminal.out(RuleCatalogText.reference(rules))
-        case .human: Terminal.out(RuleCatalogText.human(rules, withExamples: code != nil))
+        case .docs: Terminal.out(RuleCatalogText.reference(rules, exampleCity: exampleCity))
+        case .human: Terminal.out(RuleCatalogText.human(rules, withExamples: code != nil, exampleCity: exampleCity))
         }
     }
 

@@ -107,31 +107,7 @@ struct Verify: ParsableCommand {
         let trust = PackTrust(publicKeys: keys, installedDataVersion: installedVersion)
         let manifest: Manifest
         do {
-            manifest = try PackVerifier.verifyManifest(data, path: path, trust: trust)
-        } catch {
-            return [Check(path: path, ok: false, message: "\(error)")]
-        }
-        if let entry = catalogEntry {
-            var problems: [String] = []
-            if let expected = entry.manifestSha256, expected != PackReader.sha256(of: data) {
-                problems.append("SHA-256 differs from the catalog's manifestSha256")
-            }
-            if entry.id != manifest.city.id { problems.append("city \(manifest.city.id), catalog says \(entry.id)") }
-            if entry.dataVersion != manifest.dataVersion {
-                problems.append("data version \(manifest.dataVersion), catalog says \(entry.dataVersion)")
-            }
-            if entry.sha256 != manifest.artifact.sha256 || entry.bytes != manifest.artifact.bytes {
-                problems.append("artifact differs from the catalog's")
-            }
-            if !problems.isEmpty {
-                return [Check(path: path, ok: false, message: "does not match the catalog: " + problems.joined(separator: "; "))]
-            }
-        }
-        do {
-            var options = PackReader.Options()
-            options.trust = trust
-            let reader = try PackReader.open(manifest: URL(fileURLWithPath: path), options: options)
-            reader.close()
+            manifest = try PackVerifier.verifyRelease(data, path: path, trust: trust, catalogEntry: catalogEntry)
         } catch {
             return [Check(path: path, ok: false, message: "\(error)")]
         }

@@ -36,9 +36,11 @@ public enum CityFileLoader {
     /// Loads the city file of `directory` (or a city file path directly).
     /// - Parameters:
     ///   - path: a city directory or the path of its `city.yaml`.
+    ///   - knownRules: the rule codes that `rules:` may name; any other gets `city.unknown_rule`. The rules are
+    ///     described in several stages, so the caller passes them in (the compiler's `RuleCatalog.codes`).
     ///   - bag: receives every problem with its location.
     /// - Returns: the city, or nil when errors make it unusable (the bag then holds at least one error).
-    public static func load(_ path: String, bag: DiagnosticBag) -> City? {
+    public static func load(_ path: String, knownRules: Set<String>, bag: DiagnosticBag) -> City? {
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
         let file = exists && isDirectory.boolValue ? (path as NSString).appendingPathComponent(fileName) : path
@@ -58,11 +60,12 @@ public enum CityFileLoader {
             bag.report(Rules.citySyntax, "city file is not UTF-8", at: SourceLocation(file: file, line: 1, column: 1))
             return nil
         }
-        return parse(text, file: file, bag: bag)
+        return parse(text, file: file, knownRules: knownRules, bag: bag)
     }
 
-    /// Parses city-file text. `file` is used for locations and to resolve relative source paths.
-    public static func parse(_ text: String, file: String, bag: DiagnosticBag) -> City? {
+    /// Parses city-file text. `file` is used for locations and to resolve relative source paths; `knownRules` as
+    /// in ``load(_:knownRules:bag:)``.
+    public static func parse(_ text: String, file: String, knownRules: Set<String>, bag: DiagnosticBag) -> City? {
         let root: Node
         do {
             guard let node = try Yams.compose(yaml: text) else {
@@ -77,7 +80,7 @@ public enum CityFileLoader {
             bag.report(Rules.citySyntax, "\(error)", at: SourceLocation(file: file, line: 1, column: 1))
             return nil
         }
-        var reader = Reader(file: file, bag: bag)
+        var reader = Reader(file: file, bag: bag, knownRules: knownRules)
         return reader.city(from: root)
     }
 
@@ -107,11 +110,14 @@ public enum CityFileLoader {
     private struct Reader {
         let file: String
         let bag: DiagnosticBag
+        /// Rule codes `rules:` may name.
+        let knownRules: Set<String>
         var failed = false
 
-        init(file: String, bag: DiagnosticBag) {
+        init(file: String, bag: DiagnosticBag, knownRules: Set<String>) {
             self.file = file
             self.bag = bag
+            self.knownRules = knownRules
         }
 
         func at(_ node: Node?) -> SourceLocation {
@@ -270,7 +276,7 @@ public enum CityFileLoader {
             var overrides: [String: Severity] = [:]
             var disabled: Set<String> = []
             for (code, value, node) in stringMap(map["rules"], "rules") {
-                if RuleCatalog.rule(code) == nil {
+                if !knownRules.contains(code) {
                     bag.report(Rules.cityUnknownRule, "unknown rule code '\(code)' (see `citypack rules`)", at: at(node))
                 }
                 switch value.lowercased() {

@@ -51,7 +51,8 @@ extension GTFSValidator {
         ("pathways", "to_stop_id", ["stops.stop_id"]),
     ]
 
-    /// Keys and references of fares, attributions, networks, areas, levels and pathways.
+    /// The tables kept as text (fares, attributions, networks, areas, levels, pathways): keys, references, and
+    /// agency_id of fares when the feed has several agencies.
     static func checkOtherTables(_ c: GTFSValidationContext) {
         let tables = c.feed.extraTables
         for (table, columns) in extraKeys {
@@ -59,11 +60,11 @@ extension GTFSValidator {
             let indices = columns.map { t.column($0) }
             guard indices.contains(where: { $0 != nil }) else { continue }
             let field = columns.count == 1 ? columns[0] : "(\(columns.joined(separator: ", ")))"
-            c.checkDuplicates(
+            DuplicateKeyRule.check(
                 t.rows.indices.lazy.map { r in
                     (key: indices.map { i in i.flatMap { t.rows[r][$0] } ?? "" }.joined(separator: ", "),
                         line: t.lines[r])
-                }, table: table, field: field)
+                }, table: table, field: field, c)
         }
         var sets: [String: Set<String>] = [:]
         func ids(_ target: String) -> Set<String> {
@@ -92,18 +93,10 @@ extension GTFSValidator {
             let valid = targets.reduce(into: Set<String>()) { $0.formUnion(ids($1)) }
             let names = targets.map { $0.replacingOccurrences(of: ".", with: ".txt ") }.joined(separator: " or ")
             for (r, row) in t.rows.enumerated() {
-                guard let v = row[col], !valid.contains(v) else { continue }
-                c.report(Rules.gtfsForeignKeyViolation, "\(column) `\(v)` is not defined in \(names)", table,
-                    t.lines[r], field: column, entity: "\(column)=\(v)")
+                ForeignKeyViolationRule.checkTextTable(row[col], in: valid, targets: names, table: table,
+                    line: t.lines[r], column: column, c)
             }
         }
-        if c.feed.agencies.count > 1, let t = tables["fare_attributes"] {
-            let col = t.column("agency_id")
-            for (r, row) in t.rows.enumerated() where col.flatMap({ row[$0] }) == nil {
-                c.report(Rules.gtfsMissingAgencyID,
-                    "agency_id is required because the feed has \(c.feed.agencies.count) agencies", "fare_attributes",
-                    t.lines[r], field: "agency_id", entity: t.column("fare_id").flatMap { row[$0] }.map { "fare_id=\($0)" })
-            }
-        }
+        MissingAgencyIDRule.checkFareAttributes(c)
     }
 }

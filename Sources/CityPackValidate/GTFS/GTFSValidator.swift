@@ -1,11 +1,13 @@
 import CityPackDiagnostics
+import CityPackFormat
 import CityPackModel
 
 /// Semantic validation of a ``GTFSFeed`` (keys, references, geometry, times, calendars).
 ///
-/// Rules are grouped by table (`GTFSValidator+Stops.swift`, `+Trips`, `+StopTimes`, `+Calendars`,
-/// `+Shapes`) rather than one per file: rules over one table share a single pass and the same lookups, and
-/// stop_times can hold millions of rows. Each rule is catalogued in `Rules+GTFS.swift`.
+/// Each rule is one file in `Rules/GTFS/` with its description, check and messages. The validator walks each
+/// table once (`GTFSValidator+Stops.swift`, `+Trips`, `+StopTimes`, `+Calendars`, `+Shapes`, `+OtherTables`)
+/// and hands every row to the rules over that table: stop_times can hold millions of rows, so rules share one
+/// pass and the same lookups instead of each walking the table again.
 /// Syntax, missing files or columns and unparsable values are reported by the reader, not here.
 /// Never prints; thread-safe (all state is local to one call).
 public enum GTFSValidator {
@@ -95,47 +97,15 @@ struct GTFSValidationContext {
         bag.report(rule, message, at: at(table, line, field), entity: entity, notes: notes)
     }
 
-    /// Reports rows whose key repeats, with a note pointing at the first occurrence.
-    func checkDuplicates<S: Sequence>(_ rows: S, table: String, field: String)
-    where S.Element == (key: String, line: Int32) {
-        var first: [String: Int32] = [:]
-        for row in rows {
-            if let line = first[row.key] {
-                report(Rules.gtfsDuplicateKey, "duplicate \(field) `\(row.key)`", table, row.line, field: field,
-                    entity: "\(field)=\(row.key)",
-                    notes: [Diagnostic.Note("first defined here", at: at(table, line, field))])
-            } else {
-                first[row.key] = row.line
-            }
-        }
-    }
-
     /// Whether references into `table` can be judged (it was read completely).
     func canResolve(_ table: String) -> Bool { !incompleteTables.contains(table) }
-
-    /// Reports a dangling reference (not when the target table is incomplete).
-    func checkReference(_ id: String?, in ids: Set<String>, target: String, table: String, line: Int32,
-        field: String, entity: String?)
-    {
-        guard let id, !ids.contains(id) else { return }
-        let targets = target == "calendar or calendar_dates" ? ["calendar", "calendar_dates"] : [target]
-        guard targets.contains(where: canResolve) else { return }
-        report(Rules.gtfsForeignKeyViolation, "\(field) `\(id)` is not defined in \(target).txt", table, line,
-            field: field, entity: entity)
-    }
 }
 
-/// Calendar arithmetic on `yyyymmdd` integers.
+/// Calendar arithmetic on GTFS `yyyymmdd` integers (the civil-date algorithm itself is `CivilDate`).
 enum GTFSDate {
     /// Days since 1970-01-01 (proleptic Gregorian).
     static func dayNumber(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = (month + 9) % 12
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
+        CivilDate.dayNumber(year: year, month: month, day: day)
     }
 
     static func dayNumber(_ yyyymmdd: Int32) -> Int {
@@ -146,13 +116,9 @@ enum GTFSDate {
     /// `YYYY-MM-DD` for messages.
     static func text(_ yyyymmdd: Int32) -> String {
         let v = Int(yyyymmdd)
-        func pad(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return "\(v / 10000)-\(pad((v / 100) % 100))-\(pad(v % 100))"
+        return "\(v / 10000)-\(ClockTime.twoDigits((v / 100) % 100))-\(ClockTime.twoDigits(v % 100))"
     }
 }
 
 /// `HH:MM:SS` for messages.
-func gtfsTimeText(_ seconds: Int32) -> String {
-    func pad(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
-    return "\(pad(seconds / 3600)):\(pad(seconds / 60 % 60)):\(pad(seconds % 60))"
-}
+func gtfsTimeText(_ seconds: Int32) -> String { ClockTime.text(seconds: Int(seconds)) }

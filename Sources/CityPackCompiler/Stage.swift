@@ -1,0 +1,191 @@
+import Foundation
+
+/// What one stage of a build does. Made by ``Compiler/plan(_:bag:)``, executed by ``Compiler/run(_:bag:)``.
+///
+/// Paths are as the city file resolved them (relative to the working directory, or absolute).
+public enum StageKind: Sendable, Hashable {
+    /// Reads the OSM XML files (`.osm` or `.osm.gz`), in order, into POIs with the category profile.
+    case ingestOSM(files: [String])
+    /// Reads the GTFS feeds (folders or zips), in order: stops, lines, trips and timetables.
+    case ingestGTFS(feeds: [String])
+    /// Reads the editorial CSV folder: cards, situations, actions, walking routes and their waypoints.
+    case ingestEditorial(directory: String)
+    /// Reads the template copy, then the city's copy folder when it has one (its strings win).
+    case ingestCopy(templateDirectory: String, cityDirectory: String?)
+    /// Runs every rule on what was read: POIs, feeds, editorial content and copy.
+    case validate
+    /// Finds the byte column of each CSV field a diagnostic names (``FieldColumns``).
+    case locateFields
+    /// Indexes the POIs kept (geohash buckets, search terms), writes the pack, its manifest and copy tables, and
+    /// updates the catalog under `outputDirectory` (``CityPackEmit/PackEmitter``, which builds the index as it
+    /// writes the pack: the two are one stage).
+    case emit(outputDirectory: String)
+
+    /// Short name, as printed by `--dry-run` and `-v` (`ingest OSM`).
+    public var name: String {
+        switch self {
+        case .ingestOSM: "ingest OSM"
+        case .ingestGTFS: "ingest GTFS"
+        case .ingestEditorial: "ingest editorial"
+        case .ingestCopy: "ingest copy"
+        case .validate: "validate"
+        case .locateFields: "locate fields"
+        case .emit: "index+emit"
+        }
+    }
+
+    /// Identifier in `build-stats.json` (`ingestOSM`).
+    public var id: String {
+        switch self {
+        case .ingestOSM: "ingestOSM"
+        case .ingestGTFS: "ingestGTFS"
+        case .ingestEditorial: "ingestEditorial"
+        case .ingestCopy: "ingestCopy"
+        case .validate: "validate"
+        case .locateFields: "locateFields"
+        case .emit: "emit"
+        }
+    }
+
+    /// The phase the stage belongs to.
+    public var phase: BuildPhase {
+        switch self {
+        case .ingestOSM, .ingestGTFS, .ingestEditorial, .ingestCopy: .ingest
+        case .validate, .locateFields: .validate
+        case .emit: .emit
+        }
+    }
+}
+
+/// A group of stages that share a stopping rule and one entry in `build-stats.json`'s `stages`.
+public enum BuildPhase: String, Sendable, Hashable, CaseIterable {
+    /// Reading the sources.
+    case ingest
+    /// Checking what was read.
+    case validate
+    /// Indexing and writing the outputs.
+    case emit = "index+emit"
+
+    /// Whether the phase's stages run after errors were reported. Reading goes on after a source failed (the
+    /// other sources are still worth reading), and validation runs on whatever was read, so that one `check`
+    /// shows every problem (rules that need what could not be read report `pack.rules_not_run` instead);
+    /// nothing is written once there are errors.
+    public var runsAfterErrors: Bool {
+        switch self {
+        case .ingest, .validate: true
+        case .emit: false
+        }
+    }
+
+    /// Counts the phase's entry in `build-stats.json` always lists, zero when no stage of the plan counted
+    /// them (a city without GTFS still shows `stops: 0`).
+    public var alwaysCounted: [StageCount] {
+        switch self {
+        case .ingest: [.bytes, .nodes, .ways, .relations, .pois, .stops, .stopTimes]
+        case .validate: [.poisKept, .feeds]
+        case .emit: []
+        }
+    }
+}
+
+/// A value a stage reads or produces: a file on disk, or something an earlier stage made.
+public enum BuildArtifact: Sendable, Hashable, CustomStringConvertible {
+    /// A source file or folder named by the city file (shown by its last path component).
+    case source(String)
+    /// The template copy folder (`<templates>/copy`).
+    case templateCopy(String)
+    /// The category profile (`categories.json`, `synonyms.json`), loaded when the build is planned.
+    case profile
+    /// POIs read from OSM, before validation.
+    case pois
+    /// GTFS feeds: stops, lines, trips and timetables.
+    case transit
+    /// Editorial content as read: cards, situations, actions, walking routes.
+    case editorial
+    /// The copy table: template strings, the city's own and the fallbacks filled in.
+    case copy
+    /// Findings, in the build's diagnostic bag.
+    case diagnostics
+    /// The POIs validation keeps: those that go into the pack.
+    case keptPOIs
+    /// The editorial content validation keeps (routes with unresolved waypoints left out).
+    case keptEditorial
+    /// Byte columns of the CSV fields diagnostics name.
+    case fieldColumns
+    /// A file or folder the build writes.
+    case output(String)
+
+    /// How `--dry-run` and `-v` name it: a file by its last path component, an output by its path.
+    public var description: String {
+        switch self {
+        case .source(let path): (path as NSString).lastPathComponent
+        case .templateCopy: "template copy"
+        case .profile: "profile"
+        case .pois: "POIs"
+        case .transit: "stops, timetables"
+        case .editorial: "cards, routes"
+        case .copy: "copy"
+        case .diagnostics: "diagnostics"
+        case .keptPOIs: "POIs kept"
+        case .keptEditorial: "cards, routes kept"
+        case .fieldColumns: "field columns"
+        case .output(let path): path
+        }
+    }
+}
+
+/// One planned stage: what it does, what it reads and what it produces.
+public struct Stage: Sendable, Hashable, CustomStringConvertible {
+    /// What the stage does.
+    public var kind: StageKind
+    /// Files it reads and products of earlier stages it needs, in order.
+    public var inputs: [BuildArtifact]
+    /// What it produces, in order.
+    public var outputs: [BuildArtifact]
+
+    /// Creates a stage.
+    /// - Parameters:
+    ///   - kind: what the stage does.
+    ///   - inputs: what it reads.
+    ///   - outputs: what it produces.
+    public init(_ kind: StageKind, inputs: [BuildArtifact], outputs: [BuildArtifact]) {
+        self.kind = kind
+        self.inputs = inputs
+        self.outputs = outputs
+    }
+
+    /// The stage's phase (see ``BuildPhase``).
+    public var phase: BuildPhase { kind.phase }
+
+    /// `ingest OSM: monaco-2021.osm.gz, profile → POIs`.
+    public var description: String {
+        "\(kind.name): \(inputs.map(\.description).joined(separator: ", ")) → \(outputs.map(\.description).joined(separator: ", "))"
+    }
+}
+
+/// A figure a stage counts, named as in `build-stats.json` and `-v`.
+public enum StageCount: String, Sendable, Hashable, CaseIterable, Comparable {
+    /// Uncompressed source bytes read.
+    case bytes
+    /// OSM elements read.
+    case nodes, ways, relations
+    /// POIs: read (ingest) or written into the pack (emit).
+    case pois
+    /// GTFS stops and stop_times rows read.
+    case stops, stopTimes
+    /// Editorial cards and walking routes read.
+    case cards, routes
+    /// Copy strings (every locale and key, template defaults included).
+    case strings
+    /// POIs validation kept.
+    case poisKept
+    /// GTFS feeds validated.
+    case feeds
+    /// Diagnostic locations whose CSV field column was found.
+    case fieldsLocated
+    /// Size of the compressed pack.
+    case packBytes
+
+    /// Alphabetical by JSON name.
+    public static func < (lhs: StageCount, rhs: StageCount) -> Bool { lhs.rawValue < rhs.rawValue }
+}

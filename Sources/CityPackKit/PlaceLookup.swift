@@ -1,0 +1,126 @@
+import CityPackFormat
+import Foundation
+
+/// POI and stop details by id, with a cache: what `nearby`, `search`, `poi(id:)`, `stop(id:)` and walking-route
+/// waypoints turn into ``PlaceResult``s. Used with the connection's lock held.
+final class PlaceLookup {
+    /// A place's stored fields, independent of locale and query.
+    struct Details {
+        var osm: String
+        var lat: Double
+        var lon: Double
+        var category: String
+        var name: String?
+        var names: [String: String]
+        var tags: [String: String]
+        var stopID: String? = nil
+    }
+
+    private var poiStatement: PackConnection.Statement?
+    private var namesStatement: PackConnection.Statement?
+    private var stopStatement: PackConnection.Statement?
+    private var cache: [Int64: Details] = [:]
+    private let cacheLimit: Int
+
+    /// Prepares the lookups.
+    /// - Parameter cacheLimit: How many places' details are kept (0 disables the cache).
+    init(database db: PackConnection.Database, cacheLimit: Int) throws(PackError) {
+        typealias T = PackSchema.Table
+        self.cacheLimit = max(0, cacheLimit)
+        poiStatement = try db.prepare(
+            "SELECT osm, lat, lon, category, name, tags FROM \(T.poi) WHERE id = ?1", persistent: true)
+        namesStatement = try db.prepare("SELECT locale, name FROM \(T.poiName) WHERE poi = ?1", persistent: true)
+        stopStatement = try db.prepare(
+            "SELECT stop_id, name, lat, lon, location_type FROM \(T.stop) WHERE id = ?1", persistent: true)
+    }
+
+    /// Drops the statements and the cache (on close).
+    func release() {
+        poiStatement = nil
+        namesStatement = nil
+        stopStatement = nil
+        cache = [:]
+    }
+
+    /// A place as a result, or nil when the pack has no such POI or stop.
+    /// - Parameters:
+    ///   - id: POI or stop id (``PackSchema/isStopID(_:)`` tells them apart).
+    ///   - locale: Locale for ``PlaceResult/name``.
+    ///   - distance: Metres from the query point, for `nearby`.
+    /// - Throws: `PackError.closed`, `.sqlite`, `.malformedData`.
+    func result(_ id: Int64, locale: String?, distance: Double? = nil) throws(PackError) -> PlaceResult? {
+        guard let d = try details(id) else { return nil }
+        return PlaceResult(
+            id: id, osm: d.osm, name: Self.displayName(names: d.names, plain: d.name, locale: locale),
+            category: d.category, lat: d.lat, lon: d.lon, distanceMetres: distance, names: d.names, tags: d.tags,
+            kind: PackSchema.isStopID(id) ? .stop : .poi, stopID: d.stopID)
+    }
+
+    func details(_ id: Int64) throws(PackError) -> Details? {
+        if let cached = cache[id] { return cached }
+        guard let details = try PackSchema.isStopID(id) ? stopDetails(id) : poiDetails(id) else { return nil }
+        if cacheLimit > 0 {
+            if cache.count >= cacheLimit { cache.removeAll(keepingCapacity: true) }
+            cache[id] = details
+        }
+        return details
+    }
+
+    private func poiDetails(_ id: Int64) throws(PackError) -> Details? {
+        guard let poiStatement, let namesStatement else { throw PackError.closed }
+        poiStatement.reset()
+        poiStatement.bind(1, id)
+        defer { poiStatement.reset() }
+        guard try poiStatement.step() else { return nil }
+        let tagsText = poiStatement.text(5) ?? "{}"
+        let tags: [String: String]
+        do {
+            tags = try JSONDecoder().decode([String: String].self, from: Data(tagsText.utf8))
+        } catch {
+            throw PackError.malformedData("poi \(id): tags are not a JSON object of strings")
+        }
+        var details = Details(
+            osm: poiStatement.text(0) ?? "", lat: poiStatement.double(1), lon: poiStatement.double(2),
+            category: poiStatement.text(3) ?? "", name: poiStatement.isNull(4) ? nil : poiStatement.text(4),
+            names: [:], tags: tags)
+        namesStatement.reset()
+        namesStatement.bind(1, id)
+        defer { namesStatement.reset() }
+        while try namesStatement.step() {
+            if let locale = namesStatement.text(0), let name = namesStatement.text(1) { details.names[locale] = name }
+        }
+        return details
+    }
+
+    /// A stop's row as details: no names per locale, no tags; the category from its GTFS location_type.
+    private func stopDetails(_ id: Int64) throws(PackError) -> Details? {
+        guard let stmt = stopStatement else { throw PackError.closed }
+        stmt.reset()
+        stmt.bind(1, id)
+        defer { stmt.reset() }
+        guard try stmt.step() else { return nil }
+        let category =
+            switch stmt.int64(4) {
+            case 1: "transit_station"
+            case 2: "transit_entrance"
+            default: "transit_stop"
+            }
+        return Details(
+            osm: "", lat: stmt.isNull(2) ? 0 : stmt.double(2), lon: stmt.isNull(3) ? 0 : stmt.double(3),
+            category: category, name: stmt.isNull(1) ? nil : stmt.text(1), names: [:], tags: [:],
+            stopID: stmt.text(0))
+    }
+
+    /// `names[locale]`, then each shorter prefix of the tag (`zh-Hant-TW` → `zh-Hant` → `zh`), then the plain
+    /// name, then the name of the alphabetically first locale.
+    static func displayName(names: [String: String], plain: String?, locale: String?) -> String? {
+        if var tag = locale, !names.isEmpty {
+            while !tag.isEmpty {
+                if let n = names[tag] { return n }
+                guard let cut = tag.lastIndex(where: { $0 == "-" || $0 == "_" }) else { break }
+                tag = String(tag[..<cut])
+            }
+        }
+        return plain ?? names.min { $0.key < $1.key }?.value
+    }
+}

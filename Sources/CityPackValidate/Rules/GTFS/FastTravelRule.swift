@@ -1,0 +1,94 @@
+import CityPackDiagnostics
+import CityPackModel
+import Foundation
+
+private typealias Base = RuleExampleCity
+
+extension Rules {
+    public static let gtfsFastTravel = RuleDescription(
+        "gtfs.fast_travel", .gtfs, .warning, "Travel between consecutive stops is faster than the route type allows",
+        title: "Fast travel",
+        rationale: "Usually wrong times or misplaced stops (caps: e.g. bus 150 km/h, tram 100 km/h, rail 500 km/h).",
+        example: RuleExample(
+            file: "gtfs/stop_times.txt",
+            triggering: Base.edit(Base.stopTimes, "T1,08:05:00,08:06:00,S2,2,1.4\nT1,08:10:00,08:10:00,S3,3,2.8",
+                "T1,08:01:00,08:01:00,S3,2,2.8\nT1,08:10:00,08:10:00,S2,3,4.2"),
+            passing: Base.edit(Base.stopTimes, "T1,08:05:00,08:06:00,S2,2,1.4\nT1,08:10:00,08:10:00,S3,3,2.8",
+                "T1,08:05:00,08:06:00,S3,2,2.8\nT1,08:10:00,08:10:00,S2,3,4.2")))
+}
+
+/// Travel between consecutive timed stop_times faster than the route type allows: usually wrong times or a
+/// misplaced stop. Reported once per trip, at the first such leg; legs that go back in time are
+/// `gtfs.arrival_before_previous_departure` instead.
+struct FastTravelRule {
+    /// route_type by route_id (first row of a repeated ID).
+    private let routeTypes: [String: Int32]
+    /// The cap for the current trip, in km/h.
+    private var cap: Double = 0
+    /// Whether the current trip was reported already.
+    private var reported = false
+
+    init(_ c: GTFSValidationContext) {
+        routeTypes = c.feed.routes.reduce(into: [String: Int32]()) { m, r in
+            if m[r.id] == nil { m[r.id] = r.type }
+        }
+    }
+
+    /// Starts a trip: its route type's cap, nothing reported yet.
+    mutating func start(_ trip: TransitTrip) {
+        cap = Self.maxSpeedKmh(routeType: routeTypes[trip.routeID] ?? -1)
+        reported = false
+    }
+
+    /// Checks the leg from the previous timed stop_time to row `r`.
+    mutating func check(_ r: Int, _ st: TransitStopTimes, _ walk: StopTimeWalk, _ c: GTFSValidationContext) {
+        let a = walk.previousTimed
+        guard !reported, a >= 0, st.arrival[r] >= 0, st.arrival[r] >= st.departure[a] else { return }
+        let sa = st.stop[a], sb = st.stop[r]
+        guard sa >= 0, sb >= 0, let pa = c.feed.stops[Int(sa)].coordinate, let pb = c.feed.stops[Int(sb)].coordinate,
+            pa.isValid, pb.isValid
+        else { return }
+        let metres = Self.distanceMetres(pa, pb)
+        // Times have minute precision in many feeds: never assume less than a minute between stops.
+        let seconds = Double(max(st.arrival[r] - st.departure[a], 60))
+        let kmh = metres / seconds * 3.6
+        guard kmh > cap else { return }
+        c.report(Rules.gtfsFastTravel, .tooFast(metres: metres, seconds: seconds, kmh: kmh, cap: cap), "stop_times",
+            st.line[r], field: "arrival_time", entity: walk.entity(c),
+            notes: [Diagnostic.Note(.previousDeparts, at: c.at("stop_times", st.line[a], "departure_time"))])
+        reported = true
+    }
+
+    /// Speed caps in km/h by route type (basic types and extended families), as in GTFS validators.
+    static func maxSpeedKmh(routeType: Int32) -> Double {
+        switch routeType {
+        case 0, 900...999: 100  // tram, light rail
+        case 1, 400...499: 150  // subway, metro
+        case 2, 100...199: 500  // rail
+        case 3, 200...299, 700...899: 150  // bus, coach, trolleybus
+        case 4, 1000...1299: 80  // ferry
+        case 5: 30  // cable tram
+        case 6, 7, 1300...1499: 50  // aerial lift, funicular
+        case 11: 150  // trolleybus
+        case 12: 150  // monorail
+        default: 200
+        }
+    }
+
+    /// Great-circle distance in metres.
+    static func distanceMetres(_ a: Coordinate, _ b: Coordinate) -> Double {
+        let r = 6_371_008.8
+        let dLat = (b.lat - a.lat) * .pi / 180, dLon = (b.lon - a.lon) * .pi / 180
+        let h = sin(dLat / 2) * sin(dLat / 2)
+            + cos(a.lat * .pi / 180) * cos(b.lat * .pi / 180) * sin(dLon / 2) * sin(dLon / 2)
+        return 2 * r * asin(min(1, sqrt(h)))
+    }
+}
+
+extension String {
+    fileprivate static func tooFast(metres: Double, seconds: Double, kmh: Double, cap: Double) -> String {
+        "travel of \(Int(metres)) m in \(Int(seconds)) s is \(Int(kmh)) km/h, over the \(Int(cap)) km/h cap for this route type"
+    }
+
+    fileprivate static let previousDeparts = "previous stop_time departs here"
+}
