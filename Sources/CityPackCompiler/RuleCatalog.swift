@@ -32,7 +32,7 @@ public enum RuleCatalog {
         Rules.osmXMLMalformed, Rules.osmEntityDeclaration, Rules.osmNotOSM, Rules.osmInvalidCoordinates,
         Rules.osmInvalidID, Rules.osmDuplicateElementID, Rules.osmMissingReferencedNode, Rules.osmIncompleteWay,
         Rules.osmWayOneNode, Rules.osmPOIOutsideBBox, Rules.osmPOIMissingName, Rules.osmDuplicatePOI,
-        Rules.osmExcessPrecision, Rules.osmLimitExceeded, Rules.osmUnsupportedVersion, Rules.osmUnexpectedElement,
+        Rules.osmExcessPrecision, Rules.osmLimitExceeded, Rules.osmPBFMalformed, Rules.osmUnsupportedVersion, Rules.osmUnexpectedElement,
         Rules.osmInvalidRelationMember,
     ]
 

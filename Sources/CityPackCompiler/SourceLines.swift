@@ -1,4 +1,5 @@
 import CCityPackZlib
+import CityPackIngest
 import Foundation
 
 /// Reads chosen lines of a source file: plain files with `fread`, `.gz` files through zlib's `gzread`, stopping
@@ -13,6 +14,8 @@ public enum SourceLines {
         guard let last = wanted.max(), last > 0 else { return [:] }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), !isDirectory.boolValue else { return [:] }
+        // OSM PBF has no lines: its locations are (blob, element) numbers, so there is no text to show.
+        guard !OSMReader.isPBF(path: file) else { return [:] }
         var out: [Int: [UInt8]] = [:]
         var current: [UInt8] = []
         var lineNumber = 1

@@ -647,6 +647,167 @@ struct OSMParseState {
     }
 }
 
+// MARK: XML-independent entry points (PBF)
+
+extension OSMParseState {
+    /// Prepares for a file that is not parsed by libxml2 (PBF).
+    mutating func beginPBF(file index: UInt16, displayPath: String) {
+        ctxt = nil
+        file = index
+        self.displayPath = displayPath
+        stopped = false
+        malformed = false
+        depth = 0
+        skipDepth = 0
+        isChange = false
+        kind = nil
+    }
+
+    /// Starts an element with a known id, resetting the per-element state exactly as the SAX path does.
+    private mutating func beginDecoded(_ newKind: Kind, id: Int64, line: Int32, column: Int32) {
+        kind = newKind
+        switch newKind {
+        case .node: nodesSeen += 1
+        case .way: waysSeen += 1
+        case .relation: relationsSeen += 1
+        }
+        currentID = id
+        idValid = true
+        tagCount = 0
+        tagLimitReported = false
+        refCount = 0
+        refLimitReported = false
+        badRefReported = false
+        if !keptKeys.isEmpty {
+            keptKeys.removeAll(keepingCapacity: true)
+            keptValues.removeAll(keepingCapacity: true)
+        }
+        name = nil
+        if !localizedNames.isEmpty { localizedNames.removeAll(keepingCapacity: true) }
+        refStart = wayRefs.count
+        self.line = line
+        self.column = column
+    }
+
+    /// One tag of the current element; the same limits and key decisions as `<tag>`.
+    private mutating func decodedTag(_ key: String, _ value: String) {
+        tagCount += 1
+        if tagCount > options.maxTagsPerElement {
+            if !tagLimitReported {
+                tagLimitReported = true
+                limitExceeded(
+                    "\(entity) has more than \(options.maxTagsPerElement) tags; the rest are ignored",
+                    at: here(line, column), stopParsing: false)
+            }
+            return
+        }
+        var key = key
+        let kn = key.utf8.count
+        if kn > options.maxValueBytes || value.utf8.count > options.maxValueBytes {
+            limitExceeded(
+                "\(entity): a tag key or value is longer than \(options.maxValueBytes) bytes; tag ignored",
+                at: here(line, column), stopParsing: false)
+            return
+        }
+        let profile = self.profile
+        let decision = key.withUTF8 { buffer in
+            keyCache.decision(buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!, kn) { key in
+                if key == "name" { return .name }
+                if key.hasPrefix("name:") {
+                    let locale = key.dropFirst(5)
+                    if NameLocale.isLocale(locale) { return .localizedName(String(locale)) }
+                }
+                return profile.keeps(tag: key) ? .keep(key) : .drop
+            }
+        }
+        switch decision {
+        case .drop: return
+        case .keep(let key):
+            keptKeys.append(key)
+            keptValues.append(value)
+        case .name:
+            name = value
+        case .localizedName(let locale):
+            localizedNames.append((locale, value))
+        }
+    }
+
+    /// A decoded node; coordinates in exact 1e-7 degrees.
+    mutating func node(id: Int64, latE7 lat: Int64, lonE7 lon: Int64, tags: [(String, String)], line: Int32, column: Int32) {
+        beginDecoded(.node, id: id, line: line, column: column)
+        coordinatesValid = false
+        var ok = true
+        for (value, attribute, limit) in [(lat, "lat", Int64(900_000_000)), (lon, "lon", Int64(1_800_000_000))]
+        where abs(value) > limit {
+            ok = false
+            bag.report(
+                Rules.osmInvalidCoordinates,
+                "node \(currentID): \(attribute) \(Double(value) / 1e7) is outside ±\(limit / 10_000_000)",
+                at: here(line, column), entity: entity)
+        }
+        if ok {
+            coordinatesValid = true
+            latE7 = Int32(lat)
+            lonE7 = Int32(lon)
+            if latE7 < minLat { minLat = latE7 }
+            if latE7 > maxLat { maxLat = latE7 }
+            if lonE7 < minLon { minLon = lonE7 }
+            if lonE7 > maxLon { maxLon = lonE7 }
+        }
+        nodes.append(id: currentID, line: line, column: column, file: file)
+        nodeLats.append(coordinatesValid ? latE7 : NodeIndex.invalid)
+        nodeLons.append(coordinatesValid ? lonE7 : NodeIndex.invalid)
+        for (k, v) in tags { decodedTag(k, v) }
+        endOSMElement()
+    }
+
+    /// A decoded way.
+    mutating func way(id: Int64, refs: [Int64], tags: [(String, String)], line: Int32, column: Int32) {
+        beginDecoded(.way, id: id, line: line, column: column)
+        for r in refs {
+            guard countRef() else { break }
+            wayRefs.append(r)
+        }
+        for (k, v) in tags { decodedTag(k, v) }
+        endOSMElement()
+    }
+
+    /// A decoded relation (member types and refs are already valid).
+    mutating func relation(id: Int64, memberCount: Int, tags: [(String, String)], line: Int32, column: Int32) {
+        beginDecoded(.relation, id: id, line: line, column: column)
+        for _ in 0..<memberCount {
+            guard countRef() else { break }
+        }
+        for (k, v) in tags { decodedTag(k, v) }
+        endOSMElement()
+    }
+
+    /// A PBF decoding error: the rest of the file is not read.
+    mutating func pbfError(_ error: PBFError) {
+        malformed = true
+        let (offset, what): (Int64, String) =
+            switch error {
+            case .io(let e, let o): (o, "read error (errno \(e))")
+            case .truncated(let o): (o, "the file ends inside a blob")
+            case .blobHeaderTooLarge(let l, let o): (o, "a BlobHeader of \(l) bytes exceeds 64 KiB")
+            case .blobTooLarge(let s, let o): (o, "a blob of \(s) bytes exceeds 32 MiB")
+            case .missingBlobHeaderField(let f, let o): (o, "the BlobHeader lacks its \(f)")
+            case .unsupportedBlobKind(let k, let o): (o, "unsupported blob compression \(k)")
+            case .rawSizeMismatch(let d, let o): (o, "the blob does not inflate to its declared raw_size \(d)")
+            case .inflateFailed(let m, let o): (o, "zlib: \(m)")
+            case .malformed(let e, let o): (o, "malformed protobuf (\(e))")
+            case .stringIndexOutOfRange(let i, let c, let o): (o, "string index \(i) beyond the table of \(c)")
+            case .inconsistentArrays(let m, let o): (o, "inconsistent arrays: \(m)")
+            case .coordinateOverflow(let o): (o, "a coordinate overflows")
+            case .invalidMemberType(let t, let o): (o, "relation member type \(t) is not node, way or relation")
+            case .unsupportedRequiredFeature(let f, let o): (o, "required feature \(f) is not supported")
+            }
+        bag.report(
+            Rules.osmPBFMalformed, "PBF error in the blob at file offset \(offset): \(what); the rest of the file is not read",
+            at: SourceLocation(file: displayPath))
+    }
+}
+
 // MARK: Byte helpers
 
 /// Compares a NUL-terminated libxml2 name with an ASCII literal, byte by byte.

@@ -1,4 +1,7 @@
 import CCityPackXML2
+#if canImport(Glibc)
+import Glibc
+#endif
 import CityPackDiagnostics
 import CityPackModel
 
@@ -64,6 +67,10 @@ public final class OSMReader {
                 at: SourceLocation(file: displayPath), stopParsing: false)
             return
         }
+        if Self.isPBF(path: path) {
+            readPBF(path: path, fileIndex: fileIndex, displayPath: displayPath, fileSize: input.fileSize)
+            return
+        }
         var sax = Self.saxHandler()
         let user = UnsafeMutableRawPointer(state)
         guard let ctxt = xmlCreatePushParserCtxt(&sax, user, nil, 0, displayPath) else {
@@ -117,6 +124,65 @@ public final class OSMReader {
             state.pointee.malformedWithoutMessage(code: Int(ctxt.pointee.errNo))
         }
         options.progress?(input.fileSize, input.fileSize)
+    }
+
+    /// Whether the file starts like OSM PBF: a big-endian BlobHeader length under 64 KiB, then a BlobHeader whose
+    /// first field is the type "OSMHeader".
+    package static func isPBF(path: String) -> Bool {
+        guard let f = fopen(path, "rb") else { return false }
+        defer { fclose(f) }
+        var bytes = [UInt8](repeating: 0, count: 15)
+        guard fread(&bytes, 1, 15, f) == 15 else { return false }
+        let length = bytes[0..<4].reduce(0) { $0 << 8 | Int($1) }
+        return length < 64 * 1024 && bytes[4] == 0x0A && bytes[5] == 9 && Array(bytes[6..<15]) == Array("OSMHeader".utf8)
+    }
+
+    /// Reads an OSM PBF file: elements get line = blob index, column = element index within the blob.
+    private func readPBF(path: String, fileIndex: UInt16, displayPath: String, fileSize: Int64) {
+        state.pointee.beginPBF(file: fileIndex, displayPath: displayPath)
+        do throws(PBFError) {
+            let reader = try PBFBlobReader(path: path)
+            var blobIndex: Int32 = 0
+            var nextProgress = options.progressInterval
+            while let blob = try reader.next() {
+                defer { blobIndex += 1 }
+                switch blob.type {
+                case "OSMHeader":
+                    let header = try PBFBlockDecoder.decodeHeader(blob.data, blobOffset: blob.offset)
+                    for feature in header.requiredFeatures
+                    where !PBFBlockDecoder.supportedRequiredFeatures.contains(feature) {
+                        throw .unsupportedRequiredFeature(feature, blobOffset: blob.offset)
+                    }
+                case "OSMData":
+                    let block = try PBFBlockDecoder.decodePrimitiveBlock(blob.data, blobOffset: blob.offset)
+                    var column: Int32 = 0
+                    for n in block.nodes {
+                        column += 1
+                        state.pointee.node(
+                            id: n.id, latE7: Int64((n.lat * 1e7).rounded()), lonE7: Int64((n.lon * 1e7).rounded()),
+                            tags: n.tags, line: blobIndex, column: column)
+                    }
+                    for w in block.ways {
+                        column += 1
+                        state.pointee.way(id: w.id, refs: w.refs, tags: w.tags, line: blobIndex, column: column)
+                    }
+                    for r in block.relations {
+                        column += 1
+                        state.pointee.relation(
+                            id: r.id, memberCount: r.members.count, tags: r.tags, line: blobIndex, column: column)
+                    }
+                default: break
+                }
+                if let progress = options.progress, reader.offset >= nextProgress {
+                    nextProgress = reader.offset + options.progressInterval
+                    progress(reader.offset, fileSize)
+                }
+            }
+        } catch {
+            state.pointee.pbfError(error)
+        }
+        bytesRead += fileSize
+        options.progress?(fileSize, fileSize)
     }
 
     /// Checks references and duplicates across all files read, places way POIs and returns the result.

@@ -99,6 +99,12 @@ extension Rules {
         title: "Input limit exceeded",
         rationale: "Bounds keep a hostile or corrupt file from exhausting memory; raise the limit if the data is genuine.",
         exampleWaiver: "The default bounds (4 GiB per file, 5,000 tags per element, 64 KiB per value) are too large for a readable example; OSMReaderDiagnosticsTests.limitsAreDiagnostics lowers them and checks each.")
+    public static let osmPBFMalformed = RuleDescription(
+        "osm.pbf_malformed", .osm, .error,
+        "The OSM PBF file is truncated, corrupt or uses an unsupported compression; the message names the blob's file offset",
+        title: "PBF file malformed",
+        rationale: "A truncated or corrupt extract would give a pack that silently lacks data.",
+        exampleWaiver: "A PBF file is binary and cannot be shown as a readable example; PBFReaderTests.truncatedPBFIsDiagnostic truncates a real extract and checks the diagnostic.")
     public static let osmUnsupportedVersion = RuleDescription(
         "osm.unsupported_version", .osm, .error, "The <osm> root has no version attribute or a version other than 0.6",
         title: "Unsupported OSM version",
