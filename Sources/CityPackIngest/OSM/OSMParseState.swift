@@ -350,7 +350,8 @@ struct OSMParseState {
         if box.isValid { declaredBounds = box }
     }
 
-    private mutating func beginElement(_ newKind: Kind, _ count: Int, _ attributes: Attributes?) {
+    /// Counts a new element and clears the previous one's state (XML and PBF alike).
+    private mutating func resetElement(_ newKind: Kind) {
         kind = newKind
         switch newKind {
         case .node: nodesSeen += 1
@@ -371,6 +372,10 @@ struct OSMParseState {
         name = nil
         if !localizedNames.isEmpty { localizedNames.removeAll(keepingCapacity: true) }
         refStart = wayRefs.count
+    }
+
+    private mutating func beginElement(_ newKind: Kind, _ count: Int, _ attributes: Attributes?) {
+        resetElement(newKind)
         var idText: (UnsafePointer<UInt8>, UnsafePointer<UInt8>)?
         var latText: (UnsafePointer<UInt8>, UnsafePointer<UInt8>)?
         var lonText: (UnsafePointer<UInt8>, UnsafePointer<UInt8>)?
@@ -665,26 +670,9 @@ extension OSMParseState {
 
     /// Starts an element with a known id, resetting the per-element state exactly as the SAX path does.
     private mutating func beginDecoded(_ newKind: Kind, id: Int64, line: Int32, column: Int32) {
-        kind = newKind
-        switch newKind {
-        case .node: nodesSeen += 1
-        case .way: waysSeen += 1
-        case .relation: relationsSeen += 1
-        }
+        resetElement(newKind)
         currentID = id
         idValid = true
-        tagCount = 0
-        tagLimitReported = false
-        refCount = 0
-        refLimitReported = false
-        badRefReported = false
-        if !keptKeys.isEmpty {
-            keptKeys.removeAll(keepingCapacity: true)
-            keptValues.removeAll(keepingCapacity: true)
-        }
-        name = nil
-        if !localizedNames.isEmpty { localizedNames.removeAll(keepingCapacity: true) }
-        refStart = wayRefs.count
         self.line = line
         self.column = column
     }
