@@ -350,6 +350,19 @@ struct OSMParseState {
         if box.isValid { declaredBounds = box }
     }
 
+    /// What to do with a tag key (kept, the name, a localised name, or dropped), cached per key (XML and PBF).
+    private mutating func keyDecision(_ k: UnsafePointer<UInt8>, _ kn: Int) -> TagKeyDecision {
+        let profile = self.profile
+        return keyCache.decision(k, kn) { key in
+            if key == "name" { return .name }
+            if key.hasPrefix("name:") {
+                let locale = key.dropFirst(5)
+                if NameLocale.isLocale(locale) { return .localizedName(String(locale)) }
+            }
+            return profile.keeps(tag: key) ? .keep(key) : .drop
+        }
+    }
+
     /// Counts a new element and clears the previous one's state (XML and PBF alike).
     private mutating func resetElement(_ newKind: Kind) {
         kind = newKind
@@ -511,15 +524,7 @@ struct OSMParseState {
                 at: here(l, c), stopParsing: false)
             return
         }
-        let profile = self.profile
-        let decision = keyCache.decision(k, kn) { key in
-            if key == "name" { return .name }
-            if key.hasPrefix("name:") {
-                let locale = key.dropFirst(5)
-                if NameLocale.isLocale(locale) { return .localizedName(String(locale)) }
-            }
-            return profile.keeps(tag: key) ? .keep(key) : .drop
-        }
+        let decision = keyDecision(k, kn)
         switch decision {
         case .drop: return
         case .keep(let key):
@@ -697,17 +702,7 @@ extension OSMParseState {
                 at: here(line, column), stopParsing: false)
             return
         }
-        let profile = self.profile
-        let decision = key.withUTF8 { buffer in
-            keyCache.decision(buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!, kn) { key in
-                if key == "name" { return .name }
-                if key.hasPrefix("name:") {
-                    let locale = key.dropFirst(5)
-                    if NameLocale.isLocale(locale) { return .localizedName(String(locale)) }
-                }
-                return profile.keeps(tag: key) ? .keep(key) : .drop
-            }
-        }
+        let decision = key.withUTF8 { buffer in keyDecision(buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!, kn) }
         switch decision {
         case .drop: return
         case .keep(let key):
