@@ -31,6 +31,7 @@ public enum RuleCatalog {
     static let osm: [RuleDescription] = [
         Rules.osmXMLMalformed, Rules.osmEntityDeclaration, Rules.osmNotOSM, Rules.osmInvalidCoordinates,
         Rules.osmInvalidID, Rules.osmDuplicateElementID, Rules.osmMissingReferencedNode, Rules.osmIncompleteWay,
+        Rules.osmMultipolygonInvalid,
         Rules.osmWayOneNode, Rules.osmPOIOutsideBBox, Rules.osmPOIMissingName, Rules.osmDuplicatePOI,
         Rules.osmExcessPrecision, Rules.osmLimitExceeded, Rules.osmPBFMalformed, Rules.osmUnsupportedVersion, Rules.osmUnexpectedElement,
         Rules.osmInvalidRelationMember,

@@ -39,6 +39,18 @@ extension Bench {
             let strict = judged.filter { $0.strictVerdict == $0.expected }.count
             out += "| \(suite) | \(judged.count) | \(agree) | \(strict) |\n"
         }
+        // Multipolygon relations of grid/7 and grid/9 against the areas their test.json expects.
+        let areaChecks = outcomes.flatMap { o in o.areaChecks.map { (o.name, $0) } }
+        out += "\n| case | relation | expected area | citypack agrees | citypack |\n|---|---|---|---|---|\n"
+        for (name, check) in areaChecks {
+            out += "| \(name) | \(check.relation) | \(check.expectedValid ? "valid" : "INVALID") | \(!check.judged ? "n/a" : check.agrees ? "yes" : "NO") "
+                + "| \(check.detail.replacingOccurrences(of: "|", with: "/")) |\n"
+        }
+        let valid = areaChecks.filter { $0.1.judged && $0.1.expectedValid }
+        let invalid = areaChecks.filter { $0.1.judged && !$0.1.expectedValid }
+        out += "\n| multipolygon relations | cases | agree |\n|---|---|---|\n"
+        out += "| valid area: point inside it, no problem | \(valid.count) | \(valid.filter { $0.1.agrees }.count) |\n"
+        out += "| INVALID: a problem reported | \(invalid.count) | \(invalid.filter { $0.1.agrees }.count) |\n"
         Terminal.out(out)
     }
 }

@@ -25,11 +25,28 @@ public enum OSMTestdata {
         public var strictVerdict: Verdict {
             diagnostics.contains { $0.severity == .error || $0.severity == .warning } ? .invalid : .valid
         }
+        /// The case's multipolygon relations (grid/7 and grid/9) against the areas its `test.json` expects.
+        public var areaChecks: [AreaCheck] = []
         /// Distinct codes, in first-seen order.
         public var codes: [String] {
             var seen = Set<String>()
             return diagnostics.map(\.code).filter { seen.insert($0).inserted }
         }
+    }
+
+    /// One multipolygon relation of a grid case: the expected area (its WKT, or `INVALID`) against CityPack's.
+    ///
+    /// A valid area agrees when CityPack closed rings with no problem and put the point inside the expected
+    /// multipolygon. An `INVALID` one agrees when CityPack reported a problem or closed no ring (a POI relation
+    /// would then get an `osm.multipolygon_invalid` warning and a fallback position).
+    public struct AreaCheck: Sendable {
+        public var relation: Int64
+        public var expectedValid: Bool
+        /// False for a relation that is not `type=multipolygon` (grid/9/950 is a boundary, never a POI).
+        public var judged = true
+        public var agrees: Bool
+        /// CityPack's problems, or where its point fell.
+        public var detail: String
     }
 
     /// The cases under `root` (the osm-testdata folder), xml first, each in name order.
@@ -69,14 +86,23 @@ public enum OSMTestdata {
                 .trimmingCharacters(in: .whitespacesAndNewlines)
         }
         var description = text("description.txt") ?? ""
-        if description.isEmpty, let json = fm.contents(atPath: (directory as NSString).appendingPathComponent("test.json")),
+        var expectedAreas: [(id: Int64, wkt: String)] = []
+        if let json = fm.contents(atPath: (directory as NSString).appendingPathComponent("test.json")),
             let object = try? JSONSerialization.jsonObject(with: json) as? [String: Any]
         {
-            description = object["description"] as? String ?? ""
+            if description.isEmpty { description = object["description"] as? String ?? "" }
+            let areas = (object["areas"] as? [String: Any])?["default"] as? [[String: Any]] ?? []
+            for area in areas where area["from_type"] as? String == "relation" {
+                if let id = (area["from_id"] as? NSNumber)?.int64Value, let wkt = area["wkt"] as? String {
+                    expectedAreas.append((id, wkt))
+                }
+            }
         }
         let expected = text("result").flatMap { Verdict(rawValue: $0) }
         let bag = DiagnosticBag()
-        let reader = OSMReader(profile: profile, bag: bag)
+        var options = OSMReadOptions()
+        options.assembleEveryMultipolygon = true
+        let reader = OSMReader(profile: profile, bag: bag, options: options)
         if let file = dataFile(in: directory) {
             do {
                 try reader.read(file: file, displayPath: "\(name)/\((file as NSString).lastPathComponent)")
@@ -84,8 +110,77 @@ public enum OSMTestdata {
                 bag.report(Rules.packIOFailure, "\(error)", at: SourceLocation(file: file))
             }
         }
-        _ = reader.finish()
+        let result = reader.finish()
         let diagnostics = bag.diagnostics.filter { $0.severity == .error || $0.severity == .warning }
-        return Outcome(name: name, description: description, expected: expected, diagnostics: diagnostics)
+        var outcome = Outcome(name: name, description: description, expected: expected, diagnostics: diagnostics)
+        for area in expectedAreas {
+            guard let mine = result.multipolygons.first(where: { $0.id == area.id }) else {
+                outcome.areaChecks.append(
+                    AreaCheck(
+                        relation: area.id, expectedValid: area.wkt != "INVALID", judged: false, agrees: false,
+                        detail: "not a type=multipolygon relation, so never a POI"))
+                continue
+            }
+            let problems = mine.problems
+            let closed = mine.pointFromRings
+            if area.wkt == "INVALID" {
+                let flagged = !problems.isEmpty || !closed
+                outcome.areaChecks.append(
+                    AreaCheck(
+                        relation: area.id, expectedValid: false, agrees: flagged,
+                        detail: flagged ? problems.joined(separator: "; ") : "assembled without a problem"))
+            } else {
+                let rings = WKT.multipolygonRings(area.wkt)
+                let inside = mine.point.map { p in
+                    Multipolygon.areaContains(rings.map { $0.map { (lat: $0.lat, lon: $0.lon) } }, lat: p.lat, lon: p.lon)
+                } ?? false
+                let ok = closed && problems.isEmpty && inside
+                let at = mine.point.map { "point \($0.lat), \($0.lon) \(inside ? "inside" : "OUTSIDE") the expected area" }
+                outcome.areaChecks.append(
+                    AreaCheck(
+                        relation: area.id, expectedValid: true, agrees: ok,
+                        detail: ([at ?? "no point"] + problems).joined(separator: "; ")))
+            }
+        }
+        return outcome
+    }
+}
+
+/// The few WKT shapes osm-testdata uses for expected areas.
+enum WKT {
+    /// Every ring of a `MULTIPOLYGON(((x y, …)), …)` (or `POLYGON`), as (lat, lon) from WKT's (x = lon, y = lat).
+    static func multipolygonRings(_ text: String) -> [[(lat: Double, lon: Double)]] {
+        var rings: [[(lat: Double, lon: Double)]] = []
+        var depth = 0
+        var ring: [(lat: Double, lon: Double)] = []
+        var number = ""
+        var pair: [Double] = []
+        func flushNumber() {
+            if let v = Double(number) { pair.append(v) }
+            number = ""
+        }
+        func flushPair() {
+            flushNumber()
+            if pair.count == 2 { ring.append((lat: pair[1], lon: pair[0])) }
+            pair = []
+        }
+        for ch in text {
+            switch ch {
+            case "(":
+                depth += 1
+            case ")":
+                flushPair()
+                if !ring.isEmpty { rings.append(ring) }
+                ring = []
+                depth -= 1
+            case ",":
+                flushPair()
+            case " ":
+                flushNumber()
+            default:
+                if depth > 0, ch.isNumber || ch == "." || ch == "-" || ch == "e" || ch == "E" || ch == "+" { number.append(ch) }
+            }
+        }
+        return rings
     }
 }

@@ -16,6 +16,10 @@ public struct OSMIngestResult: Sendable {
     public var declaredBounds: BoundingBox?
     /// The box around every node with valid coordinates.
     public var dataBounds: BoundingBox?
+    /// POIs placed from `type=multipolygon` relations (included in ``pois``).
+    public var multipolygonPOIs = 0
+    /// Every multipolygon relation assembled, when ``OSMReadOptions/assembleEveryMultipolygon`` is set.
+    package var multipolygons: [MultipolygonReport] = []
 
     public init(
         pois: [POI] = [], nodes: Int = 0, ways: Int = 0, relations: Int = 0, bytesRead: Int64 = 0,
@@ -30,4 +34,18 @@ public struct OSMIngestResult: Sendable {
         self.declaredBounds = declaredBounds
         self.dataBounds = dataBounds
     }
+}
+
+/// What became of one multipolygon relation (conformance figures and tests).
+package struct MultipolygonReport: Sendable {
+    package var id: Int64
+    /// Whether the profile makes the relation a POI.
+    package var isPOI: Bool
+    /// The closed rings found, in degrees.
+    package var rings: [[Coordinate]]
+    /// The point inside the rings, or the fallback member node's position; nil when left out.
+    package var point: Coordinate?
+    /// Whether ``point`` is inside the assembled rings (false for a member-node fallback).
+    package var pointFromRings: Bool
+    package var problems: [String]
 }

@@ -14,6 +14,22 @@ struct PendingWayPOI {
     var location: SourceLocation
 }
 
+/// A `type=multipolygon` relation that is a POI (or, when every multipolygon is assembled, any one); its area
+/// and point are computed once every way and node is known.
+struct PendingRelationPOI {
+    var id: Int64
+    /// nil for a relation the profile does not make a POI (only kept when assembling every multipolygon).
+    var category: String?
+    var name: String?
+    var localizedNames: [String: String]
+    var tags: [String: String]
+    var location: SourceLocation
+    /// Way members, in member order.
+    var ways: [Int64]
+    /// Node members, in member order (the fallback position when no ring closes).
+    var nodes: [Int64]
+}
+
 /// All mutable state of an ``OSMReader``, reached from libxml2's SAX callbacks through the user-data pointer.
 ///
 /// A struct behind a pointer owned by the reader, rather than a class: callbacks then need neither
@@ -61,6 +77,10 @@ struct OSMParseState {
     private var keptValues: [String] = []
     private var name: String?
     private var localizedNames: [(String, String)] = []
+    /// The current relation's `type` tag and members (only ways and nodes are needed).
+    private var relationType: String?
+    private var memberWays: [Int64] = []
+    private var memberNodes: [Int64] = []
 
     // Accumulated over all files.
     var keyCache = TagKeyCache()
@@ -72,6 +92,7 @@ struct OSMParseState {
     var wayOffsets: [Int] = [0]
     var relations = ElementTable()
     var pendingWays: [PendingWayPOI] = []
+    var pendingRelations: [PendingRelationPOI] = []
     /// Elements seen, including invalid and duplicate ones.
     var nodesSeen = 0
     var waysSeen = 0
@@ -355,6 +376,7 @@ struct OSMParseState {
         let profile = self.profile
         return keyCache.decision(k, kn) { key in
             if key == "name" { return .name }
+            if key == "type" { return .type(keep: profile.keeps(tag: key) ? key : nil) }
             if key.hasPrefix("name:") {
                 let locale = key.dropFirst(5)
                 if NameLocale.isLocale(locale) { return .localizedName(String(locale)) }
@@ -384,6 +406,9 @@ struct OSMParseState {
         }
         name = nil
         if !localizedNames.isEmpty { localizedNames.removeAll(keepingCapacity: true) }
+        relationType = nil
+        if !memberWays.isEmpty { memberWays.removeAll(keepingCapacity: true) }
+        if !memberNodes.isEmpty { memberNodes.removeAll(keepingCapacity: true) }
         refStart = wayRefs.count
     }
 
@@ -504,7 +529,7 @@ struct OSMParseState {
             return
         }
         var key: (UnsafePointer<UInt8>, Int)?
-        var value: (UnsafePointer<UInt8>, Int)?
+        var valueBytes: (UnsafePointer<UInt8>, Int)?
         if let attributes {
             for i in 0..<count {
                 let a = attributes + 5 * i
@@ -512,11 +537,11 @@ struct OSMParseState {
                 if name[0] == UInt8(ascii: "k") {
                     key = (start, end - start)
                 } else if name[0] == UInt8(ascii: "v") {
-                    value = (start, end - start)
+                    valueBytes = (start, end - start)
                 }
             }
         }
-        guard let (k, kn) = key, let (v, vn) = value, idValid else { return }
+        guard let (k, kn) = key, let (v, vn) = valueBytes, idValid else { return }
         if kn > options.maxValueBytes || vn > options.maxValueBytes {
             let (l, c) = tagStart()
             limitExceeded(
@@ -525,15 +550,23 @@ struct OSMParseState {
             return
         }
         let decision = keyDecision(k, kn)
+        if case .drop = decision { return }
+        let value = attributeValue(v, vn)
         switch decision {
         case .drop: return
         case .keep(let key):
             keptKeys.append(key)
-            keptValues.append(String(decoding: UnsafeBufferPointer(start: v, count: vn), as: UTF8.self))
+            keptValues.append(value)
         case .name:
-            name = String(decoding: UnsafeBufferPointer(start: v, count: vn), as: UTF8.self)
+            name = value
         case .localizedName(let locale):
-            localizedNames.append((locale, String(decoding: UnsafeBufferPointer(start: v, count: vn), as: UTF8.self)))
+            localizedNames.append((locale, value))
+        case .type(let keep):
+            if kind == .relation { relationType = value }
+            if let keep {
+                keptKeys.append(keep)
+                keptValues.append(value)
+            }
         }
     }
 
@@ -581,19 +614,27 @@ struct OSMParseState {
         var typeText: String?
         var refOK = false
         var refText: String?
+        var ref: Int64 = 0
+        var isWay = false
+        var isNode = false
         forEachAttribute(count, attributes) { name, start, end in
             if nameIs(name, "type") {
                 let n = end - start
-                typeOK =
-                    (n == 4 && memcmp(start, "node", 4) == 0) || (n == 3 && memcmp(start, "way", 3) == 0)
-                    || (n == 8 && memcmp(start, "relation", 8) == 0)
+                isNode = n == 4 && memcmp(start, "node", 4) == 0
+                isWay = n == 3 && memcmp(start, "way", 3) == 0
+                typeOK = isNode || isWay || (n == 8 && memcmp(start, "relation", 8) == 0)
                 if !typeOK { typeText = string(start, end) }
             } else if nameIs(name, "ref") {
-                refOK = DecimalE7.parseInt64(start, end) != nil
+                let value = DecimalE7.parseInt64(start, end)
+                refOK = value != nil
+                ref = value ?? 0
                 if !refOK { refText = string(start, end) }
             }
         }
-        guard !(typeOK && refOK) else { return }
+        if typeOK && refOK {
+            if isWay { memberWays.append(ref) } else if isNode { memberNodes.append(ref) }
+            return
+        }
         var problems: [String] = []
         if !typeOK { problems.append(typeText.map { "type \"\($0)\" is not node, way or relation" } ?? "type is missing") }
         if !refOK { problems.append(refText.map { "ref \"\($0)\" is not an integer" } ?? "ref is missing") }
@@ -640,6 +681,14 @@ struct OSMParseState {
                     localizedNames: localizedDictionary(), tags: tags, location: here(line, column)))
         case .relation:
             relations.append(id: currentID, line: line, column: column, file: file)
+            // `type=boundary` and other relation kinds are never POIs; a multipolygon with a POI tag is.
+            guard relationType == "multipolygon" else { return }
+            let classified = classify()
+            guard classified != nil || options.assembleEveryMultipolygon else { return }
+            pendingRelations.append(
+                PendingRelationPOI(
+                    id: currentID, category: classified?.0, name: name, localizedNames: localizedDictionary(),
+                    tags: classified?.1 ?? [:], location: here(line, column), ways: memberWays, nodes: memberNodes))
         }
     }
 
@@ -712,6 +761,12 @@ extension OSMParseState {
             name = value
         case .localizedName(let locale):
             localizedNames.append((locale, value))
+        case .type(let keep):
+            if kind == .relation { relationType = value }
+            if let keep {
+                keptKeys.append(keep)
+                keptValues.append(value)
+            }
         }
     }
 
@@ -756,10 +811,18 @@ extension OSMParseState {
     }
 
     /// A decoded relation (member types and refs are already valid).
-    mutating func relation(id: Int64, memberCount: Int, tags: [(String, String)], line: Int32, column: Int32) {
+    mutating func relation(
+        id: Int64, members: [(type: PBFMemberType, ref: Int64, role: String)], tags: [(String, String)], line: Int32,
+        column: Int32
+    ) {
         beginDecoded(.relation, id: id, line: line, column: column)
-        for _ in 0..<memberCount {
+        for member in members {
             guard countRef() else { break }
+            switch member.type {
+            case .way: memberWays.append(member.ref)
+            case .node: memberNodes.append(member.ref)
+            case .relation: break
+            }
         }
         for (k, v) in tags { decodedTag(k, v) }
         endOSMElement()
@@ -814,6 +877,29 @@ func forEachAttribute(
         guard let name = a[0], let start = a[3], let end = a[4] else { continue }
         body(name, start, end)
     }
+}
+
+/// An attribute value as a String. libxml2 (which never substitutes entities here) hands every `&` of a value,
+/// whether written `&amp;` or `&#38;`, as the five bytes `&#38;`, so those are turned back into `&`; no other
+/// `&` can occur in its output.
+func attributeValue(_ start: UnsafePointer<UInt8>, _ count: Int) -> String {
+    let bytes = UnsafeBufferPointer(start: start, count: count)
+    guard memchr(start, Int32(UInt8(ascii: "&")), count) != nil else { return String(decoding: bytes, as: UTF8.self) }
+    var out: [UInt8] = []
+    out.reserveCapacity(count)
+    var i = 0
+    while i < count {
+        if bytes[i] == UInt8(ascii: "&"), i + 4 < count, bytes[i + 1] == UInt8(ascii: "#"), bytes[i + 2] == UInt8(ascii: "3"),
+            bytes[i + 3] == UInt8(ascii: "8"), bytes[i + 4] == UInt8(ascii: ";")
+        {
+            out.append(UInt8(ascii: "&"))
+            i += 5
+        } else {
+            out.append(bytes[i])
+            i += 1
+        }
+    }
+    return String(decoding: out, as: UTF8.self)
 }
 
 /// A String from a byte range (only for values that are kept or reported).

@@ -1,3 +1,4 @@
+import Foundation
 import CityPackModel
 
 /// Bounds and hooks for ``OSMReader``. Every bound violation is an `osm.limit_exceeded` diagnostic, never a crash.
@@ -14,6 +15,12 @@ public struct OSMReadOptions: Sendable {
     public var maxRefsPerElement: Int = 100_000
     /// Deepest element nesting; a deeper element stops the file. Default 32 (OSM XML needs 4).
     public var maxDepth: Int = 32
+    /// Assemble every `type=multipolygon` relation, not only POIs, and return each outcome in
+    /// ``OSMIngestResult/multipolygons`` (for conformance figures). Default false.
+    public var assembleEveryMultipolygon = false
+    /// Threads that inflate and decode PBF blocks (the reading thread applies them in order). Default: one per
+    /// active core; 1 decodes on a single worker thread (for the benchmark's one-core figure).
+    public var pbfWorkers = ProcessInfo.processInfo.activeProcessorCount
     /// Called with (bytes done, bytes total) of the file on disk (compressed bytes for `.osm.gz`), at most once
     /// per ``progressInterval`` bytes and once at the end of each file. Called on the reading thread.
     public var progress: (@Sendable (_ bytesDone: Int64, _ bytesTotal: Int64) -> Void)?

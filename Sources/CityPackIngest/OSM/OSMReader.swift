@@ -14,8 +14,9 @@ import CityPackModel
 ///
 /// Elements are keyed by type and id across all files: the same node in two files is an
 /// `osm.duplicate_element_id` error and the first occurrence is kept. `<osmChange>` files are accepted
-/// (`<delete>` sections are skipped and their ways are not checked for missing nodes). POIs come from nodes and
-/// ways only; relations are counted and checked, not turned into POIs.
+/// (`<delete>` sections are skipped and their ways are not checked for missing nodes). POIs come from nodes, ways
+/// and `type=multipolygon` relations (their area is assembled from the member ways, see ``Multipolygon``); other
+/// relations are counted and checked, not turned into POIs.
 ///
 /// Security: DTDs and entity declarations are rejected (`osm.entity_declaration`), never expanded or loaded;
 /// no network access; inputs are bounded by ``OSMReadOptions``.
@@ -138,23 +139,26 @@ public final class OSMReader {
     }
 
     /// Reads an OSM PBF file: elements get line = blob index, column = element index within the blob.
+    ///
+    /// Blocks are independent, so they are inflated and decoded on every core (``PBFDecodePipeline``) while this
+    /// thread hands their elements, in file order, to the same state the XML path uses. At most a few blocks per
+    /// core are in flight, so memory stays bounded whatever the file size.
     private func readPBF(path: String, fileIndex: UInt16, displayPath: String, fileSize: Int64) {
         state.pointee.beginPBF(file: fileIndex, displayPath: displayPath)
         do throws(PBFError) {
-            let reader = try PBFBlobReader(path: path)
+            let pipeline = try PBFDecodePipeline(path: path, workers: options.pbfWorkers)
             var blobIndex: Int32 = 0
             var nextProgress = options.progressInterval
-            while let blob = try reader.next() {
+            defer { pipeline.drain() }
+            while let decoded = try pipeline.next() {
                 defer { blobIndex += 1 }
-                switch blob.type {
-                case "OSMHeader":
-                    let header = try PBFBlockDecoder.decodeHeader(blob.data, blobOffset: blob.offset)
+                switch decoded {
+                case .header(let header, let offset):
                     for feature in header.requiredFeatures
                     where !PBFBlockDecoder.supportedRequiredFeatures.contains(feature) {
-                        throw .unsupportedRequiredFeature(feature, blobOffset: blob.offset)
+                        throw .unsupportedRequiredFeature(feature, blobOffset: offset)
                     }
-                case "OSMData":
-                    let block = try PBFBlockDecoder.decodePrimitiveBlock(blob.data, blobOffset: blob.offset)
+                case .data(let block):
                     var column: Int32 = 0
                     for n in block.nodes {
                         column += 1
@@ -169,13 +173,13 @@ public final class OSMReader {
                     for r in block.relations {
                         column += 1
                         state.pointee.relation(
-                            id: r.id, memberCount: r.members.count, tags: r.tags, line: blobIndex, column: column)
+                            id: r.id, members: r.members, tags: r.tags, line: blobIndex, column: column)
                     }
-                default: break
+                case .other: break
                 }
-                if let progress = options.progress, reader.offset >= nextProgress {
-                    nextProgress = reader.offset + options.progressInterval
-                    progress(reader.offset, fileSize)
+                if let progress = options.progress, pipeline.offset >= nextProgress {
+                    nextProgress = pipeline.offset + options.progressInterval
+                    progress(pipeline.offset, fileSize)
                 }
             }
         } catch {
@@ -266,6 +270,8 @@ public final class OSMReader {
                     ref: OSMRef(.way, pending.id), coordinate: point, category: pending.category, name: pending.name,
                     localizedNames: pending.localizedNames, tags: pending.tags, location: pending.location))
         }
+        let (relationPOIs, multipolygons) = placeMultipolygons(s, index: index, location: location)
+        pois += relationPOIs
         // Stable sort by ref, then keep the first occurrence of each element.
         let sorted = pois.enumerated().sorted { ($0.element.ref, $0.offset) < ($1.element.ref, $1.offset) }
         var unique: [POI] = []
@@ -278,10 +284,71 @@ public final class OSMReader {
                 minLon: DecimalE7.degrees(s.minLon), minLat: DecimalE7.degrees(s.minLat),
                 maxLon: DecimalE7.degrees(s.maxLon), maxLat: DecimalE7.degrees(s.maxLat))
         }
-        return OSMIngestResult(
+        var result = OSMIngestResult(
             pois: unique, nodes: s.nodesSeen, ways: s.waysSeen, relations: s.relationsSeen, bytesRead: bytesRead,
             newestTimestamp: s.newestTimestamp.isEmpty ? nil : String(decoding: s.newestTimestamp, as: UTF8.self),
             declaredBounds: s.declaredBounds, dataBounds: dataBounds)
+        result.multipolygonPOIs = relationPOIs.count
+        if options.assembleEveryMultipolygon { result.multipolygons = multipolygons }
+        return result
+    }
+
+    /// Assembles each pending multipolygon relation and places its POI: inside its rings, else on a member node,
+    /// else nowhere; any problem is an `osm.multipolygon_invalid` warning on the relation.
+    private func placeMultipolygons(
+        _ s: OSMParseState, index: NodeIndex, location: (ElementTable, Int) -> SourceLocation
+    ) -> (pois: [POI], reports: [MultipolygonReport]) {
+        guard !s.pendingRelations.isEmpty else { return ([], []) }
+        // Member ways by id (first occurrence), looked up once for all relations.
+        let wanted = Set(s.pendingRelations.flatMap(\.ways))
+        var wayIndex: [Int64: Int] = [:]
+        for (i, id) in s.ways.ids.enumerated() where wanted.contains(id) && wayIndex[id] == nil { wayIndex[id] = i }
+        func position(_ ref: Int64) -> (lat: Double, lon: Double)? {
+            index.index(of: ref).flatMap { index.coordinate(at: $0) }
+        }
+        var pois: [POI] = []
+        var reports: [MultipolygonReport] = []
+        for relation in s.pendingRelations {
+            var members: [Multipolygon.MemberWay] = []
+            var missing: [Int64] = []
+            for id in relation.ways {
+                guard let w = wayIndex[id] else {
+                    missing.append(id)
+                    continue
+                }
+                let refs = Array(s.wayRefs[s.wayOffsets[w]..<s.wayOffsets[w + 1]])
+                members.append(Multipolygon.MemberWay(id: id, refs: refs, points: refs.map(position)))
+            }
+            let outcome = Multipolygon.assemble(ways: members, missingWays: missing)
+            var point = outcome.point
+            var placement = point.map { "the POI is placed inside its \(outcome.rings.count) closed ring\(outcome.rings.count == 1 ? "" : "s"), at \($0.lat), \($0.lon)" }
+            if point == nil {
+                if let (node, p) = relation.nodes.lazy.compactMap({ n in position(n).map { (n, $0) } }).first {
+                    point = Coordinate(lat: p.lat, lon: p.lon)
+                    placement = "no ring closes, so the POI is placed on its member node \(node)"
+                } else {
+                    placement = "no ring closes and no member node is present, so the POI is left out of the pack"
+                }
+            }
+            if relation.category != nil, !outcome.problems.isEmpty || outcome.point == nil {
+                let problems = outcome.problems.isEmpty ? ["it has no closed ring"] : outcome.problems
+                s.bag.report(
+                    Rules.osmMultipolygonInvalid,
+                    "multipolygon relation \(relation.id): \(problems.joined(separator: "; ")); \(placement ?? "")",
+                    at: relation.location, entity: "r\(relation.id)")
+            }
+            reports.append(
+                MultipolygonReport(
+                    id: relation.id, isPOI: relation.category != nil,
+                    rings: outcome.rings.map { $0.map { Coordinate(lat: $0.lat, lon: $0.lon) } }, point: point,
+                    pointFromRings: outcome.point != nil, problems: outcome.problems))
+            guard let category = relation.category, let point else { continue }
+            pois.append(
+                POI(
+                    ref: OSMRef(.relation, relation.id), coordinate: point, category: category, name: relation.name,
+                    localizedNames: relation.localizedNames, tags: relation.tags, location: relation.location))
+        }
+        return (pois, reports)
     }
 
     /// The SAX2 handler: element start/end, structured errors, and traps for every DTD construct.

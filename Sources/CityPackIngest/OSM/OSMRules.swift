@@ -77,6 +77,16 @@ extension Rules {
             file: "map.osm",
             triggering: Base.edit(Base.osm, "</osm>", footway(to: 99) + "</osm>"),
             passing: Base.edit(Base.osm, "</osm>", footway(to: 5) + "</osm>")))
+    public static let osmMultipolygonInvalid = RuleDescription(
+        "osm.multipolygon_invalid", .osm, .warning,
+        "A multipolygon POI relation's rings do not close, cross or overlap, or lack members; it is placed on the rings that close, on a member node, or left out",
+        title: "Broken multipolygon",
+        rationale: "Hospitals, universities, parks and large stations are often mapped as multipolygon relations; a "
+            + "broken area (a clipped extract, a ring left open, rings that cross) gives no reliable point inside it.",
+        example: RuleExample(
+            file: "map.osm",
+            triggering: Base.edit(Base.osm, "</osm>", footway(to: 5) + hospital(outer: 11) + "</osm>"),
+            passing: Base.edit(Base.osm, "</osm>", hospital(outer: 10) + "</osm>")))
     public static let osmWayOneNode = RuleDescription(
         "osm.way_one_node", .osm, .warning, "A way has fewer than two node references, or one node repeated",
         title: "Way with one node",
@@ -135,6 +145,13 @@ extension Rules {
     private static func footway(to: Int?) -> String {
         "  <way id=\"11\">\n    <nd ref=\"4\"/>\n" + (to.map { "    <nd ref=\"\($0)\"/>\n" } ?? "")
             + "    <tag k=\"highway\" v=\"footway\"/>\n  </way>\n"
+    }
+
+    /// A multipolygon hospital whose outer ring is way `outer`.
+    private static func hospital(outer: Int) -> String {
+        "  <relation id=\"21\">\n    <member type=\"way\" ref=\"\(outer)\" role=\"outer\"/>\n"
+            + "    <tag k=\"type\" v=\"multipolygon\"/>\n    <tag k=\"amenity\" v=\"hospital\"/>\n"
+            + "    <tag k=\"name\" v=\"Centre Hospitalier\"/>\n  </relation>\n"
     }
 
     /// A bus route relation whose first member has type `memberType`.

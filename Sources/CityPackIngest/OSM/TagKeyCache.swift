@@ -7,6 +7,8 @@ enum TagKeyDecision {
     case name
     /// A `name:<locale>` tag; the locale.
     case localizedName(String)
+    /// The `type` tag (a relation's kind, e.g. `multipolygon`); also kept when the profile keeps `type`.
+    case type(keep: String?)
 }
 
 /// An allocation-free lookup from tag-key bytes to a ``TagKeyDecision`` (open addressing, FNV-1a).

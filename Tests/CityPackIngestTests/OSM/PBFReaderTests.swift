@@ -7,24 +7,17 @@ import Testing
 
 /// `OSMReader` reads `.osm.pbf` (detected by content) into the same POIs as the XML of the same extract.
 @Suite struct PBFReaderTests {
-    /// POIs without their source locations, which differ by format.
-    ///
-    /// Known XML-path issue, not changed here: libxml2's SAX2 hands `&amp;` in attribute values to the reader as
-    /// `&#38;` (values are not entity-substituted), so the XML path yields "P&#38;P" where PBF yields "P&P".
-    /// The XML side is normalized for the comparison.
-    private static func comparable(_ pois: [POI], xml: Bool) -> [POI] {
-        func fix(_ s: String) -> String { xml ? s.replacingOccurrences(of: "&#38;", with: "&") : s }
-        return pois.map { p in
+    /// POIs without their source locations, which differ by format (lines and columns in XML, blob and element
+    /// index in PBF). Values are compared exactly: `&amp;` in XML reads as `&`, as PBF stores it.
+    private static func comparable(_ pois: [POI]) -> [POI] {
+        pois.map { p in
             var p = p
             p.location = SourceLocation(file: "")
-            p.name = p.name.map(fix)
-            p.localizedNames = p.localizedNames.mapValues(fix)
-            p.tags = p.tags.mapValues(fix)
             return p
         }
     }
 
-    private static func compare(pbf: String, xml: String) throws {
+    private static func compare(pbf: String, xml: String, multipolygonPOIs: Int) throws {
         guard let pbfPath = OSMTest.shared(pbf), let xmlPath = OSMTest.shared(xml) else {
             Issue.record("shared data \(pbf) / \(xml) missing")
             return
@@ -39,7 +32,10 @@ import Testing
         #expect(fromPBF.relations == fromXML.relations)
         #expect(!fromPBF.pois.isEmpty)
         #expect(fromPBF.pois.count == fromXML.pois.count)
-        let a = comparable(fromPBF.pois, xml: false), b = comparable(fromXML.pois, xml: true)
+        #expect(fromPBF.multipolygonPOIs == multipolygonPOIs)
+        #expect(fromXML.multipolygonPOIs == multipolygonPOIs)
+        #expect(fromPBF.pois.filter { $0.ref.kind == .relation }.count == multipolygonPOIs)
+        let a = comparable(fromPBF.pois), b = comparable(fromXML.pois)
         #expect(a.map(\.ref) == b.map(\.ref))
         for (p, x) in zip(a, b) where p != x {
             Issue.record("POI \(p.ref) differs: PBF \(p) vs XML \(x)")
@@ -49,11 +45,25 @@ import Testing
     }
 
     @Test(.needsSharedData) func monacoPBFMatchesXML() throws {
-        try Self.compare(pbf: "osm/monaco-2021.osm.pbf", xml: "osm/monaco-2021.osm")
+        try Self.compare(pbf: "osm/monaco-2021.osm.pbf", xml: "osm/monaco-2021.osm", multipolygonPOIs: 3)
     }
 
     @Test(.needsSharedData) func liechtensteinPBFMatchesGzippedXML() throws {
-        try Self.compare(pbf: "osm/liechtenstein-2024.osm.pbf", xml: "osm/liechtenstein-2024.osm.gz")
+        try Self.compare(pbf: "osm/liechtenstein-2024.osm.pbf", xml: "osm/liechtenstein-2024.osm.gz", multipolygonPOIs: 3)
+    }
+
+    /// Blocks decoded on one worker or on several give the same POIs and diagnostics, in the same order.
+    @Test(.needsSharedData) func workerCountDoesNotChangeTheResult() throws {
+        let path = try #require(OSMTest.shared("osm/liechtenstein-2024.osm.pbf"))
+        var one = OSMReadOptions()
+        one.pbfWorkers = 1
+        var many = OSMReadOptions()
+        many.pbfWorkers = 4
+        let (a, aBag) = try OSMTest.read(files: [path], options: one)
+        let (b, bBag) = try OSMTest.read(files: [path], options: many)
+        #expect(a.pois == b.pois)
+        #expect(aBag.diagnostics.map(\.message) == bBag.diagnostics.map(\.message))
+        #expect(a.nodes == b.nodes && a.ways == b.ways && a.relations == b.relations)
     }
 
     @Test(.needsSharedData) func truncatedPBFIsDiagnostic() throws {

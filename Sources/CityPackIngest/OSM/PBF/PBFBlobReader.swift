@@ -49,6 +49,15 @@ package struct PBFBlob: Sendable {
     package var data: [UInt8]
 }
 
+/// One blob of a PBF file as stored: its Blob message, not yet inflated.
+package struct PBFRawBlob: Sendable {
+    package var type: String
+    /// File offset of the 4-byte header length that starts this blob.
+    package var offset: Int64
+    /// The Blob message.
+    package var bytes: [UInt8]
+}
+
 /// Reads the blobs of an OSM PBF file one at a time, with `pread`, never holding more than one blob.
 ///
 /// The framing is a 4-byte big-endian BlobHeader length, the BlobHeader, then `datasize` bytes of Blob.
@@ -101,6 +110,13 @@ package final class PBFBlobReader {
 
     /// The next blob, inflated, or `nil` at a clean end of file.
     package func next() throws(PBFError) -> PBFBlob? {
+        guard let raw = try nextRaw() else { return nil }
+        return PBFBlob(type: raw.type, offset: raw.offset, data: try Self.decodeBlob(raw.bytes, blobOffset: raw.offset))
+    }
+
+    /// The next blob as stored (still compressed), or `nil` at a clean end of file: the framing is checked here,
+    /// the content by ``decodeBlob(_:blobOffset:)``, which may run on another thread.
+    package func nextRaw() throws(PBFError) -> PBFRawBlob? {
         let start = offset
         var prefix: [UInt8] = []
         let got = try read(4, at: start, into: &prefix)
@@ -116,9 +132,8 @@ package final class PBFBlobReader {
             throw .blobTooLarge(size: dataSize, offset: start)
         }
         let blobBytes = try readExactly(Int(dataSize), at: start + 4 + Int64(headerLength))
-        let data = try Self.decodeBlob(blobBytes, blobOffset: start)
         offset = start + 4 + Int64(headerLength) + dataSize
-        return PBFBlob(type: type, offset: start, data: data)
+        return PBFRawBlob(type: type, offset: start, bytes: blobBytes)
     }
 
     /// Parses a BlobHeader into its `type` and `datasize`.
@@ -145,7 +160,7 @@ package final class PBFBlobReader {
     }
 
     /// Decodes a Blob message: copies `raw`, inflates `zlib_data`, refuses every other kind.
-    static func decodeBlob(_ bytes: [UInt8], blobOffset: Int64) throws(PBFError) -> [UInt8] {
+    package static func decodeBlob(_ bytes: [UInt8], blobOffset: Int64) throws(PBFError) -> [UInt8] {
         var raw: Range<Int>?
         var zlib: Range<Int>?
         var rawSize: Int64?

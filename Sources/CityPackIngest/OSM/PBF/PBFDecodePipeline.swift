@@ -1,0 +1,109 @@
+import Dispatch
+import Foundation
+
+/// Inflates and decodes the blocks of a PBF file on several threads and returns them in file order.
+///
+/// The calling thread reads the framing (cheap, sequential `pread`s) and keeps up to `2 × workers` blobs in
+/// flight; worker threads inflate and decode them. ``next()`` waits for the oldest one, so results and errors
+/// come in file order, and an error stops reading at the blob where it occurs. Call ``drain()`` before
+/// dropping the pipeline early so no worker outlives it.
+package final class PBFDecodePipeline {
+    /// One decoded blob.
+    package enum Decoded: Sendable {
+        case header(PBFHeaderBlock, offset: Int64)
+        case data(PBFPrimitiveBlock)
+        /// A blob type readers skip.
+        case other
+    }
+
+    /// The result slot of one blob, filled by a worker and read by the caller after `done` is signalled.
+    private final class Slot: @unchecked Sendable {
+        let done = DispatchSemaphore(value: 0)
+        var result: Result<Decoded, PBFError> = .success(.other)
+    }
+
+    private let reader: PBFBlobReader
+    private let window: Int
+    private let queue: DispatchQueue
+    private let workers: DispatchSemaphore
+    private var inFlight: [Slot] = []
+    private var inFlightHead = 0
+    private var readError: PBFError?
+    private var endOfFile = false
+
+    /// File offset up to which blobs have been read (for progress).
+    package var offset: Int64 { reader.offset }
+
+    /// Opens `path`; `workers` threads decode at once.
+    package init(path: String, workers: Int) throws(PBFError) {
+        reader = try PBFBlobReader(path: path)
+        let n = max(1, workers)
+        window = 2 * n
+        queue = DispatchQueue(label: "citypack.pbf.decode", attributes: .concurrent)
+        self.workers = DispatchSemaphore(value: n)
+    }
+
+    /// Decodes one blob (runs on a worker thread).
+    private static func decode(_ raw: PBFRawBlob) -> Result<Decoded, PBFError> {
+        do throws(PBFError) {
+            let data = try PBFBlobReader.decodeBlob(raw.bytes, blobOffset: raw.offset)
+            switch raw.type {
+            case "OSMHeader": return .success(.header(try PBFBlockDecoder.decodeHeader(data, blobOffset: raw.offset), offset: raw.offset))
+            case "OSMData": return .success(.data(try PBFBlockDecoder.decodePrimitiveBlock(data, blobOffset: raw.offset)))
+            default: return .success(.other)
+            }
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Reads framing and starts decodes until the window is full or the file ends.
+    private func fill() {
+        while inFlight.count - inFlightHead < window && !endOfFile && readError == nil {
+            do throws(PBFError) {
+                guard let raw = try reader.nextRaw() else {
+                    endOfFile = true
+                    return
+                }
+                let slot = Slot()
+                inFlight.append(slot)
+                let workers = self.workers
+                queue.async {
+                    workers.wait()
+                    slot.result = Self.decode(raw)
+                    workers.signal()
+                    slot.done.signal()
+                }
+            } catch {
+                readError = error
+            }
+        }
+    }
+
+    /// The next blob in file order, `nil` at the end; throws the first error in file order.
+    package func next() throws(PBFError) -> Decoded? {
+        fill()
+        guard inFlightHead < inFlight.count else {
+            if let readError {
+                self.readError = nil
+                throw readError
+            }
+            return nil
+        }
+        let slot = inFlight[inFlightHead]
+        slot.done.wait()
+        inFlightHead += 1
+        if inFlightHead > 64 {
+            inFlight.removeFirst(inFlightHead)
+            inFlightHead = 0
+        }
+        return try slot.result.get()
+    }
+
+    /// Waits for every decode still running.
+    package func drain() {
+        for slot in inFlight[inFlightHead...] { slot.done.wait() }
+        inFlight.removeAll()
+        inFlightHead = 0
+    }
+}
