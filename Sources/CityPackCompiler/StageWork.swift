@@ -74,6 +74,10 @@ struct StageWork {
         let progress = plan.options.progress
         let current = self.current
         var options = OSMReadOptions(limits: city.limits)
+        // CITYPACK_THREADS bounds the threads that decode PBF blocks (default: one per core).
+        if let threads = ProcessInfo.processInfo.environment["CITYPACK_THREADS"].flatMap(Int.init), threads > 0 {
+            options.pbfWorkers = threads
+        }
         if progress != nil { options.progressInterval = 1 << 20 }
         options.progress = { done, total in
             progress?(ProgressEvent(stage: "ingest", item: current.name, done: done, total: total))

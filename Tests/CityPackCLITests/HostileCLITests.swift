@@ -23,15 +23,16 @@ import Darwin
 
     /// A city folder with `city.yaml` and the given files; returns (city folder, output folder).
     static func city(
-        osm: [UInt8]? = Array(cafe.utf8), gtfs: String? = nil, files: [String: [UInt8]] = [:], extraYAML: String = ""
+        osm: [UInt8]? = Array(cafe.utf8), osmName: String = "map.osm", gtfs: String? = nil, files: [String: [UInt8]] = [:],
+        extraYAML: String = ""
     ) throws -> (URL, URL) {
         let tmp = try TestPaths.temporaryDirectory("hostile-cli")
         let city = tmp.appendingPathComponent("city")
         try FileManager.default.createDirectory(at: city, withIntermediateDirectories: true)
         var sources: [String] = []
         if let osm {
-            try Data(osm).write(to: city.appendingPathComponent("map.osm"))
-            sources.append("  osm: [map.osm]")
+            try Data(osm).write(to: city.appendingPathComponent(osmName))
+            sources.append("  osm: [\(osmName)]")
         }
         if let gtfs { sources.append("  gtfs: [\(gtfs)]") }
         for (name, bytes) in files {
@@ -199,6 +200,81 @@ import Darwin
     @Test func limitsFromTheCityFile() throws {
         let (city, out) = try Self.city(extraYAML: "limits: { tags_per_element: 1 }\n")
         try Self.expectLocatedFailure(city, out, "map.osm:3:3", "osm.limit_exceeded")
+    }
+
+    // MARK: OSM PBF (issue 13, point 4)
+
+    /// A valid hand-built PBF builds; so does the same bytes under a `.osm` name (detected by content).
+    @Test func smallPBFBuilds() throws {
+        for name in ["map.osm.pbf", "map.osm"] {
+            let (city, out) = try Self.city(osm: PBFBuilder.smallCity(), osmName: name)
+            let (status, errors, stderr) = try Self.build(city, output: out)
+            #expect(status == 0 && errors.isEmpty, "\(stderr)")
+            #expect(try !Self.packFiles(out).isEmpty)
+        }
+    }
+
+    /// Each hostile PBF is one located `osm.pbf_malformed` error naming the blob's file offset: exit 1, no pack.
+    @Test(arguments: PBFCase.allCases)
+    func hostilePBF(_ hostile: PBFCase) throws {
+        let (city, out) = try Self.city(osm: hostile.bytes, osmName: "map.osm.pbf")
+        try Self.expectLocatedFailure(city, out, "map.osm.pbf", "osm.pbf_malformed")
+        let (_, _, stderr) = try Self.build(city, output: out)
+        #expect(stderr.contains("in the blob at file offset \(hostile.offset): \(hostile.message)"), "\(stderr)")
+    }
+
+    enum PBFCase: String, CaseIterable, CustomTestStringConvertible {
+        case truncatedBlob, blobOver32MiB, headerOver64KiB, varintOver10Bytes, stringIndexOutOfRange, deltaOverflow, zlibBomb
+
+        var testDescription: String { rawValue }
+
+        static let header = PBFBuilder.header()
+
+        /// A data blob holding `block`.
+        static func data(_ block: [UInt8]) -> [UInt8] { header + PBFBuilder.frame(blob: PBFBuilder.zlibBlob(block)) }
+
+        var bytes: [UInt8] {
+            switch self {
+            case .truncatedBlob: return Array(PBFBuilder.smallCity().dropLast(10))
+            case .blobOver32MiB: return Self.header + PBFBuilder.frame(blob: [], datasize: 40_000_000)
+            case .headerOver64KiB: return Self.header + [0x00, 0x01, 0x00, 0x01] + [UInt8](repeating: 0, count: 16)
+            case .varintOver10Bytes: return Self.data([0x08] + [UInt8](repeating: 0xFF, count: 11) + [0x01])
+            case .stringIndexOutOfRange:
+                return Self.data(
+                    PBFBuilder.denseBlock(strings: ["", "amenity"], ids: [1], latE7: [437_300_000], lonE7: [74_100_000], keysVals: [1, 9, 0]))
+            case .deltaOverflow:
+                return Self.data(
+                    PBFBuilder.denseBlock(
+                        strings: [""], ids: [Int64.max, Int64.max &+ 1], latE7: [437_300_000, 437_300_000],
+                        lonE7: [74_100_000, 74_100_000], keysVals: []))
+            case .zlibBomb:
+                // 64 MiB of zeros in about 64 KB of zlib, declared as 1 MiB: inflating stops at the declared size.
+                let zeros = [UInt8](repeating: 0, count: 64 << 20)
+                return Self.header
+                    + PBFBuilder.frame(blob: PBFBuilder.zlibBlob(zeros, compressed: PBFBuilder.zlib(zeros), rawSize: 1 << 20))
+            }
+        }
+
+        /// The file offset of the failing blob.
+        var offset: Int {
+            switch self {
+            case .headerOver64KiB, .blobOver32MiB, .varintOver10Bytes, .stringIndexOutOfRange, .deltaOverflow, .zlibBomb:
+                Self.header.count
+            case .truncatedBlob: PBFBuilder.smallCity().count - 10  // where the file ends
+            }
+        }
+
+        var message: String {
+            switch self {
+            case .truncatedBlob: "the file ends inside a blob"
+            case .blobOver32MiB: "a blob of 40000000 bytes exceeds 32 MiB"
+            case .headerOver64KiB: "a BlobHeader of 65537 bytes exceeds 64 KiB"
+            case .varintOver10Bytes: "malformed protobuf"
+            case .stringIndexOutOfRange: "string index 9 beyond the table of 2"
+            case .deltaOverflow: "malformed protobuf"
+            case .zlibBomb: "the blob does not inflate to its declared raw_size 1048576"
+            }
+        }
     }
 
     @Test func missingSource() throws {

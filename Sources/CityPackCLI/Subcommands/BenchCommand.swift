@@ -1,4 +1,5 @@
 import ArgumentParser
+import CityPackIngest
 import CityPackKit
 import Foundation
 
@@ -70,48 +71,89 @@ struct Bench: ParsableCommand {
         try fm.createDirectory(atPath: work, withIntermediateDirectories: true)
         defer { try? fm.removeItem(atPath: work) }
 
-        // Tools compare on the same plain XML.
-        var plain = source
-        if source.hasSuffix(".gz") {
-            plain = "\(work)/input.osm"
-            guard ChildProcess.measure("/bin/sh", ["-c", "gzip -dc \"$0\" > \"$1\"", source, plain])?.status == 0 else {
-                Terminal.err("citypack: error: cannot decompress \(source)\n")
-                throw ExitCode(ExitCodes.ioFailure)
-            }
-        }
-        let bytes = (try? fm.attributesOfItem(atPath: plain)[.size] as? Int) ?? 0
-        let mb = Double(bytes) / 1_000_000
         let me = ProcessInfo.processInfo.arguments[0].hasPrefix("/")
             ? ProcessInfo.processInfo.arguments[0]
             : (Bundle.main.executableURL?.path ?? ProcessInfo.processInfo.arguments[0])
-        let city = "\(work)/city"
-        guard ChildProcess.measure(me, ["init", city, "--osm", plain, "--id", "bench"])?.status == 0 else {
-            Terminal.err("citypack: error: init failed on \(plain)\n")
-            throw ExitCode(ExitCodes.dataErrors)
+        func size(_ path: String) -> Double { Double((try? fm.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) / 1_000_000 }
+        func initCity(_ dir: String, _ osmFile: String) throws {
+            guard ChildProcess.measure(me, ["init", dir, "--osm", osmFile, "--id", "bench"])?.status == 0 else {
+                Terminal.err("citypack: error: init failed on \(osmFile)\n")
+                throw ExitCode(ExitCodes.dataErrors)
+            }
         }
+        let osmium = ChildProcess.which("osmium")
+        let cores = ProcessInfo.processInfo.activeProcessorCount
 
-        var rows: [(String, ChildProcess.Measurement)] = []
-        func time(_ label: String, _ exe: String, _ args: [String]) {
+        // Tools compare on the same plain XML, and on the same PBF (`osmium cat` of the XML when given XML).
+        let sourceIsPBF = OSMReader.isPBF(path: source)
+        var plain: String?
+        if !sourceIsPBF {
+            plain = source
+            if source.hasSuffix(".gz") {
+                plain = "\(work)/input.osm"
+                guard ChildProcess.measure("/bin/sh", ["-c", "gzip -dc \"$0\" > \"$1\"", source, plain!])?.status == 0 else {
+                    Terminal.err("citypack: error: cannot decompress \(source)\n")
+                    throw ExitCode(ExitCodes.ioFailure)
+                }
+            }
+        }
+        var pbf: String? = sourceIsPBF ? source : nil
+        if pbf == nil, let osmium, let plain {
+            let made = "\(work)/input.osm.pbf"
+            if ChildProcess.measure(osmium, ["cat", plain, "-o", made, "--overwrite"])?.status == 0 { pbf = made }
+        }
+        // The XML city (when given XML) is the one the nearby benchmark queries; else the PBF city.
+        let city = "\(work)/city", pbfCity = "\(work)/city-pbf"
+        if let plain { try initCity(city, plain) }
+        if let pbf { try initCity(sourceIsPBF ? city : pbfCity, pbf) }
+
+        var rows: [(label: String, m: ChildProcess.Measurement, mb: Double)] = []
+        func time(_ label: String, _ mb: Double, _ exe: String, _ args: [String], environment: [String: String] = [:]) {
             var samples: [ChildProcess.Measurement] = []
             for _ in 0..<runs {
-                if let m = ChildProcess.measure(exe, args) { samples.append(m) }
+                if let m = ChildProcess.measure(exe, args, environment: environment) { samples.append(m) }
             }
             guard !samples.isEmpty else { return }
             let sorted = samples.sorted { $0.seconds < $1.seconds }
             var median = sorted[sorted.count / 2]
             median.peakRSS = samples.map(\.peakRSS).max() ?? 0
-            rows.append((label, median))
+            rows.append((label, median, mb))
         }
-        Terminal.err("benchmarking \(source) (\(String(format: "%.1f", mb)) MB XML), \(runs) runs each…\n")
-        time("citypack build", me, ["build", city, "--output", "\(work)/out", "--quiet"])
-        if let xmllint = ChildProcess.which("xmllint") { time("xmllint --stream --noout", xmllint, ["--stream", "--noout", plain]) }
-        if let osmium = ChildProcess.which("osmium") {
-            time("osmium tags-filter n/amenity", osmium, ["tags-filter", plain, "n/amenity", "-o", "\(work)/filtered.osm", "--overwrite"])
+        Terminal.err("benchmarking \(source), \(runs) runs each…\n")
+        if let plain {
+            let mb = size(plain)
+            time("citypack build (XML)", mb, me, ["build", city, "--output", "\(work)/out", "--quiet"])
+            if let xmllint = ChildProcess.which("xmllint") { time("xmllint --stream --noout", mb, xmllint, ["--stream", "--noout", plain]) }
+            if let osmium {
+                time("osmium tags-filter (XML)", mb, osmium, ["tags-filter", plain, "n/amenity", "-o", "\(work)/filtered.osm", "--overwrite"])
+            }
         }
-        var text = "tool                            wall s     MB/s   peak RSS MB  exit\n"
-        for (label, m) in rows {
-            text += label.padding(toLength: 30, withPad: " ", startingAt: 0)
-                + String(format: "%8.3f %8.1f %12.1f  %d\n", m.seconds, mb / m.seconds, Double(m.peakRSS) / 1_048_576, m.status)
+        if let pbf {
+            let mb = size(pbf)
+            let dir = sourceIsPBF ? city : pbfCity
+            let out = sourceIsPBF ? "\(work)/out" : "\(work)/out-pbf"
+            time("citypack build (PBF, \(cores) cores)", mb, me, ["build", dir, "--output", out, "--quiet"])
+            time("citypack build (PBF, 1 core)", mb, me, ["build", dir, "--output", out, "--quiet"], environment: ["CITYPACK_THREADS": "1"])
+            if let osmium {
+                time("osmium tags-filter (PBF)", mb, osmium, ["tags-filter", pbf, "n/amenity", "-o", "\(work)/filtered.osm.pbf", "--overwrite"])
+            }
+        } else if !sourceIsPBF {
+            Terminal.err("note: osmium not found, so no PBF was made and the PBF rows are missing\n")
+        }
+        var text = "tool                                wall s     MB/s   peak RSS MB  exit\n"
+        for row in rows {
+            text += row.label.padding(toLength: 34, withPad: " ", startingAt: 0)
+                + String(format: "%8.3f %8.1f %12.1f  %d\n", row.m.seconds, row.mb / row.m.seconds, Double(row.m.peakRSS) / 1_048_576, row.m.status)
+        }
+        func seconds(_ prefix: String) -> Double? { rows.first { $0.label.hasPrefix(prefix) }?.m.seconds }
+        if let build = seconds("citypack build (XML)"), let tool = seconds("osmium tags-filter (XML)") {
+            text += String(format: "XML: citypack build / osmium tags-filter = %.2f×\n", build / tool)
+        }
+        if let build = seconds("citypack build (PBF, \(cores)"), let tool = seconds("osmium tags-filter (PBF)") {
+            text += String(format: "PBF: citypack build / osmium tags-filter = %.2f×\n", build / tool)
+        }
+        if let many = seconds("citypack build (PBF, \(cores)"), let one = seconds("citypack build (PBF, 1 core)") {
+            text += String(format: "PBF: speed-up from %d cores over 1 = %.2f×\n", cores, one / many)
         }
         Terminal.out(text)
 

@@ -3,70 +3,11 @@ import CityPackTestSupport
 import Foundation
 import Testing
 
-/// A tiny protobuf writer for hand-built test messages.
-private struct ProtoWriter {
-    /// The bytes written so far.
-    var bytes: [UInt8] = []
-
-    /// Appends `value` as a varint.
-    mutating func varint(_ value: UInt64) {
-        var v = value
-        while v >= 0x80 { bytes.append(UInt8(v & 0x7F) | 0x80); v >>= 7 }
-        bytes.append(UInt8(v))
-    }
-
-    /// Appends a field key.
-    mutating func key(_ field: Int, _ wireType: Int) { varint(UInt64(field << 3 | wireType)) }
-
-    /// Appends a varint field.
-    mutating func field(_ field: Int, varint value: UInt64) { key(field, 0); varint(value) }
-
-    /// Appends a zigzag field.
-    mutating func field(_ field: Int, sint value: Int64) { key(field, 0); varint(Self.zigzag(value)) }
-
-    /// Appends a length-delimited field.
-    mutating func field(_ field: Int, bytes value: [UInt8]) { key(field, 2); varint(UInt64(value.count)); bytes += value }
-
-    /// Appends a string field.
-    mutating func field(_ field: Int, string value: String) { self.field(field, bytes: Array(value.utf8)) }
-
-    /// Appends a packed sint64 field of `values` (already deltas).
-    mutating func field(_ field: Int, packedSInt values: [Int64]) {
-        var inner = ProtoWriter()
-        for v in values { inner.varint(Self.zigzag(v)) }
-        self.field(field, bytes: inner.bytes)
-    }
-
-    /// Appends a packed varint field.
-    mutating func field(_ field: Int, packed values: [UInt64]) {
-        var inner = ProtoWriter()
-        for v in values { inner.varint(v) }
-        self.field(field, bytes: inner.bytes)
-    }
-
-    /// Zigzag-encodes `v`.
-    static func zigzag(_ v: Int64) -> UInt64 { UInt64(bitPattern: (v << 1) ^ (v >> 63)) }
-}
-
-/// Frames a blob: 4-byte header length, BlobHeader, Blob.
 private func frame(type: String = "OSMData", blob: [UInt8], datasize: Int? = nil) -> [UInt8] {
-    var header = ProtoWriter()
-    header.field(1, string: type)
-    header.field(3, varint: UInt64(datasize ?? blob.count))
-    let n = header.bytes.count
-    return [UInt8(n >> 24 & 0xFF), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)] + header.bytes + blob
+    PBFBuilder.frame(type: type, blob: blob, datasize: datasize)
 }
 
-/// A zlib stream of `data` in one stored (uncompressed) deflate block, so no compressor is needed.
-private func storedZlib(_ data: [UInt8]) -> [UInt8] {
-    precondition(data.count < 65536)
-    var a: UInt32 = 1, b: UInt32 = 0
-    for byte in data { a = (a + UInt32(byte)) % 65521; b = (b + a) % 65521 }
-    let len = UInt16(data.count), nlen = ~len
-    let adler = b << 16 | a
-    return [0x78, 0x01, 0x01, UInt8(len & 0xFF), UInt8(len >> 8), UInt8(nlen & 0xFF), UInt8(nlen >> 8)] + data
-        + [UInt8(adler >> 24), UInt8(adler >> 16 & 0xFF), UInt8(adler >> 8 & 0xFF), UInt8(adler & 0xFF)]
-}
+private func storedZlib(_ data: [UInt8]) -> [UInt8] { PBFBuilder.storedZlib(data) }
 
 /// Writes `bytes` to a temporary file and returns its path.
 private func temporaryFile(_ bytes: [UInt8]) throws -> String {
