@@ -12,6 +12,7 @@ let package = Package(
     targets: [
         .target(name: "FuzzSupport"),
         .executableTarget(name: "FuzzOSM", dependencies: [ingest, "FuzzSupport"]),
+        .executableTarget(name: "FuzzPBF", dependencies: [ingest, "FuzzSupport"]),
         .executableTarget(name: "FuzzCSV", dependencies: [ingest, "FuzzSupport"]),
         .executableTarget(name: "FuzzGTFSZip", dependencies: [ingest, "FuzzSupport"]),
         .executableTarget(name: "FuzzGTFSDir", dependencies: [ingest, "FuzzSupport"]),

@@ -5,7 +5,7 @@
 #   scripts/fuzz.sh all SECONDS            # every target, one after another, SECONDS each
 #   scripts/fuzz.sh list                   # target names
 #
-# TARGET: osm, csv, gtfs-zip, gtfs-dir, city (or the executable name, e.g. FuzzOSM).
+# TARGET: osm, pbf, csv, gtfs-zip, gtfs-dir, city (or the executable name, e.g. FuzzOSM).
 # The seed corpus in Fuzz/corpus/<Executable>/ is only read; new inputs go to $FUZZ_WORK/corpus/<Executable>/,
 # crashes to $FUZZ_WORK/artifacts/<Executable>/, logs to $FUZZ_WORK/logs/<Executable>.log
 # (FUZZ_WORK defaults to /tmp/citypack-fuzz). One process (no -jobs: that mode writes fuzz-N.log into the
@@ -17,7 +17,7 @@ set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
 work="${FUZZ_WORK:-/tmp/citypack-fuzz}"
-all_targets=(FuzzOSM FuzzCSV FuzzGTFSZip FuzzGTFSDir FuzzCityFile)
+all_targets=(FuzzOSM FuzzPBF FuzzCSV FuzzGTFSZip FuzzGTFSDir FuzzCityFile)
 if [ -d "$root/Fuzz/Sources/FuzzCopyMessage" ]; then all_targets+=(FuzzCopyMessage); fi
 
 usage() { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 64; }
@@ -25,13 +25,14 @@ usage() { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 64; }
 executable() {
     case "$1" in
         osm) echo FuzzOSM ;;
+        pbf) echo FuzzPBF ;;
         csv) echo FuzzCSV ;;
         gtfs-zip|zip) echo FuzzGTFSZip ;;
         gtfs-dir|gtfs) echo FuzzGTFSDir ;;
         city|city-file) echo FuzzCityFile ;;
         copy|copy-message) echo FuzzCopyMessage ;;
         Fuzz*) echo "$1" ;;
-        *) echo "unknown target '$1'; one of: osm csv gtfs-zip gtfs-dir city copy" >&2; exit 64 ;;
+        *) echo "unknown target '$1'; one of: osm pbf csv gtfs-zip gtfs-dir city copy" >&2; exit 64 ;;
     esac
 }
 

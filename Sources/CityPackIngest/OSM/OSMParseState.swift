@@ -770,20 +770,35 @@ extension OSMParseState {
         }
     }
 
-    /// A decoded node; coordinates in exact 1e-7 degrees.
+    /// A decoded node; coordinates in exact 1e-7 degrees. Most nodes have no tags: they only extend the node
+    /// table and the data bounds, without the per-element state a tagged node goes through.
     mutating func node(id: Int64, latE7 lat: Int64, lonE7 lon: Int64, tags: [(String, String)], line: Int32, column: Int32) {
+        let latOK = abs(lat) <= 900_000_000, lonOK = abs(lon) <= 1_800_000_000
+        if tags.isEmpty && latOK && lonOK {
+            nodesSeen += 1
+            let la = Int32(lat), lo = Int32(lon)
+            if la < minLat { minLat = la }
+            if la > maxLat { maxLat = la }
+            if lo < minLon { minLon = lo }
+            if lo > maxLon { maxLon = lo }
+            nodes.append(id: id, line: line, column: column, file: file)
+            nodeLats.append(la)
+            nodeLons.append(lo)
+            return
+        }
         beginDecoded(.node, id: id, line: line, column: column)
         coordinatesValid = false
-        var ok = true
-        for (value, attribute, limit) in [(lat, "lat", Int64(900_000_000)), (lon, "lon", Int64(1_800_000_000))]
-        where abs(value) > limit {
-            ok = false
+        if !latOK {
             bag.report(
-                Rules.osmInvalidCoordinates,
-                "node \(currentID): \(attribute) \(Double(value) / 1e7) is outside ±\(limit / 10_000_000)",
+                Rules.osmInvalidCoordinates, "node \(currentID): lat \(Double(lat) / 1e7) is outside ±90",
                 at: here(line, column), entity: entity)
         }
-        if ok {
+        if !lonOK {
+            bag.report(
+                Rules.osmInvalidCoordinates, "node \(currentID): lon \(Double(lon) / 1e7) is outside ±180",
+                at: here(line, column), entity: entity)
+        }
+        if latOK && lonOK {
             coordinatesValid = true
             latE7 = Int32(lat)
             lonE7 = Int32(lon)
@@ -802,10 +817,10 @@ extension OSMParseState {
     /// A decoded way.
     mutating func way(id: Int64, refs: [Int64], tags: [(String, String)], line: Int32, column: Int32) {
         beginDecoded(.way, id: id, line: line, column: column)
-        for r in refs {
-            guard countRef() else { break }
-            wayRefs.append(r)
-        }
+        let allowed = min(refs.count, options.maxRefsPerElement)
+        wayRefs.append(contentsOf: refs[..<allowed])
+        refCount = allowed
+        if refs.count > allowed { _ = countRef() }  // reports the limit once
         for (k, v) in tags { decodedTag(k, v) }
         endOSMElement()
     }
@@ -826,6 +841,18 @@ extension OSMParseState {
         }
         for (k, v) in tags { decodedTag(k, v) }
         endOSMElement()
+    }
+
+    /// The newest timestamp of a decoded block (seconds since 1970), kept as ISO 8601 text like the XML path's.
+    mutating func decodedTimestamp(_ seconds: Int64) {
+        var time = time_t(seconds)
+        var parts = tm()
+        guard gmtime_r(&time, &parts) != nil, parts.tm_year + 1900 >= 0, parts.tm_year + 1900 <= 9999 else { return }
+        let text = String(
+            format: "%04d-%02d-%02dT%02d:%02d:%02dZ", parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday, parts.tm_hour,
+            parts.tm_min, parts.tm_sec)
+        var bytes = Array(text.utf8)
+        bytes.withUnsafeMutableBufferPointer { b in timestamp(UnsafePointer(b.baseAddress!), UnsafePointer(b.baseAddress! + b.count)) }
     }
 
     /// A PBF decoding error: the rest of the file is not read.

@@ -4,6 +4,7 @@ import Glibc
 #endif
 import CityPackDiagnostics
 import CityPackModel
+import Foundation
 
 /// Streams OSM XML (`.osm`, `.osm.gz`) into POIs with libxml2's SAX2 push parser.
 ///
@@ -159,6 +160,7 @@ public final class OSMReader {
                         throw .unsupportedRequiredFeature(feature, blobOffset: offset)
                     }
                 case .data(let block):
+                    if let newest = block.newestTimestamp { state.pointee.decodedTimestamp(newest) }
                     var column: Int32 = 0
                     for n in block.nodes {
                         column += 1
@@ -216,16 +218,27 @@ public final class OSMReader {
         // (bbox cuts, osmium's "simple" strategy, Overpass) cut ways at their edge: a POI way keeps the nodes that
         // are present and is placed on them (a warning by default; a city file can make it an error), and is
         // left out only when none are. Any other way only makes a warning, as the pack does not use its geometry.
-        var missingByWay: [Int: (count: Int, first: Int64)] = [:]
-        for w in 0..<s.ways.count where !s.changeFiles.contains(s.ways.files[w]) {
-            var missing = 0
-            var firstMissing: Int64 = 0
-            for r in s.wayRefs[s.wayOffsets[w]..<s.wayOffsets[w + 1]] where index.index(of: r) == nil {
-                if missing == 0 { firstMissing = r }
-                missing += 1
+        // The lookups (a binary search per node reference) run on every core, in chunks of ways.
+        let chunk = 4096
+        let chunks = (s.ways.count + chunk - 1) / chunk
+        let gaps = ChunkResults<[(way: Int, count: Int, first: Int64)]>(count: chunks, initial: [])
+        let (wayCount, wayFiles, changeFiles) = (s.ways.count, s.ways.files, s.changeFiles)
+        let (wayRefs, wayOffsets) = (s.wayRefs, s.wayOffsets)
+        DispatchQueue.concurrentPerform(iterations: chunks) { c in
+            var found: [(way: Int, count: Int, first: Int64)] = []
+            for w in (c * chunk)..<min(wayCount, (c + 1) * chunk) where !changeFiles.contains(wayFiles[w]) {
+                var missing = 0
+                var firstMissing: Int64 = 0
+                for r in wayRefs[wayOffsets[w]..<wayOffsets[w + 1]] where index.index(of: r) == nil {
+                    if missing == 0 { firstMissing = r }
+                    missing += 1
+                }
+                if missing > 0 { found.append((w, missing, firstMissing)) }
             }
-            if missing > 0 { missingByWay[w] = (missing, firstMissing) }
+            gaps.set(c, found)
         }
+        var missingByWay: [Int: (count: Int, first: Int64)] = [:]
+        for found in gaps.values { for gap in found { missingByWay[gap.way] = (gap.count, gap.first) } }
         let poiWays = Set(s.pendingWays.map(\.wayIndex))
         for (w, gap) in missingByWay.sorted(by: { $0.key < $1.key }) where !poiWays.contains(w) {
             let others = gap.count > 1 ? " and \(gap.count - 1) more" : ""
@@ -349,6 +362,15 @@ public final class OSMReader {
                     localizedNames: relation.localizedNames, tags: relation.tags, location: relation.location))
         }
         return (pois, reports)
+    }
+
+    /// One slot per chunk of a parallel loop, each written by exactly one iteration.
+    private final class ChunkResults<T>: @unchecked Sendable {
+        private var slots: [T]
+        private let lock = NSLock()
+        init(count: Int, initial: T) { slots = Array(repeating: initial, count: count) }
+        func set(_ i: Int, _ value: T) { lock.lock(); slots[i] = value; lock.unlock() }
+        var values: [T] { slots }
     }
 
     /// The SAX2 handler: element start/end, structured errors, and traps for every DTD construct.

@@ -33,6 +33,9 @@ import Testing
         #expect(!fromPBF.pois.isEmpty)
         #expect(fromPBF.pois.count == fromXML.pois.count)
         #expect(fromPBF.multipolygonPOIs == multipolygonPOIs)
+        // The newest element timestamp (the pack's createdAt without SOURCE_DATE_EPOCH) is the same in both.
+        #expect(fromPBF.newestTimestamp != nil)
+        #expect(fromPBF.newestTimestamp == fromXML.newestTimestamp)
         #expect(fromXML.multipolygonPOIs == multipolygonPOIs)
         #expect(fromPBF.pois.filter { $0.ref.kind == .relation }.count == multipolygonPOIs)
         let a = comparable(fromPBF.pois), b = comparable(fromXML.pois)

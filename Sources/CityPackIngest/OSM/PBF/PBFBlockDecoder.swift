@@ -48,6 +48,9 @@ package struct PBFPrimitiveBlock: Sendable {
     package var ways: [PBFWay] = []
     /// Relations in file order.
     package var relations: [PBFRelation] = []
+    /// The newest element timestamp of the block (Info / DenseInfo), in seconds since 1970; nil when the file
+    /// carries no metadata.
+    package var newestTimestamp: Int64?
 
     /// An empty block.
     package init() {}
@@ -188,13 +191,21 @@ struct BlockContext {
     /// Decodes one PrimitiveGroup into `block`.
     func decodeGroup(_ group: ProtobufReader, into block: inout PBFPrimitiveBlock) throws(BlockFailure) {
         var reader = group
+        var newest = Int64.min
+        defer {
+            if newest != Int64.min {
+                // Timestamps count dateGranularity milliseconds.
+                let seconds = newest.multipliedReportingOverflow(by: dateGranularity).partialValue / 1000
+                block.newestTimestamp = max(block.newestTimestamp ?? seconds, seconds)
+            }
+        }
         do {
             while let key = try reader.readKey() {
                 switch (key.field, key.wireType) {
-                case (1, .lengthDelimited): block.nodes.append(try node(try reader.readMessage()))
-                case (2, .lengthDelimited): try dense(try reader.readMessage(), into: &block.nodes)
-                case (3, .lengthDelimited): block.ways.append(try way(try reader.readMessage()))
-                case (4, .lengthDelimited): block.relations.append(try relation(try reader.readMessage()))
+                case (1, .lengthDelimited): block.nodes.append(try node(try reader.readMessage(), newest: &newest))
+                case (2, .lengthDelimited): try dense(try reader.readMessage(), into: &block.nodes, newest: &newest)
+                case (3, .lengthDelimited): block.ways.append(try way(try reader.readMessage(), newest: &newest))
+                case (4, .lengthDelimited): block.relations.append(try relation(try reader.readMessage(), newest: &newest))
                 default: try reader.skip(key.wireType, at: key.offset)
                 }
             }
@@ -203,8 +214,18 @@ struct BlockContext {
         }
     }
 
+    /// The timestamp of an Info message (field 2), if present.
+    func infoTimestamp(_ message: ProtobufReader) throws -> Int64? {
+        var r = message
+        var stamp: Int64?
+        while let key = try r.readKey() {
+            if key.field == 2, key.wireType == .varint { stamp = try r.readInt64() } else { try r.skip(key.wireType, at: key.offset) }
+        }
+        return stamp
+    }
+
     /// Decodes a plain Node message.
-    func node(_ message: ProtobufReader) throws -> PBFNode {
+    func node(_ message: ProtobufReader, newest: inout Int64) throws -> PBFNode {
         var r = message
         var id: Int64 = 0, lat: Int64 = 0, lon: Int64 = 0
         var keys: [Int32] = [], vals: [Int32] = []
@@ -215,6 +236,7 @@ struct BlockContext {
             case (3, _): try r.readRepeatedInt32(key.wireType, field: 3, at: key.offset, into: &vals)
             case (8, .varint): lat = try r.readSInt64()
             case (9, .varint): lon = try r.readSInt64()
+            case (4, .lengthDelimited): if let t = try infoTimestamp(try r.readMessage()) { newest = max(newest, t) }
             default: try r.skip(key.wireType, at: key.offset)
             }
         }
@@ -224,7 +246,7 @@ struct BlockContext {
     }
 
     /// Decodes a DenseNodes message, appending its nodes.
-    func dense(_ message: ProtobufReader, into nodes: inout [PBFNode]) throws {
+    func dense(_ message: ProtobufReader, into nodes: inout [PBFNode], newest: inout Int64) throws {
         var r = message
         var ids: [Int64] = [], lats: [Int64] = [], lons: [Int64] = []
         var idSum: Int64 = 0, latSum: Int64 = 0, lonSum: Int64 = 0
@@ -235,6 +257,17 @@ struct BlockContext {
             case 8: try r.readDeltaSInt64(key.wireType, field: 8, at: key.offset, running: &latSum, into: &lats)
             case 9: try r.readDeltaSInt64(key.wireType, field: 9, at: key.offset, running: &lonSum, into: &lons)
             case 10: try r.readRepeatedInt32(key.wireType, field: 10, at: key.offset, into: &keysVals)
+            case 5 where key.wireType == .lengthDelimited:
+                // DenseInfo: timestamps are delta-coded (field 2).
+                var info = try r.readMessage()
+                var running: Int64 = 0
+                var stamps: [Int64] = []
+                while let k = try info.readKey() {
+                    if k.field == 2 {
+                        try info.readDeltaSInt64(k.wireType, field: 2, at: k.offset, running: &running, into: &stamps)
+                    } else { try info.skip(k.wireType, at: k.offset) }
+                }
+                if let m = stamps.max() { newest = max(newest, m) }
             default: try r.skip(key.wireType, at: key.offset)
             }
         }
@@ -268,7 +301,7 @@ struct BlockContext {
     }
 
     /// Decodes a Way message.
-    func way(_ message: ProtobufReader) throws -> PBFWay {
+    func way(_ message: ProtobufReader, newest: inout Int64) throws -> PBFWay {
         var r = message
         var id: Int64 = 0
         var keys: [Int32] = [], vals: [Int32] = []
@@ -280,6 +313,7 @@ struct BlockContext {
             case (2, _): try r.readRepeatedInt32(key.wireType, field: 2, at: key.offset, into: &keys)
             case (3, _): try r.readRepeatedInt32(key.wireType, field: 3, at: key.offset, into: &vals)
             case (8, _): try r.readDeltaSInt64(key.wireType, field: 8, at: key.offset, running: &refSum, into: &refs)
+            case (4, .lengthDelimited): if let t = try infoTimestamp(try r.readMessage()) { newest = max(newest, t) }
             default: try r.skip(key.wireType, at: key.offset)
             }
         }
@@ -287,7 +321,7 @@ struct BlockContext {
     }
 
     /// Decodes a Relation message.
-    func relation(_ message: ProtobufReader) throws -> PBFRelation {
+    func relation(_ message: ProtobufReader, newest: inout Int64) throws -> PBFRelation {
         var r = message
         var id: Int64 = 0
         var keys: [Int32] = [], vals: [Int32] = [], roles: [Int32] = []
@@ -302,6 +336,7 @@ struct BlockContext {
             case (8, _): try r.readRepeatedInt32(key.wireType, field: 8, at: key.offset, into: &roles)
             case (9, _): try r.readDeltaSInt64(key.wireType, field: 9, at: key.offset, running: &memSum, into: &memids)
             case (10, _): try r.readRepeatedVarints(key.wireType, field: 10, at: key.offset, into: &types)
+            case (4, .lengthDelimited): if let t = try infoTimestamp(try r.readMessage()) { newest = max(newest, t) }
             default: try r.skip(key.wireType, at: key.offset)
             }
         }
