@@ -18,8 +18,8 @@ public struct OSMReadOptions: Sendable {
     /// Assemble every `type=multipolygon` relation, not only POIs, and return each outcome in
     /// ``OSMIngestResult/multipolygons`` (for conformance figures). Default false.
     public var assembleEveryMultipolygon = false
-    /// Threads that inflate and decode PBF blocks (the reading thread applies them in order). Default: one per
-    /// active core; 1 decodes on a single worker thread (for the benchmark's one-core figure).
+    /// Threads that inflate and decode PBF blocks while the reading thread applies them in order. Default: one
+    /// per active core; 1 decodes on the reading thread itself (the benchmark's one-core figure).
     public var pbfWorkers = ProcessInfo.processInfo.activeProcessorCount
     /// Called with (bytes done, bytes total) of the file on disk (compressed bytes for `.osm.gz`), at most once
     /// per ``progressInterval`` bytes and once at the end of each file. Called on the reading thread.

@@ -6,7 +6,8 @@ import Foundation
 /// The calling thread reads the framing (cheap, sequential `pread`s) and keeps up to `2 × workers` blobs in
 /// flight; worker threads inflate and decode them. ``next()`` waits for the oldest one, so results and errors
 /// come in file order, and an error stops reading at the blob where it occurs. Call ``drain()`` before
-/// dropping the pipeline early so no worker outlives it.
+/// dropping the pipeline early so no worker outlives it. With one worker, blobs are decoded on the calling thread
+/// as they are read (no pipeline at all), which is the single-core baseline.
 package final class PBFDecodePipeline {
     /// One decoded blob.
     package enum Decoded: Sendable {
@@ -24,6 +25,7 @@ package final class PBFDecodePipeline {
 
     private let reader: PBFBlobReader
     private let window: Int
+    private let inline: Bool
     private let queue: DispatchQueue
     private let workers: DispatchSemaphore
     private var inFlight: [Slot] = []
@@ -38,7 +40,8 @@ package final class PBFDecodePipeline {
     package init(path: String, workers: Int) throws(PBFError) {
         reader = try PBFBlobReader(path: path)
         let n = max(1, workers)
-        window = 2 * n
+        inline = n == 1
+        window = inline ? 1 : 2 * n
         queue = DispatchQueue(label: "citypack.pbf.decode", attributes: .concurrent)
         self.workers = DispatchSemaphore(value: n)
     }
@@ -67,6 +70,11 @@ package final class PBFDecodePipeline {
                 }
                 let slot = Slot()
                 inFlight.append(slot)
+                if inline {
+                    slot.result = Self.decode(raw)
+                    slot.done.signal()
+                    continue
+                }
                 let workers = self.workers
                 queue.async {
                     workers.wait()
