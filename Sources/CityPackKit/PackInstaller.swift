@@ -75,7 +75,7 @@ public enum PackInstaller {
     }
 
     /// Runs the ops of a decompressed delta stream over `base`; every offset and length is checked before use.
-    static func apply(_ stream: [UInt8], base: [UInt8], expected: Manifest.Delta, path: String) throws(PackError) -> [UInt8] {
+    package static func apply(_ stream: [UInt8], base: [UInt8], expected: Manifest.Delta, path: String) throws(PackError) -> [UInt8] {
         func bad(_ message: String) -> PackError { .corruptCompressedData(path: path, message: "delta: \(message)") }
         guard stream.count > PackDelta.headerBytes, Array(stream[0..<8]) == PackDelta.magic else {
             throw bad("not a CityPack delta")

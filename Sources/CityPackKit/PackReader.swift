@@ -10,8 +10,9 @@ import Foundation
 /// (`user_version`) are checked, and with a manifest the SHA-256 and sizes of the artifact are verified before any
 /// query.
 ///
-/// At open the reader loads the proximity buckets (`poi_bucket` and `stop_bucket`: cell, id, latitude, longitude;
-/// 32 bytes per place) into a ``CityPackFormat/ProximityIndex``, so ``nearby(lat:lon:radius:limit:locale:)`` needs
+/// At open the reader loads every POI's id and position (`poi`) and the stop buckets (`stop_bucket`: cell, id,
+/// latitude, longitude; 32 bytes per place) into a ``CityPackFormat/ProximityIndex``, and the ids `search` rowids
+/// rank (``CityPackFormat/PackSchema/searchIDsQuery``, 8 bytes per place), so ``nearby(lat:lon:radius:limit:locale:)`` needs
 /// no SQL except for details of the results, which are cached (up to ``Options/detailCacheLimit`` places).
 ///
 /// Thread safety: the reader is `Sendable`; every call — here, on ``transit`` and on ``editorial`` — takes one
@@ -62,6 +63,8 @@ public final class PackReader: @unchecked Sendable {
     public let editorial: EditorialReader
     /// Every POI and stop of the proximity buckets, sorted by (cell, id); stop ids are ≡ 3 (mod 4).
     package let proximityIndex: ProximityIndex
+    /// `search` rowid − 1 → POI or stop id (``CityPackFormat/PackSchema/searchIDsQuery``), ascending.
+    let searchIDs: [Int64]
 
     let connection: PackConnection
     let places: PlaceLookup
@@ -119,6 +122,10 @@ public final class PackReader: @unchecked Sendable {
             }
             poiCount = Int(try db.scalarInt("SELECT count(*) FROM \(T.poi)"))
             proximityIndex = try Self.loadProximityIndex(db)
+            var ranked: [Int64] = []
+            let idRows = try db.prepare(PackSchema.searchIDsQuery)
+            while try idRows.step() { ranked.append(idRows.int64(0)) }
+            searchIDs = ranked
             transitMaxSeconds = values[PackSchema.MetaKey.transitMaxSeconds].flatMap { Int64($0) } ?? 0
             places = try PlaceLookup(database: db, cacheLimit: options.detailCacheLimit)
             searchStatement = try db.prepare(
@@ -134,22 +141,24 @@ public final class PackReader: @unchecked Sendable {
             connection: connection, places: places, defaultLocale: meta.values[PackSchema.MetaKey.defaultLocale] ?? "en")
     }
 
-    /// POIs and stops share one index; stop ids are ≡ 3 (mod 4), so the id tells them apart.
+    /// POIs and stops share one index; stop ids are ≡ 3 (mod 4), so the id tells them apart. POI cells are
+    /// computed from their positions, exactly as the writer's ``CityPackFormat/ProximityIndex`` does.
     private static func loadProximityIndex(_ db: PackConnection.Database) throws(PackError) -> ProximityIndex {
-        var cells: [Int64] = []
-        var ids: [Int64] = []
-        var lats: [Double] = []
-        var lons: [Double] = []
-        let rows = try db.prepare(
-            "SELECT cell, poi, lat, lon FROM \(PackSchema.Table.poiBucket) UNION ALL "
-                + "SELECT cell, stop, lat, lon FROM \(PackSchema.Table.stopBucket) ORDER BY 1, 2")
-        while try rows.step() {
-            cells.append(rows.int64(0))
-            ids.append(rows.int64(1))
-            lats.append(rows.double(2))
-            lons.append(rows.double(3))
+        var points: [ProximityIndex.Point] = []
+        let pois = try db.prepare("SELECT id, lat, lon FROM \(PackSchema.Table.poi)")
+        while try pois.step() {
+            points.append(ProximityIndex.Point(id: pois.int64(0), lat: degrees(pois, 1), lon: degrees(pois, 2)))
         }
-        return ProximityIndex(cells: cells, ids: ids, lats: lats, lons: lons)
+        let stops = try db.prepare("SELECT stop, lat, lon FROM \(PackSchema.Table.stopBucket)")
+        while try stops.step() {
+            points.append(ProximityIndex.Point(id: stops.int64(0), lat: stops.double(1), lon: stops.double(2)))
+        }
+        return ProximityIndex(points)
+    }
+
+    /// A stored coordinate column (``CityPackFormat/PackSchema/storedDegrees(_:)``) in degrees.
+    static func degrees(_ statement: PackConnection.Statement, _ column: Int32) -> Double {
+        statement.isInteger(column) ? PackSchema.degrees(integerE7: statement.int64(column)) : statement.double(column)
     }
 
     deinit { close() }
@@ -218,7 +227,11 @@ public final class PackReader: @unchecked Sendable {
                 stmt.bind(1, expression)
                 stmt.bind(2, Int64(limit))
                 while try stmt.step() {
-                    let id = stmt.int64(0)
+                    let rank = stmt.int64(0)
+                    guard rank >= 1, rank <= Int64(searchIDs.count) else {
+                        throw PackError.malformedData("search rowid \(rank) is not a rank of the pack's ids")
+                    }
+                    let id = searchIDs[Int(rank - 1)]
                     if ids.count < limit && seen.insert(id).inserted { ids.append(id) }
                 }
                 stmt.reset()
