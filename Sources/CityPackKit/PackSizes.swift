@@ -81,7 +81,7 @@ public struct PackSizes: Sendable, Codable, Equatable {
     }
 
     /// Bytes of `bytes` deflated with gzip level 6.
-    static func deflatedSize(_ bytes: [UInt8]) -> Int {
+    package static func deflatedSize(_ bytes: [UInt8]) -> Int {
         guard !bytes.isEmpty else { return 0 }
         var stream = z_stream()
         guard citypack_deflateInit2(&stream, 6, 15 + 16, 8) == Z_OK else { return 0 }
