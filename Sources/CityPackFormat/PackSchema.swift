@@ -16,9 +16,9 @@
 ///   `GeohashCover` filtered by `GreatCircle.distance` (`ProximityIndex.within`).
 /// - `search`: contentless FTS5 table (`content=''`, `unicode61 remove_diacritics 2`) with columns `name` (every
 ///   name in every locale; a stop's name) and `terms` (category id and its synonyms in every locale;
-///   ``StopTerms`` for stops). Its rowid is the 1-based rank of the place's id among the ids of
-///   ``searchIDsQuery`` (POIs and named stops, ascending), so rowid order is id order and doclists stay dense;
-///   readers map a rowid back to an id through the same query.
+///   ``StopTerms`` for stops). Its rowid is the 1-based rank of the place among the ids of ``searchIDsQuery``
+///   (POIs and named stops, by category then id), so doclists are dense runs; readers map a rowid back to an id
+///   through the same query and order equal bm25 scores by id.
 ///
 /// Transit (GTFS; several feeds are numbered 0, 1, … in input order, column `feed`):
 /// - `stop(id INTEGER PRIMARY KEY, feed, stop_id TEXT, name, lat, lon, cell, location_type, parent)`: every stop
@@ -111,9 +111,14 @@ public enum PackSchema {
     public static func stopID(index: Int) -> Int64 { Int64(index) * 4 + 3 }
 
     /// The ids `search` rowids rank (rowid = 1-based position in this result): every POI and every stop that
-    /// has a name and location_type 0 or 1, ascending.
-    public static let searchIDsQuery =
-        "SELECT id FROM poi UNION ALL SELECT id FROM stop WHERE name IS NOT NULL AND name <> '' AND location_type <= 1 ORDER BY 1"
+    /// has a name and location_type 0 or 1, ordered by category (a stop's ``StopTerms``) then id. Grouping a
+    /// category's places makes the doclists of its terms runs of consecutive rowids, which compress to almost
+    /// nothing; since rowid order is then not id order, readers break bm25 ties by id themselves.
+    public static let searchIDsQuery = """
+        SELECT id FROM (SELECT id, category AS k FROM poi UNION ALL \
+        SELECT id, CASE location_type WHEN 1 THEN '\(StopTerms.station)' ELSE '\(StopTerms.stop)' END FROM stop \
+        WHERE name IS NOT NULL AND name <> '' AND location_type <= 1) ORDER BY k, id
+        """
 
     /// The OSM ref (`n123`, `w45`, `r6`) of a POI id (`osmId × 4 + kind`).
     public static func osmRef(id: Int64) -> String {

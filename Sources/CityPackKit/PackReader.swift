@@ -129,8 +129,8 @@ public final class PackReader: @unchecked Sendable {
             transitMaxSeconds = values[PackSchema.MetaKey.transitMaxSeconds].flatMap { Int64($0) } ?? 0
             places = try PlaceLookup(database: db, cacheLimit: options.detailCacheLimit)
             searchStatement = try db.prepare(
-                "SELECT rowid FROM \(T.search) WHERE \(T.search) MATCH ?1 "
-                    + "ORDER BY bm25(\(T.search), 10.0, 1.0), rowid LIMIT ?2", persistent: true)
+                "SELECT rowid, bm25(\(T.search), 10.0, 1.0) AS score FROM \(T.search) WHERE \(T.search) MATCH ?1 "
+                    + "ORDER BY score", persistent: true)
         } catch {
             if error.isManifestMismatch { throw error }
             throw PackError.notAPack(path: file.path, message: "\(error)")
@@ -225,16 +225,24 @@ public final class PackReader: @unchecked Sendable {
             for expression in [exact, prefixed].compactMap({ $0 }) where ids.count < limit {
                 stmt.reset()
                 stmt.bind(1, expression)
-                stmt.bind(2, Int64(limit))
+                // Best score first, equal scores by id: read past `limit` until the score changes, then sort.
+                var hits: [(score: Double, id: Int64)] = []
+                let wanted = limit - ids.count
+                var fresh = 0
                 while try stmt.step() {
                     let rank = stmt.int64(0)
+                    let score = stmt.double(1)
                     guard rank >= 1, rank <= Int64(searchIDs.count) else {
                         throw PackError.malformedData("search rowid \(rank) is not a rank of the pack's ids")
                     }
+                    if fresh >= wanted, let last = hits.last, score != last.score { break }
                     let id = searchIDs[Int(rank - 1)]
-                    if ids.count < limit && seen.insert(id).inserted { ids.append(id) }
+                    hits.append((score, id))
+                    if !seen.contains(id) { fresh += 1 }
                 }
                 stmt.reset()
+                hits.sort { ($0.score, $0.id) < ($1.score, $1.id) }
+                for hit in hits where ids.count < limit && seen.insert(hit.id).inserted { ids.append(hit.id) }
             }
             var out: [PlaceResult] = []
             for id in ids {

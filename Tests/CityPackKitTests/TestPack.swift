@@ -107,8 +107,8 @@ enum TestPack {
                 try insert("INSERT INTO poi_name(poi, locale, name) VALUES (?, ?, ?)", [p.id, locale, name])
             }
         }
-        // search rowids are ranks of the ids (PackSchema.searchIDsQuery), ascending.
-        for (rank, p) in pois.sorted(by: { $0.id < $1.id }).enumerated() {
+        // search rowids are ranks in PackSchema.searchIDsQuery's order: by category, then id.
+        for (rank, p) in pois.sorted(by: { ($0.category, $0.id) < ($1.category, $1.id) }).enumerated() {
             let allNames = ([p.name].compactMap { $0 } + p.names.sorted(by: { $0.key < $1.key }).map(\.value))
                 .joined(separator: " ")
             let terms = ([p.category] + (synonyms[p.category] ?? [])).joined(separator: " ")
