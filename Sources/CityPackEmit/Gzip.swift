@@ -1,7 +1,8 @@
 import CCityPackZlib
 import Foundation
 
-/// Deterministic gzip: no file name, no timestamp, OS byte 255 ("unknown"), level 6.
+/// Deterministic gzip: no file name, no timestamp, OS byte 255 ("unknown"), level 6 by default (packs and deltas
+/// use 9: about 1.3 % smaller packs for a few milliseconds per MB at pack sizes).
 enum Gzip {
     /// Compresses `source` into `destination` in 1 MiB chunks.
     static func compress(_ source: String, to destination: String, level: Int32 = 6) throws(EmitError) {

@@ -121,7 +121,7 @@ public enum PackEmitter {
         let uncompressed = try OutputFiles.digest(database)
         let packName = "\(city.id)-\(dataVersion)\(PackSchema.packSuffix)"
         let stagedPack = (staging as NSString).appendingPathComponent(packName)
-        try Gzip.compress(database, to: stagedPack)
+        try Gzip.compress(database, to: stagedPack, level: 9)
         try OutputFiles.flush(stagedPack)
         let compressed = try OutputFiles.digest(stagedPack)
 
