@@ -88,6 +88,8 @@ enum DeltaWriter {
     /// The delta file's bytes (``ops(base:target:)`` gzip-compressed), or nil when its decompressed stream would
     /// exceed what readers accept (``CityPackFormat/PackDelta/maxStreamBytes(targetBytes:)``).
     static func delta(base: [UInt8], target: [UInt8]) throws(EmitError) -> [UInt8]? {
+        // Base offsets are indexed as Int32; a database of 2 GiB or more gets no delta (the full pack is offered).
+        guard base.count < Int(Int32.max) - blockBytes else { return nil }
         let stream = ops(base: base, target: target)
         guard stream.count <= PackDelta.maxStreamBytes(targetBytes: target.count) else { return nil }
         return try Gzip.compress(bytes: stream, level: 9)

@@ -94,7 +94,7 @@ public enum PackInstaller {
         let targetSha = FileDigest.hex(stream[position..<(position + 32)])
         position += 32
         guard baseBytes == UInt64(base.count), baseSha == expected.baseSha256 else {
-            throw PackError.hashMismatch(.uncompressed, expected: baseSha, actual: expected.baseSha256)
+            throw bad("its header names another base than the manifest")
         }
         guard targetBytes == UInt64(expected.resultBytes), targetSha == expected.resultSha256 else {
             throw bad("its header names another result than the manifest")

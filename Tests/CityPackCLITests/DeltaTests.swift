@@ -110,6 +110,15 @@ import Testing
         #expect(download.path == "\(r.cityID)/\(delta.path)" && download.bytes == delta.bytes)
         #expect(catalog.download(city: r.cityID, installedVersion: nil)?.delta == nil)
         #expect(catalog.download(city: r.cityID, installedVersion: r.new.dataVersion) == nil)
+        // The catalog entry's deltas are the manifest's; a changed size is a mismatch.
+        let entry = try #require(catalog.packs.first { $0.id == r.cityID })
+        let manifestBytes = try Data(contentsOf: r.cityDir.appendingPathComponent("manifest.json"))
+        try PackVerifier.checkCatalogEntry(entry, manifest: r.new, manifestBytes: manifestBytes)
+        var tampered = entry
+        tampered.deltas?[0].bytes += 1
+        #expect(throws: PackError.self) {
+            try PackVerifier.checkCatalogEntry(tampered, manifest: r.new, manifestBytes: manifestBytes)
+        }
 
         let installed = try r.installed(r.old, name: "installed.sqlite")
         let result = try PackInstaller.applyDelta(installedPack: installed, delta: file, expected: delta)
