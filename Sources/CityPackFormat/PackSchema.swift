@@ -73,6 +73,10 @@ public enum PackSchema {
     /// (issue 15, smaller packs): no `poi_bucket`, no `poi.osm` and `poi.cell`, coordinates as integers × 10⁷,
     /// contentless `search` with dense rowids.
     public static let formatVersion: Int32 = 2
+    /// The oldest format version readers still open. Format 1 differs only in the tables readers use: `poi` with
+    /// `osm` and `cell` columns and REAL coordinates, `poi_bucket`, and a `search` table with content whose rowid
+    /// is the place's id (readers then use the rowid as the id).
+    public static let oldestReadableFormatVersion: Int32 = 1
     /// Geohash precision of the proximity index cells (`stop_bucket.cell`, `stop.cell`; characters; 5 bits each).
     public static let bucketPrecision = 8
     /// File suffix of the compressed pack.

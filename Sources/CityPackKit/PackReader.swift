@@ -51,7 +51,8 @@ public final class PackReader: @unchecked Sendable {
 
     /// The pack's `meta` table.
     public let meta: PackMeta
-    /// The database's format version (`user_version`); always ``CityPackFormat/PackSchema/formatVersion``.
+    /// The database's format version (`user_version`): ``CityPackFormat/PackSchema/formatVersion`` or an older one
+    /// still readable (``CityPackFormat/PackSchema/oldestReadableFormatVersion``).
     public let formatVersion: Int32
     /// Number of rows of `poi`.
     public let poiCount: Int
@@ -123,8 +124,10 @@ public final class PackReader: @unchecked Sendable {
             poiCount = Int(try db.scalarInt("SELECT count(*) FROM \(T.poi)"))
             proximityIndex = try Self.loadProximityIndex(db)
             var ranked: [Int64] = []
-            let idRows = try db.prepare(PackSchema.searchIDsQuery)
-            while try idRows.step() { ranked.append(idRows.int64(0)) }
+            if formatVersion >= 2 {  // format 1: the search rowid is the id
+                let idRows = try db.prepare(PackSchema.searchIDsQuery)
+                while try idRows.step() { ranked.append(idRows.int64(0)) }
+            }
             searchIDs = ranked
             transitMaxSeconds = values[PackSchema.MetaKey.transitMaxSeconds].flatMap { Int64($0) } ?? 0
             places = try PlaceLookup(database: db, cacheLimit: options.detailCacheLimit)
@@ -232,11 +235,11 @@ public final class PackReader: @unchecked Sendable {
                 while try stmt.step() {
                     let rank = stmt.int64(0)
                     let score = stmt.double(1)
-                    guard rank >= 1, rank <= Int64(searchIDs.count) else {
+                    guard formatVersion < 2 || (rank >= 1 && rank <= Int64(searchIDs.count)) else {
                         throw PackError.malformedData("search rowid \(rank) is not a rank of the pack's ids")
                     }
                     if fresh >= wanted, let last = hits.last, score != last.score { break }
-                    let id = searchIDs[Int(rank - 1)]
+                    let id = formatVersion < 2 ? rank : searchIDs[Int(rank - 1)]
                     hits.append((score, id))
                     if !seen.contains(id) { fresh += 1 }
                 }
