@@ -6,7 +6,8 @@ import Foundation
 ///
 /// The installed pack is the decompressed SQLite database of a release (what ``PackReader/open(_:options:)``
 /// opens without a temporary copy; `PackOpener.decompress` writes it from a downloaded `.citypack.gz`).
-/// Stateless and thread-safe; the caller must not write the installed file concurrently.
+/// Stateless and thread-safe; the caller must not write the installed file concurrently. Holds the base, the
+/// decompressed delta and the result in memory at once (about three times the database: a few MB for a city).
 public enum PackInstaller {
     /// Applies a delta to the installed database and replaces it atomically with the result.
     ///
