@@ -49,6 +49,7 @@ public enum CatalogWriter {
         let fm = FileManager.default
         var entries: [Catalog.Entry] = []
         var uncompressed: [String: Int] = [:]
+        var deltas: [String: [Manifest.Delta]] = [:]
         var children = Set((try? fm.contentsOfDirectory(atPath: outputDirectory)) ?? []).filter { !$0.hasPrefix(".") }
         if let replacing { children.insert(replacing.0) }
         for child in children.sorted() {
@@ -69,6 +70,13 @@ public enum CatalogWriter {
                 }
             }
             uncompressed[manifest.city.id] = manifest.artifact.uncompressedBytes
+            if let list = manifest.deltas, !list.isEmpty {
+                deltas[manifest.city.id] = list.map { delta in
+                    var entry = delta
+                    entry.path = "\(child)/\(delta.path)"
+                    return entry
+                }
+            }
             entries.append(
                 Catalog.Entry(
                     id: manifest.city.id, name: manifest.city.name, formatVersion: manifest.formatVersion,
@@ -82,6 +90,7 @@ public enum CatalogWriter {
         }
         for i in entries.indices {
             entries[i].uncompressedBytes = uncompressed[entries[i].id]
+            entries[i].deltas = deltas[entries[i].id]
         }
         entries.sort { $0.id < $1.id }
         return Catalog(

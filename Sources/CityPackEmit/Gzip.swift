@@ -1,7 +1,8 @@
 import CCityPackZlib
 import Foundation
 
-/// Deterministic gzip: no file name, no timestamp, OS byte 255 ("unknown"), level 6.
+/// Deterministic gzip: no file name, no timestamp, OS byte 255 ("unknown"), level 6 by default (packs and deltas
+/// use 9: about 1.3 % smaller packs for a few milliseconds per MB at pack sizes).
 enum Gzip {
     /// Compresses `source` into `destination` in 1 MiB chunks.
     static func compress(_ source: String, to destination: String, level: Int32 = 6) throws(EmitError) {
@@ -64,4 +65,66 @@ func errnoText() -> String {
     let code = errno
     let text = String(cString: strerror(code))
     return OutputFiles.errnoName(code).map { "\(text) (\($0))" } ?? text
+}
+
+extension Gzip {
+    /// Deterministic gzip of bytes in memory (same header as ``compress(_:to:level:)``).
+    static func compress(bytes: [UInt8], level: Int32 = 9) throws(EmitError) -> [UInt8] {
+        var stream = z_stream()
+        guard citypack_deflateInit2(&stream, level, 15 + 16, 8) == Z_OK else {
+            throw .compression(path: "(memory)", message: "deflateInit2 failed")
+        }
+        defer { deflateEnd(&stream) }
+        var header = gz_header()
+        header.os = 255
+        guard deflateSetHeader(&stream, &header) == Z_OK else {
+            throw .compression(path: "(memory)", message: "deflateSetHeader failed")
+        }
+        let bound = Int(deflateBound(&stream, UInt(bytes.count))) + 64
+        var out = [UInt8](repeating: 0, count: bound)
+        var input = bytes
+        let rc = input.withUnsafeMutableBufferPointer { inp in
+            out.withUnsafeMutableBufferPointer { outp in
+                stream.next_in = inp.baseAddress
+                stream.avail_in = UInt32(inp.count)
+                stream.next_out = outp.baseAddress
+                stream.avail_out = UInt32(outp.count)
+                return deflate(&stream, Z_FINISH)
+            }
+        }
+        guard rc == Z_STREAM_END else { throw .compression(path: "(memory)", message: "deflate did not finish") }
+        out.removeSubrange(Int(stream.total_out)...)
+        return out
+    }
+
+    /// Decompresses a gzip file (a pack this tool wrote) into memory.
+    static func decompress(_ path: String) throws(EmitError) -> [UInt8] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .io(path: path, message: "cannot read: \(errnoText())")
+        }
+        var stream = z_stream()
+        guard citypack_inflateInit2(&stream, 15 + 16) == Z_OK else {
+            throw .compression(path: path, message: "inflateInit2 failed")
+        }
+        defer { inflateEnd(&stream) }
+        var out: [UInt8] = []
+        let chunk = 1 << 20
+        var buffer = [UInt8](repeating: 0, count: chunk)
+        var input = [UInt8](data)
+        var rc: Int32 = Z_OK
+        input.withUnsafeMutableBufferPointer { inp in
+            stream.next_in = inp.baseAddress
+            stream.avail_in = UInt32(inp.count)
+            repeat {
+                buffer.withUnsafeMutableBufferPointer { b in
+                    stream.next_out = b.baseAddress
+                    stream.avail_out = UInt32(chunk)
+                    rc = inflate(&stream, Z_NO_FLUSH)
+                    out.append(contentsOf: b[0..<(chunk - Int(stream.avail_out))])
+                }
+            } while rc == Z_OK
+        }
+        guard rc == Z_STREAM_END else { throw .compression(path: path, message: "damaged gzip stream (zlib \(rc))") }
+        return out
+    }
 }

@@ -121,9 +121,14 @@ public enum PackEmitter {
         let uncompressed = try OutputFiles.digest(database)
         let packName = "\(city.id)-\(dataVersion)\(PackSchema.packSuffix)"
         let stagedPack = (staging as NSString).appendingPathComponent(packName)
-        try Gzip.compress(database, to: stagedPack)
+        try Gzip.compress(database, to: stagedPack, level: 9)
         try OutputFiles.flush(stagedPack)
         let compressed = try OutputFiles.digest(stagedPack)
+
+        // Deltas from the kept previous versions to this one (small enough to be worth offering).
+        let stagedDeltas = try stageDeltas(
+            cityID: city.id, cityDirectory: cityDir, staging: staging, database: database, target: uncompressed,
+            dataVersion: dataVersion, keepVersions: options.keepVersions, packBytes: compressed.bytes)
 
         var categoryCounts: [String: Int] = [:]
         for poi in input.pois { categoryCounts[poi.category, default: 0] += 1 }
@@ -142,6 +147,7 @@ public enum PackEmitter {
             attribution: city.attribution, copy: copyFiles.isEmpty ? nil : copyFiles)
         manifest.locales = city.locales
         manifest.updatedAt = updatedAt
+        manifest.deltas = stagedDeltas.isEmpty ? nil : stagedDeltas.map(\.delta)
         let manifestBytes = try encodeSigned(manifest, key: options.signingKey, previousBytes: current?.bytes)
         let stagedManifest = (staging as NSString).appendingPathComponent(PackSchema.manifestName)
         try OutputFiles.write(manifestBytes, to: stagedManifest)
@@ -165,7 +171,8 @@ public enum PackEmitter {
         let stagedVersioned = (staging as NSString).appendingPathComponent("versioned.json")
         try OutputFiles.write(manifestBytes, to: stagedVersioned)
         try OutputFiles.makeDirectory(cityDir)  // only now: a failed first build leaves no empty city folder
-        for (staged, final) in [(stagedPack, packPath), (stagedVersioned, versionedManifest)] {
+        let deltaCommits = stagedDeltas.map { ($0.staged, (cityDir as NSString).appendingPathComponent($0.delta.path)) }
+        for (staged, final) in [(stagedPack, packPath)] + deltaCommits + [(stagedVersioned, versionedManifest)] {
             try commit(staged, final, delay: stepDelay)
         }
         // The copy folder is not versioned: swapped just before the manifest, unless it already holds these files.
@@ -183,6 +190,48 @@ public enum PackEmitter {
         return EmitResult(
             manifest: manifest, manifestPath: manifestPath, packPath: packPath, catalogPath: catalogPath,
             changed: changed, pruned: pruned)
+    }
+
+    /// Writes into `staging` a delta from each kept previous version (its versioned manifest and pack present and
+    /// matching) to the new database, skipping any that is not under ``PackDelta/maxFractionOfPack`` of the
+    /// compressed pack. Returns them by `from`, with their staged paths.
+    static func stageDeltas(
+        cityID: String, cityDirectory: String, staging: String, database: String, target: FileDigest,
+        dataVersion: Int, keepVersions: Int, packBytes: Int
+    ) throws(EmitError) -> [(delta: Manifest.Delta, staged: String)] {
+        let first = max(1, dataVersion - keepVersions)
+        guard first < dataVersion else { return [] }
+        var targetBytes: [UInt8]?
+        var out: [(delta: Manifest.Delta, staged: String)] = []
+        for from in first..<dataVersion {
+            let manifestPath = (cityDirectory as NSString).appendingPathComponent(
+                "\(cityID)-\(from)\(versionedManifestSuffix)")
+            guard let old = readManifest(manifestPath), old.dataVersion == from, old.city.id == cityID else { continue }
+            let oldPack = (cityDirectory as NSString).appendingPathComponent(old.artifact.path)
+            guard !old.artifact.path.contains("/"), let base = try? Gzip.decompress(oldPack),
+                FileDigest.sha256(of: base) == old.artifact.uncompressedSha256
+            else { continue }
+            if targetBytes == nil {
+                guard let data = FileManager.default.contents(atPath: database) else {
+                    throw .io(path: database, message: "cannot read: \(errnoText())")
+                }
+                targetBytes = [UInt8](data)
+            }
+            guard let bytes = try DeltaWriter.delta(base: base, target: targetBytes ?? []),
+                Double(bytes.count) < PackDelta.maxFractionOfPack * Double(packBytes)
+            else { continue }
+            let name = PackDelta.fileName(city: cityID, from: from, to: dataVersion)
+            let staged = (staging as NSString).appendingPathComponent(name)
+            try OutputFiles.write(Data(bytes), to: staged)
+            out.append((
+                Manifest.Delta(
+                    from: from, to: dataVersion, path: name, bytes: bytes.count, sha256: FileDigest.sha256(of: bytes),
+                    baseBytes: base.count, baseSha256: old.artifact.uncompressedSha256, resultBytes: target.bytes,
+                    resultSha256: target.sha256),
+                staged
+            ))
+        }
+        return out
     }
 
     /// Whether `<city>/copy/` holds exactly `files` (or is absent when there are none).
@@ -270,11 +319,16 @@ public enum PackEmitter {
         return nil
     }
 
-    /// `(dataVersion, file name)` of every versioned pack and manifest of a city, by version.
+    /// `(dataVersion, file name)` of every versioned pack, manifest and delta of a city, by version; a delta
+    /// `<city>-<from>-<to>.delta` counts as version `to`, so it lives exactly as long as the manifest listing it.
     static func versions(in cityDirectory: String, cityID: String) -> [(Int, String)] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: cityDirectory)) ?? []
         var out: [(Int, String)] = []
         for name in names where name.hasPrefix(cityID + "-") {
+            if let delta = PackDelta.versions(fileName: name, city: cityID) {
+                out.append((delta.to, name))
+                continue
+            }
             for suffix in [PackSchema.packSuffix, versionedManifestSuffix] where name.hasSuffix(suffix) {
                 let middle = name.dropFirst(cityID.count + 1).dropLast(suffix.count)
                 if let version = Int(middle), version > 0 { out.append((version, name)) }

@@ -4,7 +4,8 @@ import Foundation
 
 /// Writes the SQLite pack (format ``PackSchema/formatVersion``) for a ``PackInput``.
 ///
-/// Rows are inserted in a fixed order (POIs by stable id, buckets in ``ProximityIndex`` order), FTS5 is optimised
+/// Rows are inserted in a fixed order (POIs by stable id, stop buckets in ``ProximityIndex`` order, search rows by
+/// rank), FTS5 is optimised
 /// and the file vacuumed, so the same input always gives the same bytes. Table names come from
 /// ``PackSchema/Table``, as in the reader.
 enum PackWriter {
@@ -69,19 +70,17 @@ enum PackWriter {
 
         let pois = input.pois.sorted { $0.ref.stableID < $1.ref.stableID }
         let poiInsert = try db.prepare(
-            "INSERT INTO \(T.poi)(id, osm, lat, lon, cell, category, name, tags) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+            "INSERT INTO \(T.poi)(id, lat, lon, category, name, tags) VALUES (?, ?, ?, ?, ?, ?)")
         let nameInsert = try db.prepare("INSERT INTO \(T.poiName)(poi, locale, name) VALUES (?, ?, ?)")
-        let searchInsert = try db.prepare("INSERT INTO \(T.search)(rowid, name, terms) VALUES (?, ?, ?)")
+        var searchDocuments: [Int64: (name: String, terms: String)] = [:]
         for poi in pois {
             let id = poi.ref.stableID
             poiInsert.bind(1, id)
-            poiInsert.bind(2, poi.ref.description)
-            poiInsert.bind(3, poi.coordinate.lat)
-            poiInsert.bind(4, poi.coordinate.lon)
-            poiInsert.bind(5, Geohash.cell(lat: poi.coordinate.lat, lon: poi.coordinate.lon, precision: PackSchema.bucketPrecision))
-            poiInsert.bind(6, poi.category)
-            poiInsert.bind(7, poi.name)
-            poiInsert.bind(8, tagsJSON(poi.tags))
+            bindDegrees(poiInsert, 2, poi.coordinate.lat)
+            bindDegrees(poiInsert, 3, poi.coordinate.lon)
+            poiInsert.bind(4, poi.category)
+            poiInsert.bind(5, poi.name)
+            poiInsert.bind(6, tagsJSON(poi.tags))
             try poiInsert.run()
             for (locale, name) in poi.localizedNames.sorted(by: { $0.key < $1.key }) {
                 nameInsert.bind(1, id)
@@ -94,15 +93,12 @@ enum PackWriter {
             for (_, name) in poi.localizedNames.sorted(by: { $0.key < $1.key }) where !names.contains(name) {
                 names.append(name)
             }
-            searchInsert.bind(1, id)
-            searchInsert.bind(2, names.joined(separator: " | "))
-            searchInsert.bind(3, terms[poi.category] ?? poi.category)
-            try searchInsert.run()
+            searchDocuments[id] = (names.joined(separator: " | "), terms[poi.category] ?? poi.category)
         }
 
-        let index = ProximityIndex(pois.map { ProximityIndex.Point(id: $0.ref.stableID, lat: $0.coordinate.lat, lon: $0.coordinate.lon) })
-        try writeBuckets(index, into: T.poiBucket, idColumn: "poi", db: db)
-        try TransitWriter.write(input.transit, bbox: city.bbox, db: db)
+        let transit = try TransitWriter.write(input.transit, bbox: city.bbox, db: db)
+        for document in transit.searchDocuments { searchDocuments[document.id] = (document.name, document.terms) }
+        try writeSearch(searchDocuments, db: db)
         try EditorialWriter.write(input.editorial, copy: input.copy, city: city, db: db)
         try db.exec("INSERT INTO \(T.search)(\(T.search)) VALUES ('optimize')")
         try db.exec("COMMIT")
@@ -123,7 +119,36 @@ enum PackWriter {
         }
     }
 
-    /// Writes the rows of a proximity bucket table (`poi_bucket` or `stop_bucket`) in index order: by cell, then
+    /// Binds a coordinate as ``PackSchema/storedDegrees(_:)`` says: an integer × 10⁷ when exact, else the REAL.
+    static func bindDegrees(_ statement: SQLiteStatement<EmitError>, _ index: Int32, _ degrees: Double) {
+        if let e7 = PackSchema.storedDegrees(degrees) {
+            statement.bind(index, e7)
+        } else {
+            statement.bind(index, degrees)
+        }
+    }
+
+    /// Fills `search`: rowid = 1-based rank of the id in ``PackSchema/searchIDsQuery`` (run on the rows just
+    /// written, as readers do), in rowid order.
+    static func writeSearch(_ documents: [Int64: (name: String, terms: String)], db: Database) throws(EmitError) {
+        typealias T = PackSchema.Table
+        let ids = try db.prepare(PackSchema.searchIDsQuery)
+        var ranked: [Int64] = []
+        while try ids.step() { ranked.append(ids.int64(0)) }
+        guard ranked.count == documents.count else {
+            throw .io(path: "search", message: "search ids (\(ranked.count)) do not match the documents (\(documents.count))")
+        }
+        let insert = try db.prepare("INSERT INTO \(T.search)(rowid, name, terms) VALUES (?, ?, ?)")
+        for (rank, id) in ranked.enumerated() {
+            guard let document = documents[id] else { throw .io(path: "search", message: "no search document for id \(id)") }
+            insert.bind(1, Int64(rank + 1))
+            insert.bind(2, document.name)
+            insert.bind(3, document.terms)
+            try insert.run()
+        }
+    }
+
+    /// Writes the rows of a proximity bucket table (`stop_bucket`) in index order: by cell, then
     /// by id.
     static func writeBuckets(_ index: ProximityIndex, into table: String, idColumn: String, db: Database) throws(EmitError) {
         let insert = try db.prepare("INSERT INTO \(table)(cell, \(idColumn), lat, lon) VALUES (?, ?, ?, ?)")

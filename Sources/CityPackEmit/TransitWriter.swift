@@ -2,7 +2,7 @@ import CityPackFormat
 import CityPackModel
 
 /// Writes the transit tables of ``PackSchema`` (stops, stop buckets, lines, services, trips, departures,
-/// frequencies) for validated GTFS feeds, and stop names into `search`.
+/// frequencies) for validated GTFS feeds, and collects the `search` rows of stops.
 ///
 /// Every table is filled in a fixed order derived from sorted GTFS ids (feed index first), so the same feeds
 /// always give the same rows in the same order. Rows the validator already reported as broken are skipped rather
@@ -12,6 +12,15 @@ enum TransitWriter {
     struct Summary: Equatable {
         var stops = 0
         var lines = 0
+        /// The `search` rows of named stops (location_type 0 or 1), for ``PackWriter/writeSearch(_:db:)``.
+        var searchDocuments: [SearchDocument] = []
+    }
+
+    /// A stop's `search` row before its rowid (rank) is known.
+    struct SearchDocument: Equatable {
+        var id: Int64
+        var name: String
+        var terms: String
     }
 
     /// Writes every feed's transit tables into an open pack (inside the writer's transaction).
@@ -20,7 +29,6 @@ enum TransitWriter {
         typealias T = PackSchema.Table
         let stopInsert = try db.prepare(
             "INSERT INTO \(T.stop)(id, feed, stop_id, name, lat, lon, cell, location_type, parent) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
-        let searchInsert = try db.prepare("INSERT INTO \(T.search)(rowid, name, terms) VALUES (?, ?, ?)")
         let lineInsert = try db.prepare(
             "INSERT INTO \(T.line)(id, feed, route_id, agency, short_name, long_name, type, colour, text_colour) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
         let serviceInsert = try db.prepare(
@@ -76,10 +84,9 @@ enum TransitWriter {
                     bucketed.append(ProximityIndex.Point(id: id, lat: coordinate.lat, lon: coordinate.lon))
                 }
                 if let name = stop.name, !name.isEmpty, stop.locationType <= 1 {
-                    searchInsert.bind(1, id)
-                    searchInsert.bind(2, name)
-                    searchInsert.bind(3, stop.locationType == 1 ? PackSchema.StopTerms.station : PackSchema.StopTerms.stop)
-                    try searchInsert.run()
+                    summary.searchDocuments.append(SearchDocument(
+                        id: id, name: name,
+                        terms: stop.locationType == 1 ? PackSchema.StopTerms.station : PackSchema.StopTerms.stop))
                 }
             }
             summary.stops += feed.stops.count

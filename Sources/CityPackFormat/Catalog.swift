@@ -40,6 +40,9 @@ public struct Catalog: Sendable, Codable, Equatable {
         public var locales: [String]
         /// Key that signed the manifest; nil when unsigned.
         public var keyId: String?
+        /// Deltas to this data version from kept earlier ones (paths relative to the catalog), by `from`: an app
+        /// with version `from` installed may fetch `bytes` instead of the full pack. Nil when there are none.
+        public var deltas: [Manifest.Delta]? = nil
 
         public init(
             id: String, name: String, formatVersion: Int, minReaderVersion: Int?, dataVersion: Int, createdAt: String,

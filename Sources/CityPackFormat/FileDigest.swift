@@ -62,6 +62,11 @@ public struct FileDigest: Sendable, Equatable {
         hex(SHA256.hash(data: data))
     }
 
+    /// SHA-256 of bytes in memory, the 32 raw bytes.
+    public static func sha256Bytes(of data: some DataProtocol) -> [UInt8] {
+        Array(SHA256.hash(data: data))
+    }
+
     /// Lowercase hex of digest bytes (e.g. of a `SHA256` hasher fed while streaming).
     public static func hex(_ digest: some Sequence<UInt8>) -> String {
         let digits = Array("0123456789abcdef".utf8)

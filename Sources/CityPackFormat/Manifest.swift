@@ -86,6 +86,42 @@ public struct Manifest: Sendable, Codable, Equatable {
         }
     }
 
+    /// A delta from a kept previous data version to this one (`docs/RELEASES.md`, ``PackDelta``): apply it to the
+    /// installed database of version `from` to get this version's database byte for byte.
+    public struct Delta: Sendable, Codable, Equatable {
+        /// Data version the delta applies to.
+        public var from: Int
+        /// Data version it produces (this manifest's).
+        public var to: Int
+        /// Path of the delta file, relative to the manifest (in the catalog: relative to the catalog).
+        public var path: String
+        /// Size of the delta file (what the app downloads) in bytes.
+        public var bytes: Int
+        /// SHA-256 of the delta file, lowercase hex.
+        public var sha256: String
+        /// Size and SHA-256 of the decompressed database of version `from` (the installed base).
+        public var baseBytes: Int
+        public var baseSha256: String
+        /// Size and SHA-256 of the decompressed database the delta produces (`artifact.uncompressedSha256`).
+        public var resultBytes: Int
+        public var resultSha256: String
+
+        public init(
+            from: Int, to: Int, path: String, bytes: Int, sha256: String, baseBytes: Int, baseSha256: String,
+            resultBytes: Int, resultSha256: String
+        ) {
+            self.from = from
+            self.to = to
+            self.path = path
+            self.bytes = bytes
+            self.sha256 = sha256
+            self.baseBytes = baseBytes
+            self.baseSha256 = baseSha256
+            self.resultBytes = resultBytes
+            self.resultSha256 = resultSha256
+        }
+    }
+
     public var formatVersion: Int
     /// Monotonic per city; bumped only when the pack's content changes.
     public var dataVersion: Int
@@ -120,6 +156,9 @@ public struct Manifest: Sendable, Codable, Equatable {
     public var keyId: String? = nil
     /// Base64 Ed25519 signature over the canonical manifest without this member (`DocumentSignature`).
     public var signature: String? = nil
+    /// Deltas from kept previous data versions to this one, by `from`; only those under half the pack's bytes.
+    /// Nil (absent) when there are none, and in manifests written before deltas existed.
+    public var deltas: [Delta]? = nil
 
     public init(
         formatVersion: Int, dataVersion: Int, minReaderVersion: Int, createdAt: String, generator: String,

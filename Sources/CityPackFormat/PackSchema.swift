@@ -5,17 +5,20 @@
 /// - `meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)`: see ``MetaKey``.
 /// - `category(id TEXT PRIMARY KEY, priority INTEGER NOT NULL, label TEXT NOT NULL)`: labels in the default locale.
 /// - `category_label(category TEXT, locale TEXT, label TEXT, PRIMARY KEY(category, locale))`.
-/// - `poi(id INTEGER PRIMARY KEY, osm TEXT NOT NULL, lat REAL NOT NULL, lon REAL NOT NULL, cell INTEGER NOT NULL,
-///   category TEXT NOT NULL, name TEXT, tags TEXT NOT NULL)`: `id` is ``stableID`` of the OSM ref, `cell`
-///   the precision-8 geohash as an integer (see `Geohash`), `tags` a JSON object with sorted keys.
+/// - `poi(id INTEGER PRIMARY KEY, lat NOT NULL, lon NOT NULL, category TEXT NOT NULL, name TEXT, tags TEXT NOT NULL)`:
+///   `id` is ``stableID`` of the OSM ref (`osmId × 4 + kind`, kind 0 node, 1 way, 2 relation; the OSM ref is
+///   derived from it, ``osmRef(id:)``); `lat` and `lon` are degrees stored as ``storedDegrees(_:)`` writes them
+///   (an INTEGER of degrees × 10⁷ when that is exact, as for every OSM coordinate, else a REAL; read them with
+///   ``degrees(integerE7:)`` or the SQL of ``degreesSQL(_:)``); `tags` a JSON object with sorted keys.
 /// - `poi_name(poi INTEGER, locale TEXT, name TEXT, PRIMARY KEY(poi, locale)) WITHOUT ROWID`.
-/// - `poi_bucket(cell INTEGER, poi INTEGER, lat REAL, lon REAL, PRIMARY KEY(cell, poi)) WITHOUT ROWID`:
-///   the proximity buckets, clustered by cell so one cell (or one coarser geohash prefix) is one range scan;
-///   rows in `ProximityIndex` order (cell, then id). Readers query them with `GeohashCover` and filter by
-///   `GreatCircle.distance`, as `ProximityIndex.within` does.
-/// - `search`: FTS5 table (`unicode61 remove_diacritics 2`) with rowid = POI id or stop id and columns `name`
-///   (every name in every locale; a stop's name) and `terms` (category id and its synonyms in every locale;
-///   ``StopTerms`` for stops).
+/// - The proximity index of POIs is not stored: readers build it from `poi` (id, lat, lon; the precision-8
+///   geohash cell computed with `Geohash.cell`) at open, as `ProximityIndex` does, and query it with
+///   `GeohashCover` filtered by `GreatCircle.distance` (`ProximityIndex.within`).
+/// - `search`: contentless FTS5 table (`content=''`, `unicode61 remove_diacritics 2`) with columns `name` (every
+///   name in every locale; a stop's name) and `terms` (category id and its synonyms in every locale;
+///   ``StopTerms`` for stops). Its rowid is the 1-based rank of the place among the ids of ``searchIDsQuery``
+///   (POIs and named stops, by category then id), so doclists are dense runs; readers map a rowid back to an id
+///   through the same query and order equal bm25 scores by id.
 ///
 /// Transit (GTFS; several feeds are numbered 0, 1, … in input order, column `feed`):
 /// - `stop(id INTEGER PRIMARY KEY, feed, stop_id TEXT, name, lat, lon, cell, location_type, parent)`: every stop
@@ -23,8 +26,9 @@
 ///   stop ids are ≡ 3 (mod 4) and never collide with POI ids (`osmId × 4 + kind`, kind 0…2) in `search` or the
 ///   proximity index. `lat`, `lon` and `cell` are NULL without coordinates; `parent` is the `stop.id` of the
 ///   parent station. Indexed by `stop_id` and by `parent`.
-/// - `stop_bucket(cell, stop, lat, lon, PRIMARY KEY(cell, stop)) WITHOUT ROWID`: like `poi_bucket`, for stops
-///   inside the city bbox with location_type 0 (stop/platform), 1 (station) or 2 (entrance).
+/// - `stop_bucket(cell, stop, lat, lon, PRIMARY KEY(cell, stop)) WITHOUT ROWID`: the proximity index rows of the
+///   stops inside the city bbox with location_type 0 (stop/platform), 1 (station) or 2 (entrance), clustered by
+///   cell then id.
 /// - `line(id INTEGER PRIMARY KEY, feed, route_id, agency, short_name, long_name, type, colour, text_colour)`:
 ///   routes sorted by (feed, route_id), ids from 1; colours are `RRGGBB` or NULL.
 /// - `service(id INTEGER PRIMARY KEY, feed, service_id, start_date, end_date, days)`: sorted by (feed,
@@ -65,9 +69,15 @@
 public enum PackSchema {
     /// SQLite `application_id` ("CPK1" as a big-endian 32-bit integer).
     public static let applicationID: Int32 = 0x4350_4B31
-    /// SQLite `user_version`: the pack format version. Readers refuse versions they do not know.
-    public static let formatVersion: Int32 = 1
-    /// Geohash precision of `poi.cell` and `poi_bucket.cell` (characters; 5 bits each).
+    /// SQLite `user_version`: the pack format version. Readers refuse versions they do not know. Version 2
+    /// (issue 15, smaller packs): no `poi_bucket`, no `poi.osm` and `poi.cell`, coordinates as integers × 10⁷,
+    /// contentless `search` with dense rowids.
+    public static let formatVersion: Int32 = 2
+    /// The oldest format version readers still open. Format 1 differs only in the tables readers use: `poi` with
+    /// `osm` and `cell` columns and REAL coordinates, `poi_bucket`, and a `search` table with content whose rowid
+    /// is the place's id (readers then use the rowid as the id).
+    public static let oldestReadableFormatVersion: Int32 = 1
+    /// Geohash precision of the proximity index cells (`stop_bucket.cell`, `stop.cell`; characters; 5 bits each).
     public static let bucketPrecision = 8
     /// File suffix of the compressed pack.
     public static let packSuffix = ".citypack.gz"
@@ -82,7 +92,6 @@ public enum PackSchema {
         public static let categoryLabel = "category_label"
         public static let poi = "poi"
         public static let poiName = "poi_name"
-        public static let poiBucket = "poi_bucket"
         public static let search = "search"
         public static let stop = "stop"
         public static let stopBucket = "stop_bucket"
@@ -104,6 +113,48 @@ public enum PackSchema {
     /// Stop ids in `stop`, `stop_bucket` and `search`: `index × 4 + 3`, so they are ≡ 3 (mod 4) while POI ids
     /// are `osmId × 4 + kind` with kind 0…2.
     public static func stopID(index: Int) -> Int64 { Int64(index) * 4 + 3 }
+
+    /// The ids `search` rowids rank (rowid = 1-based position in this result): every POI and every stop that
+    /// has a name and location_type 0 or 1, ordered by category (a stop's ``StopTerms``) then id. Grouping a
+    /// category's places makes the doclists of its terms runs of consecutive rowids, which compress to almost
+    /// nothing; since rowid order is then not id order, readers break bm25 ties by id themselves.
+    public static let searchIDsQuery = """
+        SELECT id FROM (SELECT id, category AS k FROM poi UNION ALL \
+        SELECT id, CASE location_type WHEN 1 THEN '\(StopTerms.station)' ELSE '\(StopTerms.stop)' END FROM stop \
+        WHERE name IS NOT NULL AND name <> '' AND location_type <= 1) ORDER BY k, id
+        """
+
+    /// The OSM ref (`n123`, `w45`, `r6`) of a POI id (`osmId × 4 + kind`).
+    public static func osmRef(id: Int64) -> String {
+        let letter = switch id & 3 {
+        case 0: "n"
+        case 1: "w"
+        default: "r"
+        }
+        return "\(letter)\(id >> 2)"
+    }
+
+    /// SQL giving the OSM ref of a POI id column, as ``osmRef(id:)``.
+    public static func osmRefSQL(_ column: String) -> String {
+        "(CASE \(column) & 3 WHEN 0 THEN 'n' WHEN 1 THEN 'w' ELSE 'r' END || (\(column) >> 2))"
+    }
+
+    /// How a coordinate (degrees) is stored in `poi.lat` / `poi.lon`: an integer of degrees × 10⁷ when dividing
+    /// it by 10⁷ gives back exactly `degrees` (every OSM coordinate), else nil (store the REAL).
+    public static func storedDegrees(_ degrees: Double) -> Int64? {
+        guard degrees.isFinite, abs(degrees) <= 360 else { return nil }
+        let e7 = (degrees * 10_000_000).rounded()
+        return e7 / 10_000_000 == degrees ? Int64(e7) : nil
+    }
+
+    /// Degrees of a stored integer coordinate (degrees × 10⁷); correctly rounded, so it is exactly the value
+    /// ``storedDegrees(_:)`` was given.
+    public static func degrees(integerE7 value: Int64) -> Double { Double(value) / 10_000_000 }
+
+    /// SQL reading a stored coordinate column as degrees (a REAL either way).
+    public static func degreesSQL(_ column: String) -> String {
+        "(CASE typeof(\(column)) WHEN 'integer' THEN \(column) / 10000000.0 ELSE \(column) END)"
+    }
 
     /// Whether an id of `search` or of the proximity buckets is a stop (else a POI).
     public static func isStopID(_ id: Int64) -> Bool { id & 3 == 3 }
@@ -136,15 +187,14 @@ public enum PackSchema {
         public static let routeCount = "route_count"
     }
 
-    /// The statements that create a version-1 pack, in order.
+    /// The statements that create a version-2 pack, in order.
     public static let createStatements: [String] = [
         "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID",
         "CREATE TABLE category(id TEXT PRIMARY KEY, priority INTEGER NOT NULL, label TEXT NOT NULL) WITHOUT ROWID",
         "CREATE TABLE category_label(category TEXT NOT NULL, locale TEXT NOT NULL, label TEXT NOT NULL, PRIMARY KEY(category, locale)) WITHOUT ROWID",
-        "CREATE TABLE poi(id INTEGER PRIMARY KEY, osm TEXT NOT NULL, lat REAL NOT NULL, lon REAL NOT NULL, cell INTEGER NOT NULL, category TEXT NOT NULL, name TEXT, tags TEXT NOT NULL)",
+        "CREATE TABLE poi(id INTEGER PRIMARY KEY, lat NOT NULL, lon NOT NULL, category TEXT NOT NULL, name TEXT, tags TEXT NOT NULL)",
         "CREATE TABLE poi_name(poi INTEGER NOT NULL, locale TEXT NOT NULL, name TEXT NOT NULL, PRIMARY KEY(poi, locale)) WITHOUT ROWID",
-        "CREATE TABLE poi_bucket(cell INTEGER NOT NULL, poi INTEGER NOT NULL, lat REAL NOT NULL, lon REAL NOT NULL, PRIMARY KEY(cell, poi)) WITHOUT ROWID",
-        "CREATE VIRTUAL TABLE search USING fts5(name, terms, tokenize = 'unicode61 remove_diacritics 2')",
+        "CREATE VIRTUAL TABLE search USING fts5(name, terms, content = '', tokenize = 'unicode61 remove_diacritics 2')",
         "CREATE TABLE stop(id INTEGER PRIMARY KEY, feed INTEGER NOT NULL, stop_id TEXT NOT NULL, name TEXT, lat REAL, lon REAL, cell INTEGER, location_type INTEGER NOT NULL, parent INTEGER)",
         "CREATE INDEX stop_by_stop_id ON stop(stop_id, feed)",
         "CREATE INDEX stop_by_parent ON stop(parent)",

@@ -1,10 +1,11 @@
 /// The proximity index of a pack: points sorted by (geohash cell, id), held as four parallel arrays, and the exact
 /// radius query every reader answers `nearby` with.
 ///
-/// Its row order is the pack's: the writer builds the index from POIs or stops (``init(_:precision:)``) and writes
-/// `poi_bucket` and `stop_bucket` in index order, so one cell — or one coarser geohash prefix, a contiguous range
-/// of cells — is one range scan; a reader loads those rows back (``init(cells:ids:lats:lons:precision:)``) and
-/// queries them in memory with ``within(lat:lon:radius:limit:)``.
+/// The writer builds the index from stops (``init(_:precision:)``) and writes `stop_bucket` in index order, so one
+/// cell — or one coarser geohash prefix, a contiguous range of cells — is one range scan; a reader builds the index
+/// of POIs (from `poi`) and stops (from `stop_bucket`) with ``init(_:precision:)`` and queries it in memory with
+/// ``within(lat:lon:radius:limit:)``. (POI buckets are not stored since pack format 2: the reader loads every
+/// place at open anyway, and computing a cell costs less than storing it.)
 ///
 /// Immutable after construction and `Sendable`; pure, no I/O.
 public struct ProximityIndex: Sendable {

@@ -199,6 +199,9 @@ package final class SQLiteStatement<Failure: SQLiteFailure> {
     package func double(_ column: Int32) -> Double { sqlite3_column_double(stmt, column) }
     /// Whether a column of the current row is NULL.
     package func isNull(_ column: Int32) -> Bool { sqlite3_column_type(stmt, column) == SQLITE_NULL }
+
+    /// Whether the column's value is stored as an INTEGER.
+    package func isInteger(_ column: Int32) -> Bool { sqlite3_column_type(stmt, column) == SQLITE_INTEGER }
     /// A text column of the current row; nil for NULL.
     package func text(_ column: Int32) -> String? {
         guard let p = sqlite3_column_text(stmt, column) else { return nil }

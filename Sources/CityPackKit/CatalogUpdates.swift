@@ -21,3 +21,37 @@ extension Catalog {
         packs.filter { ($0.minReaderVersion ?? $0.formatVersion) <= Int(PackSchema.formatVersion) }
     }
 }
+
+/// What an app downloads to bring one installed city up to date: a delta or the full pack, with the bytes known
+/// before it starts (the "update available (size)" state).
+public struct UpdateDownload: Sendable, Equatable {
+    /// The catalog entry of the new version.
+    public var entry: Catalog.Entry
+    /// The delta to apply to the installed version (``PackInstaller/applyDelta(installedPack:delta:expected:maxBytes:)``),
+    /// or nil: download the full pack at ``path``.
+    public var delta: Manifest.Delta?
+    /// Path of the file to fetch, relative to the catalog.
+    public var path: String
+    /// Bytes to download.
+    public var bytes: Int
+    /// SHA-256 of the file to download, lowercase hex.
+    public var sha256: String
+}
+
+extension Catalog {
+    /// The cheapest download that brings `city` from `installedVersion` to the catalog's version: the delta from
+    /// exactly that version when the catalog lists one smaller than the pack, else the full pack. Nil when the
+    /// catalog has no readable newer version (as ``updates(installed:)``). With `installedVersion` nil (nothing
+    /// installed) the full pack.
+    public func download(city: String, installedVersion: Int?) -> UpdateDownload? {
+        guard let entry = readable.first(where: { $0.id == city }) else { return nil }
+        if let installedVersion, entry.dataVersion <= installedVersion { return nil }
+        if let installedVersion,
+            let delta = (entry.deltas ?? []).first(where: { $0.from == installedVersion && $0.to == entry.dataVersion }),
+            delta.bytes < entry.bytes
+        {
+            return UpdateDownload(entry: entry, delta: delta, path: delta.path, bytes: delta.bytes, sha256: delta.sha256)
+        }
+        return UpdateDownload(entry: entry, delta: nil, path: entry.path, bytes: entry.bytes, sha256: entry.sha256)
+    }
+}

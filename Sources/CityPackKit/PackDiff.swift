@@ -122,7 +122,8 @@ public struct PackDiff: Sendable, Codable, Equatable {
         Spec(
             entity: "pois", table: PackSchema.Table.poi,
             sql: """
-                SELECT p.osm AS osm, p.name AS name, p.lat AS lat, p.lon AS lon, p.category AS category,
+                SELECT \(PackSchema.osmRefSQL("p.id")) AS osm, p.name AS name, \(PackSchema.degreesSQL("p.lat")) AS lat,
+                  \(PackSchema.degreesSQL("p.lon")) AS lon, p.category AS category,
                   (SELECT json_group_object(locale, name) FROM (SELECT locale, name FROM \(PackSchema.Table.poiName)
                      WHERE poi = p.id ORDER BY locale)) AS names,
                   p.tags AS tags

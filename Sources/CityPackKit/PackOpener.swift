@@ -112,7 +112,7 @@ public enum PackOpener {
         guard applicationID == Int64(PackSchema.applicationID) else {
             throw PackError.wrongApplicationID(found: Int32(truncatingIfNeeded: applicationID), expected: PackSchema.applicationID)
         }
-        guard userVersion == Int64(PackSchema.formatVersion) else {
+        guard userVersion >= Int64(PackSchema.oldestReadableFormatVersion), userVersion <= Int64(PackSchema.formatVersion) else {
             throw PackError.unsupportedFormatVersion(found: Int32(truncatingIfNeeded: userVersion), supported: PackSchema.formatVersion)
         }
         return Int32(userVersion)

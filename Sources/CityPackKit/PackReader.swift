@@ -10,8 +10,9 @@ import Foundation
 /// (`user_version`) are checked, and with a manifest the SHA-256 and sizes of the artifact are verified before any
 /// query.
 ///
-/// At open the reader loads the proximity buckets (`poi_bucket` and `stop_bucket`: cell, id, latitude, longitude;
-/// 32 bytes per place) into a ``CityPackFormat/ProximityIndex``, so ``nearby(lat:lon:radius:limit:locale:)`` needs
+/// At open the reader loads every POI's id and position (`poi`) and the stop buckets (`stop_bucket`: cell, id,
+/// latitude, longitude; 32 bytes per place) into a ``CityPackFormat/ProximityIndex``, and the ids `search` rowids
+/// rank (``CityPackFormat/PackSchema/searchIDsQuery``, 8 bytes per place), so ``nearby(lat:lon:radius:limit:locale:)`` needs
 /// no SQL except for details of the results, which are cached (up to ``Options/detailCacheLimit`` places).
 ///
 /// Thread safety: the reader is `Sendable`; every call — here, on ``transit`` and on ``editorial`` — takes one
@@ -50,7 +51,8 @@ public final class PackReader: @unchecked Sendable {
 
     /// The pack's `meta` table.
     public let meta: PackMeta
-    /// The database's format version (`user_version`); always ``CityPackFormat/PackSchema/formatVersion``.
+    /// The database's format version (`user_version`): ``CityPackFormat/PackSchema/formatVersion`` or an older one
+    /// still readable (``CityPackFormat/PackSchema/oldestReadableFormatVersion``).
     public let formatVersion: Int32
     /// Number of rows of `poi`.
     public let poiCount: Int
@@ -62,6 +64,8 @@ public final class PackReader: @unchecked Sendable {
     public let editorial: EditorialReader
     /// Every POI and stop of the proximity buckets, sorted by (cell, id); stop ids are ≡ 3 (mod 4).
     package let proximityIndex: ProximityIndex
+    /// `search` rowid − 1 → POI or stop id (``CityPackFormat/PackSchema/searchIDsQuery``), ascending.
+    let searchIDs: [Int64]
 
     let connection: PackConnection
     let places: PlaceLookup
@@ -119,11 +123,17 @@ public final class PackReader: @unchecked Sendable {
             }
             poiCount = Int(try db.scalarInt("SELECT count(*) FROM \(T.poi)"))
             proximityIndex = try Self.loadProximityIndex(db)
+            var ranked: [Int64] = []
+            if formatVersion >= 2 {  // format 1: the search rowid is the id
+                let idRows = try db.prepare(PackSchema.searchIDsQuery)
+                while try idRows.step() { ranked.append(idRows.int64(0)) }
+            }
+            searchIDs = ranked
             transitMaxSeconds = values[PackSchema.MetaKey.transitMaxSeconds].flatMap { Int64($0) } ?? 0
             places = try PlaceLookup(database: db, cacheLimit: options.detailCacheLimit)
             searchStatement = try db.prepare(
-                "SELECT rowid FROM \(T.search) WHERE \(T.search) MATCH ?1 "
-                    + "ORDER BY bm25(\(T.search), 10.0, 1.0), rowid LIMIT ?2", persistent: true)
+                "SELECT rowid, bm25(\(T.search), 10.0, 1.0) AS score FROM \(T.search) WHERE \(T.search) MATCH ?1 "
+                    + "ORDER BY score", persistent: true)
         } catch {
             if error.isManifestMismatch { throw error }
             throw PackError.notAPack(path: file.path, message: "\(error)")
@@ -134,22 +144,24 @@ public final class PackReader: @unchecked Sendable {
             connection: connection, places: places, defaultLocale: meta.values[PackSchema.MetaKey.defaultLocale] ?? "en")
     }
 
-    /// POIs and stops share one index; stop ids are ≡ 3 (mod 4), so the id tells them apart.
+    /// POIs and stops share one index; stop ids are ≡ 3 (mod 4), so the id tells them apart. POI cells are
+    /// computed from their positions, exactly as the writer's ``CityPackFormat/ProximityIndex`` does.
     private static func loadProximityIndex(_ db: PackConnection.Database) throws(PackError) -> ProximityIndex {
-        var cells: [Int64] = []
-        var ids: [Int64] = []
-        var lats: [Double] = []
-        var lons: [Double] = []
-        let rows = try db.prepare(
-            "SELECT cell, poi, lat, lon FROM \(PackSchema.Table.poiBucket) UNION ALL "
-                + "SELECT cell, stop, lat, lon FROM \(PackSchema.Table.stopBucket) ORDER BY 1, 2")
-        while try rows.step() {
-            cells.append(rows.int64(0))
-            ids.append(rows.int64(1))
-            lats.append(rows.double(2))
-            lons.append(rows.double(3))
+        var points: [ProximityIndex.Point] = []
+        let pois = try db.prepare("SELECT id, lat, lon FROM \(PackSchema.Table.poi)")
+        while try pois.step() {
+            points.append(ProximityIndex.Point(id: pois.int64(0), lat: degrees(pois, 1), lon: degrees(pois, 2)))
         }
-        return ProximityIndex(cells: cells, ids: ids, lats: lats, lons: lons)
+        let stops = try db.prepare("SELECT stop, lat, lon FROM \(PackSchema.Table.stopBucket)")
+        while try stops.step() {
+            points.append(ProximityIndex.Point(id: stops.int64(0), lat: stops.double(1), lon: stops.double(2)))
+        }
+        return ProximityIndex(points)
+    }
+
+    /// A stored coordinate column (``CityPackFormat/PackSchema/storedDegrees(_:)``) in degrees.
+    static func degrees(_ statement: PackConnection.Statement, _ column: Int32) -> Double {
+        statement.isInteger(column) ? PackSchema.degrees(integerE7: statement.int64(column)) : statement.double(column)
     }
 
     deinit { close() }
@@ -216,12 +228,24 @@ public final class PackReader: @unchecked Sendable {
             for expression in [exact, prefixed].compactMap({ $0 }) where ids.count < limit {
                 stmt.reset()
                 stmt.bind(1, expression)
-                stmt.bind(2, Int64(limit))
+                // Best score first, equal scores by id: read past `limit` until the score changes, then sort.
+                var hits: [(score: Double, id: Int64)] = []
+                let wanted = limit - ids.count
+                var fresh = 0
                 while try stmt.step() {
-                    let id = stmt.int64(0)
-                    if ids.count < limit && seen.insert(id).inserted { ids.append(id) }
+                    let rank = stmt.int64(0)
+                    let score = stmt.double(1)
+                    guard formatVersion < 2 || (rank >= 1 && rank <= Int64(searchIDs.count)) else {
+                        throw PackError.malformedData("search rowid \(rank) is not a rank of the pack's ids")
+                    }
+                    if fresh >= wanted, let last = hits.last, score != last.score { break }
+                    let id = formatVersion < 2 ? rank : searchIDs[Int(rank - 1)]
+                    hits.append((score, id))
+                    if !seen.contains(id) { fresh += 1 }
                 }
                 stmt.reset()
+                hits.sort { ($0.score, $0.id) < ($1.score, $1.id) }
+                for hit in hits where ids.count < limit && seen.insert(hit.id).inserted { ids.append(hit.id) }
             }
             var out: [PlaceResult] = []
             for id in ids {

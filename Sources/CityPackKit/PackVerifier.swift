@@ -121,7 +121,7 @@ public enum PackVerifier {
 
 extension PackVerifier {
     /// Whether a catalog entry describes the manifest it names: the manifest bytes' SHA-256 (`manifestSha256`),
-    /// the city, the data version and the artifact's SHA-256 and size.
+    /// the city, the data version, the artifact's SHA-256 and size, and the deltas (files, sizes, hashes).
     /// - Parameters:
     ///   - entry: The catalog's entry.
     ///   - manifest: The manifest the entry names, decoded.
@@ -139,6 +139,13 @@ extension PackVerifier {
         if entry.sha256 != manifest.artifact.sha256 || entry.bytes != manifest.artifact.bytes {
             problems.append("artifact differs from the catalog's")
         }
+        // Deltas: the same files (the catalog's paths carry the city folder), sizes and hashes as the manifest's.
+        let listed = (entry.deltas ?? []).map { delta in
+            var d = delta
+            d.path = String(d.path.split(separator: "/").last ?? "")
+            return d
+        }
+        if listed != (manifest.deltas ?? []) { problems.append("deltas differ from the catalog's") }
         if !problems.isEmpty { throw PackError.catalogMismatch(problems: problems) }
     }
 

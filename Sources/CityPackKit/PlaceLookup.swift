@@ -28,7 +28,7 @@ final class PlaceLookup {
         typealias T = PackSchema.Table
         self.cacheLimit = max(0, cacheLimit)
         poiStatement = try db.prepare(
-            "SELECT osm, lat, lon, category, name, tags FROM \(T.poi) WHERE id = ?1", persistent: true)
+            "SELECT lat, lon, category, name, tags FROM \(T.poi) WHERE id = ?1", persistent: true)
         namesStatement = try db.prepare("SELECT locale, name FROM \(T.poiName) WHERE poi = ?1", persistent: true)
         stopStatement = try db.prepare(
             "SELECT stop_id, name, lat, lon, location_type FROM \(T.stop) WHERE id = ?1", persistent: true)
@@ -72,7 +72,7 @@ final class PlaceLookup {
         poiStatement.bind(1, id)
         defer { poiStatement.reset() }
         guard try poiStatement.step() else { return nil }
-        let tagsText = poiStatement.text(5) ?? "{}"
+        let tagsText = poiStatement.text(4) ?? "{}"
         let tags: [String: String]
         do {
             tags = try JSONDecoder().decode([String: String].self, from: Data(tagsText.utf8))
@@ -80,8 +80,9 @@ final class PlaceLookup {
             throw PackError.malformedData("poi \(id): tags are not a JSON object of strings")
         }
         var details = Details(
-            osm: poiStatement.text(0) ?? "", lat: poiStatement.double(1), lon: poiStatement.double(2),
-            category: poiStatement.text(3) ?? "", name: poiStatement.isNull(4) ? nil : poiStatement.text(4),
+            osm: PackSchema.osmRef(id: id), lat: PackReader.degrees(poiStatement, 0),
+            lon: PackReader.degrees(poiStatement, 1), category: poiStatement.text(2) ?? "",
+            name: poiStatement.isNull(3) ? nil : poiStatement.text(3),
             names: [:], tags: tags)
         namesStatement.reset()
         namesStatement.bind(1, id)

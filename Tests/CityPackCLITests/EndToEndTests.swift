@@ -53,7 +53,7 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         let manifestURL = output.appendingPathComponent("monaco/manifest.json")
         let manifest = try CLIRunner.json(String(contentsOf: manifestURL, encoding: .utf8))
-        #expect(manifest["formatVersion"] as? Int == 1)
+        #expect(manifest["formatVersion"] as? Int == 2)
         #expect(manifest["dataVersion"] as? Int == 1)
         #expect((manifest["city"] as? [String: Any])?["id"] as? String == "monaco")
         #expect((manifest["city"] as? [String: Any])?["name"] as? String == "Monaco")

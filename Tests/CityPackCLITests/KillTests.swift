@@ -51,6 +51,14 @@ import Testing
             if sha256(pack) != artifact["sha256"] as? String || size != artifact["bytes"] as? Int {
                 r.problems.append("\(path): artifact \(pack) missing or does not match")
             }
+            // Every delta the manifest lists exists with its recorded size and hash.
+            for delta in m["deltas"] as? [[String: Any]] ?? [] {
+                let file = (city as NSString).appendingPathComponent(delta["path"] as? String ?? "?")
+                let bytes = (try? fm.attributesOfItem(atPath: file))?[.size] as? Int
+                if sha256(file) != delta["sha256"] as? String || bytes != delta["bytes"] as? Int {
+                    r.problems.append("\(path): delta \(file) missing or does not match")
+                }
+            }
             return m
         }
         var current: Int?
@@ -67,6 +75,11 @@ import Testing
             if name.hasPrefix(".") {
                 r.hiddenDebris += 1
                 r.hiddenNames.append("release/" + name)
+                continue
+            }
+            if let delta = PackDelta.versions(fileName: name, city: "release") {
+                // A delta lives with the manifest of its `to` version; newer than manifest.json: an orphan.
+                if delta.to > (current ?? 0) { r.orphans += 1 }
                 continue
             }
             let parts = name.split(separator: "-", maxSplits: 1)
@@ -89,6 +102,12 @@ import Testing
                 }
                 let packPath = (root as NSString).appendingPathComponent(entry["path"] as? String ?? "?")
                 if sha256(packPath) != entry["sha256"] as? String { r.problems.append("catalog: pack \(packPath) missing or differs") }
+                for delta in entry["deltas"] as? [[String: Any]] ?? [] {
+                    let deltaPath = (root as NSString).appendingPathComponent(delta["path"] as? String ?? "?")
+                    if sha256(deltaPath) != delta["sha256"] as? String {
+                        r.problems.append("catalog: delta \(deltaPath) missing or differs")
+                    }
+                }
                 if json(manifestPath)?["dataVersion"] as? Int != entry["dataVersion"] as? Int {
                     r.problems.append("catalog: data version differs from its manifest")
                 }

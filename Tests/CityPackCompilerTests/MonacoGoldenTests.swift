@@ -54,7 +54,8 @@ import Testing
         }
     }
 
-    /// Every table of the database (FTS5 shadow tables aside, the search table's rows instead), rows in key order,
+    /// Every table of the database (FTS5 shadow tables aside, the search table's tokens per row instead), rows in
+    /// key order,
     /// one line each: `table: v1 | v2 | …`, reals with 7 decimals, blobs as hex.
     static func dump(gzippedPack: URL) throws -> String {
         let database = FileManager.default.temporaryDirectory.appendingPathComponent("golden-\(UUID().uuidString).sqlite")
@@ -104,6 +105,19 @@ import Testing
             text += "\n## \(table[1])\n"
             guard table[1].hasPrefix("CREATE TABLE") || table[1].hasPrefix("CREATE VIRTUAL TABLE") else { continue }
             let name = table[0]
+            if table[1].hasPrefix("CREATE VIRTUAL TABLE") {
+                // A contentless FTS5 table stores no text: dump what it indexed, the tokens of each row and column
+                // in order (fts5vocab over the index), with the row count.
+                _ = rows("CREATE VIRTUAL TABLE temp.\(name)_vocab USING fts5vocab(main, \(name), instance)")
+                let count = rows("SELECT count(*) FROM \"\(name)_docsize\"")[0][0]
+                text += "\(count) rows (tokens per rowid and column)\n"
+                let sql = """
+                    SELECT doc, col, group_concat(term, ' ') FROM
+                      (SELECT doc, col, term FROM temp.\(name)_vocab ORDER BY doc, col, offset) GROUP BY doc, col ORDER BY doc, col
+                    """
+                for row in rows(sql) { text += "\(name): " + row.joined(separator: " | ") + "\n" }
+                continue
+            }
             let count = rows("SELECT count(*) FROM \"\(name)\"")[0][0]
             let columns = rows("SELECT count(*) FROM pragma_table_info('\(name)')")[0][0]
             let order = (1...max(Int(columns) ?? 1, 1)).map(String.init).joined(separator: ", ")

@@ -60,8 +60,8 @@ import Testing
         // The previous version is kept (default: 2 previous versions), the new one is where the manifest says.
         let files = try FileManager.default.contentsOfDirectory(atPath: dir + "/testville").sorted()
         #expect(files == [
-            "manifest.json", "testville-1.citypack.gz", "testville-1.manifest.json", "testville-2.citypack.gz",
-            "testville-2.manifest.json",
+            "manifest.json", "testville-1-2.delta", "testville-1.citypack.gz", "testville-1.manifest.json",
+            "testville-2.citypack.gz", "testville-2.manifest.json",
         ])
     }
 
@@ -79,7 +79,7 @@ import Testing
         let dir = try temporary()
         let result = try PackEmitter.emit(Self.input(pois: Self.pois), outputDirectory: dir)
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: result.manifestPath))) as! [String: Any]
-        #expect(json["formatVersion"] as? Int == 1)
+        #expect(json["formatVersion"] as? Int == 2)
         #expect(json["dataVersion"] as? Int == 1)
         #expect((json["city"] as? [String: Any])?["id"] as? String == "testville")
         #expect((json["counts"] as? [String: Any])?["pois"] as? Int == 3)

@@ -63,15 +63,20 @@ import Testing
         }
         #expect(updated == updated.sorted())
         let names = try FileManager.default.contentsOfDirectory(atPath: dir + "/testville").sorted()
+        // A delta lives as long as the manifest that lists it (its `to` version): 1→3 and 2→3 stay with version 3.
         #expect(names == [
-            "manifest.json", "testville-3.citypack.gz", "testville-3.manifest.json", "testville-4.citypack.gz",
-            "testville-4.manifest.json", "testville-5.citypack.gz", "testville-5.manifest.json",
+            "manifest.json", "testville-1-3.delta", "testville-2-3.delta", "testville-2-4.delta", "testville-3-4.delta",
+            "testville-3-5.delta", "testville-3.citypack.gz", "testville-3.manifest.json", "testville-4-5.delta",
+            "testville-4.citypack.gz", "testville-4.manifest.json", "testville-5.citypack.gz", "testville-5.manifest.json",
         ])
+        let current = try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: URL(fileURLWithPath: dir + "/testville/manifest.json")))
+        #expect(current.deltas?.map(\.from) == [3, 4])
         #expect(FileManager.default.contents(atPath: dir + "/testville/manifest.json")
             == FileManager.default.contents(atPath: dir + "/testville/testville-5.manifest.json"))
         let catalog = try JSONDecoder().decode(Catalog.self, from: Data(contentsOf: URL(fileURLWithPath: dir + "/catalog.json")))
         #expect(catalog.packs.map(\.manifest) == ["testville/testville-5.manifest.json"])
-        #expect(catalog.packs.first?.locales == ["en", "fr"] && catalog.packs.first?.minReaderVersion == 1)
+        #expect(catalog.packs.first?.locales == ["en", "fr"] && catalog.packs.first?.minReaderVersion == Int(PackSchema.formatVersion))
+        #expect(catalog.packs.first?.deltas?.map(\.path) == ["testville/testville-3-5.delta", "testville/testville-4-5.delta"])
     }
 
     @Test func aLostManifestNeverMakesTheVersionGoBackwards() throws {

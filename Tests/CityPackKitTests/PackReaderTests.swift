@@ -282,12 +282,12 @@ func bruteForce(_ pois: [TestPOI], lat: Double, lon: Double, radius: Double) -> 
 
     @Test func refusesUnknownFormatVersion() throws {
         let dir = try TestPack.directory()
-        let db = try TestPack.writeDatabase(namedPOIs, to: dir.appendingPathComponent("v2.sqlite"), userVersion: 2)
-        #expect(throws: PackError.unsupportedFormatVersion(found: 2, supported: PackSchema.formatVersion)) {
+        let db = try TestPack.writeDatabase(namedPOIs, to: dir.appendingPathComponent("vnext.sqlite"), userVersion: PackSchema.formatVersion + 1)
+        #expect(throws: PackError.unsupportedFormatVersion(found: PackSchema.formatVersion + 1, supported: PackSchema.formatVersion)) {
             try PackReader.open(db)
         }
-        let gz = try TestPack.gzip(db, to: dir.appendingPathComponent("v2.citypack.gz"))
-        #expect(throws: PackError.unsupportedFormatVersion(found: 2, supported: PackSchema.formatVersion)) {
+        let gz = try TestPack.gzip(db, to: dir.appendingPathComponent("vnext.citypack.gz"))
+        #expect(throws: PackError.unsupportedFormatVersion(found: PackSchema.formatVersion + 1, supported: PackSchema.formatVersion)) {
             try PackReader.open(gz, options: .init(temporaryDirectory: dir))
         }
         let v0 = try TestPack.writeDatabase(namedPOIs, to: dir.appendingPathComponent("v0.sqlite"), userVersion: 0)

@@ -200,7 +200,7 @@ import Testing
     @Test func onlyNewerReadableVersionsOfInstalledCitiesAreUpdates() {
         let catalog = Catalog(
             formatVersion: 1, updatedAt: nil,
-            packs: [Self.entry("a", 3), Self.entry("b", 2), Self.entry("c", 5), Self.entry("d", 9, minReader: 2), Self.entry("e", 1)])
+            packs: [Self.entry("a", 3), Self.entry("b", 2), Self.entry("c", 5), Self.entry("d", 9, minReader: Int(PackSchema.formatVersion) + 1), Self.entry("e", 1)])
         let updates = catalog.updates(installed: ["a": 2, "b": 2, "c": 7, "d": 1])
         #expect(updates.map(\.id) == ["a"], "b is current, c would be a downgrade, d needs a newer reader, e is not installed")
         #expect(catalog.readable.map(\.id) == ["a", "b", "c", "e"])

@@ -96,19 +96,23 @@ enum TestPack {
             try insert("INSERT INTO category(id, priority, label) VALUES (?, ?, ?)", [category, priority, category])
         }
         for p in pois {
-            let cell = Geohash.cell(lat: p.lat, lon: p.lon, precision: PackSchema.bucketPrecision)
             let tags = String(decoding: try JSONEncoder.sorted.encode(p.tags), as: UTF8.self)
+            // Coordinates as the writer stores them: integer degrees × 10⁷ when exact, else REAL.
+            let lat: Any = PackSchema.storedDegrees(p.lat) ?? p.lat
+            let lon: Any = PackSchema.storedDegrees(p.lon) ?? p.lon
             try insert(
-                "INSERT INTO poi(id, osm, lat, lon, cell, category, name, tags) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                [p.id, p.osm, p.lat, p.lon, cell, p.category, p.name, tags])
+                "INSERT INTO poi(id, lat, lon, category, name, tags) VALUES (?, ?, ?, ?, ?, ?)",
+                [p.id, lat, lon, p.category, p.name, tags])
             for (locale, name) in p.names.sorted(by: { $0.key < $1.key }) {
                 try insert("INSERT INTO poi_name(poi, locale, name) VALUES (?, ?, ?)", [p.id, locale, name])
             }
-            try insert("INSERT INTO poi_bucket(cell, poi, lat, lon) VALUES (?, ?, ?, ?)", [cell, p.id, p.lat, p.lon])
+        }
+        // search rowids are ranks in PackSchema.searchIDsQuery's order: by category, then id.
+        for (rank, p) in pois.sorted(by: { ($0.category, $0.id) < ($1.category, $1.id) }).enumerated() {
             let allNames = ([p.name].compactMap { $0 } + p.names.sorted(by: { $0.key < $1.key }).map(\.value))
                 .joined(separator: " ")
             let terms = ([p.category] + (synonyms[p.category] ?? [])).joined(separator: " ")
-            try insert("INSERT INTO search(rowid, name, terms) VALUES (?, ?, ?)", [p.id, allNames, terms])
+            try insert("INSERT INTO search(rowid, name, terms) VALUES (?, ?, ?)", [Int64(rank + 1), allNames, terms])
         }
         try exec("COMMIT")
         return url

@@ -1,5 +1,6 @@
 import CityPackCompiler
 import CityPackDiagnostics
+import CityPackKit
 import Foundation
 
 /// Writes the report files of a build or check into `<output>/<city>/`: `report.json` (the `--format json`
@@ -76,6 +77,11 @@ struct BuildStats: Codable, Sendable {
     /// Every planned stage, in order.
     var plan: [PlannedStage]
     var totalSeconds: Double
+    /// Where the written pack's bytes go, per table and index (``CityPackKit/PackSizes``); nil when no pack was
+    /// written.
+    var sizes: PackSizes?
+    /// The compressed pack's bytes per POI (what a download costs per place); nil when no pack was written.
+    var packBytesPerPOI: Double?
 
     init(command: String, build: BuildReport) {
         self.command = command

@@ -13,6 +13,12 @@ struct Bench: ParsableCommand {
     @Option(name: .long, help: "OSM file (default: ../shared/data/osm/liechtenstein-2024.osm.gz, else the Monaco example).")
     var osm: String?
 
+    @Flag(name: .customLong("pack-size"), help: ArgumentHelp(
+        "Instead of timing: build the extract once and print the pack's gzip'd bytes per POI next to the gzip'd "
+            + "GeoJSON lines of the same kind of objects (`osmium tags-filter` amenity/shop/tourism/stations, then "
+            + "`osmium export -f geojsonseq`), and their ratio (goal ≤ 1.0); without osmium the baseline is skipped."))
+    var packSize = false
+
     @Option(name: .long, help: "Timed runs per tool (median reported).")
     var runs: Int = 3
 
@@ -106,6 +112,10 @@ struct Bench: ParsableCommand {
         let city = "\(work)/city", pbfCity = "\(work)/city-pbf"
         if let plain { try initCity(city, plain) }
         if let pbf { try initCity(sourceIsPBF ? city : pbfCity, pbf) }
+        if packSize {
+            try benchPackSize(source: source, plain: plain ?? source, city: city, work: work, me: me)
+            return
+        }
 
         var rows: [(label: String, m: ChildProcess.Measurement, mb: Double)] = []
         func time(_ label: String, _ mb: Double, _ exe: String, _ args: [String], environment: [String: String] = [:]) {
@@ -219,4 +229,48 @@ struct Bench: ParsableCommand {
         if rows.count == 2 { text += String(format: "ratio citypack/gtfs-guru: %.2f×\n", rows[0].1.seconds / rows[1].1.seconds) }
         Terminal.out(text)
     }
+
+    /// `--pack-size`: pack.gz bytes per POI against the gzip'd GeoJSONSeq baseline computed with osmium.
+    func benchPackSize(source: String, plain: String, city: String, work: String, me: String) throws {
+        guard ChildProcess.measure(me, ["build", city, "--output", "\(work)/out", "--quiet"])?.status == 0 else {
+            Terminal.err("citypack: error: the build failed\n")
+            throw ExitCode(ExitCodes.dataErrors)
+        }
+        let manifest = try PackOpener.readManifest(URL(fileURLWithPath: "\(work)/out/bench/manifest.json"))
+        let pois = manifest.counts.pois
+        let packBytes = manifest.artifact.bytes
+        let perPOI = Double(packBytes) / Double(max(pois, 1))
+        var text = "pack-size on \(source)\n"
+        text += String(format: "pack.gz          %9d bytes, %6d POIs      %7.1f bytes per POI\n", packBytes, pois, perPOI)
+        text += String(format: "  (database %d bytes uncompressed)\n", manifest.artifact.uncompressedBytes)
+        guard let osmium = ChildProcess.which("osmium") else {
+            text += "baseline         osmium not found (apt install osmium-tool): GeoJSONSeq baseline not computed\n"
+            Terminal.out(text)
+            return
+        }
+        let filtered = "\(work)/baseline.osm.pbf"
+        let lines = "\(work)/baseline.geojsonseq"
+        let filter = Self.baselineFilter
+        guard ChildProcess.measure(osmium, ["tags-filter", plain] + filter + ["-o", filtered, "--overwrite"])?.status == 0,
+            ChildProcess.measure(osmium, ["export", "-f", "geojsonseq", filtered, "-o", lines, "--overwrite"])?.status == 0,
+            let data = FileManager.default.contents(atPath: lines)
+        else {
+            text += "baseline         osmium failed: GeoJSONSeq baseline not computed\n"
+            Terminal.out(text)
+            return
+        }
+        let features = data.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+        let gzipBytes = PackSizes.deflatedSize([UInt8](data))
+        let perFeature = Double(gzipBytes) / Double(max(features, 1))
+        text += String(
+            format: "geojsonseq.gz    %9d bytes, %6d features  %7.1f bytes per feature (osmium tags-filter %@ | export -f geojsonseq | gzip -6)\n",
+            gzipBytes, features, perFeature, filter.joined(separator: " "))
+        text += String(format: "ratio            %.2f× (goal ≤ 1.00×)\n", perPOI / perFeature)
+        Terminal.out(text)
+    }
+
+    /// The objects of the baseline: what a new user would export for "the same kind of objects" as the pack's POIs.
+    static let baselineFilter = [
+        "nwr/amenity", "nwr/shop", "nwr/tourism", "nwr/railway=station,halt", "nwr/public_transport=station",
+    ]
 }

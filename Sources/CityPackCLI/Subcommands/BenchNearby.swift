@@ -73,7 +73,8 @@ package struct NearbyBenchmark: Sendable, Codable, Hashable {
         }
         var sqlScan: [UInt64] = []
         if let db = try? SQLiteDatabase<PackError>(path: reader.databasePath, mode: .readOnly),
-            let stmt = try? db.prepare("SELECT id, lat, lon FROM \(PackSchema.Table.poi)")
+            let stmt = try? db.prepare(
+                "SELECT id, \(PackSchema.degreesSQL("lat")), \(PackSchema.degreesSQL("lon")) FROM \(PackSchema.Table.poi)")
         {
             sqlScan = positions.prefix(200).map { p in
                 time(sink) {

@@ -2,6 +2,7 @@ import ArgumentParser
 import CityPackCompiler
 import CityPackDiagnostics
 import CityPackEmit
+import CityPackKit
 import Foundation
 
 /// `citypack build <city-dir>`: ingest, validate, index and emit a pack.
@@ -159,7 +160,13 @@ enum BuildRunner {
         render(report, diagnostics)
 
         // Reports are written on every run, also a failed one.
-        let stats = BuildStats(command: command, build: build)
+        var stats = BuildStats(command: command, build: build)
+        if let emitted = build.emitted, let reader = try? PackReader.open(URL(fileURLWithPath: emitted.packPath)) {
+            stats.sizes = try? PackSizes.measure(databasePath: reader.databasePath)
+            reader.close()
+            let m = emitted.manifest
+            stats.packBytesPerPOI = (Double(m.artifact.bytes) / Double(max(m.counts.pois, 1)) * 10).rounded() / 10
+        }
         let folder = ReportWriter.folder(
             output: output, city: build.city?.id ?? ((root as NSString).standardizingPath as NSString).lastPathComponent)
         var ioFailure = build.failure

@@ -10,7 +10,8 @@ struct Inspect: ParsableCommand {
             JSON: {"meta": {...}, "counts": {...}}; with --pois {"results": [...]} like query; with --cards
             {"cards": [{"id", "title", "icon", "home", "position", "situations": [{..., "actions": [...]}]}]}; with
             --routes {"routes": [{"id", "name", "description", "lengthMetres", "region", "waypoints": [...]}]};
-            with --strings LOCALE {"locale", "strings": {"key": "text" | {"one": ..., "other": ...}}}.
+            with --strings LOCALE {"locale", "strings": {"key": "text" | {"one": ..., "other": ...}}}; with --sizes
+            {"pageSize", "databaseBytes", "objects": [{"name", "pages", "bytes", "payload", "gzipBytes"}]}.
             """)
 
     @Argument(help: "A manifest.json, a folder holding one, a .citypack.gz or a decompressed pack database.")
@@ -25,6 +26,9 @@ struct Inspect: ParsableCommand {
     @Flag(name: .long, help: "List the walking routes with their waypoints, length and map region.")
     var routes = false
 
+    @Flag(name: .long, help: "Show where the bytes go: pages, bytes, payload and gzip'd bytes per table and index.")
+    var sizes = false
+
     @Option(name: .long, help: "List the UI strings of a locale (with fallbacks), e.g. --strings de.")
     var strings: String?
 
@@ -35,8 +39,8 @@ struct Inspect: ParsableCommand {
     var format: DataFormat = .human
 
     func validate() throws {
-        if [pois, cards, routes, strings != nil].filter({ $0 }).count > 1 {
-            throw ValidationError("give at most one of --pois, --cards, --routes, --strings LOCALE")
+        if [pois, cards, routes, sizes, strings != nil].filter({ $0 }).count > 1 {
+            throw ValidationError("give at most one of --pois, --cards, --routes, --sizes, --strings LOCALE")
         }
     }
 
@@ -45,6 +49,11 @@ struct Inspect: ParsableCommand {
         if cards || routes || strings != nil {
             Terminal.out(try EditorialOutput.render(
                 reader, cards: cards, routes: routes, strings: strings, locale: locale, format: format))
+            return
+        }
+        if sizes {
+            let measured = try PackSizes.measure(databasePath: reader.databasePath)
+            Terminal.out(format == .json ? DiagnosticRenderer.encode(measured) : measured.text)
             return
         }
         if pois {

@@ -1,0 +1,64 @@
+import CityPackKit
+import CityPackTestSupport
+import Foundation
+import Testing
+
+/// Smaller packs, same answers (issue 15): `Tests/Fixtures/answers/<city>.txt` holds what the format-1 packs
+/// answered — 60 searches (ids in rank order, limit 40) and 60 nearby queries (300 m, limit 40: ids and distances to
+/// the centimetre) — recorded with the build before the format changed. Every later format must give the same
+/// lines. Each line is its own query: `search TEXT: id id …` or `near LAT,LON RADIUS: id@metres …`.
+@Suite struct AnswersUnchangedTests {
+    static func answers(_ reader: PackReader, queries: URL) throws -> (got: [String], want: [String]) {
+        let want = try String(contentsOf: queries, encoding: .utf8).split(separator: "\n").map(String.init)
+        var got: [String] = []
+        for line in want {
+            let head = String(line[..<(line.range(of: ": ")?.lowerBound ?? line.endIndex)])
+            if head.hasPrefix("search ") {
+                let ids = try reader.search(String(head.dropFirst(7)), limit: 40).map { String($0.id) }
+                got.append(head + ": " + ids.joined(separator: " "))
+            } else {
+                let parts = head.split(separator: " ")
+                let position = parts[1].split(separator: ",").compactMap { Double($0) }
+                let radius = try #require(Double(parts[2]))
+                let hits = try reader.nearby(lat: position[0], lon: position[1], radius: radius, limit: 40)
+                let text = hits.map { "\($0.id)@" + String(format: "%.2f", (($0.distanceMetres ?? 0) * 100).rounded() / 100) }
+                got.append(head + ": " + text.joined(separator: " "))
+            }
+        }
+        return (got, want)
+    }
+
+    static func check(manifest: URL, fixture: String) throws {
+        let reader = try PackReader.open(manifest: manifest)
+        defer { reader.close() }
+        let (got, want) = try answers(reader, queries: TestPaths.root.appendingPathComponent("Tests/Fixtures/answers/\(fixture)"))
+        #expect(got.count == want.count)
+        for (g, w) in zip(got, want) where g != w { Issue.record("got:  \(g)\nwant: \(w)") }
+    }
+
+    @Test func monacoAnswersAsBefore() throws {
+        let output = try TestPaths.temporaryDirectory("answers-monaco")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let result = try CLIRunner.run([
+            "build", TestPaths.root.appendingPathComponent("inputs/monaco").path, "--output", output.path, "--templates",
+            TestPaths.root.appendingPathComponent("templates").path, "--quiet",
+        ])
+        try #require(result.status == 0, "\(result.stderr)")
+        try Self.check(manifest: output.appendingPathComponent("monaco/manifest.json"), fixture: "monaco.txt")
+    }
+
+    @Test(.needsSharedData) func liechtensteinAnswersAsBefore() throws {
+        let data = try #require(TestPaths.sharedData)
+        let root = try TestPaths.temporaryDirectory("answers-li")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let city = root.appendingPathComponent("li")
+        let osm = data.appendingPathComponent("osm/liechtenstein-2024.osm.gz").path
+        try #require(try CLIRunner.run(["init", city.path, "--osm", osm]).status == 0)
+        let result = try CLIRunner.run([
+            "build", city.path, "--output", root.appendingPathComponent("out").path, "--templates",
+            TestPaths.root.appendingPathComponent("templates").path, "--quiet",
+        ])
+        try #require(result.status == 0, "\(result.stderr)")
+        try Self.check(manifest: root.appendingPathComponent("out/li/manifest.json"), fixture: "liechtenstein.txt")
+    }
+}
