@@ -98,9 +98,14 @@ public enum PackEmitter {
         let database = (staging as NSString).appendingPathComponent("pack.sqlite")
         try PackWriter.write(input, to: database)
         let content = try OutputFiles.digest(database)
+        // The web flavour, derived from the same content (no release rows), staged beside the copy tables.
+        let webParts = try WebWriter.write(
+            database: database, folder: (staging as NSString).appendingPathComponent(WebFlavour.folder),
+            relativeTo: WebFlavour.folder)
         let previous = current?.manifest
         let changed = previous == nil || previous?.contentSha256 != content.sha256
             || previous?.formatVersion != Int(PackSchema.formatVersion) || (previous?.copy ?? []) != copyFiles
+            || (previous?.web?.parts ?? []) != webParts
         let buildTime = iso8601UTC(input.createdAt)
         let dataVersion: Int
         let updatedAt: String
@@ -142,6 +147,12 @@ public enum PackEmitter {
             attribution: city.attribution, copy: copyFiles.isEmpty ? nil : copyFiles)
         manifest.locales = city.locales
         manifest.updatedAt = updatedAt
+        var webStrings: [String: String] = [:]
+        for file in copyFiles where file.path.hasPrefix("\(copyFolder)/web/") && file.path.hasSuffix(".json") {
+            let locale = String(file.path.dropFirst("\(copyFolder)/web/".count).dropLast(".json".count))
+            webStrings[locale] = file.path
+        }
+        manifest.web = .init(format: WebFlavour.formatVersion, parts: webParts, strings: webStrings)
         let manifestBytes = try encodeSigned(manifest, key: options.signingKey, previousBytes: current?.bytes)
         let stagedManifest = (staging as NSString).appendingPathComponent(PackSchema.manifestName)
         try OutputFiles.write(manifestBytes, to: stagedManifest)
@@ -173,6 +184,12 @@ public enum PackEmitter {
             if stepDelay > 0 { usleep(stepDelay) }
             try commitCopy(staging: staging, cityDirectory: cityDir, hasCopy: !copyFiles.isEmpty)
         }
+        // Likewise the web folder.
+        let webFiles = webParts.map { Manifest.ArtifactFile(path: $0.path, bytes: $0.bytes, sha256: $0.sha256) }
+        if !folderMatches(WebFlavour.folder, webFiles, cityDirectory: cityDir) {
+            if stepDelay > 0 { usleep(stepDelay) }
+            try commitFolder(WebFlavour.folder, staging: staging, cityDirectory: cityDir, present: !webParts.isEmpty)
+        }
         try commit(stagedManifest, manifestPath, delay: stepDelay)
         OutputFiles.flushDirectory(cityDir)
         try commit(stagedCatalog, catalogPath, delay: stepDelay)
@@ -187,7 +204,14 @@ public enum PackEmitter {
 
     /// Whether `<city>/copy/` holds exactly `files` (or is absent when there are none).
     static func copyFolderMatches(_ files: [Manifest.ArtifactFile], cityDirectory: String) -> Bool {
-        let folder = (cityDirectory as NSString).appendingPathComponent(copyFolder)
+        folderMatches(copyFolder, files, cityDirectory: cityDirectory)
+    }
+
+    /// Whether `<city>/<name>/` holds exactly `files` (paths relative to the city folder), or is absent when
+    /// there are none.
+    static func folderMatches(_ name: String, _ files: [Manifest.ArtifactFile], cityDirectory: String) -> Bool {
+        let copyFolder = name
+        let folder = (cityDirectory as NSString).appendingPathComponent(name)
         var onDisk: [String] = []
         if let walker = FileManager.default.enumerator(atPath: folder) {
             while let relative = walker.nextObject() as? String {
