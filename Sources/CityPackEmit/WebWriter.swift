@@ -6,12 +6,16 @@ import Foundation
 ///
 /// The parts are derived from the finished pack database (before its release rows), so they hold exactly what
 /// the pack holds; `docs/WEB.md` describes them and `docs/schemas/web-*.schema.json` define them:
-/// - `web/places.json.gz`: every POI and stop of the proximity index in (cell, id) order with its details, and
+/// Each part is written as `web/<name>-<first 16 hex digits of its SHA-256>.json.gz`: files are immutable and
+/// content-addressed, so a new release adds its parts beside the previous release's before `manifest.json`
+/// switches over, and readers of any kept manifest always find the parts it names (``PackEmitter`` removes parts
+/// no kept manifest references after the switch).
+/// - `web/places-….json.gz`: every POI and stop of the proximity index in (cell, id) order with its details, and
 ///   the geohash-8 buckets as sorted keys with their run lengths (``WebFlavour/placesPart``).
-/// - `web/search.json.gz`: the FTS table's own tokens (read back through `fts5vocab`, so folding is SQLite's) per
+/// - `web/search-….json.gz`: the FTS table's own tokens (read back through `fts5vocab`, so folding is SQLite's) per
 ///   row and column, for the same bm25 ranking (``WebFlavour/searchPart``).
-/// - `web/editorial.json.gz`: cards, situations, actions, walking routes with regions and waypoints.
-/// - `web/transit.json.gz`: stops, lines, services, trips and the departure timetable (only with GTFS).
+/// - `web/editorial-….json.gz`: cards, situations, actions, walking routes with regions and waypoints.
+/// - `web/transit-….json.gz`: stops, lines, services, trips and the departure timetable (only with GTFS).
 /// Strings per locale are not repeated: they are the copy tables `copy/web/<locale>.json` (manifest `copy`).
 ///
 /// Output is deterministic: sorted keys, rows in primary-key order, gzip without name or time.
@@ -39,13 +43,15 @@ enum WebWriter {
         var out: [Manifest.WebPart] = []
         for (name, json) in parts.sorted(by: { $0.0 < $1.0 }) {
             let plain = (folder as NSString).appendingPathComponent(".\(name).json")
-            let file = "\(name).json.gz"
-            let gz = (folder as NSString).appendingPathComponent(file)
+            let gz = (folder as NSString).appendingPathComponent(".\(name).json.gz")
             try OutputFiles.write(json, to: plain)
             try Gzip.compress(plain, to: gz, level: 9)
             unlink(plain)
             try OutputFiles.flush(gz)
             let digest = try OutputFiles.digest(gz)
+            // Content-addressed name: a release never rewrites a file an earlier manifest references.
+            let file = "\(name)-\(digest.sha256.prefix(16)).json.gz"
+            try OutputFiles.rename(gz, (folder as NSString).appendingPathComponent(file))
             out.append(.init(
                 name: name, path: "\(prefix)/\(file)", bytes: digest.bytes, sha256: digest.sha256,
                 uncompressedBytes: json.count))

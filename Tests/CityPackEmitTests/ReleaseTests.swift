@@ -65,7 +65,7 @@ import Testing
         let names = try FileManager.default.contentsOfDirectory(atPath: dir + "/testville").sorted()
         #expect(names == [
             "manifest.json", "testville-3.citypack.gz", "testville-3.manifest.json", "testville-4.citypack.gz",
-            "testville-4.manifest.json", "testville-5.citypack.gz", "testville-5.manifest.json",
+            "testville-4.manifest.json", "testville-5.citypack.gz", "testville-5.manifest.json", "web",
         ])
         #expect(FileManager.default.contents(atPath: dir + "/testville/manifest.json")
             == FileManager.default.contents(atPath: dir + "/testville/testville-5.manifest.json"))
@@ -97,7 +97,7 @@ import Testing
         #expect(!r.changed)
         #expect(try fm.contentsOfDirectory(atPath: dir).sorted() == [".lock", "catalog.json", "testville"])
         #expect(try fm.contentsOfDirectory(atPath: dir + "/testville").sorted() == [
-            "manifest.json", "testville-1.citypack.gz", "testville-1.manifest.json",
+            "manifest.json", "testville-1.citypack.gz", "testville-1.manifest.json", "web",
         ])
     }
 

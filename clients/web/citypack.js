@@ -79,8 +79,15 @@ function hex(buffer) {
   return Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
+/** Web Crypto: the global one (browsers, Node ≥ 19), else Node 18's `node:crypto` webcrypto. */
+async function subtle() {
+  if (globalThis.crypto?.subtle) return globalThis.crypto.subtle;
+  const { webcrypto } = await import('node:crypto');
+  return webcrypto.subtle;
+}
+
 async function sha256Hex(bytes) {
-  return hex(await crypto.subtle.digest('SHA-256', bytes));
+  return hex(await (await subtle()).digest('SHA-256', bytes));
 }
 
 async function gunzip(bytes) {
@@ -120,8 +127,9 @@ async function checkSignature(manifest, options) {
   const message = new TextEncoder().encode(canonicalJSON(unsigned));
   let ok;
   try {
-    const cryptoKey = await crypto.subtle.importKey('raw', key, { name: 'Ed25519' }, false, ['verify']);
-    ok = await crypto.subtle.verify({ name: 'Ed25519' }, cryptoKey, base64Bytes(signature), message);
+    const webCrypto = await subtle();
+    const cryptoKey = await webCrypto.importKey('raw', key, { name: 'Ed25519' }, false, ['verify']);
+    ok = await webCrypto.verify({ name: 'Ed25519' }, cryptoKey, base64Bytes(signature), message);
   } catch (e) {
     throw new PackError('signature', `Ed25519 is not available in this Web Crypto (${e.message}); see docs/WEB.md`);
   }
