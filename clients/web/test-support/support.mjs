@@ -1,7 +1,7 @@
 // Test support for the web reader: builds real packs with the citypack binary into a temporary folder, reads
 // them through a file-backed fetch, and runs `citypack query --format json` for the Swift answers.
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -33,6 +33,69 @@ export async function fileFetch(url) {
   }
 }
 
+/**
+ * A small hand-written GTFS feed exercising what real feeds here do not: frequencies (exact and not), a station
+ * with platforms, trips past midnight, calendar_dates adding and removing days, equal times on several lines.
+ */
+const tinyFeed = {
+  'agency.txt': `agency_id,agency_name,agency_url,agency_timezone
+X,Tiny Transit,https://example.org,Europe/Rome`,
+  'stops.txt': `stop_id,stop_name,stop_lat,stop_lon,location_type,parent_station
+ST,Central,45.46,9.19,1,
+ST1,Central platform 1,45.4601,9.1901,0,ST
+ST2,Central platform 2,45.4599,9.1899,0,ST
+A,Alpha,45.47,9.20,0,
+B,Beta,45.48,9.21,0,
+C,Gamma,45.49,9.22,0,`,
+  'routes.txt': `route_id,agency_id,route_short_name,route_long_name,route_type,route_color
+R1,X,1,One,3,FF0000
+R2,X,,Two long,0,
+R3,X,N,Night,3,000080`,
+  'calendar.txt': `service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date
+WD,1,1,1,1,1,0,0,20240101,20241231
+WE,0,0,0,0,0,1,1,20240101,20241231`,
+  'calendar_dates.txt': `service_id,date,exception_type
+WD,20240501,2
+WE,20240501,1
+HOL,20240815,1`,
+  'trips.txt': `route_id,service_id,trip_id,trip_headsign
+R1,WD,r1a,Beta
+R1,WD,r1b,Beta
+R2,WD,r2a,Gamma
+R2,WE,r2w,Gamma weekend
+R3,WD,r3n,Night Gamma
+R1,WD,f1,Frequent Beta
+R2,WE,f2,Frequent Gamma
+R1,HOL,h1,Holiday`,
+  'stop_times.txt': `trip_id,arrival_time,departure_time,stop_id,stop_sequence
+r1a,07:00:00,07:00:00,ST1,1
+r1a,07:10:00,07:10:00,A,2
+r1a,07:20:00,07:20:00,B,3
+r1b,07:10:00,07:10:00,ST2,1
+r1b,07:20:00,07:20:00,A,2
+r1b,07:30:00,07:30:00,B,3
+r2a,07:10:00,07:10:00,ST1,1
+r2a,07:25:00,07:25:00,A,2
+r2a,07:40:00,07:40:00,C,3
+r2w,09:00:00,09:00:00,ST2,1
+r2w,09:15:00,09:15:00,C,2
+r3n,23:50:00,23:50:00,ST1,1
+r3n,24:20:00,24:20:00,A,2
+r3n,25:05:00,25:05:00,B,3
+r3n,26:10:00,26:10:00,C,4
+f1,06:00:00,06:00:00,ST1,1
+f1,06:04:00,06:04:00,A,2
+f1,06:09:00,06:09:00,B,3
+f2,10:00:00,10:00:00,ST2,1
+f2,10:07:00,10:07:00,C,2
+h1,12:00:00,12:00:00,A,1
+h1,12:30:00,12:30:00,B,2`,
+  'frequencies.txt': `trip_id,start_time,end_time,headway_secs,exact_times
+f1,06:00:00,09:00:00,600,1
+f1,17:00:00,19:00:00,900,0
+f2,10:00:00,22:00:00,1800,1`,
+};
+
 const built = new Map();
 
 /**
@@ -48,6 +111,15 @@ export function buildCity(city) {
   let input;
   if (city === 'monaco') {
     input = join(root, 'inputs/monaco');
+  } else if (city === 'nyc' || city === 'tiny') {
+    input = join(dir, 'inputs', city);
+    let feed = join(sharedData, 'gtfs/nyc-subway-2025.zip');
+    if (city === 'tiny') {
+      feed = join(dir, 'feed');
+      mkdirSync(feed, { recursive: true });
+      for (const [name, text] of Object.entries(tinyFeed)) writeFileSync(join(feed, name), `${text.trim()}\n`);
+    }
+    execFileSync(bin, ['init', input, '--gtfs', feed, '--id', city, '--locales', 'en'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
   } else {
     input = join(dir, 'inputs', city);
     const args =

@@ -153,6 +153,54 @@ test('departures agree with Swift on Milan (stops × times, incl. after midnight
   agree(t, 'departures milan', pairs);
 });
 
+/** Departure boards for every stop_id of a pack at the given dates and times (limits 3 and 12). */
+async function boardAgreement(t, city, pickStops, dates, times) {
+  const built = buildCity(city);
+  const pack = await openPack(fileFetch, built.manifestURL, { parts: ['transit'] });
+  const stops = pickStops(pack._part('transit').json.stops);
+  const cases = [];
+  let k = 0;
+  for (const stop of stops) for (const date of dates) for (const time of times) cases.push({ stop, date, time, limit: k++ % 2 ? 3 : 12 });
+  const swift = await pooled(cases, WIDTH, (c) =>
+    swiftQuery(built.database, ['--departures', c.stop, '--at', `${c.date} ${c.time}`, '--limit', String(c.limit)]),
+  );
+  const pairs = cases.map((c, i) => ({
+    label: `departures ${city} ${c.stop} ${c.date} ${c.time} limit ${c.limit}`,
+    js: { stop: pack.stop(c.stop), departures: pack.departures(c.stop, c.date, c.time, c.limit) },
+    swift: swift[i],
+  }));
+  const nonEmpty = pairs.filter((x) => x.swift.departures.length > 0).length;
+  t.diagnostic(`${city}: ${nonEmpty} of ${pairs.length} departure boards are not empty`);
+  assert.ok(nonEmpty >= pairs.length / 3);
+  return agree(t, `departures ${city}`, pairs);
+}
+
+test('departures agree with Swift on NYC subway stations (parent stations with platforms, calendar)', async (t) => {
+  const rand = random(1904);
+  await boardAgreement(
+    t,
+    'nyc',
+    (stops) => {
+      const stations = stops.stopId.filter((_, i) => stops.locationType[i] === 1);
+      const picked = new Set();
+      while (picked.size < 8) picked.add(stations[Math.floor(rand() * stations.length)]);
+      return [...picked];
+    },
+    ['2024-12-20', '2024-12-21', '2025-01-01'],
+    ['00:30', '08:00', '17:45'],
+  );
+});
+
+test('departures agree with Swift on a feed with frequencies, a station and trips past midnight', async (t) => {
+  await boardAgreement(
+    t,
+    'tiny',
+    (stops) => stops.stopId,
+    ['2024-04-30', '2024-05-01', '2024-05-04', '2024-08-15'],
+    ['00:00', '00:15', '01:00', '06:05', '08:55', '12:00', '17:20', '23:55'],
+  );
+});
+
 test('web part sizes (Monaco, Liechtenstein, Milan) against the SQLite pack.gz', async (t) => {
   for (const city of ['monaco', 'vaduz', 'milan']) {
     const m = JSON.parse(readFileSync(buildCity(city).manifest, 'utf8'));
