@@ -79,7 +79,8 @@ enum WebWriter {
         var defaultLocale: String
         var locales: [String]
         var precision: Int
-        /// Distinct geohash-8 keys, ascending; `counts[i]` rows of the columns below belong to `cells[i]`.
+        /// Distinct geohash-8 keys, ascending; `counts[i]` rows of the columns below belong to `cells[i]`. Rows
+        /// after the indexed ones (`sum(counts)`) are searchable stops the index does not hold (details only).
         var cells: [String] = []
         var counts: [Int] = []
         var id: [Int64] = []
@@ -145,6 +146,23 @@ enum WebWriter {
                 out.tags.append(texts(rows.text(7)) ?? [:])
                 out.stopId.append(nil)
             }
+        }
+        // Places that search can return but the proximity index does not hold (named stops outside the bbox or
+        // without coordinates): details only, after the indexed rows; `counts` covers the indexed rows alone.
+        let unindexed = try db.prepare(
+            "SELECT id, stop_id, name, lat, lon, location_type FROM \(T.stop) WHERE id IN (SELECT rowid FROM \(T.search)) "
+                + "AND id NOT IN (SELECT stop FROM \(T.stopBucket)) ORDER BY id")
+        while try unindexed.step() {
+            out.id.append(unindexed.int64(0))
+            out.stopId.append(unindexed.text(1))
+            out.name.append(unindexed.isNull(2) ? nil : unindexed.text(2))
+            out.lat.append(unindexed.isNull(3) ? 0 : unindexed.double(3))
+            out.lon.append(unindexed.isNull(4) ? 0 : unindexed.double(4))
+            let type = unindexed.int64(5)
+            out.category.append(type == 1 ? "transit_station" : type == 2 ? "transit_entrance" : "transit_stop")
+            out.osm.append("")
+            out.names.append([:])
+            out.tags.append([:])
         }
         return out
     }

@@ -42,7 +42,7 @@ const places = pack._part('places');
 const rand = random(25);
 const points = [];
 for (let k = 0; k < queries; k++) {
-  const i = Math.floor(rand() * places.id.length);
+  const i = Math.floor(rand() * places.cells.length);
   points.push([places.lat[i] + (rand() - 0.5) * 0.0027, places.lon[i] + (rand() - 0.5) * 0.004]);
 }
 let found = 0;
@@ -56,7 +56,7 @@ for (let k = 0; k + batch <= points.length; k += batch) {
 }
 const result = {
   manifest,
-  places: places.id.length,
+  places: places.cells.length,
   openAllPartsMs: Number(all.ms.toFixed(1)),
   openPlacesMs: Number(placesOnly.ms.toFixed(1)),
   nearby25mMedianMicroseconds: Number(median(batches).toFixed(2)),

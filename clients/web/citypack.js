@@ -620,7 +620,8 @@ export class CityPack {
 // Part loaders
 
 function loadPlaces(json) {
-  const n = json.id.length;
+  // Rows past sum(counts) are details only (searchable stops outside the index).
+  const n = json.counts.reduce((a, c) => a + c, 0);
   const cells = new Float64Array(n);
   let row = 0;
   for (let c = 0; c < json.cells.length; c++) {
@@ -628,7 +629,7 @@ function loadPlaces(json) {
     for (let k = 0; k < json.counts[c]; k++) cells[row++] = cell;
   }
   const rowOf = new Map();
-  for (let i = 0; i < n; i++) rowOf.set(json.id[i], i);
+  for (let i = 0; i < json.id.length; i++) rowOf.set(json.id[i], i);
   return {
     precision: json.precision,
     cells,

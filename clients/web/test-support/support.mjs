@@ -46,7 +46,8 @@ ST1,Central platform 1,45.4601,9.1901,0,ST
 ST2,Central platform 2,45.4599,9.1899,0,ST
 A,Alpha,45.47,9.20,0,
 B,Beta,45.48,9.21,0,
-C,Gamma,45.49,9.22,0,`,
+C,Gamma,45.49,9.22,0,
+FAR,Faraway Terminal,46.2,10.2,0,`,
   'routes.txt': `route_id,agency_id,route_short_name,route_long_name,route_type,route_color
 R1,X,1,One,3,FF0000
 R2,X,,Two long,0,
@@ -71,6 +72,7 @@ R1,HOL,h1,Holiday`,
 r1a,07:00:00,07:00:00,ST1,1
 r1a,07:10:00,07:10:00,A,2
 r1a,07:20:00,07:20:00,B,3
+r1a,08:20:00,08:20:00,FAR,4
 r1b,07:10:00,07:10:00,ST2,1
 r1b,07:20:00,07:20:00,A,2
 r1b,07:30:00,07:30:00,B,3
@@ -119,7 +121,9 @@ export function buildCity(city) {
       mkdirSync(feed, { recursive: true });
       for (const [name, text] of Object.entries(tinyFeed)) writeFileSync(join(feed, name), `${text.trim()}\n`);
     }
-    execFileSync(bin, ['init', input, '--gtfs', feed, '--id', city, '--locales', 'en'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    // The tiny city's bbox leaves stop FAR outside: searchable, but not in the proximity index.
+    const bbox = city === 'tiny' ? ['--bbox', '9.0,45.3,9.5,45.6'] : [];
+    execFileSync(bin, ['init', input, '--gtfs', feed, '--id', city, '--locales', 'en', ...bbox], { env, stdio: ['ignore', 'ignore', 'pipe'] });
   } else {
     input = join(dir, 'inputs', city);
     const args =

@@ -35,7 +35,7 @@ function nearbyCases(pack, count, seed) {
     let lat;
     let lon;
     if (k % 2 === 0) {
-      const i = Math.floor(rand() * places.id.length);
+      const i = Math.floor(rand() * places.cells.length);
       lat = places.lat[i] + (rand() - 0.5) * 0.0027;
       lon = places.lon[i] + (rand() - 0.5) * 0.004;
     } else {
@@ -87,7 +87,7 @@ test('search agrees with Swift (Monaco and Liechtenstein, 60+ terms, several loc
     const places = pack._part('places');
     const terms = new Set(fixed);
     while (terms.size < fixed.length + 25) {
-      const name = places.name[Math.floor(rand() * places.id.length)];
+      const name = places.name[Math.floor(rand() * places.cells.length)];
       if (!name) continue;
       const words = searchWords(name);
       if (words.length === 0) continue;
@@ -105,6 +105,21 @@ test('search agrees with Swift (Monaco and Liechtenstein, 60+ terms, several loc
   }
   assert.ok(pairs.length >= 50);
   agree(t, 'search', pairs);
+});
+
+test('search agrees with Swift on stops (NYC stations and platforms; a stop outside the bbox)', async (t) => {
+  const pairs = [];
+  for (const [city, terms] of [
+    ['nyc', ['station', 'transit', 'transit station', 'st', '14 st', 'Av', 'Times', 'Brooklyn', 'Junction', 'bridge', 'park', '42']],
+    ['tiny', ['Faraway', 'far', 'central', 'platform', 'central platform 2', 'gamma', 'transit stop', 'x']],
+  ]) {
+    const built = buildCity(city);
+    const pack = await openPack(fileFetch, built.manifestURL, { parts: ['places', 'search'] });
+    const swift = await pooled(terms, WIDTH, (term) => swiftQuery(built.database, ['--search', term]));
+    terms.forEach((term, i) => pairs.push({ label: `search ${city} '${term}'`, js: { results: pack.search(term) }, swift: swift[i] }));
+  }
+  assert.ok(pairs.some((p) => p.swift.results.some((r) => r.stop_id === 'FAR')), 'the stop outside the bbox is found');
+  agree(t, 'search stops', pairs);
 });
 
 test('departures agree with Swift on Milan (stops × times, incl. after midnight)', async (t) => {
