@@ -186,6 +186,19 @@ function interleave(lonIndex, latIndex, precision) {
   return (5 * precision) % 2 === 0 ? lon * 2 + lat : lat * 2 + lon;
 }
 
+/** The geohash string of a point (Geohash.encode): `precision` base-32 characters, 1…10 (50 bits fit a double). */
+export function geohash(lat, lon, precision = 8) {
+  if (!(precision >= 1 && precision <= 10)) throw new RangeError('geohash precision must be 1…10');
+  const [latBits, lonBits] = bitCounts(precision);
+  let cell = interleave(gridIndex(lon, -180, 360, lonBits), gridIndex(lat, -90, 180, latBits), precision);
+  let text = '';
+  for (let i = 0; i < precision; i++) {
+    text = GEOHASH_ALPHABET[cell % 32] + text;
+    cell = Math.floor(cell / 32);
+  }
+  return text;
+}
+
 /** The integer cell of a geohash string (base 32, most significant character first). */
 export function geohashCell(text) {
   let value = 0;
@@ -614,6 +627,19 @@ export class CityPack {
     }
     return departures(t, String(stopId), day, seconds, limit);
   }
+}
+
+/**
+ * A pack from parts already at hand (bundled with an app, or built in tests): `parts` maps part names to their
+ * parsed JSON. No hashes are checked — the caller vouches for the parts.
+ */
+export function packFromParts(manifest, parts) {
+  const pack = new CityPack(null, null, manifest, 'unverified');
+  for (const [name, json] of Object.entries(parts)) {
+    const loader = { places: loadPlaces, search: loadSearch, editorial: loadEditorial, transit: loadTransit }[name];
+    pack._parts[name] = loader ? loader(json) : json;
+  }
+  return pack;
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -43,6 +43,17 @@ test('demo.html shows nearby POIs and search results in headless chromium', asyn
     assert.deepEqual(ids(html, 'search-results'), search.map((r) => r.id));
     // The rendered text: distance and the name in the page's locale.
     assert.ok(html.includes(`${nearby[0].distance_m.toFixed(1)} m · ${nearby[0].name}`));
+    // A click on the map (synthetic, at a point near the harbour): the page turns it into a position and lists
+    // what Swift lists there.
+    const clicked = await dumpDOM(`${url}/client/demo.html?manifest=/pack/monaco/manifest.json&radius=150&click=43.7347,7.4206`);
+    const query = /<small id="nearby-at" data-query="([^"]+)"/.exec(clicked);
+    assert.ok(query, clicked.slice(0, 3000));
+    const [lat, lon, radius] = JSON.parse(query[1].replaceAll('&quot;', '"'));
+    // Mouse events carry whole CSS pixels: the position is the clicked one to within a pixel or two.
+    assert.ok(Math.abs(lat - 43.7347) < 2e-3 && Math.abs(lon - 7.4206) < 2e-3, `clicked at ${lat},${lon}`);
+    const atClick = (await swiftQuery(monaco.database, ['--near', `${lat},${lon}`, '--radius', String(radius)])).results;
+    assert.ok(atClick.length > 0);
+    assert.deepEqual(ids(clicked, 'nearby-results'), atClick.map((r) => r.id));
   } finally {
     server.close();
   }
