@@ -94,3 +94,9 @@ test('cards, situations, actions, routes and strings match citypack inspect (Mon
 function normalize(value) {
   return JSON.parse(JSON.stringify(value));
 }
+
+test('bench.mjs runs and reports open time and nearby latency (no timing asserted)', () => {
+  const out = execFileSync(process.execPath, [join(root, 'clients/web/bench.mjs'), buildCity('monaco').manifest, '--queries', '2000', '--json']);
+  const r = JSON.parse(out);
+  assert.ok(r.places > 400 && r.openAllPartsMs > 0 && r.nearby25mMedianMicroseconds > 0 && r.queries === 2000, JSON.stringify(r));
+});
