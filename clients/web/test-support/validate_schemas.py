@@ -31,4 +31,8 @@ for city in sorted(os.listdir(outdir)):
             document = json.load(f)
         validator(part["name"]).validate(document)
         count += 1
+    for path in sorted(manifest["web"]["strings"].values()):
+        with open(os.path.join(outdir, city, path), encoding="utf-8") as f:
+            validator("strings").validate(json.load(f))
+        count += 1
 print(count)
