@@ -34,8 +34,9 @@ export class PackError extends Error {
  * @param {(url: string) => Promise<{ok: boolean, status?: number, arrayBuffer(): Promise<ArrayBuffer>}>} fetchLike
  *   `fetch` or anything with its shape (Node tests pass a file reader).
  * @param {string} manifestURL URL of `manifest.json` (relative URLs resolve against the page).
- * @param {{parts?: string[], publicKey?: string|Uint8Array, requireSignature?: boolean}} [options]
+ * @param {{parts?: string[], strings?: string[], publicKey?: string|Uint8Array, requireSignature?: boolean}} [options]
  *   `parts`: which parts to load now (default: every part the manifest lists); others load with `pack.load(name)`.
+ *   `strings`: locales whose UI strings to load now (default: the default locale); others with `pack.loadStrings`.
  *   `publicKey`: the trusted Ed25519 public key (base64 of 32 raw bytes, the `.pub` file's line, or the bytes);
  *   with it a signed manifest must carry a valid signature by that key. `requireSignature`: refuse unsigned
  *   manifests (needs `publicKey`).
@@ -60,7 +61,8 @@ export async function openPack(fetchLike, manifestURL, options = {}) {
   const signature = await checkSignature(manifest, options);
   const pack = new CityPack(fetchLike, url, manifest, signature);
   const wanted = options.parts ?? manifest.web.parts.map((p) => p.name);
-  await Promise.all(wanted.map((name) => pack.load(name)));
+  const locales = options.strings ?? (Object.keys(manifest.web.strings ?? {}).length ? [pack.defaultLocale] : []);
+  await Promise.all([...wanted.map((name) => pack.load(name)), ...locales.map((l) => pack.loadStrings(l))]);
   return pack;
 }
 
