@@ -28,16 +28,10 @@ extension PackEmitter {
     /// Swaps the staged copy folder into `<city>/copy/`: the previous folder is moved into the staging folder
     /// (deleted with it), then the new one renamed in. Called just before the manifest is renamed into place.
     static func commitCopy(staging: String, cityDirectory: String, hasCopy: Bool) throws(EmitError) {
-        try commitFolder(copyFolder, staging: staging, cityDirectory: cityDirectory, present: hasCopy)
-    }
-
-    /// Swaps the staged folder `<staging>/<name>` into `<city>/<name>/` the same way (the previous one moves into
-    /// the staging folder and is deleted with it); with `present` false the city's folder is only removed.
-    static func commitFolder(_ name: String, staging: String, cityDirectory: String, present: Bool) throws(EmitError) {
-        let path = (cityDirectory as NSString).appendingPathComponent(name)
-        if FileManager.default.fileExists(atPath: path) {
-            try rename(path, (staging as NSString).appendingPathComponent("previous-\(name)"))
+        let copyPath = (cityDirectory as NSString).appendingPathComponent(copyFolder)
+        if FileManager.default.fileExists(atPath: copyPath) {
+            try rename(copyPath, (staging as NSString).appendingPathComponent("previous-copy"))
         }
-        if present { try rename((staging as NSString).appendingPathComponent(name), path) }
+        if hasCopy { try rename((staging as NSString).appendingPathComponent(copyFolder), copyPath) }
     }
 }

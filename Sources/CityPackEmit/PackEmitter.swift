@@ -226,14 +226,7 @@ public enum PackEmitter {
 
     /// Whether `<city>/copy/` holds exactly `files` (or is absent when there are none).
     static func copyFolderMatches(_ files: [Manifest.ArtifactFile], cityDirectory: String) -> Bool {
-        folderMatches(copyFolder, files, cityDirectory: cityDirectory)
-    }
-
-    /// Whether `<city>/<name>/` holds exactly `files` (paths relative to the city folder), or is absent when
-    /// there are none.
-    static func folderMatches(_ name: String, _ files: [Manifest.ArtifactFile], cityDirectory: String) -> Bool {
-        let copyFolder = name
-        let folder = (cityDirectory as NSString).appendingPathComponent(name)
+        let folder = (cityDirectory as NSString).appendingPathComponent(copyFolder)
         var onDisk: [String] = []
         if let walker = FileManager.default.enumerator(atPath: folder) {
             while let relative = walker.nextObject() as? String {
