@@ -69,7 +69,7 @@ public struct BuildPlan: Sendable, CustomStringConvertible {
                     inputs: packed + [.profile] + hashedSources(of: city).map(BuildArtifact.source),
                     outputs: [
                         output("\(city.id)-N\(PackSchema.packSuffix)"), output("\(city.id)-N\(PackEmitter.versionedManifestSuffix)"),
-                        output(PackSchema.manifestName), output("copy/"),
+                        output(PackSchema.manifestName), output("copy/"), output("\(WebFlavour.folder)/"),
                         output(PackSchema.catalogName, in: options.outputDirectory),
                     ]))
         }

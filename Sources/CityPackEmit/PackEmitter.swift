@@ -44,6 +44,7 @@ public struct EmitOptions: Sendable {
 /// <output>/<city>/manifest.json                      the current release's manifest
 /// <output>/<city>/<city>-<N>.manifest.json           the manifest of data version N (immutable)
 /// <output>/<city>/<city>-<N>.citypack.gz             the pack of data version N (immutable)
+/// <output>/<city>/web/<part>-<sha256 prefix>.json.gz  the web flavour's parts (immutable, content-addressed)
 /// ```
 /// Steps, all under the folder's ``OutputLock``:
 /// 1. Remove debris of interrupted builds: hidden staging folders and temporary files, and versioned files
@@ -52,9 +53,9 @@ public struct EmitOptions: Sendable {
 ///    Same content as the current release (and same format version) keeps the data version and the release
 ///    time, so every file comes out byte-identical; otherwise the data version is the current one + 1.
 /// 3. Add the release rows, compress, write the manifest and the new catalog — all staged, flushed to disk.
-/// 4. Rename into place, skipping files whose bytes are already there: the pack, the versioned manifest,
-///    `manifest.json`, then `catalog.json`.
-/// 5. Remove data versions older than the kept window.
+/// 4. Rename into place, skipping files whose bytes are already there: the web parts, the pack, the versioned
+///    manifest, `manifest.json`, then `catalog.json`.
+/// 5. Remove data versions older than the kept window, and web parts no kept manifest names.
 ///
 /// A failure at any step throws ``EmitError`` and leaves the previous release untouched; a kill (SIGKILL, power
 /// loss after the flushes) leaves every visible file either as before or as after; the catalog is renamed after
@@ -98,9 +99,14 @@ public enum PackEmitter {
         let database = (staging as NSString).appendingPathComponent("pack.sqlite")
         try PackWriter.write(input, to: database)
         let content = try OutputFiles.digest(database)
+        // The web flavour, derived from the same content (no release rows), staged beside the copy tables.
+        let webParts = try WebWriter.write(
+            database: database, folder: (staging as NSString).appendingPathComponent(WebFlavour.folder),
+            relativeTo: WebFlavour.folder)
         let previous = current?.manifest
         let changed = previous == nil || previous?.contentSha256 != content.sha256
             || previous?.formatVersion != Int(PackSchema.formatVersion) || (previous?.copy ?? []) != copyFiles
+            || (previous?.web?.parts ?? []) != webParts
         let buildTime = iso8601UTC(input.createdAt)
         let dataVersion: Int
         let updatedAt: String
@@ -148,6 +154,12 @@ public enum PackEmitter {
         manifest.locales = city.locales
         manifest.updatedAt = updatedAt
         manifest.deltas = stagedDeltas.isEmpty ? nil : stagedDeltas.map(\.delta)
+        var webStrings: [String: String] = [:]
+        for file in copyFiles where file.path.hasPrefix("\(copyFolder)/web/") && file.path.hasSuffix(".json") {
+            let locale = String(file.path.dropFirst("\(copyFolder)/web/".count).dropLast(".json".count))
+            webStrings[locale] = file.path
+        }
+        manifest.web = .init(format: WebFlavour.formatVersion, parts: webParts, strings: webStrings)
         let manifestBytes = try encodeSigned(manifest, key: options.signingKey, previousBytes: current?.bytes)
         let stagedManifest = (staging as NSString).appendingPathComponent(PackSchema.manifestName)
         try OutputFiles.write(manifestBytes, to: stagedManifest)
@@ -171,6 +183,15 @@ public enum PackEmitter {
         let stagedVersioned = (staging as NSString).appendingPathComponent("versioned.json")
         try OutputFiles.write(manifestBytes, to: stagedVersioned)
         try OutputFiles.makeDirectory(cityDir)  // only now: a failed first build leaves no empty city folder
+        // The web parts: content-addressed names nobody references yet (or the same bytes already there), so they
+        // go in before any manifest that names them, the versioned one included; the previous release's parts stay
+        // until pruned below.
+        try OutputFiles.makeDirectory((cityDir as NSString).appendingPathComponent(WebFlavour.folder))
+        for part in webParts {
+            try commit(
+                (staging as NSString).appendingPathComponent(part.path), (cityDir as NSString).appendingPathComponent(part.path),
+                delay: stepDelay)
+        }
         let deltaCommits = stagedDeltas.map { ($0.staged, (cityDir as NSString).appendingPathComponent($0.delta.path)) }
         for (staged, final) in [(stagedPack, packPath)] + deltaCommits + [(stagedVersioned, versionedManifest)] {
             try commit(staged, final, delay: stepDelay)
@@ -187,6 +208,7 @@ public enum PackEmitter {
 
         // 5. Prune versions that fell out of the window, now that nothing references them.
         let pruned = removeVersions(in: cityDir, cityID: city.id) { $0 < dataVersion - options.keepVersions }
+        pruneWebParts(cityDirectory: cityDir, cityID: city.id)
         return EmitResult(
             manifest: manifest, manifestPath: manifestPath, packPath: packPath, catalogPath: catalogPath,
             changed: changed, pruned: pruned)
@@ -232,6 +254,23 @@ public enum PackEmitter {
             ))
         }
         return out
+    }
+
+    /// Removes the files of `<city>/web/` that neither `manifest.json` nor a kept versioned manifest names (parts
+    /// of pruned releases, debris of killed builds). Called after the manifest switched, under the lock.
+    static func pruneWebParts(cityDirectory: String, cityID: String) {
+        var manifests = [PackSchema.manifestName]
+        manifests += versions(in: cityDirectory, cityID: cityID).map(\.1).filter { $0.hasSuffix(versionedManifestSuffix) }
+        var referenced: Set<String> = []
+        for name in manifests {
+            guard let manifest = readManifest((cityDirectory as NSString).appendingPathComponent(name)) else { continue }
+            for part in manifest.web?.parts ?? [] { referenced.insert(part.path) }
+        }
+        let folder = (cityDirectory as NSString).appendingPathComponent(WebFlavour.folder)
+        for file in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        where !referenced.contains("\(WebFlavour.folder)/\(file)") {
+            unlink((folder as NSString).appendingPathComponent(file))
+        }
     }
 
     /// Whether `<city>/copy/` holds exactly `files` (or is absent when there are none).

@@ -122,6 +122,43 @@ public struct Manifest: Sendable, Codable, Equatable {
         }
     }
 
+    /// One part of the web flavour (`web/<name>.json.gz`, gzip'd JSON; see `docs/WEB.md`).
+    public struct WebPart: Sendable, Codable, Equatable {
+        /// `places`, `search`, `editorial` or `transit` (``WebFlavour``).
+        public var name: String
+        /// Path relative to the manifest, e.g. `web/places.json.gz`.
+        public var path: String
+        /// Size of the gzip'd file in bytes.
+        public var bytes: Int
+        /// SHA-256 of the gzip'd file, lowercase hex.
+        public var sha256: String
+        /// Size of the JSON after gunzip, in bytes.
+        public var uncompressedBytes: Int
+        public init(name: String, path: String, bytes: Int, sha256: String, uncompressedBytes: Int) {
+            self.name = name
+            self.path = path
+            self.bytes = bytes
+            self.sha256 = sha256
+            self.uncompressedBytes = uncompressedBytes
+        }
+    }
+
+    /// The web flavour beside the pack: its parts, and the copy tables that hold its strings per locale.
+    public struct Web: Sendable, Codable, Equatable {
+        /// ``WebFlavour/formatVersion`` of the parts.
+        public var format: Int
+        /// The parts, sorted by name.
+        public var parts: [WebPart]
+        /// Locale → path (relative to the manifest) of the strings of that locale: the web copy table
+        /// `copy/web/<locale>.json` listed in ``Manifest/copy``.
+        public var strings: [String: String]
+        public init(format: Int, parts: [WebPart], strings: [String: String]) {
+            self.format = format
+            self.parts = parts
+            self.strings = strings
+        }
+    }
+
     public var formatVersion: Int
     /// Monotonic per city; bumped only when the pack's content changes.
     public var dataVersion: Int
@@ -159,6 +196,8 @@ public struct Manifest: Sendable, Codable, Equatable {
     /// Deltas from kept previous data versions to this one, by `from`; only those under half the pack's bytes.
     /// Nil (absent) when there are none, and in manifests written before deltas existed.
     public var deltas: [Delta]? = nil
+    /// The web flavour (`web/`), for clients without SQLite; nil in manifests written before it existed.
+    public var web: Web? = nil
 
     public init(
         formatVersion: Int, dataVersion: Int, minReaderVersion: Int, createdAt: String, generator: String,

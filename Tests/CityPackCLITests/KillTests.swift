@@ -59,6 +59,11 @@ import Testing
                     r.problems.append("\(path): delta \(file) missing or does not match")
                 }
             }
+            // The web parts it names are there, with the recorded hash.
+            for part in (m["web"] as? [String: Any])?["parts"] as? [[String: Any]] ?? [] {
+                let file = (city as NSString).appendingPathComponent(part["path"] as? String ?? "?")
+                if sha256(file) != part["sha256"] as? String { r.problems.append("\(path): web part \(file) missing or does not match") }
+            }
             return m
         }
         var current: Int?
@@ -70,8 +75,9 @@ import Testing
             r.manifestBytes = fm.contents(atPath: f.manifest.path)
         }
         for name in (try? fm.contentsOfDirectory(atPath: city)) ?? [] {
-            // Build reports (written even by failed builds) and the copy tables are not release files.
-            if ["manifest.json", "report.json", "report.html", "build-stats.json", "copy"].contains(name) { continue }
+            // Build reports (written even by failed builds) and the copy tables are not release files; the web
+            // parts are checked through the manifests that name them.
+            if ["manifest.json", "report.json", "report.html", "build-stats.json", "copy", "web"].contains(name) { continue }
             if name.hasPrefix(".") {
                 r.hiddenDebris += 1
                 r.hiddenNames.append("release/" + name)

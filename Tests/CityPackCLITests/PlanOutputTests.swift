@@ -17,7 +17,7 @@ import Testing
             "5. locate fields: diagnostics → field columns",
             "6. index+emit: POIs kept, cards, routes kept, copy, profile, monaco-2021.osm.gz, editorial, copy → "
                 + "\(out.path)/monaco/monaco-N.citypack.gz, \(out.path)/monaco/monaco-N.manifest.json, "
-                + "\(out.path)/monaco/manifest.json, \(out.path)/monaco/copy/, \(out.path)/catalog.json",
+                + "\(out.path)/monaco/manifest.json, \(out.path)/monaco/copy/, \(out.path)/monaco/web/, \(out.path)/catalog.json",
         ]
         #expect(r.stdout == expected.joined(separator: "\n") + "\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).isEmpty)

@@ -86,7 +86,8 @@ import Testing
         #expect(
             emit.outputs == [
                 .output("out/monaco/monaco-N.citypack.gz"), .output("out/monaco/monaco-N.manifest.json"),
-                .output("out/monaco/manifest.json"), .output("out/monaco/copy/"), .output("out/catalog.json"),
+                .output("out/monaco/manifest.json"), .output("out/monaco/copy/"), .output("out/monaco/web/"),
+                .output("out/catalog.json"),
             ])
         Self.expectWellFormed(plan)
     }

@@ -61,7 +61,7 @@ import Testing
         let files = try FileManager.default.contentsOfDirectory(atPath: dir + "/testville").sorted()
         #expect(files == [
             "manifest.json", "testville-1-2.delta", "testville-1.citypack.gz", "testville-1.manifest.json",
-            "testville-2.citypack.gz", "testville-2.manifest.json",
+            "testville-2.citypack.gz", "testville-2.manifest.json", "web",
         ])
     }
 

@@ -67,7 +67,7 @@ import Testing
         #expect(names == [
             "manifest.json", "testville-1-3.delta", "testville-2-3.delta", "testville-2-4.delta", "testville-3-4.delta",
             "testville-3-5.delta", "testville-3.citypack.gz", "testville-3.manifest.json", "testville-4-5.delta",
-            "testville-4.citypack.gz", "testville-4.manifest.json", "testville-5.citypack.gz", "testville-5.manifest.json",
+            "testville-4.citypack.gz", "testville-4.manifest.json", "testville-5.citypack.gz", "testville-5.manifest.json", "web",
         ])
         let current = try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: URL(fileURLWithPath: dir + "/testville/manifest.json")))
         #expect(current.deltas?.map(\.from) == [3, 4])
@@ -102,7 +102,7 @@ import Testing
         #expect(!r.changed)
         #expect(try fm.contentsOfDirectory(atPath: dir).sorted() == [".lock", "catalog.json", "testville"])
         #expect(try fm.contentsOfDirectory(atPath: dir + "/testville").sorted() == [
-            "manifest.json", "testville-1.citypack.gz", "testville-1.manifest.json",
+            "manifest.json", "testville-1.citypack.gz", "testville-1.manifest.json", "web",
         ])
     }
 

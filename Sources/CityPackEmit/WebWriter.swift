@@ -1,0 +1,452 @@
+import CityPackFormat
+import Foundation
+
+/// Writes the web flavour of a pack: gzip'd JSON parts that a client without SQLite (a browser, a Capacitor
+/// WebView) fetches and queries with `clients/web/citypack.js`, with the same answers as `CityPackKit`.
+///
+/// The parts are derived from the finished pack database (before its release rows), so they hold exactly what
+/// the pack holds; `docs/WEB.md` describes them and `docs/schemas/web-*.schema.json` define them:
+/// Each part is written as `web/<name>-<first 16 hex digits of its SHA-256>.json.gz`: files are immutable and
+/// content-addressed, so a new release adds its parts beside the previous release's before `manifest.json`
+/// switches over, and readers of any kept manifest always find the parts it names (``PackEmitter`` removes parts
+/// no kept manifest references after the switch).
+/// - `web/places-….json.gz`: every POI and stop of the proximity index in (cell, id) order with its details, and
+///   the geohash-8 buckets as sorted keys with their run lengths (``WebFlavour/placesPart``).
+/// - `web/search-….json.gz`: the FTS table's own tokens (read back through `fts5vocab`, so folding is SQLite's) per
+///   row and column, for the same bm25 ranking (``WebFlavour/searchPart``).
+/// - `web/editorial-….json.gz`: cards, situations, actions, walking routes with regions and waypoints.
+/// - `web/transit-….json.gz`: stops, lines, services, trips and the departure timetable (only with GTFS).
+/// Strings per locale are not repeated: they are the copy tables `copy/web/<locale>.json` (manifest `copy`).
+///
+/// Output is deterministic: sorted keys, rows in primary-key order, gzip without name or time.
+enum WebWriter {
+    typealias Database = SQLiteDatabase<EmitError>
+    typealias T = PackSchema.Table
+
+    /// Writes the parts into `<folder>/` (created) and returns them as manifest entries, sorted by name.
+    /// - Parameters:
+    ///   - database: The pack database (content rows written; release rows not yet).
+    ///   - folder: The staged `web` folder.
+    ///   - relativeTo: Prefix of the paths in the manifest (`web`).
+    /// - Throws: ``EmitError`` located at the failing file.
+    static func write(database: String, folder: String, relativeTo prefix: String) throws(EmitError) -> [Manifest.WebPart] {
+        try OutputFiles.makeDirectory(folder)
+        let db = try Database(path: database, mode: .readWriteCreate)
+        defer { db.close() }
+        var parts: [(String, Data)] = []
+        parts.append((WebFlavour.placesPart, try encode(places(db), path: database)))
+        parts.append((WebFlavour.searchPart, try encode(search(db), path: database)))
+        parts.append((WebFlavour.editorialPart, try encode(editorial(db), path: database)))
+        if try db.scalarInt("SELECT count(*) FROM \(T.stop)") > 0 {
+            parts.append((WebFlavour.transitPart, try encode(transit(db), path: database)))
+        }
+        var out: [Manifest.WebPart] = []
+        for (name, json) in parts.sorted(by: { $0.0 < $1.0 }) {
+            let plain = (folder as NSString).appendingPathComponent(".\(name).json")
+            let gz = (folder as NSString).appendingPathComponent(".\(name).json.gz")
+            try OutputFiles.write(json, to: plain)
+            try Gzip.compress(plain, to: gz, level: 9)
+            unlink(plain)
+            try OutputFiles.flush(gz)
+            let digest = try OutputFiles.digest(gz)
+            // Content-addressed name: a release never rewrites a file an earlier manifest references.
+            let file = "\(name)-\(digest.sha256.prefix(16)).json.gz"
+            try OutputFiles.rename(gz, (folder as NSString).appendingPathComponent(file))
+            out.append(.init(
+                name: name, path: "\(prefix)/\(file)", bytes: digest.bytes, sha256: digest.sha256,
+                uncompressedBytes: json.count))
+        }
+        return out
+    }
+
+    static func encode(_ value: some Encodable, path: String) throws(EmitError) -> Data {
+        do { return try SortedJSON.data(value, pretty: false) } catch {
+            throw .io(path: path, message: "cannot encode the web flavour: \(error)")
+        }
+    }
+
+    /// A `{"<locale>": "<text>"}` column as an object (nil for NULL or malformed text).
+    static func texts(_ text: String?) -> [String: String]? {
+        guard let text, let data = text.data(using: .utf8) else { return nil }
+        return try? JSONDecoder().decode([String: String].self, from: data)
+    }
+
+    // MARK: - places
+
+    struct Places: Encodable {
+        var format = WebFlavour.formatVersion
+        var city: String
+        var defaultLocale: String
+        var locales: [String]
+        var precision: Int
+        /// Distinct geohash-8 keys, ascending; `counts[i]` rows of the columns below belong to `cells[i]`. Rows
+        /// after the indexed ones (`sum(counts)`) are searchable stops the index does not hold (details only).
+        var cells: [String] = []
+        var counts: [Int] = []
+        var id: [Int64] = []
+        var lat: [Double] = []
+        var lon: [Double] = []
+        var osm: [String] = []
+        var category: [String] = []
+        var name: [String?] = []
+        var names: [[String: String]] = []
+        var tags: [[String: String]] = []
+        var stopId: [String?] = []
+    }
+
+    static func places(_ db: Database) throws(EmitError) -> Places {
+        var meta: [String: String] = [:]
+        let metaRows = try db.prepare("SELECT key, value FROM \(T.meta)")
+        while try metaRows.step() { meta[metaRows.text(0) ?? ""] = metaRows.text(1) ?? "" }
+        var out = Places(
+            city: meta[PackSchema.MetaKey.cityID] ?? "", defaultLocale: meta[PackSchema.MetaKey.defaultLocale] ?? "en",
+            locales: (meta[PackSchema.MetaKey.locales] ?? "").split(separator: ",").map { String($0) },
+            precision: PackSchema.bucketPrecision)
+        var names: [Int64: [String: String]] = [:]
+        let nameRows = try db.prepare("SELECT poi, locale, name FROM \(T.poiName)")
+        while try nameRows.step() { names[nameRows.int64(0), default: [:]][nameRows.text(1) ?? ""] = nameRows.text(2) ?? "" }
+        // The same points, hence the same index order, as the reader's proximity index (`PackReader`): POIs from
+        // `poi` (coordinates as stored, read back exactly), stops from `stop_bucket`.
+        var points: [ProximityIndex.Point] = []
+        var poiDetails: [Int64: (category: String, name: String?, tags: String?)] = [:]
+        let pois = try db.prepare(
+            "SELECT id, \(PackSchema.degreesSQL("lat")), \(PackSchema.degreesSQL("lon")), category, name, tags FROM \(T.poi)")
+        while try pois.step() {
+            let id = pois.int64(0)
+            points.append(ProximityIndex.Point(id: id, lat: pois.double(1), lon: pois.double(2)))
+            poiDetails[id] = (pois.text(3) ?? "", pois.isNull(4) ? nil : pois.text(4), pois.text(5))
+        }
+        let buckets = try db.prepare("SELECT stop, lat, lon FROM \(T.stopBucket)")
+        var indexedStops: Set<Int64> = []
+        while try buckets.step() {
+            points.append(ProximityIndex.Point(id: buckets.int64(0), lat: buckets.double(1), lon: buckets.double(2)))
+            indexedStops.insert(buckets.int64(0))
+        }
+        var stopDetails: [Int64: (stopID: String?, name: String?, type: Int64)] = [:]
+        let stops = try db.prepare("SELECT id, stop_id, name, location_type FROM \(T.stop)")
+        while try stops.step() {
+            stopDetails[stops.int64(0)] = (stops.text(1), stops.isNull(2) ? nil : stops.text(2), stops.int64(3))
+        }
+        func stopCategory(_ type: Int64) -> String {
+            switch type {
+            case 1: "transit_station"
+            case 2: "transit_entrance"
+            default: "transit_stop"
+            }
+        }
+        let index = ProximityIndex(points)
+        var lastCell: Int64? = nil
+        for i in index.ids.indices {
+            let cell = index.cells[i]
+            if cell != lastCell {
+                out.cells.append(Geohash(cell: cell, precision: PackSchema.bucketPrecision)?.string ?? "")
+                out.counts.append(0)
+                lastCell = cell
+            }
+            out.counts[out.counts.count - 1] += 1
+            let id = index.ids[i]
+            out.id.append(id)
+            out.lat.append(index.lats[i])
+            out.lon.append(index.lons[i])
+            if PackSchema.isStopID(id) {
+                let stop = stopDetails[id]
+                out.osm.append("")
+                out.category.append(stopCategory(stop?.type ?? 0))
+                out.name.append(stop?.name)
+                out.names.append([:])
+                out.tags.append([:])
+                out.stopId.append(stop?.stopID)
+            } else {
+                let poi = poiDetails[id]
+                out.osm.append(PackSchema.osmRef(id: id))
+                out.category.append(poi?.category ?? "")
+                out.name.append(poi?.name)
+                out.names.append(names[id] ?? [:])
+                out.tags.append(texts(poi?.tags) ?? [:])
+                out.stopId.append(nil)
+            }
+        }
+        // Places that search can return but the proximity index does not hold (named stops outside the bbox or
+        // without coordinates): details only, after the indexed rows; `counts` covers the indexed rows alone.
+        let searchable = try searchIDs(db)
+        let unindexed = try db.prepare(
+            "SELECT id, stop_id, name, lat, lon, location_type FROM \(T.stop) ORDER BY id")
+        while try unindexed.step() {
+            let id = unindexed.int64(0)
+            guard searchable.contains(id), !indexedStops.contains(id) else { continue }
+            out.id.append(id)
+            out.stopId.append(unindexed.text(1))
+            out.name.append(unindexed.isNull(2) ? nil : unindexed.text(2))
+            out.lat.append(unindexed.isNull(3) ? 0 : unindexed.double(3))
+            out.lon.append(unindexed.isNull(4) ? 0 : unindexed.double(4))
+            out.category.append(stopCategory(unindexed.int64(5)))
+            out.osm.append("")
+            out.names.append([:])
+            out.tags.append([:])
+        }
+        return out
+    }
+
+    // MARK: - search
+
+    struct Search: Encodable {
+        var format = WebFlavour.formatVersion
+        /// bm25 column weights (name, terms), as `PackReader.search` ranks.
+        var weights: [Double] = [10, 1]
+        /// Every distinct token of the FTS table, ascending by UTF-8 bytes (SQLite's order).
+        var vocab: [String] = []
+        /// The places of the FTS rows (POI or stop ids), ascending.
+        var rowid: [Int64] = []
+        /// Per row, the vocab indexes of the tokens of column `name`, in position order.
+        var name: [[Int]] = []
+        /// Per row, the vocab indexes of the tokens of column `terms`, in position order.
+        var terms: [[Int]] = []
+    }
+
+    /// The place ids `search` rowids rank (rowid r is `list[r - 1]`).
+    static func searchIDList(_ db: Database) throws(EmitError) -> [Int64] {
+        var ids: [Int64] = []
+        let rows = try db.prepare(PackSchema.searchIDsQuery)
+        while try rows.step() { ids.append(rows.int64(0)) }
+        return ids
+    }
+
+    static func searchIDs(_ db: Database) throws(EmitError) -> Set<Int64> { Set(try searchIDList(db)) }
+
+    static func search(_ db: Database) throws(EmitError) -> Search {
+        var out = Search()
+        try db.exec("DROP TABLE IF EXISTS temp.web_search_vocab")
+        try db.exec("CREATE VIRTUAL TABLE temp.web_search_vocab USING fts5vocab(main, \(T.search), instance)")
+        defer { try? db.exec("DROP TABLE IF EXISTS temp.web_search_vocab") }
+        var vocabIndex: [String: Int] = [:]
+        let terms = try db.prepare("SELECT DISTINCT term FROM temp.web_search_vocab ORDER BY term")
+        while try terms.step() {
+            let term = terms.text(0) ?? ""
+            vocabIndex[term] = out.vocab.count
+            out.vocab.append(term)
+        }
+        // Every row of the table, also one without tokens (it counts in bm25's row total). A rowid is the
+        // 1-based rank of its place in `PackSchema.searchIDsQuery`; the web part lists the places' ids, ascending.
+        let ids = try searchIDList(db)
+        let rows = try db.prepare("SELECT rowid FROM \(T.search) ORDER BY rowid")
+        var rowIDs: [(rowid: Int64, id: Int64)] = []
+        while try rows.step() {
+            let rowid = rows.int64(0)
+            guard rowid >= 1, rowid <= Int64(ids.count) else { continue }
+            rowIDs.append((rowid, ids[Int(rowid - 1)]))
+        }
+        rowIDs.sort { $0.id < $1.id }
+        var rowIndex: [Int64: Int] = [:]
+        for (rowid, id) in rowIDs {
+            rowIndex[rowid] = out.rowid.count
+            out.rowid.append(id)
+        }
+        out.name = Array(repeating: [], count: out.rowid.count)
+        out.terms = Array(repeating: [], count: out.rowid.count)
+        let instances = try db.prepare(
+            "SELECT doc, col, term FROM temp.web_search_vocab ORDER BY doc, col, offset")
+        while try instances.step() {
+            guard let row = rowIndex[instances.int64(0)], let term = vocabIndex[instances.text(2) ?? ""] else { continue }
+            if instances.text(1) == "name" { out.name[row].append(term) } else { out.terms[row].append(term) }
+        }
+        return out
+    }
+
+    // MARK: - editorial
+
+    struct Editorial: Encodable {
+        struct Card: Encodable { var id: String; var position: Int; var icon: String?; var home: Bool; var title: [String: String] }
+        struct Situation: Encodable {
+            var id: String; var card: String; var position: Int; var title: [String: String]; var body: [String: String]?
+        }
+        struct Action: Encodable {
+            var id: String; var situation: String; var position: Int; var kind: String; var target: String?
+            var label: [String: String]; var text: [String: String]?
+        }
+        struct Waypoint: Encodable {
+            var sequence: Int; var poi: Int64?; var lat: Double; var lon: Double; var radius: Double
+            var name: [String: String]?
+        }
+        struct Route: Encodable {
+            var id: String; var position: Int; var name: [String: String]; var description: [String: String]?
+            var lengthM: Double; var region: [Double]; var waypoints: [Waypoint]
+        }
+        var format = WebFlavour.formatVersion
+        var cards: [Card] = []
+        var situations: [Situation] = []
+        var actions: [Action] = []
+        var routes: [Route] = []
+    }
+
+    static func editorial(_ db: Database) throws(EmitError) -> Editorial {
+        var out = Editorial()
+        let cards = try db.prepare("SELECT id, position, icon, home, title FROM \(T.card) ORDER BY position, id")
+        while try cards.step() {
+            out.cards.append(.init(
+                id: cards.text(0) ?? "", position: Int(cards.int64(1)), icon: cards.isNull(2) ? nil : cards.text(2),
+                home: cards.int64(3) != 0, title: texts(cards.text(4)) ?? [:]))
+        }
+        let situations = try db.prepare(
+            "SELECT id, card, position, title, body FROM \(T.situation) ORDER BY card, position, id")
+        while try situations.step() {
+            out.situations.append(.init(
+                id: situations.text(0) ?? "", card: situations.text(1) ?? "", position: Int(situations.int64(2)),
+                title: texts(situations.text(3)) ?? [:], body: texts(situations.text(4))))
+        }
+        let actions = try db.prepare(
+            "SELECT id, situation, position, kind, target, label, text FROM \(T.action) ORDER BY situation, position, id")
+        while try actions.step() {
+            out.actions.append(.init(
+                id: actions.text(0) ?? "", situation: actions.text(1) ?? "", position: Int(actions.int64(2)),
+                kind: actions.text(3) ?? "", target: actions.isNull(4) ? nil : actions.text(4),
+                label: texts(actions.text(5)) ?? [:], text: texts(actions.text(6))))
+        }
+        let routes = try db.prepare(
+            "SELECT id, position, name, description, length_m, min_lon, min_lat, max_lon, max_lat FROM \(T.route) "
+                + "ORDER BY position, id")
+        let waypoints = try db.prepare(
+            "SELECT sequence, poi, lat, lon, radius, name FROM \(T.routeWaypoint) WHERE route = ?1 ORDER BY sequence")
+        while try routes.step() {
+            let id = routes.text(0) ?? ""
+            var points: [Editorial.Waypoint] = []
+            waypoints.reset()
+            waypoints.bind(1, id)
+            while try waypoints.step() {
+                points.append(.init(
+                    sequence: Int(waypoints.int64(0)), poi: waypoints.isNull(1) ? nil : waypoints.int64(1),
+                    lat: waypoints.double(2), lon: waypoints.double(3), radius: waypoints.double(4),
+                    name: texts(waypoints.text(5))))
+            }
+            waypoints.reset()
+            out.routes.append(.init(
+                id: id, position: Int(routes.int64(1)), name: texts(routes.text(2)) ?? [:],
+                description: texts(routes.text(3)), lengthM: routes.double(4),
+                region: [routes.double(5), routes.double(6), routes.double(7), routes.double(8)], waypoints: points))
+        }
+        return out
+    }
+
+    // MARK: - transit
+
+    struct Transit: Encodable {
+        struct Stops: Encodable {
+            var id: [Int64] = []; var feed: [Int] = []; var stopId: [String] = []; var name: [String?] = []
+            var lat: [Double?] = []; var lon: [Double?] = []; var locationType: [Int] = []; var parent: [Int64?] = []
+        }
+        struct Lines: Encodable {
+            var id: [Int64] = []; var routeId: [String] = []; var shortName: [String?] = []; var longName: [String?] = []
+            var type: [Int] = []; var colour: [String?] = []; var textColour: [String?] = []
+        }
+        struct Services: Encodable {
+            var id: [Int64] = []; var start: [Int?] = []; var end: [Int?] = []; var days: [Int?] = []
+        }
+        struct ServiceDates: Encodable { var service: [Int64] = []; var date: [Int] = []; var type: [Int] = [] }
+        struct Trips: Encodable {
+            var id: [Int64] = []; var tripId: [String] = []; var line: [Int64] = []; var service: [Int64] = []
+            var headsign: [String?] = []
+        }
+        /// Rows of `departure` grouped by stop (ascending): `counts[i]` rows belong to `stop[i]`; within a stop,
+        /// rows by (seconds, trip), `seconds` delta-encoded from the previous row of the same stop (the first from 0).
+        struct Departures: Encodable {
+            var stop: [Int64] = []; var counts: [Int] = []; var seconds: [Int64] = []; var trip: [Int64] = []
+        }
+        struct Frequencies: Encodable {
+            var trip: [Int64] = []; var start: [Int64] = []; var end: [Int64] = []; var headway: [Int64] = []
+        }
+        struct Offsets: Encodable { var stop: [Int64] = []; var trip: [Int64] = []; var offset: [Int64] = [] }
+        var format = WebFlavour.formatVersion
+        var maxSeconds: Int64 = 0
+        var stops = Stops()
+        var lines = Lines()
+        var services = Services()
+        var serviceDates = ServiceDates()
+        var trips = Trips()
+        var departures = Departures()
+        var frequencies = Frequencies()
+        var tripOffsets = Offsets()
+    }
+
+    static func transit(_ db: Database) throws(EmitError) -> Transit {
+        var out = Transit()
+        let maxRow = try db.prepare("SELECT value FROM \(T.meta) WHERE key = ?1")
+        maxRow.bind(1, PackSchema.MetaKey.transitMaxSeconds)
+        if try maxRow.step() { out.maxSeconds = Int64(maxRow.text(0) ?? "") ?? 0 }
+        func int(_ s: SQLiteStatement<EmitError>, _ c: Int32) -> Int? { s.isNull(c) ? nil : Int(s.int64(c)) }
+        func text(_ s: SQLiteStatement<EmitError>, _ c: Int32) -> String? { s.isNull(c) ? nil : s.text(c) }
+        let stops = try db.prepare(
+            "SELECT id, feed, stop_id, name, lat, lon, location_type, parent FROM \(T.stop) ORDER BY id")
+        while try stops.step() {
+            out.stops.id.append(stops.int64(0))
+            out.stops.feed.append(Int(stops.int64(1)))
+            out.stops.stopId.append(stops.text(2) ?? "")
+            out.stops.name.append(text(stops, 3))
+            out.stops.lat.append(stops.isNull(4) ? nil : stops.double(4))
+            out.stops.lon.append(stops.isNull(5) ? nil : stops.double(5))
+            out.stops.locationType.append(Int(stops.int64(6)))
+            out.stops.parent.append(stops.isNull(7) ? nil : stops.int64(7))
+        }
+        let lines = try db.prepare(
+            "SELECT id, route_id, short_name, long_name, type, colour, text_colour FROM \(T.line) ORDER BY id")
+        while try lines.step() {
+            out.lines.id.append(lines.int64(0))
+            out.lines.routeId.append(lines.text(1) ?? "")
+            out.lines.shortName.append(text(lines, 2))
+            out.lines.longName.append(text(lines, 3))
+            out.lines.type.append(Int(lines.int64(4)))
+            out.lines.colour.append(text(lines, 5))
+            out.lines.textColour.append(text(lines, 6))
+        }
+        let services = try db.prepare("SELECT id, start_date, end_date, days FROM \(T.service) ORDER BY id")
+        while try services.step() {
+            out.services.id.append(services.int64(0))
+            out.services.start.append(int(services, 1))
+            out.services.end.append(int(services, 2))
+            out.services.days.append(int(services, 3))
+        }
+        let dates = try db.prepare("SELECT service, date, type FROM \(T.serviceDate) ORDER BY service, date")
+        while try dates.step() {
+            out.serviceDates.service.append(dates.int64(0))
+            out.serviceDates.date.append(Int(dates.int64(1)))
+            out.serviceDates.type.append(Int(dates.int64(2)))
+        }
+        let trips = try db.prepare("SELECT id, trip_id, line, service, headsign FROM \(T.trip) ORDER BY id")
+        while try trips.step() {
+            out.trips.id.append(trips.int64(0))
+            out.trips.tripId.append(trips.text(1) ?? "")
+            out.trips.line.append(trips.int64(2))
+            out.trips.service.append(trips.int64(3))
+            out.trips.headsign.append(text(trips, 4))
+        }
+        let departures = try db.prepare("SELECT stop, seconds, trip FROM \(T.departure) ORDER BY stop, seconds, trip")
+        var lastStop: Int64? = nil
+        var lastSeconds: Int64 = 0
+        while try departures.step() {
+            let stop = departures.int64(0)
+            if stop != lastStop {
+                out.departures.stop.append(stop)
+                out.departures.counts.append(0)
+                lastStop = stop
+                lastSeconds = 0
+            }
+            out.departures.counts[out.departures.counts.count - 1] += 1
+            let seconds = departures.int64(1)
+            out.departures.seconds.append(seconds - lastSeconds)
+            lastSeconds = seconds
+            out.departures.trip.append(departures.int64(2))
+        }
+        let frequencies = try db.prepare("SELECT trip, start, end, headway FROM \(T.frequency) ORDER BY trip, start")
+        while try frequencies.step() {
+            out.frequencies.trip.append(frequencies.int64(0))
+            out.frequencies.start.append(frequencies.int64(1))
+            out.frequencies.end.append(frequencies.int64(2))
+            out.frequencies.headway.append(frequencies.int64(3))
+        }
+        let offsets = try db.prepare("SELECT stop, trip, offset FROM \(T.tripOffset) ORDER BY stop, trip, offset")
+        while try offsets.step() {
+            out.tripOffsets.stop.append(offsets.int64(0))
+            out.tripOffsets.trip.append(offsets.int64(1))
+            out.tripOffsets.offset.append(offsets.int64(2))
+        }
+        return out
+    }
+}

@@ -1,0 +1,125 @@
+import CityPackFormat
+import CityPackTestSupport
+import Foundation
+import Testing
+
+/// The web flavour (`outputs/<city>/web/`) and its JavaScript reader (`clients/web/citypack.js`).
+///
+/// `swift test` covers the JavaScript side by running the README's command, `node --test clients/web/test/`,
+/// with this build's binary: the JS reader must give the same answers as `citypack query` on Monaco,
+/// Liechtenstein and Milan + GTFS, and the demo page must work in headless chromium.
+@Suite(.serialized) struct WebFlavourTests {
+    /// `node` on the PATH, else /usr/bin/node.
+    static let node = ((ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { "\($0)/node" }
+        + ["/usr/bin/node"]).first { FileManager.default.isExecutableFile(atPath: $0) }
+    static let nodeReason: Comment = "needs node ≥ 20 (apt-get install nodejs; .ci/run installs it)"
+
+    /// Runs a tool and returns its exit status and combined output (killed after `timeout` seconds).
+    static func run(_ tool: String, _ arguments: [String], environment: [String: String] = [:], timeout: Int = 600)
+        throws -> (status: Int32, output: String)
+    {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: tool)
+        p.arguments = arguments
+        p.currentDirectoryURL = TestPaths.root
+        p.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        p.standardError = pipe
+        try p.run()
+        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(timeout)) { if p.isRunning { p.terminate() } }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test(
+        .needsSharedData, .enabled(if: WebFlavourTests.node != nil, WebFlavourTests.nodeReason),
+        .enabled(if: HTMLReportTests.chromium != nil, HTMLReportTests.chromiumReason))
+    func javaScriptReaderGivesTheSameAnswersAsSwift() throws {
+        let node = try #require(Self.node)
+        let result = try Self.run(
+            node, ["--test", "clients/web/test/"],
+            environment: ["CITYPACK_BIN": CLIRunner.binary.path, "CHROMIUM": HTMLReportTests.chromium ?? ""])
+        let figures = result.output.split(separator: "\n").filter { $0.contains("AGREEMENT") || $0.contains("SIZES") }
+        #expect(result.status == 0, "node --test failed:\n\(result.output.suffix(6000))")
+        #expect(result.output.contains("# fail 0") && result.output.contains("# skipped 0"), "\(result.output.suffix(3000))")
+        #expect(figures.count >= 7, "\(figures.joined(separator: "\n"))")
+    }
+
+    /// Whether /usr/bin/python3 can import jsonschema (Debian python3-jsonschema).
+    static let hasJSONSchema: Bool = {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else { return false }
+        return (try? run("/usr/bin/python3", ["-c", "import jsonschema"], timeout: 60).status) == 0
+    }()
+
+    /// Every part of real outputs (Monaco; Milan with transit), the manifest's `web` member and the string tables
+    /// it names validate against `docs/schemas/web-*.schema.json`.
+    @Test(
+        .needsSharedData,
+        .enabled(
+            if: WebFlavourTests.hasJSONSchema,
+            "needs /usr/bin/python3 with jsonschema (apt-get install python3-jsonschema; .ci/run installs it)"))
+    func partsValidateAgainstTheirSchemas() throws {
+        let data = try #require(TestPaths.sharedData)
+        let tmp = try TestPaths.temporaryDirectory("web-schemas")
+        let output = tmp.appendingPathComponent("outputs")
+        let city = tmp.appendingPathComponent("inputs/milan")
+        let initResult = try CLIRunner.runBinary([
+            "init", city.path, "--osm", data.appendingPathComponent("osm/milan-2015.osm.gz").path,
+            "--gtfs", data.appendingPathComponent("gtfs/milan-atm-2015.zip").path, "--locales", "it,en",
+        ])
+        #expect(initResult.status == 0, "\(initResult.stderr)")
+        for input in [city.path, "inputs/monaco"] {
+            let build = try CLIRunner.runBinary(["build", input, "--output", output.path, "--quiet"])
+            #expect(build.status == 0, "\(build.stderr.suffix(2000))")
+        }
+        let result = try Self.run(
+            "/usr/bin/python3",
+            ["clients/web/test-support/validate_schemas.py", "docs/schemas", output.path])
+        #expect(result.status == 0, "\(result.output.suffix(4000))")
+        // Monaco: manifest member + 3 parts + 4 string tables; Milan: member + 4 parts (transit) + 2 string tables.
+        #expect(result.output.trimmingCharacters(in: .whitespacesAndNewlines) == "15", "\(result.output)")
+    }
+
+    /// The web folder is written with the rest: listed in the manifest with the bytes and hashes on disk,
+    /// byte-identical on an unchanged rebuild, and not written at all by a build with errors.
+    @Test func writtenAtomicallyWithThePack() throws {
+        let output = try TestPaths.temporaryDirectory("web-atomic")
+        let env = ["SOURCE_DATE_EPOCH": "1700000000"]
+        #expect(try CLIRunner.run(["build", "inputs/monaco", "--output", output.path, "--quiet"], environment: env).status == 0)
+        let cityDir = output.appendingPathComponent("monaco")
+        let manifest = try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: cityDir.appendingPathComponent("manifest.json")))
+        let web = try #require(manifest.web)
+        #expect(web.format == WebFlavour.formatVersion)
+        #expect(web.parts.map(\.name) == ["editorial", "places", "search"])
+        #expect(web.strings["fr"] == "copy/web/fr.json")
+        var first: [String: Data] = [:]
+        for part in web.parts {
+            let bytes = try Data(contentsOf: cityDir.appendingPathComponent(part.path))
+            #expect(bytes.count == part.bytes && FileDigest.sha256(of: bytes) == part.sha256, "\(part.path)")
+            first[part.path] = bytes
+        }
+        let onDisk = try FileManager.default.contentsOfDirectory(atPath: cityDir.appendingPathComponent("web").path).sorted()
+        #expect(onDisk.map { "web/\($0)" } == web.parts.map(\.path), "content-addressed parts, no debris: \(onDisk)")
+        #expect(web.parts.allSatisfy { $0.path == "web/\($0.name)-\($0.sha256.prefix(16)).json.gz" })
+
+        #expect(try CLIRunner.run(["build", "inputs/monaco", "--output", output.path, "--quiet"], environment: env).status == 0)
+        let again = try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: cityDir.appendingPathComponent("manifest.json")))
+        #expect(again.dataVersion == manifest.dataVersion && again.web == manifest.web)
+        for (path, bytes) in first { #expect(try Data(contentsOf: cityDir.appendingPathComponent(path)) == bytes) }
+
+        // A new release adds its parts beside the kept ones; parts no kept manifest names are removed.
+        #expect(try CLIRunner.run(["build", "inputs/monaco", "--output", output.path, "--quiet", "--keep", "0"], environment: ["SOURCE_DATE_EPOCH": "1800000000"]).status == 0)
+        let afterKeep0 = try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: cityDir.appendingPathComponent("manifest.json")))
+        let remaining = try FileManager.default.contentsOfDirectory(atPath: cityDir.appendingPathComponent("web").path).sorted()
+        #expect(remaining.map { "web/\($0)" } == (afterKeep0.web?.parts ?? []).map(\.path).sorted())
+
+        // A build with errors writes no pack, manifest, copy or web folder.
+        let failed = try TestPaths.temporaryDirectory("web-failed")
+        let r = try CLIRunner.run(["build", "Tests/Fixtures/diagnostics/city", "--output", failed.path, "--quiet"], environment: env)
+        #expect(r.status == 1)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: failed.appendingPathComponent("diagcity").path)) ?? []
+        #expect(!names.contains("web") && !names.contains("manifest.json"), "\(names)")
+    }
+}

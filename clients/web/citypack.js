@@ -1,0 +1,994 @@
+// CityPack web reader: opens the web flavour of a pack (outputs/<city>/web/, listed in manifest.json) and answers
+// nearby, search, cards, routes, strings and departures with the same results as the Swift reader (CityPackKit).
+// An ES module with no dependencies; runs in browsers and in Node 20. See docs/WEB.md.
+//
+//   import { openPack } from './citypack.js';
+//   const pack = await openPack(fetch, 'outputs/vaduz/manifest.json', { publicKey: 'base64…' });
+//   pack.nearby(47.141, 9.5209, 25);            // [{id, kind, osm, name, category, lat, lon, distance_m}, …]
+//   pack.search('toilet', 'de');
+//   pack.departures('11515', '2014-10-20', '07:45', 5);
+
+/** Web format version this reader understands (manifest `web.format` and each part's `format`). */
+export const WEB_FORMAT = 1;
+
+const EARTH_RADIUS = 6371008.8; // metres, as GreatCircle.earthRadius
+const COVER_CELLS = 4; // ProximityIndex.coverCells
+const PAD_DEGREES = 1e-7; // GeohashCover.padDegrees
+const GEOHASH_ALPHABET = '0123456789bcdefghjkmnpqrstuvwxyz';
+
+/** An error with a stable `code`: `manifest`, `hash`, `size`, `signature`, `format`, `fetch`, `part`. */
+export class PackError extends Error {
+  constructor(code, message) {
+    super(message);
+    this.name = 'PackError';
+    this.code = code;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Opening
+
+/**
+ * Fetches and verifies a manifest, then fetches, verifies (SHA-256 and size) and gunzips the web parts.
+ *
+ * @param {(url: string) => Promise<{ok: boolean, status?: number, arrayBuffer(): Promise<ArrayBuffer>}>} fetchLike
+ *   `fetch` or anything with its shape (Node tests pass a file reader).
+ * @param {string} manifestURL URL of `manifest.json` (relative URLs resolve against the page).
+ * @param {{parts?: string[], strings?: string[], publicKey?: string|Uint8Array, requireSignature?: boolean}} [options]
+ *   `parts`: which parts to load now (default: every part the manifest lists); others load with `pack.load(name)`.
+ *   `strings`: locales whose UI strings to load now (default: the default locale); others with `pack.loadStrings`.
+ *   `publicKey`: the trusted Ed25519 public key (base64 of 32 raw bytes, the `.pub` file's line, or the bytes);
+ *   with it a signed manifest must carry a valid signature by that key. `requireSignature`: refuse unsigned
+ *   manifests (needs `publicKey`).
+ * @returns {Promise<CityPack>}
+ */
+export async function openPack(fetchLike, manifestURL, options = {}) {
+  const base = typeof globalThis.location?.href === 'string' ? globalThis.location.href : 'file:///';
+  const url = new URL(manifestURL, base);
+  const manifestBytes = await fetchBytes(fetchLike, url.href);
+  let manifest;
+  try {
+    manifest = JSON.parse(new TextDecoder().decode(manifestBytes));
+  } catch (e) {
+    throw new PackError('manifest', `${url.href}: not JSON (${e.message})`);
+  }
+  if (!manifest || typeof manifest !== 'object' || !manifest.web || !Array.isArray(manifest.web.parts)) {
+    throw new PackError('manifest', `${url.href}: the manifest lists no web flavour (manifest.web)`);
+  }
+  if (manifest.web.format !== WEB_FORMAT) {
+    throw new PackError('format', `web format ${manifest.web.format} is not supported (this reader: ${WEB_FORMAT})`);
+  }
+  const signature = await checkSignature(manifest, options);
+  const pack = new CityPack(fetchLike, url, manifest, signature);
+  const wanted = options.parts ?? manifest.web.parts.map((p) => p.name);
+  const locales = options.strings ?? (Object.keys(manifest.web.strings ?? {}).length ? [pack.defaultLocale] : []);
+  await Promise.all([...wanted.map((name) => pack.load(name)), ...locales.map((l) => pack.loadStrings(l))]);
+  return pack;
+}
+
+async function fetchBytes(fetchLike, href) {
+  let response;
+  try {
+    response = await fetchLike(href);
+  } catch (e) {
+    throw new PackError('fetch', `${href}: ${e.message}`);
+  }
+  if (!response || !response.ok) throw new PackError('fetch', `${href}: HTTP ${response?.status ?? '?'}`);
+  return new Uint8Array(await response.arrayBuffer());
+}
+
+function hex(buffer) {
+  return Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** Web Crypto: the global one (browsers, Node ≥ 19), else Node 18's `node:crypto` webcrypto. */
+async function subtle() {
+  if (globalThis.crypto?.subtle) return globalThis.crypto.subtle;
+  const { webcrypto } = await import('node:crypto');
+  return webcrypto.subtle;
+}
+
+async function sha256Hex(bytes) {
+  return hex(await (await subtle()).digest('SHA-256', bytes));
+}
+
+async function gunzip(bytes) {
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+function base64Bytes(text) {
+  const binary = atob(text.trim());
+  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+}
+
+/** RFC 8785 canonical JSON (what DocumentSignature signs): sorted keys (UTF-16 order), ECMAScript numbers. */
+export function canonicalJSON(value) {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map(canonicalJSON).join(',')}]`;
+  const keys = Object.keys(value).sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJSON(value[k])}`).join(',')}}`;
+}
+
+/**
+ * Verifies the manifest's Ed25519 signature with Web Crypto when a public key is given.
+ * @returns {Promise<'verified'|'unsigned'|'unverified'>} `unverified`: signed, but no key was given to check it.
+ */
+async function checkSignature(manifest, options) {
+  const signed = typeof manifest.signature === 'string';
+  if (!signed) {
+    if (options.requireSignature) throw new PackError('signature', 'the manifest is not signed');
+    return 'unsigned';
+  }
+  if (options.publicKey == null) return 'unverified';
+  const key = typeof options.publicKey === 'string' ? base64Bytes(options.publicKey) : options.publicKey;
+  if (key.length !== 32) throw new PackError('signature', 'the public key is not 32 bytes');
+  const keyId = (await sha256Hex(key)).slice(0, 16);
+  if (manifest.keyId !== keyId) throw new PackError('signature', `signed by key ${manifest.keyId}, not ${keyId}`);
+  const { signature, ...unsigned } = manifest;
+  const message = new TextEncoder().encode(canonicalJSON(unsigned));
+  let ok;
+  try {
+    const webCrypto = await subtle();
+    const cryptoKey = await webCrypto.importKey('raw', key, { name: 'Ed25519' }, false, ['verify']);
+    ok = await webCrypto.verify({ name: 'Ed25519' }, cryptoKey, base64Bytes(signature), message);
+  } catch (e) {
+    throw new PackError('signature', `Ed25519 is not available in this Web Crypto (${e.message}); see docs/WEB.md`);
+  }
+  if (!ok) throw new PackError('signature', 'the manifest signature is invalid');
+  return 'verified';
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Geohash cover and distance (ports of GeohashCover, Geohash and GreatCircle; see docs/WEB.md)
+
+/** Haversine distance in metres between two points in degrees (GreatCircle.distance). */
+export function distance(lat1, lon1, lat2, lon2) {
+  const radians = Math.PI / 180;
+  const phi1 = lat1 * radians;
+  const phi2 = lat2 * radians;
+  const sinDPhi = Math.sin((phi2 - phi1) / 2);
+  const sinDLambda = Math.sin(((lon2 - lon1) * radians) / 2);
+  const a = sinDPhi * sinDPhi + Math.cos(phi1) * Math.cos(phi2) * sinDLambda * sinDLambda;
+  return 2 * EARTH_RADIUS * Math.asin(Math.min(1, Math.sqrt(a)));
+}
+
+function bitCounts(precision) {
+  const total = 5 * precision;
+  return [Math.floor(total / 2), total - Math.floor(total / 2)]; // [lat, lon]
+}
+
+function gridIndex(value, min, span, bits) {
+  const count = 2 ** bits;
+  const v = Number.isNaN(value) ? min : Math.min(Math.max(value, min), min + span);
+  let i = Math.floor((v - min) * (count / span));
+  i = Math.min(Math.max(i, 0), count - 1);
+  const step = span * 2 ** -bits;
+  while (i > 0 && v < min + i * step) i -= 1;
+  while (i < count - 1 && v >= min + (i + 1) * step) i += 1;
+  return i;
+}
+
+// Moves bit k of a value below 2^16 to bit 2k.
+function spread16(x) {
+  x = (x | (x << 8)) & 0x00ff00ff;
+  x = (x | (x << 4)) & 0x0f0f0f0f;
+  x = (x | (x << 2)) & 0x33333333;
+  x = (x | (x << 1)) & 0x55555555;
+  return x >>> 0;
+}
+
+function spread(x) {
+  return spread16(x % 65536) + spread16(Math.floor(x / 65536)) * 4294967296;
+}
+
+function interleave(lonIndex, latIndex, precision) {
+  const lon = spread(lonIndex);
+  const lat = spread(latIndex);
+  return (5 * precision) % 2 === 0 ? lon * 2 + lat : lat * 2 + lon;
+}
+
+/** The geohash string of a point (Geohash.encode): `precision` base-32 characters, 1…10 (50 bits fit a double). */
+export function geohash(lat, lon, precision = 8) {
+  if (!(precision >= 1 && precision <= 10)) throw new RangeError('geohash precision must be 1…10');
+  const [latBits, lonBits] = bitCounts(precision);
+  let cell = interleave(gridIndex(lon, -180, 360, lonBits), gridIndex(lat, -90, 180, latBits), precision);
+  let text = '';
+  for (let i = 0; i < precision; i++) {
+    text = GEOHASH_ALPHABET[cell % 32] + text;
+    cell = Math.floor(cell / 32);
+  }
+  return text;
+}
+
+/** The integer cell of a geohash string (base 32, most significant character first). */
+export function geohashCell(text) {
+  let value = 0;
+  for (const ch of text) value = value * 32 + GEOHASH_ALPHABET.indexOf(ch);
+  return value;
+}
+
+function boxPair(lat, lon, radius) {
+  const degrees = 180 / Math.PI;
+  lat = Math.min(Math.max(lat, -90), 90);
+  lon = lon % 360;
+  if (lon > 180) lon -= 360;
+  else if (lon < -180) lon += 360;
+  const delta = radius / EARTH_RADIUS;
+  const deltaDeg = delta * degrees;
+  const pad = PAD_DEGREES + deltaDeg * 1e-9;
+  const minLat = lat - deltaDeg - pad;
+  const maxLat = lat + deltaDeg + pad;
+  const cMin = Math.max(minLat, -90);
+  const cMax = Math.min(maxLat, 90);
+  const full = [[cMin, cMax, -180, 180]];
+  if (minLat <= -90 || maxLat >= 90 || delta >= Math.PI / 2) return full;
+  const s = Math.sin(delta) / Math.cos(lat / degrees);
+  if (!(s < 1)) return full;
+  const dLonRaw = Math.asin(s) * degrees;
+  const dLon = dLonRaw + pad + dLonRaw * 1e-9;
+  if (!(dLon < 180)) return full;
+  const west = lon - dLon;
+  const east = lon + dLon;
+  if (west < -180) return [[cMin, cMax, west + 360, 180], [cMin, cMax, -180, east]];
+  if (east > 180) return [[cMin, cMax, west, 180], [cMin, cMax, -180, east - 360]];
+  return [[cMin, cMax, west, east]];
+}
+
+function estimatedCells(box, precision) {
+  const [latBits, lonBits] = bitCounts(precision);
+  const sizeLat = 180 / 2 ** latBits;
+  const sizeLon = 360 / 2 ** lonBits;
+  return (Math.floor((box[1] - box[0]) / sizeLat) + 2) * (Math.floor((box[3] - box[2]) / sizeLon) + 2);
+}
+
+/** Calls body(first, last) for each cell range covering the query circle (GeohashCover.forEachRange). */
+function forEachRange(lat, lon, radius, precision, maxCells, body) {
+  if (!Number.isFinite(lat) || !Number.isFinite(lon) || !Number.isFinite(radius) || radius < 0) return;
+  const boxes = boxPair(lat, lon, radius);
+  let level = precision;
+  while (level > 1) {
+    let n = 0;
+    for (const box of boxes) n += estimatedCells(box, level);
+    if (n <= Math.max(maxCells, 1)) break;
+    level -= 1;
+  }
+  const width = 2 ** (5 * (precision - level));
+  const [latBits, lonBits] = bitCounts(level);
+  for (const box of boxes) {
+    const row0 = gridIndex(box[0], -90, 180, latBits);
+    const row1 = gridIndex(box[1], -90, 180, latBits);
+    const col0 = gridIndex(box[2], -180, 360, lonBits);
+    const col1 = gridIndex(box[3], -180, 360, lonBits);
+    for (let row = row0; row <= row1; row++) {
+      for (let col = col0; col <= col1; col++) {
+        const lo = interleave(col, row, level) * width;
+        body(lo, lo + width - 1);
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Text helpers
+
+/** `names[locale]`, then shorter prefixes of the tag, then the plain name, then the alphabetically first locale's. */
+function displayName(names, plain, locale) {
+  if (locale != null && names) {
+    let tag = locale;
+    while (tag.length > 0) {
+      if (Object.prototype.hasOwnProperty.call(names, tag)) return names[tag];
+      const cut = Math.max(tag.lastIndexOf('-'), tag.lastIndexOf('_'));
+      if (cut < 0) break;
+      tag = tag.slice(0, cut);
+    }
+  }
+  if (plain != null) return plain;
+  const keys = names ? Object.keys(names).sort() : [];
+  return keys.length ? names[keys[0]] : null;
+}
+
+/** Words as PackReader.matchExpression splits them: runs of letters and digits (marks stay with their letter). */
+export function searchWords(text, maxWords = 16) {
+  const words = String(text).match(/[\p{L}\p{N}][\p{L}\p{N}\p{M}]*/gu) ?? [];
+  return words.slice(0, maxWords).map((w) => Array.from(w).slice(0, 64).join(''));
+}
+
+/** A word as the FTS5 unicode61 tokenizer (remove_diacritics 2) folds it: lower case, without diacritics. */
+export function foldToken(word) {
+  return word.toLowerCase().normalize('NFD').replace(/\p{Mn}/gu, '').normalize('NFC');
+}
+
+function compareStrings(a, b) {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function omitNull(object) {
+  for (const k of Object.keys(object)) if (object[k] === null || object[k] === undefined) delete object[k];
+  return object;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Service dates
+
+function dayNumber(yyyymmdd) {
+  const y = Math.floor(yyyymmdd / 10000);
+  const m = Math.floor(yyyymmdd / 100) % 100;
+  const d = yyyymmdd % 100;
+  return Math.round(Date.UTC(y, m - 1, d) / 86400000);
+}
+
+function dateOfDayNumber(n) {
+  const t = new Date(n * 86400000);
+  return t.getUTCFullYear() * 10000 + (t.getUTCMonth() + 1) * 100 + t.getUTCDate();
+}
+
+function dateText(yyyymmdd) {
+  const s = String(yyyymmdd).padStart(8, '0');
+  return `${s.slice(0, 4)}-${s.slice(4, 6)}-${s.slice(6, 8)}`;
+}
+
+function parseDate(text) {
+  const m = /^(\d{4})-?(\d{2})-?(\d{2})$/.exec(String(text).trim());
+  if (!m) return null;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const t = new Date(Date.UTC(y, mo - 1, d));
+  if (y < 1 || t.getUTCFullYear() !== y || t.getUTCMonth() !== mo - 1 || t.getUTCDate() !== d) return null;
+  return y * 10000 + mo * 100 + d;
+}
+
+function two(n) {
+  return String(n).padStart(2, '0');
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The pack
+
+/** An opened web pack. Queries are synchronous once their part is loaded. */
+export class CityPack {
+  constructor(fetchLike, manifestURL, manifest, signature) {
+    this.manifest = manifest;
+    /** 'verified', 'unsigned' or 'unverified' (signed, but no public key was given). */
+    this.signature = signature;
+    this.defaultLocale = manifest.city?.defaultLocale ?? 'en';
+    this._fetch = fetchLike;
+    this._url = manifestURL;
+    this._parts = {};
+    this._strings = {};
+  }
+
+  /** Names of the parts the manifest lists. */
+  get partNames() {
+    return this.manifest.web.parts.map((p) => p.name);
+  }
+
+  /** Whether a part is loaded. */
+  has(name) {
+    return name in this._parts;
+  }
+
+  /** Fetches, verifies and loads a part (`places`, `search`, `editorial`, `transit`); no-op when loaded. */
+  async load(name) {
+    if (this.has(name)) return;
+    const entry = this.manifest.web.parts.find((p) => p.name === name);
+    if (!entry) throw new PackError('part', `the pack has no web part '${name}'`);
+    const json = await this._verifiedJSON(entry, true);
+    if (json.format !== WEB_FORMAT) throw new PackError('format', `${entry.path}: web format ${json.format} is not supported`);
+    const loader = { places: loadPlaces, search: loadSearch, editorial: loadEditorial, transit: loadTransit }[name];
+    this._parts[name] = loader ? loader(json) : json;
+  }
+
+  async _verifiedJSON(entry, gzipped) {
+    const href = new URL(entry.path, this._url).href;
+    const bytes = await fetchBytes(this._fetch, href);
+    if (bytes.length !== entry.bytes) {
+      throw new PackError('size', `${entry.path}: ${bytes.length} bytes, the manifest says ${entry.bytes}`);
+    }
+    const digest = await sha256Hex(bytes);
+    if (digest !== entry.sha256) throw new PackError('hash', `${entry.path}: SHA-256 ${digest} is not the manifest's ${entry.sha256}`);
+    const plain = gzipped ? await gunzip(bytes) : bytes;
+    return JSON.parse(new TextDecoder().decode(plain));
+  }
+
+  _part(name) {
+    const part = this._parts[name];
+    if (!part) throw new PackError('part', `the web part '${name}' is not loaded (pack.load('${name}'))`);
+    return part;
+  }
+
+  // -- places ---------------------------------------------------------------------------------------------------
+
+  _placeRow(places, i, locale, dist) {
+    const id = places.id[i];
+    const stop = (id % 4) === 3;
+    return omitNull({
+      id,
+      kind: stop ? 'stop' : 'poi',
+      osm: places.osm[i],
+      stop_id: places.stopId[i],
+      name: displayName(places.names[i], places.name[i], locale ?? null),
+      category: places.category[i],
+      lat: places.lat[i],
+      lon: places.lon[i],
+      distance_m: dist == null ? null : Math.round(dist * 100) / 100,
+    });
+  }
+
+  /**
+   * POIs and stops within `radius` metres (great-circle), nearest first, ties by id; as `citypack query --near`.
+   * @param {number} lat degrees
+   * @param {number} lon degrees
+   * @param {number} [radius=25] metres
+   * @param {{limit?: number, locale?: string}} [options] limit default 50; locale picks display names.
+   */
+  nearby(lat, lon, radius = 25, options = {}) {
+    const limit = options.limit ?? 50;
+    const p = this._part('places');
+    if (!(limit > 0)) return [];
+    const hits = [];
+    const band = (radius / EARTH_RADIUS) * (180 / Math.PI) * (1 + 1e-9) + 1e-9;
+    const { cells, lats, lons, ids } = p;
+    const n = cells.length;
+    forEachRange(lat, lon, radius, p.precision, COVER_CELLS, (first, last) => {
+      let lo = 0;
+      let hi = n;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (cells[mid] < first) lo = mid + 1;
+        else hi = mid;
+      }
+      for (let i = lo; i < n && cells[i] <= last; i++) {
+        if (Math.abs(lats[i] - lat) <= band) {
+          const d = distance(lat, lon, lats[i], lons[i]);
+          if (d <= radius) hits.push({ i, id: ids[i], d });
+        }
+      }
+    });
+    if (hits.length > 1) hits.sort((a, b) => a.d - b.d || a.id - b.id);
+    if (hits.length > limit) hits.length = limit;
+    return hits.map((h) => this._placeRow(p, h.i, options.locale, h.d));
+  }
+
+  /** One POI or stop of the proximity index by id, or null. */
+  place(id, locale) {
+    const p = this._part('places');
+    const i = p.rowOf.get(id);
+    return i === undefined ? null : this._placeRow(p, i, locale, null);
+  }
+
+  // -- search ---------------------------------------------------------------------------------------------------
+
+  /**
+   * Full-text search as `citypack query --search`: every word must match (the last also as a prefix), whole-word
+   * matches first, each pass ranked by SQLite FTS5 bm25 (names weighted 10, terms 1), ties by id.
+   * @param {string} text what the user typed
+   * @param {string} [locale] locale of the display names
+   * @param {{limit?: number}} [options] limit default 50 (as the CLI)
+   */
+  search(text, locale, options = {}) {
+    const limit = options.limit ?? 50;
+    const s = this._part('search');
+    const places = this._part('places');
+    const words = searchWords(text);
+    if (!(limit > 0) || words.length === 0) return [];
+    const tokens = words.map(foldToken);
+    const ids = [];
+    const seen = new Set();
+    for (const prefixLast of [false, true]) {
+      if (ids.length >= limit) break;
+      for (const id of rankBM25(s, tokens, prefixLast, limit)) {
+        if (ids.length < limit && !seen.has(id)) {
+          seen.add(id);
+          ids.push(id);
+        }
+      }
+    }
+    const out = [];
+    for (const id of ids) {
+      const i = places.rowOf.get(id);
+      if (i !== undefined) out.push(this._placeRow(places, i, locale, null));
+    }
+    return out;
+  }
+
+  // -- editorial ------------------------------------------------------------------------------------------------
+
+  _pick(texts, locale) {
+    if (!texts) return null;
+    const keys = Object.keys(texts);
+    if (keys.length === 0) return null;
+    const chain = [];
+    if (locale != null) {
+      chain.push(locale);
+      const language = locale.split(/[-_]/)[0];
+      if (language !== locale) chain.push(language);
+    }
+    if (!chain.includes(this.defaultLocale)) chain.push(this.defaultLocale);
+    for (const l of chain) if (Object.prototype.hasOwnProperty.call(texts, l)) return texts[l];
+    return texts[keys.sort()[0]];
+  }
+
+  /** Problem cards in display order, titles in `locale` (`homeOnly`: only those on the home screen). */
+  cards(locale, { homeOnly = false } = {}) {
+    const e = this._part('editorial');
+    return e.cards
+      .filter((c) => !homeOnly || c.home)
+      .map((c) => omitNull({ id: c.id, title: this._pick(c.title, locale) ?? '', icon: c.icon, home: c.home, position: c.position }));
+  }
+
+  /** Situations of a card in display order. */
+  situations(card, locale) {
+    return this._part('editorial')
+      .situations.filter((s) => s.card === card)
+      .map((s) => omitNull({ id: s.id, card: s.card, title: this._pick(s.title, locale) ?? '', body: this._pick(s.body, locale), position: s.position }));
+  }
+
+  /** Actions of a situation in display order. */
+  actions(situation, locale) {
+    return this._part('editorial')
+      .actions.filter((a) => a.situation === situation)
+      .map((a) =>
+        omitNull({ id: a.id, situation: a.situation, kind: a.kind, target: a.target, label: this._pick(a.label, locale) ?? '', text: this._pick(a.text, locale), position: a.position }),
+      );
+  }
+
+  _routeRow(r, locale, withWaypoints) {
+    const [minLon, minLat, maxLon, maxLat] = r.region;
+    const out = omitNull({
+      id: r.id,
+      name: this._pick(r.name, locale) ?? '',
+      description: this._pick(r.description, locale),
+      lengthMetres: r.lengthM,
+      region: { minLon, minLat, maxLon, maxLat },
+      position: r.position,
+    });
+    out.waypoints = !withWaypoints
+      ? []
+      : r.waypoints.map((w) => {
+          let name = this._pick(w.name, locale);
+          if (name == null && w.poi != null && this.has('places')) name = this.place(w.poi, locale)?.name ?? null;
+          return omitNull({ sequence: w.sequence, poi: w.poi, lat: w.lat, lon: w.lon, radius: w.radius, name });
+        });
+    return out;
+  }
+
+  /** Walking routes in display order, without waypoints. */
+  routes(locale) {
+    return this._part('editorial').routes.map((r) => this._routeRow(r, locale, false));
+  }
+
+  /** One walking route with its region and waypoints (names from the POIs when the places part is loaded). */
+  route(id, locale) {
+    const r = this._part('editorial').routes.find((x) => x.id === id);
+    return r ? this._routeRow(r, locale, true) : null;
+  }
+
+  // -- strings --------------------------------------------------------------------------------------------------
+
+  _stringsLocale(locale) {
+    const available = this.manifest.web.strings ?? {};
+    const chain = [];
+    if (locale != null) {
+      chain.push(locale);
+      const language = locale.split(/[-_]/)[0];
+      if (language !== locale) chain.push(language);
+    }
+    chain.push(this.defaultLocale);
+    return chain.find((l) => l in available) ?? null;
+  }
+
+  /** Loads the strings of a locale (its language, else the default locale): `copy/web/<locale>.json`. */
+  async loadStrings(locale) {
+    const chosen = this._stringsLocale(locale);
+    if (chosen == null || chosen in this._strings) return chosen;
+    const path = this.manifest.web.strings[chosen];
+    const entry = (this.manifest.copy ?? []).find((f) => f.path === path);
+    if (!entry) throw new PackError('manifest', `strings ${path} are not listed in the manifest's copy`);
+    this._strings[chosen] = await this._verifiedJSON(entry, false);
+    return chosen;
+  }
+
+  /**
+   * A UI string: text in copy syntax (`{name}` placeholders), or an object of CLDR plural forms; null when
+   * missing. Call `await pack.loadStrings(locale)` first.
+   */
+  string(key, locale) {
+    const chosen = this._stringsLocale(locale);
+    const table = chosen == null ? null : this._strings[chosen];
+    if (!table) throw new PackError('part', `strings for '${locale}' are not loaded (await pack.loadStrings('${locale}'))`);
+    return Object.prototype.hasOwnProperty.call(table, key) ? table[key] : null;
+  }
+
+  // -- transit --------------------------------------------------------------------------------------------------
+
+  /** A stop by GTFS stop_id as `query --departures` prints it, or null. */
+  stop(stopId) {
+    const t = this._part('transit');
+    const rows = t.byCode.get(String(stopId));
+    return rows ? stopRow(t, rows[0]) : null;
+  }
+
+  /**
+   * The next departures from a stop (a station includes its platforms) at or after a local date and time, as
+   * `citypack query --departures --at` (TransitReader.departures): sorted by time, line name, trip_id, stop_id.
+   * @param {string} stopId GTFS stop_id
+   * @param {string} date `YYYY-MM-DD`
+   * @param {string|number} time `HH:MM` (or `HH:MM:SS`), or seconds since midnight
+   * @param {number} [limit=10]
+   * @returns {Array<{line, headsign?, time, date, seconds, trip, route_type, colour?, stop_id}>}
+   */
+  departures(stopId, date, time, limit = 10) {
+    const t = this._part('transit');
+    const day = parseDate(date);
+    if (day == null) throw new PackError('part', `not a date: ${date}`);
+    let seconds = time;
+    if (typeof time === 'string') {
+      const m = /^(\d{1,2}):(\d{2})(?::(\d{2}))?$/.exec(time.trim());
+      if (!m) throw new PackError('part', `not a time: ${time}`);
+      seconds = Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3] ?? 0);
+    }
+    return departures(t, String(stopId), day, seconds, limit);
+  }
+}
+
+/**
+ * A pack from parts already at hand (bundled with an app, or built in tests): `parts` maps part names to their
+ * parsed JSON. No hashes are checked — the caller vouches for the parts.
+ */
+export function packFromParts(manifest, parts) {
+  const pack = new CityPack(null, null, manifest, 'unverified');
+  for (const [name, json] of Object.entries(parts)) {
+    const loader = { places: loadPlaces, search: loadSearch, editorial: loadEditorial, transit: loadTransit }[name];
+    pack._parts[name] = loader ? loader(json) : json;
+  }
+  return pack;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Part loaders
+
+function loadPlaces(json) {
+  // Rows past sum(counts) are details only (searchable stops outside the index).
+  const n = json.counts.reduce((a, c) => a + c, 0);
+  const cells = new Float64Array(n);
+  let row = 0;
+  for (let c = 0; c < json.cells.length; c++) {
+    const cell = geohashCell(json.cells[c]);
+    for (let k = 0; k < json.counts[c]; k++) cells[row++] = cell;
+  }
+  const rowOf = new Map();
+  for (let i = 0; i < json.id.length; i++) rowOf.set(json.id[i], i);
+  return {
+    precision: json.precision,
+    cells,
+    ids: Float64Array.from(json.id),
+    lats: Float64Array.from(json.lat),
+    lons: Float64Array.from(json.lon),
+    id: json.id,
+    lat: json.lat,
+    lon: json.lon,
+    osm: json.osm,
+    category: json.category,
+    name: json.name,
+    names: json.names,
+    tags: json.tags,
+    stopId: json.stopId,
+    rowOf,
+  };
+}
+
+function loadSearch(json) {
+  const rows = json.rowid.length;
+  const size = new Float64Array(rows);
+  let total = 0;
+  // Postings per term: rows (ascending) with hits per column.
+  const postings = json.vocab.map(() => []);
+  for (let r = 0; r < rows; r++) {
+    const counts = new Map();
+    for (const [column, list] of [[0, json.name[r]], [1, json.terms[r]]]) {
+      for (const term of list) {
+        let c = counts.get(term);
+        if (!c) counts.set(term, (c = [0, 0]));
+        c[column] += 1;
+      }
+    }
+    for (const [term, c] of counts) postings[term].push(r, c[0], c[1]);
+    size[r] = json.name[r].length + json.terms[r].length;
+    total += size[r];
+  }
+  const termIndex = new Map(json.vocab.map((t, i) => [t, i]));
+  const sorted = json.vocab.map((_, i) => i).sort((a, b) => compareStrings(json.vocab[a], json.vocab[b]));
+  return {
+    vocab: json.vocab,
+    weights: json.weights,
+    rowid: json.rowid,
+    size,
+    rows,
+    avgdl: total / rows,
+    postings,
+    termIndex,
+    sorted,
+  };
+}
+
+/** Vocab indexes of the terms equal to `token`, or (prefix) starting with it. */
+function termsFor(s, token, prefix) {
+  if (!prefix) {
+    const i = s.termIndex.get(token);
+    return i === undefined ? [] : [i];
+  }
+  let lo = 0;
+  let hi = s.sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (s.vocab[s.sorted[mid]] < token) lo = mid + 1;
+    else hi = mid;
+  }
+  const out = [];
+  for (let k = lo; k < s.sorted.length && s.vocab[s.sorted[k]].startsWith(token); k++) out.push(s.sorted[k]);
+  return out;
+}
+
+/**
+ * Row ids matching every token (the last as a prefix when `prefixLast`), ordered as SQLite's
+ * `ORDER BY bm25(search, 10.0, 1.0), rowid LIMIT limit` (FTS5's bm25: k1 1.2, b 0.75).
+ */
+function rankBM25(s, tokens, prefixLast, limit) {
+  const k1 = 1.2;
+  const b = 0.75;
+  const [w0, w1] = s.weights;
+  // Per phrase: row → weighted frequency.
+  const freqs = tokens.map((token, i) => {
+    const freq = new Map();
+    for (const term of termsFor(s, token, prefixLast && i === tokens.length - 1)) {
+      const p = s.postings[term];
+      for (let k = 0; k < p.length; k += 3) freq.set(p[k], (freq.get(p[k]) ?? 0) + (w0 * p[k + 1] + w1 * p[k + 2]));
+    }
+    return freq;
+  });
+  const idf = freqs.map((f) => {
+    const nHit = f.size;
+    const v = Math.log((s.rows - nHit + 0.5) / (nHit + 0.5));
+    return v <= 0 ? 1e-6 : v;
+  });
+  let smallest = 0;
+  for (let i = 1; i < freqs.length; i++) if (freqs[i].size < freqs[smallest].size) smallest = i;
+  const scored = [];
+  for (const row of freqs[smallest].keys()) {
+    if (!freqs.every((f) => f.has(row))) continue;
+    const D = s.size[row];
+    let score = 0;
+    for (let i = 0; i < freqs.length; i++) {
+      const f = freqs[i].get(row);
+      score += idf[i] * ((f * (k1 + 1.0)) / (f + k1 * (1 - b + (b * D) / s.avgdl)));
+    }
+    scored.push({ id: s.rowid[row], rank: -1.0 * score });
+  }
+  scored.sort((x, y) => x.rank - y.rank || x.id - y.id);
+  return scored.slice(0, limit).map((x) => x.id);
+}
+
+function loadEditorial(json) {
+  return json;
+}
+
+function loadTransit(json) {
+  const st = json.stops;
+  const byCode = new Map();
+  const stopIndex = new Map();
+  const children = new Map();
+  st.id.forEach((id, i) => stopIndex.set(id, i));
+  // Rows with the same stop_id in (feed, id) order; children of a station in id order.
+  const order = st.id.map((_, i) => i).sort((a, b) => st.feed[a] - st.feed[b] || st.id[a] - st.id[b]);
+  for (const i of order) {
+    const code = st.stopId[i];
+    if (!byCode.has(code)) byCode.set(code, []);
+    byCode.get(code).push(i);
+  }
+  for (let i = 0; i < st.id.length; i++) {
+    const parent = st.parent[i];
+    if (parent == null) continue;
+    if (!children.has(parent)) children.set(parent, []);
+    children.get(parent).push(i);
+  }
+  for (const list of children.values()) list.sort((a, b) => st.id[a] - st.id[b]);
+  // Departures per stop: absolute seconds and trips.
+  const dep = new Map();
+  let k = 0;
+  for (let s = 0; s < json.departures.stop.length; s++) {
+    const count = json.departures.counts[s];
+    const seconds = new Float64Array(count);
+    const trips = new Float64Array(count);
+    let acc = 0;
+    for (let j = 0; j < count; j++, k++) {
+      acc += json.departures.seconds[k];
+      seconds[j] = acc;
+      trips[j] = json.departures.trip[k];
+    }
+    dep.set(json.departures.stop[s], { seconds, trips });
+  }
+  const index = (ids) => {
+    const m = new Map();
+    ids.forEach((id, i) => m.set(id, i));
+    return m;
+  };
+  const freqByTrip = new Map();
+  json.frequencies.trip.forEach((trip, i) => {
+    if (!freqByTrip.has(trip)) freqByTrip.set(trip, []);
+    freqByTrip.get(trip).push(i);
+  });
+  const offsetsByStop = new Map();
+  json.tripOffsets.stop.forEach((stop, i) => {
+    if (!offsetsByStop.has(stop)) offsetsByStop.set(stop, []);
+    offsetsByStop.get(stop).push(i);
+  });
+  const exceptions = new Map();
+  json.serviceDates.service.forEach((service, i) => exceptions.set(`${service}:${json.serviceDates.date[i]}`, json.serviceDates.type[i]));
+  return {
+    json,
+    maxSeconds: json.maxSeconds,
+    byCode,
+    stopIndex,
+    children,
+    dep,
+    tripIndex: index(json.trips.id),
+    lineIndex: index(json.lines.id),
+    serviceIndex: index(json.services.id),
+    freqByTrip,
+    offsetsByStop,
+    exceptions,
+  };
+}
+
+function stopRow(t, i) {
+  const st = t.json.stops;
+  const type = st.locationType[i];
+  return omitNull({
+    id: st.id[i],
+    kind: 'stop',
+    osm: '',
+    stop_id: st.stopId[i],
+    name: st.name[i],
+    category: type === 1 ? 'transit_station' : type === 2 ? 'transit_entrance' : 'transit_stop',
+    lat: st.lat[i] ?? 0,
+    lon: st.lon[i] ?? 0,
+  });
+}
+
+function tripInfo(t, id, cache) {
+  if (cache.has(id)) return cache.get(id);
+  const i = t.tripIndex.get(id);
+  let info = null;
+  if (i !== undefined) {
+    const tr = t.json.trips;
+    const li = t.lineIndex.get(tr.line[i]);
+    if (li !== undefined) {
+      const l = t.json.lines;
+      info = {
+        tripId: tr.tripId[i],
+        service: tr.service[i],
+        headsign: tr.headsign[i],
+        routeId: l.routeId[li],
+        shortName: l.shortName[li],
+        longName: l.longName[li],
+        type: l.type[li],
+        colour: l.colour[li],
+      };
+      info.lineName = info.shortName ?? info.longName ?? info.routeId;
+    }
+  }
+  cache.set(id, info);
+  return info;
+}
+
+function serviceRuns(t, service, date, weekday, cache) {
+  const key = `${service}:${date}`;
+  if (cache.has(key)) return cache.get(key);
+  let runs = false;
+  const type = t.exceptions.get(key);
+  if (type !== undefined) runs = type === 1;
+  else {
+    const i = t.serviceIndex.get(service);
+    const sv = t.json.services;
+    if (i !== undefined && sv.start[i] != null && sv.days[i] != null) {
+      runs = sv.start[i] <= date && date <= sv.end[i] && (sv.days[i] & (1 << weekday)) !== 0;
+    }
+  }
+  cache.set(key, runs);
+  return runs;
+}
+
+function departures(t, code, date, seconds, limit) {
+  if (!(limit > 0)) return [];
+  const st = t.json.stops;
+  const serving = [];
+  for (const i of t.byCode.get(code) ?? []) {
+    serving.push(i);
+    for (const c of t.children.get(st.id[i]) ?? []) serving.push(c);
+  }
+  if (serving.length === 0) return [];
+  const trips = new Map();
+  const runsCache = new Map();
+  const found = [];
+  const base = dayNumber(date);
+  const daysBack = Math.floor(t.maxSeconds / 86400);
+  const make = (trip, stopCode, serviceDate, secs, shift) =>
+    ({
+      line: trip.lineName,
+      headsign: trip.headsign,
+      time: `${two(Math.floor((((secs % 86400) + 86400) % 86400) / 3600))}:${two(Math.floor(((((secs % 86400) + 86400) % 86400) % 3600) / 60))}`,
+      date: dateText(serviceDate),
+      seconds: secs,
+      trip: trip.tripId,
+      route_type: trip.type,
+      colour: trip.colour,
+      stop_id: stopCode,
+      _key: secs + shift,
+    });
+  for (let dayOffset = -daysBack; dayOffset <= 1; dayOffset++) {
+    const serviceDate = dateOfDayNumber(base + dayOffset);
+    const weekday = ((((base + dayOffset + 3) % 7) + 7) % 7);
+    const shift = dayOffset * 86400;
+    const threshold = Math.max(0, seconds - shift);
+    if (dayOffset < 0 && threshold > t.maxSeconds) continue;
+    for (const i of serving) {
+      const stopId = st.id[i];
+      const code2 = st.stopId[i];
+      // Timetabled departures: up to `limit` running ones and those sharing the last one's time.
+      const d = t.dep.get(stopId);
+      if (d) {
+        let lo = 0;
+        let hi = d.seconds.length;
+        while (lo < hi) {
+          const mid = (lo + hi) >>> 1;
+          if (d.seconds[mid] < threshold) lo = mid + 1;
+          else hi = mid;
+        }
+        let accepted = 0;
+        let lastSeconds = -Infinity;
+        for (let k = lo; k < d.seconds.length; k++) {
+          const secs = d.seconds[k];
+          if (accepted >= limit && secs > lastSeconds) break;
+          const trip = tripInfo(t, d.trips[k], trips);
+          if (!trip || !serviceRuns(t, trip.service, serviceDate, weekday, runsCache)) continue;
+          found.push(make(trip, code2, serviceDate, secs, shift));
+          accepted += 1;
+          lastSeconds = secs;
+        }
+      }
+      // Frequency trips.
+      const offsets = t.offsetsByStop.get(stopId) ?? [];
+      const windows = [];
+      for (const o of offsets) {
+        const trip = t.json.tripOffsets.trip[o];
+        const offset = t.json.tripOffsets.offset[o];
+        for (const f of t.freqByTrip.get(trip) ?? []) {
+          const fr = t.json.frequencies;
+          windows.push({ trip, offset, start: fr.start[f], end: fr.end[f], headway: fr.headway[f] });
+        }
+      }
+      windows.sort((a, b) => a.trip - b.trip || a.offset - b.offset || a.start - b.start);
+      for (const w of windows) {
+        if (!(w.headway > 0)) continue;
+        const earliest = Math.max(w.start, threshold - w.offset);
+        let tt = w.start + Math.trunc((earliest - w.start + w.headway - 1) / w.headway) * w.headway;
+        if (!(tt < w.end)) continue;
+        const trip = tripInfo(t, w.trip, trips);
+        if (!trip || !serviceRuns(t, trip.service, serviceDate, weekday, runsCache)) continue;
+        let produced = 0;
+        while (tt < w.end && produced < limit) {
+          found.push(make(trip, code2, serviceDate, tt + w.offset, shift));
+          produced += 1;
+          tt += w.headway;
+        }
+      }
+    }
+  }
+  found.sort(
+    (a, b) => a._key - b._key || compareStrings(a.line, b.line) || compareStrings(a.trip, b.trip) || compareStrings(a.stop_id, b.stop_id),
+  );
+  return found.slice(0, limit).map((d) => {
+    delete d._key;
+    return omitNull(d);
+  });
+}

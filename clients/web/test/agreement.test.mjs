@@ -1,0 +1,228 @@
+// Same answers as Swift: the JS reader against `citypack query --format json` on real packs (Monaco,
+// Liechtenstein, Milan + GTFS). Every difference is a failure.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { openPack, searchWords } from '../citypack.js';
+import { buildCity, fileFetch, pooled, random, swiftQuery } from '../test-support/support.mjs';
+
+const WIDTH = 2; // concurrent citypack processes
+
+/** Compares answer pairs; fails with the first differences and returns the agreement count. */
+function agree(t, what, pairs) {
+  const diffs = [];
+  for (const { label, js, swift } of pairs) {
+    try {
+      assert.deepStrictEqual(js, swift);
+    } catch {
+      diffs.push(`${label}\n  js:    ${JSON.stringify(js).slice(0, 600)}\n  swift: ${JSON.stringify(swift).slice(0, 600)}`);
+    }
+  }
+  const agreeing = pairs.length - diffs.length;
+  t.diagnostic(`${what}: ${agreeing}/${pairs.length} agree`);
+  console.log(`AGREEMENT ${what}: ${agreeing}/${pairs.length}`);
+  assert.equal(diffs.length, 0, `${diffs.length} of ${pairs.length} ${what} differ:\n${diffs.slice(0, 5).join('\n')}`);
+  return agreeing;
+}
+
+/** Query points: half near a place (up to ~150 m away), half anywhere in the bbox; radii 10–200 m. */
+function nearbyCases(pack, count, seed) {
+  const rand = random(seed);
+  const [minLon, minLat, maxLon, maxLat] = pack.manifest.bbox;
+  const places = pack._part('places');
+  const cases = [];
+  for (let k = 0; k < count; k++) {
+    let lat;
+    let lon;
+    if (k % 2 === 0) {
+      const i = Math.floor(rand() * places.cells.length);
+      lat = places.lat[i] + (rand() - 0.5) * 0.0027;
+      lon = places.lon[i] + (rand() - 0.5) * 0.004;
+    } else {
+      lat = minLat + rand() * (maxLat - minLat);
+      lon = minLon + rand() * (maxLon - minLon);
+    }
+    const radius = Math.round((10 + rand() * 190) * 10) / 10;
+    cases.push({ lat: Number(lat.toFixed(7)), lon: Number(lon.toFixed(7)), radius });
+  }
+  return cases;
+}
+
+async function nearbyAgreement(t, city, count, seed) {
+  const built = buildCity(city);
+  const pack = await openPack(fileFetch, built.manifestURL);
+  const cases = nearbyCases(pack, count, seed);
+  const swift = await pooled(cases, WIDTH, (c) =>
+    swiftQuery(built.database, ['--near', `${c.lat},${c.lon}`, '--radius', String(c.radius)]),
+  );
+  const pairs = cases.map((c, i) => ({
+    label: `nearby ${city} ${c.lat},${c.lon} r=${c.radius}`,
+    js: { results: pack.nearby(c.lat, c.lon, c.radius) },
+    swift: swift[i],
+  }));
+  const nonEmpty = pairs.filter((p) => p.swift.results.length > 0).length;
+  t.diagnostic(`${city}: ${nonEmpty} of ${pairs.length} queries have results`);
+  assert.ok(nonEmpty >= count / 3, 'most queries must find something, or the comparison says little');
+  return agree(t, `nearby ${city}`, pairs);
+}
+
+test('nearby agrees with Swift on Monaco (250 random points, 10–200 m)', async (t) => {
+  await nearbyAgreement(t, 'monaco', 250, 14);
+});
+
+test('nearby agrees with Swift on Liechtenstein (300 random points, 10–200 m)', async (t) => {
+  await nearbyAgreement(t, 'vaduz', 300, 1414);
+});
+
+test('search agrees with Swift (Monaco and Liechtenstein, 60+ terms, several locales)', async (t) => {
+  const pairs = [];
+  for (const [city, fixed, locales] of [
+    ['monaco', ['toilet', 'wc', 'Toilette', 'caf', 'Café', 'cafe de paris', 'metro', 'pharmacie', 'pharmacy', 'hotel', 'bank', 'atm', 'Monte', 'CASINO', 'musée', 'port hercule', 'bus'], ['en', 'fr', 'de']],
+    ['vaduz', ['toilet', 'Toilette', 'restaurant', 'vaduz', 'apotheke', 'bank', 'kirche', 'schaan', 'hotel', 'Café', 'post', 'museum', 'bus', 'zürich'], ['de', 'en']],
+  ]) {
+    const built = buildCity(city);
+    const pack = await openPack(fileFetch, built.manifestURL, { parts: ['places', 'search'] });
+    // Terms from the data: words of names, their prefixes, two-word names; deterministic.
+    const rand = random(city.length * 7919);
+    const places = pack._part('places');
+    const terms = new Set(fixed);
+    while (terms.size < fixed.length + 25) {
+      const name = places.name[Math.floor(rand() * places.cells.length)];
+      if (!name) continue;
+      const words = searchWords(name);
+      if (words.length === 0) continue;
+      const w = words[Math.floor(rand() * words.length)];
+      const r = rand();
+      terms.add(r < 0.4 ? w : r < 0.7 ? w.slice(0, Math.max(2, Math.ceil(w.length / 2))) : words.slice(0, 2).join(' '));
+    }
+    const cases = [...terms].map((term, i) => ({ term, locale: i % 3 === 0 ? null : locales[i % locales.length] }));
+    const swift = await pooled(cases, WIDTH, (c) =>
+      swiftQuery(built.database, ['--search', c.term, ...(c.locale ? ['--locale', c.locale] : [])]),
+    );
+    cases.forEach((c, i) =>
+      pairs.push({ label: `search ${city} '${c.term}' locale=${c.locale}`, js: { results: pack.search(c.term, c.locale ?? undefined) }, swift: swift[i] }),
+    );
+  }
+  assert.ok(pairs.length >= 50);
+  agree(t, 'search', pairs);
+});
+
+test('search agrees with Swift on stops (NYC stations and platforms; a stop outside the bbox)', async (t) => {
+  const pairs = [];
+  for (const [city, terms] of [
+    ['nyc', ['station', 'transit', 'transit station', 'st', '14 st', 'Av', 'Times', 'Brooklyn', 'Junction', 'bridge', 'park', '42']],
+    ['tiny', ['Faraway', 'far', 'central', 'platform', 'central platform 2', 'gamma', 'transit stop', 'x']],
+  ]) {
+    const built = buildCity(city);
+    const pack = await openPack(fileFetch, built.manifestURL, { parts: ['places', 'search'] });
+    const swift = await pooled(terms, WIDTH, (term) => swiftQuery(built.database, ['--search', term]));
+    terms.forEach((term, i) => pairs.push({ label: `search ${city} '${term}'`, js: { results: pack.search(term) }, swift: swift[i] }));
+  }
+  assert.ok(pairs.some((p) => p.swift.results.some((r) => r.stop_id === 'FAR')), 'the stop outside the bbox is found');
+  agree(t, 'search stops', pairs);
+});
+
+test('departures agree with Swift on Milan (stops × times, incl. after midnight)', async (t) => {
+  const built = buildCity('milan');
+  const pack = await openPack(fileFetch, built.manifestURL, { parts: ['transit'] });
+  const json = pack._part('transit').json;
+  // A service day in the middle of the feed (calendar starts, else calendar_dates).
+  const days = [...json.services.start.filter((x) => x != null), ...json.serviceDates.date].sort();
+  assert.ok(days.length > 0, 'the Milan feed has service days');
+  const day = String(days[Math.floor(days.length / 2)]);
+  const base = `${day.slice(0, 4)}-${day.slice(4, 6)}-${day.slice(6, 8)}`;
+  const t0 = Date.parse(`${base}T00:00:00Z`);
+  const dates = [0, 1, 5, 6].map((d) => new Date(t0 + d * 86400000).toISOString().slice(0, 10));
+  const p = pack._part('transit');
+  const rand = random(2015);
+  const withDepartures = p.json.departures.stop;
+  const stops = new Set();
+  // Stations (parents) as well as platforms.
+  const codes = p.json.stops.stopId;
+  while (stops.size < 10) {
+    const stopRow = p.stopIndex.get(withDepartures[Math.floor(rand() * withDepartures.length)]);
+    stops.add(codes[stopRow]);
+  }
+  const parent = p.json.stops.parent.findIndex((x) => x != null);
+  if (parent >= 0) stops.add(codes[p.stopIndex.get(p.json.stops.parent[parent])]);
+  const times = ['00:10', '05:30', '07:45', '12:00', '18:20', '23:50'];
+  const cases = [];
+  let k = 0;
+  for (const stop of stops) {
+    for (const time of times) {
+      cases.push({ stop, date: dates[k % dates.length], time, limit: k % 4 === 0 ? 20 : 5 });
+      k++;
+    }
+  }
+  const swift = await pooled(cases, WIDTH, (c) =>
+    swiftQuery(built.database, ['--departures', c.stop, '--at', `${c.date} ${c.time}`, '--limit', String(c.limit)]),
+  );
+  const pairs = cases.map((c, i) => ({
+    label: `departures ${c.stop} ${c.date} ${c.time} limit ${c.limit}`,
+    js: { stop: pack.stop(c.stop), departures: pack.departures(c.stop, c.date, c.time, c.limit) },
+    swift: swift[i],
+  }));
+  const nonEmpty = pairs.filter((x) => x.swift.departures.length > 0).length;
+  t.diagnostic(`${nonEmpty} of ${pairs.length} departure boards are not empty`);
+  assert.ok(nonEmpty >= pairs.length / 2);
+  agree(t, 'departures milan', pairs);
+});
+
+/** Departure boards for every stop_id of a pack at the given dates and times (limits 3 and 12). */
+async function boardAgreement(t, city, pickStops, dates, times) {
+  const built = buildCity(city);
+  const pack = await openPack(fileFetch, built.manifestURL, { parts: ['transit'] });
+  const stops = pickStops(pack._part('transit').json.stops);
+  const cases = [];
+  let k = 0;
+  for (const stop of stops) for (const date of dates) for (const time of times) cases.push({ stop, date, time, limit: k++ % 2 ? 3 : 12 });
+  const swift = await pooled(cases, WIDTH, (c) =>
+    swiftQuery(built.database, ['--departures', c.stop, '--at', `${c.date} ${c.time}`, '--limit', String(c.limit)]),
+  );
+  const pairs = cases.map((c, i) => ({
+    label: `departures ${city} ${c.stop} ${c.date} ${c.time} limit ${c.limit}`,
+    js: { stop: pack.stop(c.stop), departures: pack.departures(c.stop, c.date, c.time, c.limit) },
+    swift: swift[i],
+  }));
+  const nonEmpty = pairs.filter((x) => x.swift.departures.length > 0).length;
+  t.diagnostic(`${city}: ${nonEmpty} of ${pairs.length} departure boards are not empty`);
+  assert.ok(nonEmpty >= pairs.length / 3);
+  return agree(t, `departures ${city}`, pairs);
+}
+
+test('departures agree with Swift on NYC subway stations (parent stations with platforms, calendar)', async (t) => {
+  const rand = random(1904);
+  await boardAgreement(
+    t,
+    'nyc',
+    (stops) => {
+      const stations = stops.stopId.filter((_, i) => stops.locationType[i] === 1);
+      const picked = new Set();
+      while (picked.size < 8) picked.add(stations[Math.floor(rand() * stations.length)]);
+      return [...picked];
+    },
+    ['2024-12-20', '2024-12-21', '2025-01-01'],
+    ['00:30', '08:00', '17:45'],
+  );
+});
+
+test('departures agree with Swift on a feed with frequencies, a station and trips past midnight', async (t) => {
+  await boardAgreement(
+    t,
+    'tiny',
+    (stops) => stops.stopId,
+    ['2024-04-30', '2024-05-01', '2024-05-04', '2024-08-15'],
+    ['00:00', '00:15', '01:00', '06:05', '08:55', '12:00', '17:20', '23:55'],
+  );
+});
+
+test('web part sizes (Monaco, Liechtenstein, Milan) against the SQLite pack.gz', async (t) => {
+  for (const city of ['monaco', 'vaduz', 'milan']) {
+    const m = JSON.parse(readFileSync(buildCity(city).manifest, 'utf8'));
+    const parts = m.web.parts.map((x) => `${x.name} ${x.bytes}`).join(', ');
+    const total = m.web.parts.reduce((a, x) => a + x.bytes, 0);
+    console.log(`SIZES ${city}: pack.gz ${m.artifact.bytes}; web ${parts}; web total ${total}`);
+    t.diagnostic(`${city}: pack.gz ${m.artifact.bytes} bytes; web parts: ${parts}`);
+    assert.ok(total < m.artifact.bytes, `${city}: the web flavour is smaller than the pack`);
+  }
+});
