@@ -59,7 +59,9 @@ enum PackWriter {
             categoryInsert.bind(2, category.priority)
             categoryInsert.bind(3, category.labels[city.defaultLocale] ?? category.labels["en"] ?? category.id)
             try categoryInsert.run()
-            for (locale, label) in category.labels.sorted(by: { $0.key < $1.key }) {
+            // Labels in the city's locales only, as for `string` (an app shows the pack in those; the default
+            // locale's label is `category.label`).
+            for (locale, label) in category.labels.sorted(by: { $0.key < $1.key }) where city.locales.contains(locale) {
                 labelInsert.bind(1, category.id)
                 labelInsert.bind(2, locale)
                 labelInsert.bind(3, label)

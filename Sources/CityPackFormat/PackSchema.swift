@@ -4,7 +4,7 @@
 /// Format version 1 tables:
 /// - `meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)`: see ``MetaKey``.
 /// - `category(id TEXT PRIMARY KEY, priority INTEGER NOT NULL, label TEXT NOT NULL)`: labels in the default locale.
-/// - `category_label(category TEXT, locale TEXT, label TEXT, PRIMARY KEY(category, locale))`.
+/// - `category_label(category TEXT, locale TEXT, label TEXT, PRIMARY KEY(category, locale))`: labels in the city's locales.
 /// - `poi(id INTEGER PRIMARY KEY, lat NOT NULL, lon NOT NULL, category TEXT NOT NULL, name TEXT, tags TEXT NOT NULL)`:
 ///   `id` is ``stableID`` of the OSM ref (`osmId × 4 + kind`, kind 0 node, 1 way, 2 relation; the OSM ref is
 ///   derived from it, ``osmRef(id:)``); `lat` and `lon` are degrees stored as ``storedDegrees(_:)`` writes them
