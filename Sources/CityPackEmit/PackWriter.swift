@@ -70,6 +70,7 @@ enum PackWriter {
             terms[category.id] = searchTerms(for: category)
         }
 
+        let categoryCodes = PackSchema.categoryCodes(categories.map(\.id))
         let pois = input.pois.sorted { $0.ref.stableID < $1.ref.stableID }
         let poiInsert = try db.prepare(
             "INSERT INTO \(T.poi)(id, lat, lon, category, name, tags) VALUES (?, ?, ?, ?, ?, ?)")
@@ -80,7 +81,7 @@ enum PackWriter {
             poiInsert.bind(1, id)
             bindDegrees(poiInsert, 2, poi.coordinate.lat)
             bindDegrees(poiInsert, 3, poi.coordinate.lon)
-            poiInsert.bind(4, poi.category)
+            if let code = categoryCodes[poi.category] { poiInsert.bind(4, code) } else { poiInsert.bind(4, poi.category) }
             poiInsert.bind(5, poi.name)
             poiInsert.bind(6, tagsJSON(poi.tags))
             try poiInsert.run()
@@ -178,7 +179,8 @@ enum PackWriter {
     }
 
     /// Tags as a JSON object with sorted keys.
+    /// `poi.tags`: compact (``CityPackFormat/PackSchema/encodeTags(_:)``), or JSON when a value holds a separator.
     static func tagsJSON(_ tags: [String: String]) -> String {
-        SortedJSON.text(tags, pretty: false) ?? "{}"
+        PackSchema.encodeTags(tags) ?? SortedJSON.text(tags, pretty: false) ?? "{}"
     }
 }

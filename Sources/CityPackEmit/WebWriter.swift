@@ -110,7 +110,8 @@ enum WebWriter {
         var points: [ProximityIndex.Point] = []
         var poiDetails: [Int64: (category: String, name: String?, tags: String?)] = [:]
         let pois = try db.prepare(
-            "SELECT id, \(PackSchema.degreesSQL("lat")), \(PackSchema.degreesSQL("lon")), category, name, tags FROM \(T.poi)")
+            "SELECT p.id, \(PackSchema.degreesSQL("p.lat")), \(PackSchema.degreesSQL("p.lon")), \(PackSchema.categorySQL("p")), "
+                + "p.name, p.tags FROM \(T.poi) p \(PackSchema.categoryJoinSQL("p"))")
         while try pois.step() {
             let id = pois.int64(0)
             points.append(ProximityIndex.Point(id: id, lat: pois.double(1), lon: pois.double(2)))
@@ -162,7 +163,7 @@ enum WebWriter {
                 out.category.append(poi?.category ?? "")
                 out.name.append(poi?.name)
                 out.names.append(names[id] ?? [:])
-                out.tags.append(texts(poi?.tags) ?? [:])
+                out.tags.append(poi?.tags.flatMap(PackSchema.decodeTags) ?? [:])
                 out.stopId.append(nil)
             }
         }

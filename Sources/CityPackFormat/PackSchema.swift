@@ -1,3 +1,4 @@
+import Foundation
 /// The pack format: SQLite table and column names, version numbers and file naming shared by the writer
 /// (`CityPackEmit`) and the reader (`CityPackKit`); both name tables through ``Table``.
 ///
@@ -5,7 +6,8 @@
 /// - `meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)`: see ``MetaKey``.
 /// - `category(id TEXT PRIMARY KEY, priority INTEGER NOT NULL, label TEXT NOT NULL)`: labels in the default locale.
 /// - `category_label(category TEXT, locale TEXT, label TEXT, PRIMARY KEY(category, locale))`: labels in the city's locales.
-/// - `poi(id INTEGER PRIMARY KEY, lat NOT NULL, lon NOT NULL, category TEXT NOT NULL, name TEXT, tags TEXT NOT NULL)`:
+/// - `poi(id INTEGER PRIMARY KEY, lat NOT NULL, lon NOT NULL, category NOT NULL, name TEXT, tags TEXT NOT NULL)`
+///   (`category`: the code of ``categoryCodesQuery``; the id as TEXT in formats 1 and 2):
 ///   `id` is ``stableID`` of the OSM ref (`osmId × 4 + kind`, kind 0 node, 1 way, 2 relation; the OSM ref is
 ///   derived from it, ``osmRef(id:)``); `lat` and `lon` are degrees stored as ``storedDegrees(_:)`` writes them
 ///   (an INTEGER of degrees × 10⁷ when that is exact, as for every OSM coordinate, else a REAL; read them with
@@ -71,8 +73,9 @@ public enum PackSchema {
     public static let applicationID: Int32 = 0x4350_4B31
     /// SQLite `user_version`: the pack format version. Readers refuse versions they do not know. Version 2
     /// (issue 15, smaller packs): no `poi_bucket`, no `poi.osm` and `poi.cell`, coordinates as integers × 10⁷,
-    /// contentless `search` with dense rowids.
-    public static let formatVersion: Int32 = 2
+    /// contentless `search` with dense rowids. Version 3: `poi.category` holds the category's code
+    /// (``categoryCodesQuery``) instead of its id, and `poi.tags` is compact (``encodeTags(_:)``) instead of JSON.
+    public static let formatVersion: Int32 = 3
     /// The oldest format version readers still open. Format 1 differs only in the tables readers use: `poi` with
     /// `osm` and `cell` columns and REAL coordinates, `poi_bucket`, and a `search` table with content whose rowid
     /// is the place's id (readers then use the rowid as the id).
@@ -156,6 +159,54 @@ public enum PackSchema {
         "(CASE typeof(\(column)) WHEN 'integer' THEN \(column) / 10000000.0 ELSE \(column) END)"
     }
 
+    /// The category ids in code order: since format 3, `poi.category` is an INTEGER, the 0-based position of the
+    /// POI's category in this result (formats 1 and 2 store the id as TEXT; readers accept both).
+    public static let categoryCodesQuery = "SELECT id FROM category ORDER BY id"
+
+    /// The codes ``categoryCodesQuery`` gives, from category ids (ascending by UTF-8 bytes, SQLite's BINARY order).
+    public static func categoryCodes(_ ids: [String]) -> [String: Int64] {
+        let sorted = ids.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        return Dictionary(sorted.enumerated().map { ($1, Int64($0)) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// A `LEFT JOIN` of category codes for the `poi` alias `alias`, and the expression giving its category id
+    /// whatever the format: `SELECT \(categorySQL("p")) … FROM poi p \(categoryJoinSQL("p"))`.
+    public static func categoryJoinSQL(_ alias: String) -> String {
+        "LEFT JOIN (SELECT id AS category_id, row_number() OVER (ORDER BY id) - 1 AS category_code FROM category) "
+            + "\(alias)_category ON \(alias)_category.category_code = \(alias).category"
+    }
+
+    /// See ``categoryJoinSQL(_:)``.
+    public static func categorySQL(_ alias: String) -> String {
+        "coalesce(\(alias)_category.category_id, \(alias).category)"
+    }
+
+    /// `poi.tags` since format 3: `key U+001F value` entries joined by U+001E, keys ascending by UTF-8 bytes, "" for
+    /// none; a POI whose tags hold either separator is written as a JSON object, as in formats 1 and 2.
+    public static func encodeTags(_ tags: [String: String]) -> String? {
+        let separators: Set<Character> = ["\u{1E}", "\u{1F}"]
+        if tags.contains(where: { $0.key.contains(where: separators.contains) || $0.value.contains(where: separators.contains) }) {
+            return nil
+        }
+        return tags.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+            .map { "\($0.key)\u{1F}\($0.value)" }.joined(separator: "\u{1E}")
+    }
+
+    /// Tags as ``encodeTags(_:)`` or a JSON object (formats 1 and 2) stores them; nil when malformed.
+    public static func decodeTags(_ text: String) -> [String: String]? {
+        if text.hasPrefix("{") {
+            return try? JSONDecoder().decode([String: String].self, from: Data(text.utf8))
+        }
+        var tags: [String: String] = [:]
+        guard !text.isEmpty else { return tags }
+        for entry in text.split(separator: "\u{1E}", omittingEmptySubsequences: false) {
+            let parts = entry.split(separator: "\u{1F}", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2 else { return nil }
+            tags[String(parts[0])] = String(parts[1])
+        }
+        return tags
+    }
+
     /// Whether an id of `search` or of the proximity buckets is a stop (else a POI).
     public static func isStopID(_ id: Int64) -> Bool { id & 3 == 3 }
 
@@ -192,7 +243,7 @@ public enum PackSchema {
         "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID",
         "CREATE TABLE category(id TEXT PRIMARY KEY, priority INTEGER NOT NULL, label TEXT NOT NULL) WITHOUT ROWID",
         "CREATE TABLE category_label(category TEXT NOT NULL, locale TEXT NOT NULL, label TEXT NOT NULL, PRIMARY KEY(category, locale)) WITHOUT ROWID",
-        "CREATE TABLE poi(id INTEGER PRIMARY KEY, lat NOT NULL, lon NOT NULL, category TEXT NOT NULL, name TEXT, tags TEXT NOT NULL)",
+        "CREATE TABLE poi(id INTEGER PRIMARY KEY, lat NOT NULL, lon NOT NULL, category NOT NULL, name TEXT, tags TEXT NOT NULL)",
         "CREATE TABLE poi_name(poi INTEGER NOT NULL, locale TEXT NOT NULL, name TEXT NOT NULL, PRIMARY KEY(poi, locale)) WITHOUT ROWID",
         "CREATE VIRTUAL TABLE search USING fts5(name, terms, content = '', tokenize = 'unicode61 remove_diacritics 2')",
         "CREATE TABLE stop(id INTEGER PRIMARY KEY, feed INTEGER NOT NULL, stop_id TEXT NOT NULL, name TEXT, lat REAL, lon REAL, cell INTEGER, location_type INTEGER NOT NULL, parent INTEGER)",

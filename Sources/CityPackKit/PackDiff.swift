@@ -123,11 +123,11 @@ public struct PackDiff: Sendable, Codable, Equatable {
             entity: "pois", table: PackSchema.Table.poi,
             sql: """
                 SELECT \(PackSchema.osmRefSQL("p.id")) AS osm, p.name AS name, \(PackSchema.degreesSQL("p.lat")) AS lat,
-                  \(PackSchema.degreesSQL("p.lon")) AS lon, p.category AS category,
+                  \(PackSchema.degreesSQL("p.lon")) AS lon, \(PackSchema.categorySQL("p")) AS category,
                   (SELECT json_group_object(locale, name) FROM (SELECT locale, name FROM \(PackSchema.Table.poiName)
                      WHERE poi = p.id ORDER BY locale)) AS names,
                   p.tags AS tags
-                FROM \(PackSchema.Table.poi) p
+                FROM \(PackSchema.Table.poi) p \(PackSchema.categoryJoinSQL("p"))
                 """,
             labelColumn: "name", position: ("lat", "lon"), nameColumns: ["name", "names"],
             categoryColumns: ["category"], jsonColumns: ["names", "tags"]),
@@ -291,7 +291,8 @@ extension PackReader {
                 } else if let position = spec.position, name == position.lon {
                     record.lon = stmt.double(i)
                 } else if spec.jsonColumns.contains(name), let text = stmt.text(i),
-                    let object = try? JSONDecoder().decode([String: String].self, from: Data(text.utf8))
+                    let object = name == "tags"
+                        ? PackSchema.decodeTags(text) : try? JSONDecoder().decode([String: String].self, from: Data(text.utf8))
                 {
                     for (k, v) in object { record.fields["\(name).\(k)"] = v }
                 } else {

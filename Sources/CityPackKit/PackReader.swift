@@ -282,9 +282,10 @@ public final class PackReader: @unchecked Sendable {
     /// - Throws: `PackError.closed`, `.sqlite`.
     public func categoryCounts() throws(PackError) -> [String: Int] {
         try connection.withDatabase { db throws(PackError) in
+            let ids = try PlaceLookup.categoryIDs(db)
             let stmt = try db.prepare("SELECT category, count(*) FROM \(PackSchema.Table.poi) GROUP BY category")
             var out: [String: Int] = [:]
-            while try stmt.step() { out[stmt.text(0) ?? ""] = Int(stmt.int64(1)) }
+            while try stmt.step() { out[PlaceLookup.category(stmt, 0, ids: ids), default: 0] += Int(stmt.int64(1)) }
             return out
         }
     }

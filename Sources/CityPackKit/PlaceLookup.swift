@@ -21,6 +21,8 @@ final class PlaceLookup {
     private var stopStatement: PackConnection.Statement?
     private var cache: [Int64: Details] = [:]
     private let cacheLimit: Int
+    /// Category ids by code (`poi.category` is a code since format 3).
+    private let categoryIDs: [String]
 
     /// Prepares the lookups.
     /// - Parameter cacheLimit: How many places' details are kept (0 disables the cache).
@@ -30,8 +32,26 @@ final class PlaceLookup {
         poiStatement = try db.prepare(
             "SELECT lat, lon, category, name, tags FROM \(T.poi) WHERE id = ?1", persistent: true)
         namesStatement = try db.prepare("SELECT locale, name FROM \(T.poiName) WHERE poi = ?1", persistent: true)
+        categoryIDs = try Self.categoryIDs(db)
         stopStatement = try db.prepare(
             "SELECT stop_id, name, lat, lon, location_type FROM \(T.stop) WHERE id = ?1", persistent: true)
+    }
+
+    /// Category ids in code order (``CityPackFormat/PackSchema/categoryCodesQuery``).
+    static func categoryIDs(_ db: PackConnection.Database) throws(PackError) -> [String] {
+        let stmt = try db.prepare(PackSchema.categoryCodesQuery)
+        var ids: [String] = []
+        while try stmt.step() { ids.append(stmt.text(0) ?? "") }
+        return ids
+    }
+
+    /// The category of a `poi.category` value: a code (format 3) or the id itself (formats 1 and 2).
+    static func category(_ stmt: PackConnection.Statement, _ column: Int32, ids: [String]) -> String {
+        if stmt.isInteger(column) {
+            let code = stmt.int64(column)
+            return code >= 0 && code < Int64(ids.count) ? ids[Int(code)] : String(code)
+        }
+        return stmt.text(column) ?? ""
     }
 
     /// Drops the statements and the cache (on close).
@@ -72,16 +92,12 @@ final class PlaceLookup {
         poiStatement.bind(1, id)
         defer { poiStatement.reset() }
         guard try poiStatement.step() else { return nil }
-        let tagsText = poiStatement.text(4) ?? "{}"
-        let tags: [String: String]
-        do {
-            tags = try JSONDecoder().decode([String: String].self, from: Data(tagsText.utf8))
-        } catch {
-            throw PackError.malformedData("poi \(id): tags are not a JSON object of strings")
+        guard let tags = PackSchema.decodeTags(poiStatement.text(4) ?? "") else {
+            throw PackError.malformedData("poi \(id): tags are neither compact tags nor a JSON object of strings")
         }
         var details = Details(
             osm: PackSchema.osmRef(id: id), lat: PackReader.degrees(poiStatement, 0),
-            lon: PackReader.degrees(poiStatement, 1), category: poiStatement.text(2) ?? "",
+            lon: PackReader.degrees(poiStatement, 1), category: Self.category(poiStatement, 2, ids: categoryIDs),
             name: poiStatement.isNull(3) ? nil : poiStatement.text(3),
             names: [:], tags: tags)
         namesStatement.reset()

@@ -1,3 +1,4 @@
+import CityPackFormat
 import CityPackTestSupport
 import Foundation
 import Testing
@@ -53,7 +54,7 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         let manifestURL = output.appendingPathComponent("monaco/manifest.json")
         let manifest = try CLIRunner.json(String(contentsOf: manifestURL, encoding: .utf8))
-        #expect(manifest["formatVersion"] as? Int == 2)
+        #expect(manifest["formatVersion"] as? Int == Int(PackSchema.formatVersion))
         #expect(manifest["dataVersion"] as? Int == 1)
         #expect((manifest["city"] as? [String: Any])?["id"] as? String == "monaco")
         #expect((manifest["city"] as? [String: Any])?["name"] as? String == "Monaco")

@@ -1,3 +1,4 @@
+import CityPackFormat
 import CityPackKit
 import CityPackTestSupport
 import Foundation
@@ -54,7 +55,7 @@ import Testing
         #expect(changed.status == 0, "\(changed.stderr)")
         let manifest = try ReleaseFixture.json(f.manifest)
         #expect(manifest["dataVersion"] as? Int == 2)
-        #expect(manifest["minReaderVersion"] as? Int == 2 && manifest["formatVersion"] as? Int == 2)
+        #expect(manifest["minReaderVersion"] as? Int == Int(PackSchema.formatVersion) && manifest["formatVersion"] as? Int == Int(PackSchema.formatVersion))
         #expect(manifest["locales"] as? [String] == ["en", "fr"])
         #expect((manifest["updatedAt"] as? String)?.hasPrefix("2024-05-01") == true)
         let after = try f.hashes()

@@ -79,7 +79,7 @@ import Testing
         let dir = try temporary()
         let result = try PackEmitter.emit(Self.input(pois: Self.pois), outputDirectory: dir)
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: result.manifestPath))) as! [String: Any]
-        #expect(json["formatVersion"] as? Int == 2)
+        #expect(json["formatVersion"] as? Int == Int(PackSchema.formatVersion))
         #expect(json["dataVersion"] as? Int == 1)
         #expect((json["city"] as? [String: Any])?["id"] as? String == "testville")
         #expect((json["counts"] as? [String: Any])?["pois"] as? Int == 3)

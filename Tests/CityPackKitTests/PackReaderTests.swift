@@ -395,7 +395,7 @@ func bruteForce(_ pois: [TestPOI], lat: Double, lon: Double, radius: Double) -> 
         try TestPack.overwriteTags(of: broken.id, with: "[1, 2]", in: db)
         let reader = try PackReader.open(db)
         defer { reader.close() }
-        #expect(throws: PackError.malformedData("poi 40: tags are not a JSON object of strings")) {
+        #expect(throws: PackError.malformedData("poi 40: tags are neither compact tags nor a JSON object of strings")) {
             try reader.poi(id: broken.id)
         }
     }
