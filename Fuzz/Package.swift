@@ -11,8 +11,9 @@ let package = Package(
     dependencies: [.package(name: "CityPack", path: "..")],
     targets: [
         .target(name: "FuzzSupport"),
-        .executableTarget(name: "FuzzOSM", dependencies: [ingest, "FuzzSupport"]),
-        .executableTarget(name: "FuzzPBF", dependencies: [ingest, "FuzzSupport"]),
+        .target(name: "FuzzOSMReading", dependencies: [ingest, "FuzzSupport"]),
+        .executableTarget(name: "FuzzOSM", dependencies: ["FuzzOSMReading", "FuzzSupport"]),
+        .executableTarget(name: "FuzzPBF", dependencies: ["FuzzOSMReading", "FuzzSupport"]),
         .executableTarget(name: "FuzzCSV", dependencies: [ingest, "FuzzSupport"]),
         .executableTarget(name: "FuzzGTFSZip", dependencies: [ingest, "FuzzSupport"]),
         .executableTarget(name: "FuzzGTFSDir", dependencies: [ingest, "FuzzSupport"]),

@@ -1,16 +1,5 @@
-import CityPackDiagnostics
-import CityPackIngest
-import Foundation
+import FuzzOSMReading
 import FuzzSupport
-
-/// The project's category profile (templates/), loaded once.
-let profile: TemplatePOIProfile = {
-    do {
-        return try TemplatePOIProfile.load(templatesDirectory: repositoryRoot.appendingPathComponent("templates"))
-    } catch {
-        fatalError("cannot load templates: \(error)")
-    }
-}()
 
 /// A valid OSMHeader blob (zlib-stored HeaderBlock with OsmSchema-V0.6 and DenseNodes), put in front of inputs
 /// that do not start with one, so every input takes the PBF path rather than the XML one.
@@ -34,19 +23,7 @@ public func fuzzPBF(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let startsWithHeader = size >= 15 && bytes[4] == 0x0A && bytes[5] == 9 && Array(bytes[6..<15]) == Array("OSMHeader".utf8)
     if !startsWithHeader { bytes = headerBlob + bytes }
     let path = bytes.withUnsafeBufferPointer { writeScratch("input.osm.pbf", $0.baseAddress!, $0.count) }
-    let bag = DiagnosticBag()
-    var options = OSMReadOptions(maxInputBytes: 1 << 20, maxTagsPerElement: 64, maxValueBytes: 256)
-    options.assembleEveryMultipolygon = true
-    let reader = OSMReader(profile: profile, bag: bag, options: options)
-    do {
-        try reader.read(file: path, displayPath: "fuzz.osm.pbf")
-    } catch {
-        fatalError("read threw for a readable file: \(error)")
-    }
-    let result = reader.finish()
-    for poi in result.pois {
-        precondition(poi.coordinate.isValid, "POI \(poi.ref) has an invalid coordinate \(poi.coordinate)")
-    }
+    readAndCheck(path: path, displayPath: "fuzz.osm.pbf", assembleEveryMultipolygon: true)
     return 0
 }
 

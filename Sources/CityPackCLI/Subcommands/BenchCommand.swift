@@ -119,15 +119,7 @@ struct Bench: ParsableCommand {
 
         var rows: [(label: String, m: ChildProcess.Measurement, mb: Double)] = []
         func time(_ label: String, _ mb: Double, _ exe: String, _ args: [String], environment: [String: String] = [:]) {
-            var samples: [ChildProcess.Measurement] = []
-            for _ in 0..<runs {
-                if let m = ChildProcess.measure(exe, args, environment: environment) { samples.append(m) }
-            }
-            guard !samples.isEmpty else { return }
-            let sorted = samples.sorted { $0.seconds < $1.seconds }
-            var median = sorted[sorted.count / 2]
-            median.peakRSS = samples.map(\.peakRSS).max() ?? 0
-            rows.append((label, median, mb))
+            if let m = median(exe, args, environment: environment) { rows.append((label, m, mb)) }
         }
         Terminal.err("benchmarking \(source), \(runs) runs each…\n")
         if let plain {
@@ -187,6 +179,18 @@ struct Bench: ParsableCommand {
                 n.sqlScanMedianNanoseconds / 1000, n.sqlScanMedianNanoseconds / max(n.medianNanoseconds, 1)))
     }
 
+    /// `runs` runs of a command: the median wall time, with the largest peak RSS of all runs; nil when none ran.
+    func median(_ exe: String, _ args: [String], environment: [String: String] = [:]) -> ChildProcess.Measurement? {
+        var samples: [ChildProcess.Measurement] = []
+        for _ in 0..<runs {
+            if let m = ChildProcess.measure(exe, args, environment: environment) { samples.append(m) }
+        }
+        guard !samples.isEmpty else { return nil }
+        var median = samples.sorted { $0.seconds < $1.seconds }[samples.count / 2]
+        median.peakRSS = samples.map(\.peakRSS).max() ?? 0
+        return median
+    }
+
     /// `citypack check` on a GTFS-only city next to gtfs-guru (`pip install gtfs-guru`) on the same feed.
     func benchGTFS(_ feed: String) throws {
         let fm = FileManager.default
@@ -205,12 +209,7 @@ struct Bench: ParsableCommand {
         }
         var rows: [(String, ChildProcess.Measurement)] = []
         func time(_ label: String, _ exe: String, _ args: [String]) {
-            var samples: [ChildProcess.Measurement] = []
-            for _ in 0..<runs { if let m = ChildProcess.measure(exe, args) { samples.append(m) } }
-            guard !samples.isEmpty else { return }
-            var median = samples.sorted { $0.seconds < $1.seconds }[samples.count / 2]
-            median.peakRSS = samples.map(\.peakRSS).max() ?? 0
-            rows.append((label, median))
+            if let m = median(exe, args) { rows.append((label, m)) }
         }
         Terminal.err("benchmarking \(feed), \(runs) runs each…\n")
         time("citypack check", me, ["check", "\(work)/city", "--quiet", "--format", "json"])

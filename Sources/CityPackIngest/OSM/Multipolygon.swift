@@ -356,7 +356,8 @@ package enum Multipolygon {
         return best.center
     }
 
-    private static func centroid(_ ring: [Point]) -> Point? {
+    /// The area centroid of a closed ring; nil when it has no area.
+    static func centroid(_ ring: [Point]) -> Point? {
         var a2 = 0.0, cx = 0.0, cy = 0.0
         for i in 0..<(ring.count - 1) {
             let cross = ring[i].x * ring[i + 1].y - ring[i + 1].x * ring[i].y

@@ -455,10 +455,7 @@ struct OSMParseState {
             coordinatesValid = true
             latE7 = lat
             lonE7 = lon
-            if lat < minLat { minLat = lat }
-            if lat > maxLat { maxLat = lat }
-            if lon < minLon { minLon = lon }
-            if lon > maxLon { maxLon = lon }
+            extendBounds(lat, lon)
         }
         if idValid {
             nodes.append(id: currentID, line: line, column: column, file: file)
@@ -518,16 +515,7 @@ struct OSMParseState {
 
     private mutating func tag(_ count: Int, _ attributes: Attributes?) {
         skipDepth = depth  // a <tag> has no children worth reading
-        tagCount += 1
-        if tagCount > options.maxTagsPerElement {
-            if !tagLimitReported {
-                tagLimitReported = true
-                limitExceeded(
-                    "\(entity) has more than \(options.maxTagsPerElement) tags; the rest are ignored",
-                    at: here(line, column), stopParsing: false)
-            }
-            return
-        }
+        guard countTag() else { return }
         var key: (UnsafePointer<UInt8>, Int)?
         var valueBytes: (UnsafePointer<UInt8>, Int)?
         if let attributes {
@@ -551,7 +539,24 @@ struct OSMParseState {
         }
         let decision = keyDecision(k, kn)
         if case .drop = decision { return }
-        let value = attributeValue(v, vn)
+        apply(decision, attributeValue(v, vn))
+    }
+
+    /// Counts one tag of the current element; false (after reporting once) beyond the limit (XML and PBF).
+    private mutating func countTag() -> Bool {
+        tagCount += 1
+        guard tagCount > options.maxTagsPerElement else { return true }
+        if !tagLimitReported {
+            tagLimitReported = true
+            limitExceeded(
+                "\(entity) has more than \(options.maxTagsPerElement) tags; the rest are ignored",
+                at: here(line, column), stopParsing: false)
+        }
+        return false
+    }
+
+    /// Records a tag's value as its key's decision says (XML and PBF).
+    private mutating func apply(_ decision: TagKeyDecision, _ value: String) {
         switch decision {
         case .drop: return
         case .keep(let key):
@@ -568,6 +573,15 @@ struct OSMParseState {
                 keptValues.append(value)
             }
         }
+    }
+
+    /// Widens the data bounds to a valid node position.
+    @inline(__always)
+    private mutating func extendBounds(_ lat: Int32, _ lon: Int32) {
+        if lat < minLat { minLat = lat }
+        if lat > maxLat { maxLat = lat }
+        if lon < minLon { minLon = lon }
+        if lon > maxLon { maxLon = lon }
     }
 
     /// Counts one `<nd>` or `<member>`; false (after reporting once) when the element has too many.
@@ -733,16 +747,7 @@ extension OSMParseState {
 
     /// One tag of the current element; the same limits and key decisions as `<tag>`.
     private mutating func decodedTag(_ key: String, _ value: String) {
-        tagCount += 1
-        if tagCount > options.maxTagsPerElement {
-            if !tagLimitReported {
-                tagLimitReported = true
-                limitExceeded(
-                    "\(entity) has more than \(options.maxTagsPerElement) tags; the rest are ignored",
-                    at: here(line, column), stopParsing: false)
-            }
-            return
-        }
+        guard countTag() else { return }
         var key = key
         let kn = key.utf8.count
         if kn > options.maxValueBytes || value.utf8.count > options.maxValueBytes {
@@ -752,22 +757,7 @@ extension OSMParseState {
             return
         }
         let decision = key.withUTF8 { buffer in keyDecision(buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!, kn) }
-        switch decision {
-        case .drop: return
-        case .keep(let key):
-            keptKeys.append(key)
-            keptValues.append(value)
-        case .name:
-            name = value
-        case .localizedName(let locale):
-            localizedNames.append((locale, value))
-        case .type(let keep):
-            if kind == .relation { relationType = value }
-            if let keep {
-                keptKeys.append(keep)
-                keptValues.append(value)
-            }
-        }
+        apply(decision, value)
     }
 
     /// A decoded node; coordinates in exact 1e-7 degrees. Most nodes have no tags: they only extend the node
@@ -777,10 +767,7 @@ extension OSMParseState {
         if tags.isEmpty && latOK && lonOK {
             nodesSeen += 1
             let la = Int32(lat), lo = Int32(lon)
-            if la < minLat { minLat = la }
-            if la > maxLat { maxLat = la }
-            if lo < minLon { minLon = lo }
-            if lo > maxLon { maxLon = lo }
+            extendBounds(la, lo)
             nodes.append(id: id, line: line, column: column, file: file)
             nodeLats.append(la)
             nodeLons.append(lo)
@@ -802,10 +789,7 @@ extension OSMParseState {
             coordinatesValid = true
             latE7 = Int32(lat)
             lonE7 = Int32(lon)
-            if latE7 < minLat { minLat = latE7 }
-            if latE7 > maxLat { maxLat = latE7 }
-            if lonE7 < minLon { minLon = lonE7 }
-            if lonE7 > maxLon { maxLon = lonE7 }
+            extendBounds(latE7, lonE7)
         }
         nodes.append(id: currentID, line: line, column: column, file: file)
         nodeLats.append(coordinatesValid ? latE7 : NodeIndex.invalid)

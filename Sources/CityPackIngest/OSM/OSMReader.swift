@@ -165,7 +165,7 @@ public final class OSMReader {
                     for n in block.nodes {
                         column += 1
                         state.pointee.node(
-                            id: n.id, latE7: Int64((n.lat * 1e7).rounded()), lonE7: Int64((n.lon * 1e7).rounded()),
+                            id: n.id, latE7: n.latE7, lonE7: n.lonE7,
                             tags: n.tags, line: blobIndex, column: column)
                     }
                     for w in block.ways {

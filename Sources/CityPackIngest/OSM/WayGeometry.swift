@@ -48,23 +48,13 @@ package enum WayGeometry {
 
     private static func round7(_ v: Double) -> Double { (v * 1e7).rounded() / 1e7 }
 
-    /// Centroid if inside, else a point on the surface; nil for a polygon with no area.
+    /// Centroid if inside, else a point on the surface; nil for a polygon with no area. The centroid and the
+    /// even–odd test are ``Multipolygon``'s.
     private static func surfacePoint(_ ring: [(Double, Double)]) -> (x: Double, y: Double)? {
-        var area2 = 0.0
-        var cx = 0.0
-        var cy = 0.0
-        for i in 0..<(ring.count - 1) {
-            let (x0, y0) = ring[i]
-            let (x1, y1) = ring[i + 1]
-            let cross = x0 * y1 - x1 * y0
-            area2 += cross
-            cx += (x0 + x1) * cross
-            cy += (y0 + y1) * cross
-        }
-        guard abs(area2) > 1e-18 else { return nil }
-        cx /= 3 * area2
-        cy /= 3 * area2
-        if contains(ring, x: cx, y: cy) { return (cx, cy) }
+        let points = ring.map { Multipolygon.Point(x: $0.0, y: $0.1) }
+        guard let c = Multipolygon.centroid(points) else { return nil }
+        if Multipolygon.contains(points, c) { return (c.x, c.y) }
+        let (cx, cy) = (c.x, c.y)
         // Horizontal line through the centroid: crossings with each edge (half-open on y, so vertices count once).
         var xs: [Double] = []
         for i in 0..<(ring.count - 1) {
@@ -86,19 +76,6 @@ package enum WayGeometry {
             i += 2
         }
         return best
-    }
-
-    /// Even–odd point-in-polygon test on a closed ring.
-    private static func contains(_ ring: [(Double, Double)], x: Double, y: Double) -> Bool {
-        var inside = false
-        for i in 0..<(ring.count - 1) {
-            let (x0, y0) = ring[i]
-            let (x1, y1) = ring[i + 1]
-            if (y0 <= y) != (y1 <= y) && x < x0 + (y - y0) / (y1 - y0) * (x1 - x0) {
-                inside.toggle()
-            }
-        }
-        return inside
     }
 
     /// The point at half the line's length (the first point for zero length).

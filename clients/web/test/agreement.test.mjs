@@ -122,7 +122,7 @@ test('search agrees with Swift on stops (NYC stations and platforms; a stop outs
   agree(t, 'search stops', pairs);
 });
 
-test('departures agree with Swift on Milan (stops × times, incl. after midnight)', async (t) => {
+test('departures agree with Swift on Milan (stops at 30 times of day, incl. after midnight)', async (t) => {
   const built = buildCity('milan');
   const pack = await openPack(fileFetch, built.manifestURL, { parts: ['transit'] });
   const json = pack._part('transit').json;
@@ -145,15 +145,24 @@ test('departures agree with Swift on Milan (stops × times, incl. after midnight
   }
   const parent = p.json.stops.parent.findIndex((x) => x != null);
   if (parent >= 0) stops.add(codes[p.stopIndex.get(p.json.stops.parent[parent])]);
-  const times = ['00:10', '05:30', '07:45', '12:00', '18:20', '23:50'];
+  // 30 times of day, from just after midnight (the previous service day's late trips) to 23:50, every 49 minutes.
+  const times = [];
+  for (let m = 10; times.length < 29; m += 49) {
+    times.push(`${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`);
+  }
+  times.push('23:50');
+  const stopList = [...stops];
   const cases = [];
   let k = 0;
-  for (const stop of stops) {
-    for (const time of times) {
+  // Every time at three stops (90 boards), the stops and dates rotating.
+  for (const time of times) {
+    for (let j = 0; j < 3; j++) {
+      const stop = stopList[(k + j * 4) % stopList.length];
       cases.push({ stop, date: dates[k % dates.length], time, limit: k % 4 === 0 ? 20 : 5 });
       k++;
     }
   }
+  assert.equal(new Set(cases.map((c) => c.time)).size, 30);
   const swift = await pooled(cases, WIDTH, (c) =>
     swiftQuery(built.database, ['--departures', c.stop, '--at', `${c.date} ${c.time}`, '--limit', String(c.limit)]),
   );

@@ -2,12 +2,17 @@
 package struct PBFNode: Sendable {
     /// OSM id.
     package var id: Int64
-    /// Latitude in degrees, rounded to 1e-7.
-    package var lat: Double
-    /// Longitude in degrees, rounded to 1e-7.
-    package var lon: Double
+    /// Latitude in 1e-7 degrees (exact: the block's nanodegrees rounded to 100).
+    package var latE7: Int64
+    /// Longitude in 1e-7 degrees.
+    package var lonE7: Int64
     /// Tags in file order.
     package var tags: [(String, String)]
+
+    /// Latitude in degrees.
+    package var lat: Double { Double(latE7) / 1e7 }
+    /// Longitude in degrees.
+    package var lon: Double { Double(lonE7) / 1e7 }
 }
 
 /// A way of a PBF PrimitiveBlock.
@@ -169,14 +174,13 @@ struct BlockContext {
         return strings[Int(index)]
     }
 
-    /// Degrees, rounded to 1e-7, of `offset + granularity * value` nanodegrees.
-    func degrees(_ value: Int64, offset: Int64) throws(BlockFailure) -> Double {
+    /// 1e-7 degrees, rounded, of `offset + granularity * value` nanodegrees.
+    func e7(_ value: Int64, offset: Int64) throws(BlockFailure) -> Int64 {
         let (product, o1) = granularity.multipliedReportingOverflow(by: value)
         let (nano, o2) = product.addingReportingOverflow(offset)
         guard !o1, !o2 else { throw .pbf(.coordinateOverflow(blobOffset: blobOffset)) }
         // Round half away from zero to 1e-7 degrees (100 nanodegrees), exactly, in integers.
-        let e7 = nano >= 0 ? (nano + 50) / 100 : -((-nano + 50) / 100)
-        return Double(e7) / 1e7
+        return nano >= 0 ? (nano + 50) / 100 : -((-nano + 50) / 100)
     }
 
     /// Pairs `keys` and `vals` through the string table.
@@ -241,7 +245,7 @@ struct BlockContext {
             }
         }
         return PBFNode(
-            id: id, lat: try degrees(lat, offset: latOffset), lon: try degrees(lon, offset: lonOffset),
+            id: id, latE7: try e7(lat, offset: latOffset), lonE7: try e7(lon, offset: lonOffset),
             tags: try tags(keys, vals, what: "node keys/vals"))
     }
 
@@ -295,7 +299,7 @@ struct BlockContext {
                 }
             }
             nodes.append(PBFNode(
-                id: ids[i], lat: try degrees(lats[i], offset: latOffset), lon: try degrees(lons[i], offset: lonOffset),
+                id: ids[i], latE7: try e7(lats[i], offset: latOffset), lonE7: try e7(lons[i], offset: lonOffset),
                 tags: tags))
         }
     }
