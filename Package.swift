@@ -30,7 +30,7 @@ let package = Package(
         .target(name: "CityPackModel", dependencies: ["CityPackDiagnostics", "CityPackFormat"]),
         .target(
             name: "CityPackFormat",
-            dependencies: ["CCityPackSQLite", .product(name: "Crypto", package: "swift-crypto")]),
+            dependencies: ["CCityPackSQLite", "CCityPackZlib", .product(name: "Crypto", package: "swift-crypto")]),
         .target(
             name: "CityPackIngest",
             dependencies: [

@@ -1,4 +1,5 @@
 import CCityPackZlib
+import CityPackFormat
 import Foundation
 
 /// Deterministic gzip: no file name, no timestamp, OS byte 255 ("unknown"), level 6 by default (packs and deltas
@@ -97,34 +98,15 @@ extension Gzip {
         return out
     }
 
-    /// Decompresses a gzip file (a pack this tool wrote) into memory.
-    static func decompress(_ path: String) throws(EmitError) -> [UInt8] {
+    /// Decompresses a gzip file (a pack this tool wrote) into memory, refusing more than `limit` bytes.
+    static func decompress(_ path: String, limit: Int) throws(EmitError) -> [UInt8] {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw .io(path: path, message: "cannot read: \(errnoText())")
         }
-        var stream = z_stream()
-        guard citypack_inflateInit2(&stream, 15 + 16) == Z_OK else {
-            throw .compression(path: path, message: "inflateInit2 failed")
+        do throws(GunzipError) {
+            return try Gunzip.inflate([UInt8](data), limit: limit)
+        } catch {
+            throw .compression(path: path, message: "damaged gzip stream (\(error))")
         }
-        defer { inflateEnd(&stream) }
-        var out: [UInt8] = []
-        let chunk = 1 << 20
-        var buffer = [UInt8](repeating: 0, count: chunk)
-        var input = [UInt8](data)
-        var rc: Int32 = Z_OK
-        input.withUnsafeMutableBufferPointer { inp in
-            stream.next_in = inp.baseAddress
-            stream.avail_in = UInt32(inp.count)
-            repeat {
-                buffer.withUnsafeMutableBufferPointer { b in
-                    stream.next_out = b.baseAddress
-                    stream.avail_out = UInt32(chunk)
-                    rc = inflate(&stream, Z_NO_FLUSH)
-                    out.append(contentsOf: b[0..<(chunk - Int(stream.avail_out))])
-                }
-            } while rc == Z_OK
-        }
-        guard rc == Z_STREAM_END else { throw .compression(path: path, message: "damaged gzip stream (zlib \(rc))") }
-        return out
     }
 }

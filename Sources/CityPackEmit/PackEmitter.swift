@@ -230,7 +230,7 @@ public enum PackEmitter {
                 "\(cityID)-\(from)\(versionedManifestSuffix)")
             guard let old = readManifest(manifestPath), old.dataVersion == from, old.city.id == cityID else { continue }
             let oldPack = (cityDirectory as NSString).appendingPathComponent(old.artifact.path)
-            guard !old.artifact.path.contains("/"), let base = try? Gzip.decompress(oldPack),
+            guard !old.artifact.path.contains("/"), let base = try? Gzip.decompress(oldPack, limit: old.artifact.uncompressedBytes),
                 FileDigest.sha256(of: base) == old.artifact.uncompressedSha256
             else { continue }
             if targetBytes == nil {

@@ -148,42 +148,18 @@ public enum PackInstaller {
 
     /// Inflates a gzip stream held in memory, refusing more than `limit` output bytes.
     static func inflate(_ data: [UInt8], limit: Int, path: String) throws(PackError) -> [UInt8] {
-        var stream = z_stream()
-        guard citypack_inflateInit2(&stream, 15 + 16) == Z_OK else {
-            throw PackError.corruptCompressedData(path: path, message: "zlib initialisation failed")
-        }
-        defer { inflateEnd(&stream) }
-        var input = data
-        var out: [UInt8] = []
-        let chunk = 256 * 1024
-        var buffer = [UInt8](repeating: 0, count: chunk)
-        var rc: Int32 = Z_OK
-        var oversized = false
-        input.withUnsafeMutableBufferPointer { inp in
-            stream.next_in = inp.baseAddress
-            stream.avail_in = UInt32(inp.count)
-            repeat {
-                buffer.withUnsafeMutableBufferPointer { b in
-                    stream.next_out = b.baseAddress
-                    stream.avail_out = UInt32(chunk)
-                    rc = CCityPackZlib.inflate(&stream, Z_NO_FLUSH)
-                    let produced = chunk - Int(stream.avail_out)
-                    if out.count + produced > limit {
-                        oversized = true
-                    } else {
-                        out.append(contentsOf: b[0..<produced])
-                    }
+        do throws(GunzipError) {
+            return try Gunzip.inflate(data, limit: limit)
+        } catch {
+            let message =
+                switch error {
+                case .initialisation: "zlib initialisation failed"
+                case .tooLarge(let limit): "delta decompresses to more than \(limit) bytes"
+                case .trailingBytes: "trailing bytes after the delta"
+                case .damaged(let message, let code): message ?? "damaged or truncated delta (zlib \(code))"
                 }
-            } while rc == Z_OK && !oversized
-        }
-        if oversized {
-            throw PackError.corruptCompressedData(path: path, message: "delta decompresses to more than \(limit) bytes")
-        }
-        guard rc == Z_STREAM_END, stream.avail_in == 0 else {
-            let message = rc == Z_STREAM_END ? "trailing bytes after the delta" : (stream.msg.map { String(cString: $0) } ?? "damaged or truncated delta (zlib \(rc))")
             throw PackError.corruptCompressedData(path: path, message: message)
         }
-        return out
     }
 
     private static func read(_ path: String) throws(PackError) -> [UInt8] {
