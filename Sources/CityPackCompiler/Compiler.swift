@@ -57,7 +57,9 @@ public enum Compiler {
         for stage in plan.stages {
             if bag.hasErrors && !stage.phase.runsAfterErrors { break }
             let start = ContinuousClock.now
+            var lap = TimeTrace.Lap()
             let counts = work.execute(stage.kind)
+            lap.mark("stage: \(stage.kind.name)")
             let elapsed = ContinuousClock.now - start
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
             report.records.append(StageRecord(stage: stage, seconds: seconds, counts: counts))

@@ -93,16 +93,20 @@ public enum PackEmitter {
         defer { try? FileManager.default.removeItem(atPath: staging) }
 
         // Copy tables, staged beside the pack; they are content too, so they take part in the version decision.
+        var lap = TimeTrace.Lap()
         let copyFiles = try stageCopy(input, staging: staging)
+        lap.mark("emit: copy tables")
 
         // 1. The database without release rows: its hash identifies the content.
         let database = (staging as NSString).appendingPathComponent("pack.sqlite")
         try PackWriter.write(input, to: database)
         let content = try OutputFiles.digest(database)
+        lap.mark("emit: database")
         // The web flavour, derived from the same content (no release rows), staged beside the copy tables.
         let webParts = try WebWriter.write(
             database: database, folder: (staging as NSString).appendingPathComponent(WebFlavour.folder),
             relativeTo: WebFlavour.folder)
+        lap.mark("emit: web flavour")
         let previous = current?.manifest
         let changed = previous == nil || previous?.contentSha256 != content.sha256
             || previous?.formatVersion != Int(PackSchema.formatVersion) || (previous?.copy ?? []) != copyFiles
@@ -130,11 +134,13 @@ public enum PackEmitter {
         try Gzip.compress(database, to: stagedPack, level: 9)
         try OutputFiles.flush(stagedPack)
         let compressed = try OutputFiles.digest(stagedPack)
+        lap.mark("emit: release rows and gzip")
 
         // Deltas from the kept previous versions to this one (small enough to be worth offering).
         let stagedDeltas = try stageDeltas(
             cityID: city.id, cityDirectory: cityDir, staging: staging, database: database, target: uncompressed,
             dataVersion: dataVersion, keepVersions: options.keepVersions, packBytes: compressed.bytes)
+        lap.mark("emit: deltas")
 
         var categoryCounts: [String: Int] = [:]
         for poi in input.pois { categoryCounts[poi.category, default: 0] += 1 }
@@ -207,6 +213,7 @@ public enum PackEmitter {
         OutputFiles.flushDirectory(outputDirectory)
 
         // 5. Prune versions that fell out of the window, now that nothing references them.
+        lap.mark("emit: manifest, catalog, commit")
         let pruned = removeVersions(in: cityDir, cityID: city.id) { $0 < dataVersion - options.keepVersions }
         pruneWebParts(cityDirectory: cityDir, cityID: city.id)
         return EmitResult(

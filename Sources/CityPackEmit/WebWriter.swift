@@ -34,12 +34,16 @@ enum WebWriter {
         let db = try Database(path: database, mode: .readWriteCreate)
         defer { db.close() }
         var parts: [(String, Data)] = []
+        var lap = TimeTrace.Lap()
         parts.append((WebFlavour.placesPart, try encode(places(db), path: database)))
+        lap.mark("web: places")
         parts.append((WebFlavour.searchPart, try encode(search(db), path: database)))
+        lap.mark("web: search")
         parts.append((WebFlavour.editorialPart, try encode(editorial(db), path: database)))
         if try db.scalarInt("SELECT count(*) FROM \(T.stop)") > 0 {
             parts.append((WebFlavour.transitPart, try encode(transit(db), path: database)))
         }
+        lap.mark("web: editorial, transit")
         var out: [Manifest.WebPart] = []
         for (name, json) in parts.sorted(by: { $0.0 < $1.0 }) {
             let plain = (folder as NSString).appendingPathComponent(".\(name).json")
@@ -56,6 +60,7 @@ enum WebWriter {
                 name: name, path: "\(prefix)/\(file)", bytes: digest.bytes, sha256: digest.sha256,
                 uncompressedBytes: json.count))
         }
+        lap.mark("web: gzip and write")
         return out
     }
 

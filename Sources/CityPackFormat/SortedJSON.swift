@@ -18,7 +18,8 @@ public enum SortedJSON {
     ///   - pretty: Indented output (files) rather than compact (columns).
     /// - Throws: `EncodingError` when the value cannot be encoded (e.g. a non-finite number).
     public static func data(_ value: some Encodable, pretty: Bool) throws -> Data {
-        try encoder(pretty: pretty).encode(value)
+        // Compact output comes from the faster CompactJSONEncoder, which writes the same bytes.
+        pretty ? try encoder(pretty: true).encode(value) : try CompactJSONEncoder().encode(value)
     }
 
     /// The encoded text of a value, or nil when it cannot be encoded.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CityPackCompiler
 import CityPackDiagnostics
+import CityPackFormat
 import CityPackEmit
 import CityPackKit
 import Foundation
@@ -106,6 +107,8 @@ enum BuildRunner {
         release: EmitOptions = EmitOptions(), testHooks: TestHookOptions = TestHookOptions()
     ) throws {
         let command = emit ? "build" : "check"
+        defer { TimeTrace.flush() }
+        var lap = TimeTrace.Lap()
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: input.city, isDirectory: &isDirectory) else {
             Terminal.err("citypack: error: no such city directory or file: \(input.city)\n")
@@ -140,6 +143,7 @@ enum BuildRunner {
         options.release = release
         options.progress = { event in progress.update(stage: event.stage, item: event.item, done: event.done, total: event.total, unit: event.unit) }
         let plan = Compiler.plan(options, bag: bag)
+        lap.mark("plan")
         if dryRun {
             guard let plan, !bag.hasErrors else {
                 let report = DiagnosticReport(command: command, city: plan?.city.id, root: root, bag: bag, baselineFile: diagnostics.baseline)
@@ -151,13 +155,16 @@ enum BuildRunner {
         }
         try testHooks.raiseFault()
 
+        lap = TimeTrace.Lap()
         let build = plan.map { Compiler.run($0, bag: bag) } ?? BuildReport()
+        lap.mark("run")
         progress.clear()
         var report = DiagnosticReport(
             command: command, city: build.city?.id, root: root, bag: bag, baselineFile: diagnostics.baseline,
             fieldColumns: build.fieldColumns)
         if let fallbacks = build.copy?.fallbacks, !fallbacks.isEmpty { report.copyFallbacks = fallbacks }
         render(report, diagnostics)
+        lap.mark("render diagnostics")
 
         // Reports are written on every run, also a failed one.
         var stats = BuildStats(command: command, build: build)
@@ -167,12 +174,15 @@ enum BuildRunner {
             let m = emitted.manifest
             stats.packBytesPerPOI = (Double(m.artifact.bytes) / Double(max(m.counts.pois, 1)) * 10).rounded() / 10
         }
+        lap.mark("build stats (pack sizes)")
         let folder = ReportWriter.folder(
             output: output, city: build.city?.id ?? ((root as NSString).standardizingPath as NSString).lastPathComponent)
         var ioFailure = build.failure
         do {
             let html = HTMLReport.render(report, build: build, toolVersion: Compiler.generator)
+            lap.mark("html report")
             try ReportWriter.write(report, stats: stats, html: html, to: folder, toolVersion: toolVersion)
+            lap.mark("write reports")
         } catch {
             Terminal.err("citypack: error: cannot write the report to \(folder): \(error)\n")
             ioFailure = ioFailure ?? "\(error)"

@@ -17,6 +17,26 @@ struct ElementTable {
         files.append(file)
     }
 
+    /// Appends a run of elements of one file and line whose columns count up from `firstColumn`.
+    mutating func append(ids run: UnsafeBufferPointer<Int64>, line: Int32, firstColumn: Int32, file: UInt16) {
+        guard let first = run.first else { return }
+        if nonDecreasing {
+            if let last = ids.last, first < last { nonDecreasing = false }
+            var previous = first
+            for id in run {
+                if id < previous {
+                    nonDecreasing = false
+                    break
+                }
+                previous = id
+            }
+        }
+        ids.append(contentsOf: run)
+        lines.append(contentsOf: repeatElement(line, count: run.count))
+        columns.append(contentsOf: firstColumn..<(firstColumn + Int32(run.count)))
+        files.append(contentsOf: repeatElement(file, count: run.count))
+    }
+
     /// Insertion indices in id order, keeping only the first occurrence of each id.
     ///
     /// - Parameter duplicate: Called with (first occurrence, later occurrence) for every repeated id, in id order.

@@ -374,15 +374,7 @@ struct OSMParseState {
     /// What to do with a tag key (kept, the name, a localised name, or dropped), cached per key (XML and PBF).
     private mutating func keyDecision(_ k: UnsafePointer<UInt8>, _ kn: Int) -> TagKeyDecision {
         let profile = self.profile
-        return keyCache.decision(k, kn) { key in
-            if key == "name" { return .name }
-            if key == "type" { return .type(keep: profile.keeps(tag: key) ? key : nil) }
-            if key.hasPrefix("name:") {
-                let locale = key.dropFirst(5)
-                if NameLocale.isLocale(locale) { return .localizedName(String(locale)) }
-            }
-            return profile.keeps(tag: key) ? .keep(key) : .drop
-        }
+        return keyCache.decision(k, kn) { key in TagKeyDecision.decide(key, profile: profile) }
     }
 
     /// Counts a new element and clears the previous one's state (XML and PBF alike).
@@ -796,6 +788,53 @@ extension OSMParseState {
         nodeLons.append(coordinatesValid ? lonE7 : NodeIndex.invalid)
         for (k, v) in tags { decodedTag(k, v) }
         endOSMElement()
+    }
+
+    /// The nodes of a decoded block, in order (columns 1…n); returns n. Nodes without tags take the short path.
+    mutating func nodes(of block: PBFPrimitiveBlock, line: Int32) -> Int32 {
+        let count = block.nodeIDs.count
+        let tagged = block.nodeTags
+        var t = 0
+        var i = 0
+        while i < count {
+            if t < tagged.count && tagged[t].index == i {
+                node(
+                    id: block.nodeIDs[i], latE7: block.nodeLatE7[i], lonE7: block.nodeLonE7[i], tags: tagged[t].tags,
+                    line: line, column: Int32(i + 1))
+                t += 1
+                i += 1
+                continue
+            }
+            // A run of untagged nodes up to the next tagged one, appended at once while coordinates are valid.
+            let end = t < tagged.count ? tagged[t].index : count
+            var j = i
+            var (lo0, hi0, lo1, hi1) = (minLat, maxLat, minLon, maxLon)
+            let lats = block.nodeLatE7, lons = block.nodeLonE7
+            while j < end {
+                let lat = lats[j], lon = lons[j]
+                guard abs(lat) <= 900_000_000, abs(lon) <= 1_800_000_000 else { break }
+                let la = Int32(truncatingIfNeeded: lat), lo = Int32(truncatingIfNeeded: lon)
+                lo0 = min(lo0, la)
+                hi0 = max(hi0, la)
+                lo1 = min(lo1, lo)
+                hi1 = max(hi1, lo)
+                j += 1
+            }
+            (minLat, maxLat, minLon, maxLon) = (lo0, hi0, lo1, hi1)
+            nodeLats.append(contentsOf: lats[i..<j].lazy.map { Int32(truncatingIfNeeded: $0) })
+            nodeLons.append(contentsOf: lons[i..<j].lazy.map { Int32(truncatingIfNeeded: $0) })
+            block.nodeIDs.withUnsafeBufferPointer { ids in
+                nodes.append(ids: UnsafeBufferPointer(rebasing: ids[i..<j]), line: line, firstColumn: Int32(i + 1), file: file)
+            }
+            nodesSeen += j - i
+            if j < end {
+                // Invalid coordinates: the full path reports them.
+                node(id: block.nodeIDs[j], latE7: block.nodeLatE7[j], lonE7: block.nodeLonE7[j], tags: [], line: line, column: Int32(j + 1))
+                j += 1
+            }
+            i = j
+        }
+        return Int32(count)
     }
 
     /// A decoded way.

@@ -147,7 +147,12 @@ public final class OSMReader {
     private func readPBF(path: String, fileIndex: UInt16, displayPath: String, fileSize: Int64) {
         state.pointee.beginPBF(file: fileIndex, displayPath: displayPath)
         do throws(PBFError) {
-            let pipeline = try PBFDecodePipeline(path: path, workers: options.pbfWorkers)
+            // Tag keys are judged on the decode threads: elements without a kept key come without tags.
+            let profile = state.pointee.profile
+            let filter = PBFTagFilter(maxTags: options.maxTagsPerElement, maxValueBytes: options.maxValueBytes) { key in
+                TagKeyDecision.decide(key, profile: profile).isKept ? profile.classificationRelevance(ofKey: key) : .never
+            }
+            let pipeline = try PBFDecodePipeline(path: path, workers: options.pbfWorkers, filter: filter)
             var blobIndex: Int32 = 0
             var nextProgress = options.progressInterval
             defer { pipeline.drain() }
@@ -161,13 +166,7 @@ public final class OSMReader {
                     }
                 case .data(let block):
                     if let newest = block.newestTimestamp { state.pointee.decodedTimestamp(newest) }
-                    var column: Int32 = 0
-                    for n in block.nodes {
-                        column += 1
-                        state.pointee.node(
-                            id: n.id, latE7: n.latE7, lonE7: n.lonE7,
-                            tags: n.tags, line: blobIndex, column: column)
-                    }
+                    var column = state.pointee.nodes(of: block, line: blobIndex)
                     for w in block.ways {
                         column += 1
                         state.pointee.way(id: w.id, refs: w.refs, tags: w.tags, line: blobIndex, column: column)

@@ -9,6 +9,26 @@ enum TagKeyDecision {
     case localizedName(String)
     /// The `type` tag (a relation's kind, e.g. `multipolygon`); also kept when the profile keeps `type`.
     case type(keep: String?)
+
+    /// The decision for `key` under `profile`.
+    static func decide(_ key: String, profile: any POIProfile) -> TagKeyDecision {
+        if key == "name" { return .name }
+        if key == "type" { return .type(keep: profile.keeps(tag: key) ? key : nil) }
+        if key.hasPrefix("name:") {
+            let locale = key.dropFirst(5)
+            if NameLocale.isLocale(locale) { return .localizedName(String(locale)) }
+        }
+        return profile.keeps(tag: key) ? .keep(key) : .drop
+    }
+
+    /// Whether the key is kept, which is what can make an element a POI: an element without kept keys never is.
+    var isKept: Bool {
+        switch self {
+        case .keep: true
+        case .type(let keep): keep != nil
+        case .drop, .name, .localizedName: false
+        }
+    }
 }
 
 /// An allocation-free lookup from tag-key bytes to a ``TagKeyDecision`` (open addressing, FNV-1a).

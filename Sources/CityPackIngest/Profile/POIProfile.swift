@@ -20,6 +20,35 @@ public protocol POIProfile: Sendable {
 
     /// Whether a kept tag is copied into ``POI/tags`` (opening_hours, wheelchair, phone, …).
     func exposes(tag key: String) -> Bool
+
+    /// Which values of a key can make ``classify(tags:)`` succeed. An element none of whose tags is covered is
+    /// never a POI, so readers may skip its tags (the PBF decoder does, on its worker threads). Must never say
+    /// ``TagRelevance/never`` for a tag that can lead to a category.
+    func classificationRelevance(ofKey key: String) -> TagRelevance
+}
+
+/// Which values of a tag key can lead to a category (``POIProfile/classificationRelevance(ofKey:)``).
+public enum TagRelevance: Sendable, Equatable {
+    /// No element is classified because of this key.
+    case never
+    /// Any value may lead to a category.
+    case anyValue
+    /// Only these values may.
+    case values(Set<String>)
+
+    /// Whether `value` of the key may lead to a category.
+    public func covers(_ value: String) -> Bool {
+        switch self {
+        case .never: false
+        case .anyValue: true
+        case .values(let values): values.contains(value)
+        }
+    }
+}
+
+extension POIProfile {
+    /// Every kept key, whatever its value (always safe; profiles can say more).
+    public func classificationRelevance(ofKey key: String) -> TagRelevance { keeps(tag: key) ? .anyValue : .never }
 }
 
 /// A category of the profile: the model's ``PackCategory`` (id, priority, labels, synonyms, expectsName).

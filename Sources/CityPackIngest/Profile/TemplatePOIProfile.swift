@@ -63,6 +63,8 @@ public struct TemplatePOIProfile: POIProfile {
     /// First condition key of each rule → indices of categories having such a rule (a rule can only match when
     /// its first key is present, so only these categories need checking).
     private let candidatesByKey: [String: [Int]]
+    /// Per first-condition key of any rule: the values its rules accept (nil: some rule accepts any value).
+    private let firstConditionValues: [String: Set<String>?]
     private let exposedExact: Set<String>
     private let exposedPrefixes: [String]
 
@@ -109,6 +111,18 @@ public struct TemplatePOIProfile: POIProfile {
             for key in Set(c.rules.compactMap { $0.conditions.first?.key }) { candidates[key, default: []].append(i) }
         }
         candidatesByKey = candidates
+        // A rule matches only if its first condition does (conditions are sorted by key, as `candidates` uses).
+        var firstValues: [String: Set<String>?] = [:]
+        for rule in sorted.flatMap(\.rules) {
+            guard let first = rule.conditions.first else { continue }
+            switch (firstValues[first.key], first.values) {
+            case (.none, let values): firstValues[first.key] = .some(values)
+            case (.some(.none), _): break
+            case (.some(.some), .none): firstValues[first.key] = .some(nil)
+            case (.some(.some(let old)), .some(let values)): firstValues[first.key] = .some(old.union(values))
+            }
+        }
+        firstConditionValues = firstValues
         exposedExact = Set(categoriesFile.exposedTags.filter { !$0.hasSuffix("*") })
         exposedPrefixes = categoriesFile.exposedTags.filter { $0.hasSuffix("*") }.map { String($0.dropLast()) }
     }
@@ -156,6 +170,11 @@ public struct TemplatePOIProfile: POIProfile {
         @unknown default:
             return "\(error)"
         }
+    }
+
+    public func classificationRelevance(ofKey key: String) -> TagRelevance {
+        guard let values = firstConditionValues[key] else { return .never }
+        return values.map(TagRelevance.values) ?? .anyValue
     }
 
     public func classify(tags: [String: String]) -> String? {

@@ -27,7 +27,7 @@ private func decodeAll(_ path: String) throws -> PBFPrimitiveBlock {
         case "OSMHeader": _ = try PBFBlockDecoder.decodeHeader(blob.data, blobOffset: blob.offset)
         case "OSMData":
             let block = try PBFBlockDecoder.decodePrimitiveBlock(blob.data, blobOffset: blob.offset)
-            all.nodes += block.nodes
+            for n in block.nodes { all.appendNode(id: n.id, latE7: n.latE7, lonE7: n.lonE7, tags: n.tags) }
             all.ways += block.ways
             all.relations += block.relations
         default: break
@@ -205,6 +205,33 @@ struct PBFDecoderTests {
         #expect(decoded.nodes[1].lat == 43.7371176 && decoded.nodes[1].lon == 7.4229092)
         #expect(decoded.nodes[0].tags.map { "\($0)=\($1)" } == ["amenity="])
         #expect(decoded.nodes[1].tags.isEmpty)
+    }
+
+    /// With a tag filter, nodes whose tags cannot make a POI come without tags; a tag that matters, a tag count
+    /// over the limit or a long value keeps them all (so the reader still classifies and reports); indices are
+    /// still checked.
+    @Test func tagFilterDropsTagsThatCannotMatter() throws {
+        let strings = ["", "amenity", "cafe", "building", "yes", "name", "x", "parking_space", String(repeating: "v", count: 40)]
+        // Nodes: 1 amenity=cafe+name; 2 building=yes; 3 amenity=parking_space; 4 untagged; 5 building+name+name
+        // (3 tags, over a limit of 2); 6 building=<40 bytes> (over 100 / 3 bytes).
+        let block = PBFBuilder.denseBlock(
+            strings: strings, ids: [1, 2, 3, 4, 5, 6], latE7: [1, 2, 3, 4, 5, 6], lonE7: [1, 2, 3, 4, 5, 6],
+            keysVals: [1, 2, 5, 6, 0, 3, 4, 0, 1, 7, 0, 0, 3, 4, 5, 6, 5, 6, 0, 3, 8, 0])
+        let filter = PBFTagFilter(maxTags: 2, maxValueBytes: 100) { key in
+            key == "amenity" ? .values(["cafe"]) : .never
+        }
+        let decoded = try PBFBlockDecoder.decodePrimitiveBlock(block, blobOffset: 0, filter: filter)
+        #expect(decoded.nodeIDs == [1, 2, 3, 4, 5, 6])
+        #expect(decoded.nodeTags.map(\.index) == [0, 4, 5])
+        #expect(decoded.nodes[0].tags.map { "\($0)=\($1)" } == ["amenity=cafe", "name=x"])
+        #expect(decoded.nodes[4].tags.count == 3)
+        let all = try PBFBlockDecoder.decodePrimitiveBlock(block, blobOffset: 0)
+        #expect(all.nodeTags.map(\.index) == [0, 1, 2, 4, 5])
+        // A bad value index is an error whether or not the tag matters.
+        let bad = PBFBuilder.denseBlock(strings: strings, ids: [1], latE7: [1], lonE7: [1], keysVals: [3, 99, 0])
+        #expect(throws: PBFError.stringIndexOutOfRange(index: 99, count: strings.count, blobOffset: 5)) {
+            try PBFBlockDecoder.decodePrimitiveBlock(bad, blobOffset: 5, filter: filter)
+        }
     }
 
     /// A BlobHeader length above 64 KiB is refused before reading it.

@@ -33,6 +33,25 @@ private let specCases: [ProfileSpecCase] = {
         #expect(OSMTest.profile.classify(tags: c.tags) == c.expected)
     }
 
+    /// Every element the spec classifies has a tag that `classificationRelevance` covers (readers may skip the
+    /// tags of elements without one), and elements without such a tag are not classified.
+    @Test(arguments: specCases)
+    func classificationRelevanceCoversClassifiedElements(_ c: ProfileSpecCase) {
+        let p = OSMTest.profile
+        let covered = c.tags.contains { p.classificationRelevance(ofKey: $0.key).covers($0.value) }
+        if c.expected != nil { #expect(covered) }
+        if !covered { #expect(p.classify(tags: c.tags) == nil) }
+    }
+
+    @Test func classificationRelevanceByKeyAndValue() {
+        let p = OSMTest.profile
+        #expect(p.classificationRelevance(ofKey: "source") == .never)
+        #expect(p.classificationRelevance(ofKey: "opening_hours") == .never)  // kept for output, never classifies
+        #expect(p.classificationRelevance(ofKey: "amenity").covers("toilets"))
+        #expect(!p.classificationRelevance(ofKey: "amenity").covers("parking_space"))
+        #expect(!p.classificationRelevance(ofKey: "highway").covers("residential"))
+    }
+
     @Test func categoriesHaveLabelsAndSynonyms() {
         let categories = OSMTest.profile.categories
         #expect(categories.map(\.priority) == categories.map(\.priority).sorted())

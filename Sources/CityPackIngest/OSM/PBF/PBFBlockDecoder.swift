@@ -45,10 +45,34 @@ package struct PBFRelation: Sendable {
     package var tags: [(String, String)]
 }
 
+/// Which tags a block decoder hands over. Deciding this on the decode threads, once per string of a block's
+/// table, spares the reading thread the tags of the many elements that cannot become POIs.
+package struct PBFTagFilter: Sendable {
+    /// Which values of a tag key can make an element a POI.
+    package var keyRelevance: @Sendable (String) -> TagRelevance
+    /// Elements with more tags than this keep all of them, so the reader reports the limit.
+    package var maxTags: Int
+    /// Elements with a key or value that may be longer than this keep all their tags, so the reader reports it.
+    package var maxValueBytes: Int
+
+    package init(maxTags: Int, maxValueBytes: Int, keyRelevance: @escaping @Sendable (String) -> TagRelevance) {
+        self.keyRelevance = keyRelevance
+        self.maxTags = maxTags
+        self.maxValueBytes = maxValueBytes
+    }
+}
+
 /// The elements of one decoded PrimitiveBlock.
 package struct PBFPrimitiveBlock: Sendable {
-    /// Nodes, dense and plain, in file order.
-    package var nodes: [PBFNode] = []
+    /// Ids of the nodes, dense and plain, in file order.
+    package var nodeIDs: [Int64] = []
+    /// Latitudes of the nodes in 1e-7 degrees (exact: the block's nanodegrees rounded to 100).
+    package var nodeLatE7: [Int64] = []
+    /// Longitudes of the nodes in 1e-7 degrees.
+    package var nodeLonE7: [Int64] = []
+    /// The tags of the nodes that have any (with a ``PBFTagFilter``: any that can matter), by ascending index
+    /// into the node arrays; every other node is handed over without tags.
+    package var nodeTags: [(index: Int, tags: [(String, String)])] = []
     /// Ways in file order.
     package var ways: [PBFWay] = []
     /// Relations in file order.
@@ -59,6 +83,22 @@ package struct PBFPrimitiveBlock: Sendable {
 
     /// An empty block.
     package init() {}
+
+    /// The nodes as values (tests and tools; the reader walks the arrays).
+    package var nodes: [PBFNode] {
+        var tagsByIndex: [Int: [(String, String)]] = [:]
+        for entry in nodeTags { tagsByIndex[entry.index] = entry.tags }
+        return nodeIDs.indices.map { i in
+            PBFNode(id: nodeIDs[i], latE7: nodeLatE7[i], lonE7: nodeLonE7[i], tags: tagsByIndex[i] ?? [])
+        }
+    }
+
+    package mutating func appendNode(id: Int64, latE7: Int64, lonE7: Int64, tags: [(String, String)]) {
+        if !tags.isEmpty { nodeTags.append((nodeIDs.count, tags)) }
+        nodeIDs.append(id)
+        nodeLatE7.append(latE7)
+        nodeLonE7.append(lonE7)
+    }
 }
 
 /// The parts of an OSMHeader block a reader needs.
@@ -102,10 +142,14 @@ package enum PBFBlockDecoder {
     }
 
     /// Decodes an OSMData blob (a PrimitiveBlock).
-    package static func decodePrimitiveBlock(_ data: [UInt8], blobOffset: Int64) throws(PBFError) -> PBFPrimitiveBlock {
+    /// - Parameter filter: When given, nodes and ways none of whose tag keys matter (and within the limits) are
+    ///   handed over without tags; relations always keep theirs. Without it, every tag is decoded.
+    package static func decodePrimitiveBlock(
+        _ data: [UInt8], blobOffset: Int64, filter: PBFTagFilter? = nil
+    ) throws(PBFError) -> PBFPrimitiveBlock {
         do {
             return try data.withUnsafeBytes { (raw) in
-                var context = BlockContext(blobOffset: blobOffset)
+                var context = BlockContext(blobOffset: blobOffset, bytes: raw, filter: filter)
                 var groups: [Range<Int>] = []
                 var reader = ProtobufReader(raw)
                 // Granularity and offsets usually follow the groups: collect everything first.
@@ -116,7 +160,7 @@ package enum PBFBlockDecoder {
                             var table = try reader.readMessage()
                             while let k = try table.readKey() {
                                 if k.field == 1, k.wireType == .lengthDelimited {
-                                    context.strings.append(try table.readString())
+                                    context.stringRanges.append(try table.readLengthDelimitedRange())
                                 } else { try table.skip(k.wireType, at: k.offset) }
                             }
                         case (2, .lengthDelimited): groups.append(try reader.readLengthDelimitedRange())
@@ -129,6 +173,7 @@ package enum PBFBlockDecoder {
                     }
                 } catch let error as ProtobufError { throw BlockFailure.wire(error) }
                 var block = PBFPrimitiveBlock()
+                context.prepareStrings()
                 for range in groups {
                     try context.decodeGroup(ProtobufReader(raw, range: range), into: &block)
                 }
@@ -155,8 +200,20 @@ enum BlockFailure: Error {
 struct BlockContext {
     /// File offset of the blob, for errors.
     let blobOffset: Int64
-    /// The string table; index 0 is conventionally empty.
-    var strings: [String] = []
+    /// The decompressed block.
+    let bytes: UnsafeRawBufferPointer
+    /// Which tags to hand over (nil: all).
+    let filter: PBFTagFilter?
+    /// The string table as ranges of `bytes`; index 0 is conventionally empty.
+    var stringRanges: [Range<Int>] = []
+    /// Strings made so far (most of a table is never needed as a `String`).
+    var strings: [String?] = []
+    /// Per string used as a key: 0 not yet asked, 1 never matters, 2 matters, 3 matters for some values.
+    var keyMatters: [UInt8] = []
+    /// The values that matter of the keys marked 3.
+    var keyValues: [Int: Set<String>] = [:]
+    /// Whether (key << 32 | value) matters, for keys marked 3.
+    var pairMatters: [Int64: Bool] = [:]
     /// Nanodegrees per coordinate unit.
     var granularity: Int64 = 100
     /// Nanodegrees added to every latitude.
@@ -166,12 +223,76 @@ struct BlockContext {
     /// Milliseconds per timestamp unit (read for completeness; metadata is not decoded).
     var dateGranularity: Int64 = 1000
 
-    /// The string at `index` of the table.
-    func string(_ index: Int64) throws(BlockFailure) -> String {
-        guard index >= 0, index < Int64(strings.count) else {
-            throw .pbf(.stringIndexOutOfRange(index: index, count: strings.count, blobOffset: blobOffset))
+    init(blobOffset: Int64, bytes: UnsafeRawBufferPointer, filter: PBFTagFilter?) {
+        self.blobOffset = blobOffset
+        self.bytes = bytes
+        self.filter = filter
+    }
+
+    /// Sizes the lazily filled per-string tables once the table is read.
+    mutating func prepareStrings() {
+        strings = Array(repeating: nil, count: stringRanges.count)
+        if filter != nil { keyMatters = Array(repeating: 0, count: stringRanges.count) }
+    }
+
+    /// Checks a string index against the table.
+    @inline(__always)
+    func check(_ index: Int64) throws(BlockFailure) {
+        guard index >= 0, index < Int64(stringRanges.count) else {
+            throw .pbf(.stringIndexOutOfRange(index: index, count: stringRanges.count, blobOffset: blobOffset))
         }
-        return strings[Int(index)]
+    }
+
+    /// The string at `index` of the table.
+    mutating func string(_ index: Int64) throws(BlockFailure) -> String {
+        try check(index)
+        let i = Int(index)
+        if let made = strings[i] { return made }
+        let made = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[stringRanges[i]]), as: UTF8.self)
+        strings[i] = made
+        return made
+    }
+
+    /// Whether an element with these (key, value) string indices must be handed over with its tags: a key matters,
+    /// or a limit may be exceeded (the reader reports it). Throws for an index outside the table, as decoding would.
+    mutating func tagsMatter(count: Int, _ pair: (Int) -> (Int32, Int32)) throws(BlockFailure) -> Bool {
+        guard let filter else { return count > 0 }
+        var matters = count > filter.maxTags
+        for i in 0..<count {
+            let (k, v) = pair(i)
+            try check(Int64(k))
+            try check(Int64(v))
+            if matters { continue }
+            let key = Int(k)
+            // Invalid UTF-8 grows by up to 3× when decoded, so longer raw bytes may exceed the limit as text.
+            if 3 * max(stringRanges[key].count, stringRanges[Int(v)].count) > filter.maxValueBytes {
+                matters = true
+                continue
+            }
+            if keyMatters[key] == 0 {
+                switch filter.keyRelevance(try string(Int64(k))) {
+                case .never: keyMatters[key] = 1
+                case .anyValue: keyMatters[key] = 2
+                case .values(let values):
+                    keyMatters[key] = 3
+                    keyValues[key] = values
+                }
+            }
+            switch keyMatters[key] {
+            case 2: matters = true
+            case 3:
+                let pair = Int64(k) << 32 | Int64(v)
+                if let known = pairMatters[pair] {
+                    matters = known
+                } else {
+                    let known = keyValues[key]?.contains(try string(Int64(v))) ?? true
+                    pairMatters[pair] = known
+                    matters = known
+                }
+            default: break
+            }
+        }
+        return matters
     }
 
     /// 1e-7 degrees, rounded, of `offset + granularity * value` nanodegrees.
@@ -183,9 +304,10 @@ struct BlockContext {
         return nano >= 0 ? (nano + 50) / 100 : -((-nano + 50) / 100)
     }
 
-    /// Pairs `keys` and `vals` through the string table.
-    func tags(_ keys: [Int32], _ vals: [Int32], what: String) throws(BlockFailure) -> [(String, String)] {
+    /// Pairs `keys` and `vals` through the string table; empty when `filtered` and no tag matters.
+    mutating func tags(_ keys: [Int32], _ vals: [Int32], what: String, filtered: Bool = true) throws(BlockFailure) -> [(String, String)] {
         guard keys.count == vals.count else { throw .pbf(.inconsistentArrays(what, blobOffset: blobOffset)) }
+        if filtered, try !tagsMatter(count: keys.count, { (keys[$0], vals[$0]) }) { return [] }
         var tags: [(String, String)] = []
         tags.reserveCapacity(keys.count)
         for i in keys.indices { tags.append((try string(Int64(keys[i])), try string(Int64(vals[i])))) }
@@ -193,7 +315,7 @@ struct BlockContext {
     }
 
     /// Decodes one PrimitiveGroup into `block`.
-    func decodeGroup(_ group: ProtobufReader, into block: inout PBFPrimitiveBlock) throws(BlockFailure) {
+    mutating func decodeGroup(_ group: ProtobufReader, into block: inout PBFPrimitiveBlock) throws(BlockFailure) {
         var reader = group
         var newest = Int64.min
         defer {
@@ -206,8 +328,10 @@ struct BlockContext {
         do {
             while let key = try reader.readKey() {
                 switch (key.field, key.wireType) {
-                case (1, .lengthDelimited): block.nodes.append(try node(try reader.readMessage(), newest: &newest))
-                case (2, .lengthDelimited): try dense(try reader.readMessage(), into: &block.nodes, newest: &newest)
+                case (1, .lengthDelimited):
+                    let n = try node(try reader.readMessage(), newest: &newest)
+                    block.appendNode(id: n.id, latE7: n.latE7, lonE7: n.lonE7, tags: n.tags)
+                case (2, .lengthDelimited): try dense(try reader.readMessage(), into: &block, newest: &newest)
                 case (3, .lengthDelimited): block.ways.append(try way(try reader.readMessage(), newest: &newest))
                 case (4, .lengthDelimited): block.relations.append(try relation(try reader.readMessage(), newest: &newest))
                 default: try reader.skip(key.wireType, at: key.offset)
@@ -229,7 +353,7 @@ struct BlockContext {
     }
 
     /// Decodes a plain Node message.
-    func node(_ message: ProtobufReader, newest: inout Int64) throws -> PBFNode {
+    mutating func node(_ message: ProtobufReader, newest: inout Int64) throws -> PBFNode {
         var r = message
         var id: Int64 = 0, lat: Int64 = 0, lon: Int64 = 0
         var keys: [Int32] = [], vals: [Int32] = []
@@ -250,7 +374,7 @@ struct BlockContext {
     }
 
     /// Decodes a DenseNodes message, appending its nodes.
-    func dense(_ message: ProtobufReader, into nodes: inout [PBFNode], newest: inout Int64) throws {
+    mutating func dense(_ message: ProtobufReader, into block: inout PBFPrimitiveBlock, newest: inout Int64) throws {
         var r = message
         var ids: [Int64] = [], lats: [Int64] = [], lons: [Int64] = []
         var idSum: Int64 = 0, latSum: Int64 = 0, lonSum: Int64 = 0
@@ -278,34 +402,44 @@ struct BlockContext {
         guard ids.count == lats.count, ids.count == lons.count else {
             throw BlockFailure.pbf(.inconsistentArrays("dense ids/lats/lons", blobOffset: blobOffset))
         }
-        nodes.reserveCapacity(nodes.count + ids.count)
+        let first = block.nodeIDs.count
+        block.nodeIDs.append(contentsOf: ids)
+        block.nodeLatE7.reserveCapacity(block.nodeLatE7.count + ids.count)
+        block.nodeLonE7.reserveCapacity(block.nodeLonE7.count + ids.count)
+        for i in ids.indices {
+            block.nodeLatE7.append(try e7(lats[i], offset: latOffset))
+            block.nodeLonE7.append(try e7(lons[i], offset: lonOffset))
+        }
+        // An empty keys_vals means no node of the group has tags; else each node's pairs end with a 0.
+        guard !keysVals.isEmpty else { return }
         var kv = 0
         for i in ids.indices {
-            var tags: [(String, String)] = []
-            // An empty keys_vals means no node of the group has tags.
-            if !keysVals.isEmpty {
-                while true {
-                    guard kv < keysVals.count else {
-                        throw BlockFailure.pbf(.inconsistentArrays("dense keys_vals", blobOffset: blobOffset))
-                    }
-                    let k = keysVals[kv]
-                    kv += 1
-                    if k == 0 { break }
-                    guard kv < keysVals.count else {
-                        throw BlockFailure.pbf(.inconsistentArrays("dense keys_vals", blobOffset: blobOffset))
-                    }
-                    tags.append((try string(Int64(k)), try string(Int64(keysVals[kv]))))
-                    kv += 1
+            let start = kv
+            while true {
+                guard kv < keysVals.count else {
+                    throw BlockFailure.pbf(.inconsistentArrays("dense keys_vals", blobOffset: blobOffset))
                 }
+                if keysVals[kv] == 0 { break }
+                guard kv + 1 < keysVals.count else {
+                    throw BlockFailure.pbf(.inconsistentArrays("dense keys_vals", blobOffset: blobOffset))
+                }
+                kv += 2
             }
-            nodes.append(PBFNode(
-                id: ids[i], latE7: try e7(lats[i], offset: latOffset), lonE7: try e7(lons[i], offset: lonOffset),
-                tags: tags))
+            let pairs = (kv - start) / 2
+            kv += 1
+            guard pairs > 0, try tagsMatter(count: pairs, { (keysVals[start + 2 * $0], keysVals[start + 2 * $0 + 1]) })
+            else { continue }
+            var tags: [(String, String)] = []
+            tags.reserveCapacity(pairs)
+            for p in 0..<pairs {
+                tags.append((try string(Int64(keysVals[start + 2 * p])), try string(Int64(keysVals[start + 2 * p + 1]))))
+            }
+            block.nodeTags.append((first + i, tags))
         }
     }
 
     /// Decodes a Way message.
-    func way(_ message: ProtobufReader, newest: inout Int64) throws -> PBFWay {
+    mutating func way(_ message: ProtobufReader, newest: inout Int64) throws -> PBFWay {
         var r = message
         var id: Int64 = 0
         var keys: [Int32] = [], vals: [Int32] = []
@@ -325,7 +459,7 @@ struct BlockContext {
     }
 
     /// Decodes a Relation message.
-    func relation(_ message: ProtobufReader, newest: inout Int64) throws -> PBFRelation {
+    mutating func relation(_ message: ProtobufReader, newest: inout Int64) throws -> PBFRelation {
         var r = message
         var id: Int64 = 0
         var keys: [Int32] = [], vals: [Int32] = [], roles: [Int32] = []
@@ -355,6 +489,7 @@ struct BlockContext {
             }
             members.append((type, memids[i], try string(Int64(roles[i]))))
         }
-        return PBFRelation(id: id, members: members, tags: try tags(keys, vals, what: "relation keys/vals"))
+        // Relations keep every tag: `type` decides whether one is assembled at all.
+        return PBFRelation(id: id, members: members, tags: try tags(keys, vals, what: "relation keys/vals", filtered: false))
     }
 }

@@ -24,6 +24,7 @@ package final class PBFDecodePipeline {
     }
 
     private let reader: PBFBlobReader
+    private let filter: PBFTagFilter?
     private let window: Int
     private let inline: Bool
     private let queue: DispatchQueue
@@ -36,9 +37,10 @@ package final class PBFDecodePipeline {
     /// File offset up to which blobs have been read (for progress).
     package var offset: Int64 { reader.offset }
 
-    /// Opens `path`; `workers` threads decode at once.
-    package init(path: String, workers: Int) throws(PBFError) {
+    /// Opens `path`; `workers` threads decode at once, handing over tags as `filter` says (all without one).
+    package init(path: String, workers: Int, filter: PBFTagFilter? = nil) throws(PBFError) {
         reader = try PBFBlobReader(path: path)
+        self.filter = filter
         let n = max(1, workers)
         inline = n == 1
         window = inline ? 1 : 2 * n
@@ -47,12 +49,12 @@ package final class PBFDecodePipeline {
     }
 
     /// Decodes one blob (runs on a worker thread).
-    private static func decode(_ raw: PBFRawBlob) -> Result<Decoded, PBFError> {
+    private static func decode(_ raw: PBFRawBlob, filter: PBFTagFilter?) -> Result<Decoded, PBFError> {
         do throws(PBFError) {
             let data = try PBFBlobReader.decodeBlob(raw.bytes, blobOffset: raw.offset)
             switch raw.type {
             case "OSMHeader": return .success(.header(try PBFBlockDecoder.decodeHeader(data, blobOffset: raw.offset), offset: raw.offset))
-            case "OSMData": return .success(.data(try PBFBlockDecoder.decodePrimitiveBlock(data, blobOffset: raw.offset)))
+            case "OSMData": return .success(.data(try PBFBlockDecoder.decodePrimitiveBlock(data, blobOffset: raw.offset, filter: filter)))
             default: return .success(.other)
             }
         } catch {
@@ -71,14 +73,14 @@ package final class PBFDecodePipeline {
                 let slot = Slot()
                 inFlight.append(slot)
                 if inline {
-                    slot.result = Self.decode(raw)
+                    slot.result = Self.decode(raw, filter: filter)
                     slot.done.signal()
                     continue
                 }
-                let workers = self.workers
+                let (workers, filter) = (self.workers, self.filter)
                 queue.async {
                     workers.wait()
-                    slot.result = Self.decode(raw)
+                    slot.result = Self.decode(raw, filter: filter)
                     workers.signal()
                     slot.done.signal()
                 }
