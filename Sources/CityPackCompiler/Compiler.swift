@@ -20,7 +20,10 @@ public enum Compiler {
     /// - Returns: nil when the city file could not be loaded or has errors; a plan without stages when the
     ///   templates or the profile could not be loaded (reported).
     public static func plan(_ options: BuildOptions, bag: DiagnosticBag) -> BuildPlan? {
+        var lap = TimeTrace.Lap()
+        defer { lap.mark("plan: templates, profile, stages") }
         guard let city = CityFileLoader.load(options.cityPath, bag: bag), !bag.hasErrors else { return nil }
+        lap.mark("plan: city file")
         bag.configure(overrides: city.severityOverrides, disabled: city.disabledRules)
         var plan = BuildPlan(options: options, city: city, stages: [])
         guard let templates = TemplateLocator.locate(explicit: options.templatesDirectory, cityPath: options.cityPath)

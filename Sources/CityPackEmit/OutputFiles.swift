@@ -62,6 +62,16 @@ enum OutputFiles {
         }
     }
 
+    /// Copies a file's bytes to a new file (a staged working copy; not flushed).
+    static func copy(_ from: String, to: String) throws(EmitError) {
+        guard let data = FileManager.default.contents(atPath: from) else {
+            throw .io(path: from, message: "cannot read: \(errnoText())")
+        }
+        guard FileManager.default.createFile(atPath: to, contents: data) else {
+            throw .io(path: to, message: "cannot write: \(errnoText())")
+        }
+    }
+
     /// Flushes a file that was written by other code (SQLite, gzip) to disk.
     static func flush(_ path: String) throws(EmitError) {
         let fd = open(path, O_RDONLY)

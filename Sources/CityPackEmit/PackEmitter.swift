@@ -26,6 +26,9 @@ public struct EmitOptions: Sendable {
     public var signingKey: SigningKey?
     /// Whether `keepVersions` was given on the command line (it then beats the city file's `keep_versions:`).
     public var keepVersionsExplicit = false
+    /// Called, on another thread while the pack is compressed, with the path of the staged uncompressed database
+    /// (release rows included: the bytes of the pack), e.g. to measure it; emit returns only after it did.
+    public var inspectStagedDatabase: (@Sendable (String) -> Void)?
     /// Test hook: microseconds to sleep before each commit step, so that kill tests can land between any two
     /// renames (set by `build`'s hidden `--test-step-delay-us`). 0 in normal use.
     public var testStepDelayMicroseconds: UInt32 = 0
@@ -92,49 +95,85 @@ public enum PackEmitter {
         try OutputFiles.makeDirectory(staging)
         defer { try? FileManager.default.removeItem(atPath: staging) }
 
-        // Copy tables, staged beside the pack; they are content too, so they take part in the version decision.
+        // Independent parts run on other threads; every one is waited for before the staging folder goes.
+        var background: [BackgroundTask] = []
+        defer { for task in background { task.join() } }
+
+        // Copy tables, staged beside the pack (on another thread, while the database is written); they are content
+        // too, so they take part in the version decision.
         var lap = TimeTrace.Lap()
-        let copyFiles = try stageCopy(input, staging: staging)
-        lap.mark("emit: copy tables")
+        let copyTask = Background { () throws(EmitError) in try stageCopy(input, staging: staging) }
+        background.append(copyTask)
 
         // 1. The database without release rows: its hash identifies the content.
         let database = (staging as NSString).appendingPathComponent("pack.sqlite")
         try PackWriter.write(input, to: database)
         let content = try OutputFiles.digest(database)
         lap.mark("emit: database")
-        // The web flavour, derived from the same content (no release rows), staged beside the copy tables.
-        let webParts = try WebWriter.write(
-            database: database, folder: (staging as NSString).appendingPathComponent(WebFlavour.folder),
-            relativeTo: WebFlavour.folder)
-        lap.mark("emit: web flavour")
-        let previous = current?.manifest
-        let changed = previous == nil || previous?.contentSha256 != content.sha256
-            || previous?.formatVersion != Int(PackSchema.formatVersion) || (previous?.copy ?? []) != copyFiles
-            || (previous?.web?.parts ?? []) != webParts
-        let buildTime = iso8601UTC(input.createdAt)
-        let dataVersion: Int
-        let updatedAt: String
-        let createdAt: String
-        if let previous, !changed {
-            dataVersion = previous.dataVersion
-            updatedAt = previous.updatedAt ?? previous.createdAt
-            createdAt = previous.createdAt
-        } else {
-            dataVersion = (previous?.dataVersion ?? 0) + 1
-            // Never backwards, even when the new data's newest timestamp is older than the previous release's.
-            updatedAt = max(buildTime, previous?.updatedAt ?? "")
-            createdAt = previous?.createdAt ?? buildTime
+        let copyFiles = try copyTask.value()
+        lap.mark("emit: copy tables (rest)")
+        // The web flavour, derived from the same content (no release rows), staged beside the copy tables; written
+        // on another thread from a copy of the database while this one adds the release rows and compresses.
+        let webDatabase = (staging as NSString).appendingPathComponent("web-source.sqlite")
+        try OutputFiles.copy(database, to: webDatabase)
+        let webTask = Background { () throws(EmitError) in
+            try WebWriter.write(
+                database: webDatabase, folder: (staging as NSString).appendingPathComponent(WebFlavour.folder),
+                relativeTo: WebFlavour.folder)
         }
+        background.append(webTask)
+        let previous = current?.manifest
+        // Whether the release is new. The web parts decide only when nothing else changed; rather than wait for
+        // them, such a build goes on as unchanged and redoes the release step in the rare case that they differ.
+        let changedBesidesWeb = previous == nil || previous?.contentSha256 != content.sha256
+            || previous?.formatVersion != Int(PackSchema.formatVersion) || (previous?.copy ?? []) != copyFiles
+        let buildTime = iso8601UTC(input.createdAt)
+        func versions(changed: Bool) -> (dataVersion: Int, updatedAt: String, createdAt: String) {
+            if let previous, !changed {
+                return (previous.dataVersion, previous.updatedAt ?? previous.createdAt, previous.createdAt)
+            }
+            // Never backwards, even when the new data's newest timestamp is older than the previous release's.
+            return ((previous?.dataVersion ?? 0) + 1, max(buildTime, previous?.updatedAt ?? ""), previous?.createdAt ?? buildTime)
+        }
+        let pristine = (staging as NSString).appendingPathComponent("content.sqlite")
+        if !changedBesidesWeb { try OutputFiles.copy(database, to: pristine) }
 
-        // 2. Release rows, compression, manifest.
-        try PackWriter.setReleaseMeta(dataVersion: dataVersion, createdAt: updatedAt, path: database)
-        let uncompressed = try OutputFiles.digest(database)
-        let packName = "\(city.id)-\(dataVersion)\(PackSchema.packSuffix)"
-        let stagedPack = (staging as NSString).appendingPathComponent(packName)
-        try Gzip.compress(database, to: stagedPack, level: 9)
-        try OutputFiles.flush(stagedPack)
-        let compressed = try OutputFiles.digest(stagedPack)
+        // 2. Release rows and compression (the manifest follows).
+        func release(changed: Bool) throws(EmitError)
+            -> (dataVersion: Int, updatedAt: String, createdAt: String, uncompressed: FileDigest, packName: String,
+                stagedPack: String, compressed: FileDigest, inspection: BackgroundTask?)
+        {
+            let (dataVersion, updatedAt, createdAt) = versions(changed: changed)
+            try PackWriter.setReleaseMeta(dataVersion: dataVersion, createdAt: updatedAt, path: database)
+            let uncompressed = try OutputFiles.digest(database)
+            let packName = "\(city.id)-\(dataVersion)\(PackSchema.packSuffix)"
+            let stagedPack = (staging as NSString).appendingPathComponent(packName)
+            var inspection: BackgroundTask?
+            if let inspect = options.inspectStagedDatabase {
+                inspection = Background { () throws(EmitError) in inspect(database) }
+            }
+            try Gzip.compress(database, to: stagedPack, level: 9)
+            try OutputFiles.flush(stagedPack)
+            let compressed = try OutputFiles.digest(stagedPack)
+            return (dataVersion, updatedAt, createdAt, uncompressed, packName, stagedPack, compressed, inspection)
+        }
+        var released = try release(changed: changedBesidesWeb)
+        if let inspection = released.inspection { background.append(inspection) }
         lap.mark("emit: release rows and gzip")
+        let webParts = try webTask.value()
+        let changed = changedBesidesWeb || (previous?.web?.parts ?? []) != webParts
+        if changed != changedBesidesWeb {
+            // Same content, other web parts (a new generator): a new release after all, from the pristine copy.
+            released.inspection?.join()
+            unlink(released.stagedPack)
+            try OutputFiles.rename(pristine, database)
+            released = try release(changed: true)
+            if let inspection = released.inspection { background.append(inspection) }
+        }
+        let (dataVersion, updatedAt, createdAt) = (released.dataVersion, released.updatedAt, released.createdAt)
+        let (uncompressed, packName, stagedPack, compressed) =
+            (released.uncompressed, released.packName, released.stagedPack, released.compressed)
+        lap.mark("emit: web flavour (rest)")
 
         // Deltas from the kept previous versions to this one (small enough to be worth offering).
         let stagedDeltas = try stageDeltas(

@@ -224,13 +224,32 @@ enum WebWriter {
         try db.exec("DROP TABLE IF EXISTS temp.web_search_vocab")
         try db.exec("CREATE VIRTUAL TABLE temp.web_search_vocab USING fts5vocab(main, \(T.search), instance)")
         defer { try? db.exec("DROP TABLE IF EXISTS temp.web_search_vocab") }
+        // One scan of the index (in term order), sorted here rather than by SQLite.
+        var vocab: [String] = []
         var vocabIndex: [String: Int] = [:]
-        let terms = try db.prepare("SELECT DISTINCT term FROM temp.web_search_vocab ORDER BY term")
-        while try terms.step() {
-            let term = terms.text(0) ?? ""
-            vocabIndex[term] = out.vocab.count
-            out.vocab.append(term)
+        var postings: [(doc: Int64, isName: Bool, offset: Int64, term: Int)] = []
+        let scan = try db.prepare("SELECT term, doc, col, offset FROM temp.web_search_vocab")
+        var lastTerm: String?
+        var lastIndex = 0
+        while try scan.step() {
+            let term = scan.text(0) ?? ""
+            if term != lastTerm {
+                if let known = vocabIndex[term] {
+                    lastIndex = known
+                } else {
+                    lastIndex = vocab.count
+                    vocabIndex[term] = lastIndex
+                    vocab.append(term)
+                }
+                lastTerm = term
+            }
+            postings.append((scan.int64(1), scan.text(2) == "name", scan.int64(3), lastIndex))
         }
+        // Vocabulary ascending by UTF-8 bytes (SQLite's BINARY order), postings renumbered to match.
+        let order = vocab.indices.sorted { vocab[$0].utf8.lexicographicallyPrecedes(vocab[$1].utf8) }
+        var renumber = [Int](repeating: 0, count: vocab.count)
+        for (new, old) in order.enumerated() { renumber[old] = new }
+        out.vocab = order.map { vocab[$0] }
         // Every row of the table, also one without tokens (it counts in bm25's row total). A rowid is the
         // 1-based rank of its place in `PackSchema.searchIDsQuery`; the web part lists the places' ids, ascending.
         let ids = try searchIDList(db)
@@ -249,11 +268,11 @@ enum WebWriter {
         }
         out.name = Array(repeating: [], count: out.rowid.count)
         out.terms = Array(repeating: [], count: out.rowid.count)
-        let instances = try db.prepare(
-            "SELECT doc, col, term FROM temp.web_search_vocab ORDER BY doc, col, offset")
-        while try instances.step() {
-            guard let row = rowIndex[instances.int64(0)], let term = vocabIndex[instances.text(2) ?? ""] else { continue }
-            if instances.text(1) == "name" { out.name[row].append(term) } else { out.terms[row].append(term) }
+        // Tokens of each row and column in position order.
+        postings.sort { ($0.doc, $0.offset) < ($1.doc, $1.offset) }
+        for posting in postings {
+            guard let row = rowIndex[posting.doc] else { continue }
+            if posting.isName { out.name[row].append(renumber[posting.term]) } else { out.terms[row].append(renumber[posting.term]) }
         }
         return out
     }

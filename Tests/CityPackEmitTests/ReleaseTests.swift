@@ -34,6 +34,39 @@ import Testing
         #expect(again.manifest.updatedAt == "2023-11-14T22:13:20Z", "the release time of version 1 is kept")
     }
 
+    /// Same content but other web parts than the current release (e.g. a new generator): the release step is
+    /// redone as a new version, and that pack holds its own release rows.
+    @Test func otherWebPartsAloneMakeANewVersion() throws {
+        let dir = try PackEmitterTests().temporary()
+        _ = try PackEmitter.emit(T.input(pois: T.pois), outputDirectory: dir)
+        let manifestPath = dir + "/testville/manifest.json"
+        var json = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: manifestPath))) as? [String: Any])
+        var web = try #require(json["web"] as? [String: Any])
+        var parts = try #require(web["parts"] as? [[String: Any]])
+        parts[0]["sha256"] = String(repeating: "0", count: 64)
+        web["parts"] = parts
+        json["web"] = web
+        try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: manifestPath))
+        let inspected = Errors()
+        var options = EmitOptions()
+        options.inspectStagedDatabase = { path in
+            if let data = FileManager.default.contents(atPath: path) { inspected.add(FileDigest.sha256(of: [UInt8](data))) }
+        }
+        let again = try PackEmitter.emit(T.input(pois: T.pois), outputDirectory: dir, options: options)
+        #expect(again.changed && again.manifest.dataVersion == 2)
+        let pack = try Gunzip.inflate(
+            [UInt8](Data(contentsOf: URL(fileURLWithPath: dir + "/testville/" + again.manifest.artifact.path))),
+            limit: again.manifest.artifact.uncompressedBytes)
+        #expect(FileDigest.sha256(of: pack) == again.manifest.artifact.uncompressedSha256)
+        // The inspection hook saw the released database: first the speculative version 1, then version 2.
+        #expect(inspected.all.last == again.manifest.artifact.uncompressedSha256)
+        // The same content built fresh as version 2 elsewhere gives the same pack bytes.
+        let other = try PackEmitterTests().temporary()
+        _ = try PackEmitter.emit(T.input(pois: Array(T.pois.dropLast())), outputDirectory: other)
+        let fresh = try PackEmitter.emit(T.input(pois: T.pois), outputDirectory: other)
+        #expect(fresh.manifest.dataVersion == 2 && fresh.manifest.artifact.uncompressedSha256 == again.manifest.artifact.uncompressedSha256)
+    }
+
     @Test func rebuildingWithoutTheKeyKeepsValidSignaturesOfUnchangedFiles() throws {
         let dir = try PackEmitterTests().temporary()
         let key = SigningKey.generate()

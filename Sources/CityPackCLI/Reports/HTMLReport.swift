@@ -129,6 +129,14 @@ enum HTMLReport {
         var label: String
     }
 
+    /// `value` with one decimal (like `%.1f`, without its cost per call: the map has a point per POI).
+    static func tenths(_ value: Double) -> String {
+        guard value.isFinite, abs(value) < 1e15 else { return String(format: "%.1f", value) }
+        let scaled = Int64((value * 10).rounded())
+        let magnitude = scaled.magnitude
+        return "\(scaled < 0 ? "-" : "")\(magnitude / 10).\(magnitude % 10)"
+    }
+
     static func mapSection(_ report: DiagnosticReport, build: BuildReport) -> String {
         let categories = Set(build.pois.map(\.category)).sorted()
         let pois = build.pois.sorted { $0.ref < $1.ref }.prefix(maxMarkers)
@@ -189,8 +197,8 @@ enum HTMLReport {
         let aspect = (maxLon - minLon) * kx / (maxLat - minLat)
         let width = aspect >= 960.0 / 820.0 ? 960.0 : max(820.0 * aspect, 240)
         let height = aspect >= 960.0 / 820.0 ? max(960.0 / aspect, 240) : 820.0
-        func x(_ lon: Double) -> String { String(format: "%.1f", (lon - minLon) / (maxLon - minLon) * width) }
-        func y(_ lat: Double) -> String { String(format: "%.1f", (maxLat - lat) / (maxLat - minLat) * height) }
+        func x(_ lon: Double) -> String { tenths((lon - minLon) / (maxLon - minLon) * width) }
+        func y(_ lat: Double) -> String { tenths((maxLat - lat) / (maxLat - minLat) * height) }
 
         out = "<section id=\"map\" style=\"max-width:\(Int(width) + 2)px\"><h2>Map</h2>\n"
         out += "<svg id=\"city-map\" xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"Map of the city\">\n"

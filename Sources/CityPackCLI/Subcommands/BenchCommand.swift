@@ -136,6 +136,8 @@ struct Bench: ParsableCommand {
             let out = sourceIsPBF ? "\(work)/out" : "\(work)/out-pbf"
             time("citypack build (PBF, \(cores) cores)", mb, me, ["build", dir, "--output", out, "--quiet"])
             time("citypack build (PBF, 1 core)", mb, me, ["build", dir, "--output", out, "--quiet"], environment: ["CITYPACK_THREADS": "1"])
+            // Reading and checking alone (no pack, web flavour or deltas written): the part osmium's run compares to.
+            time("citypack check (PBF, \(cores) cores)", mb, me, ["check", dir, "--output", out, "--quiet"])
             if let osmium {
                 time("osmium tags-filter (PBF)", mb, osmium, ["tags-filter", pbf, "n/amenity", "-o", "\(work)/filtered.osm.pbf", "--overwrite"])
             }
@@ -153,6 +155,9 @@ struct Bench: ParsableCommand {
         }
         if let build = seconds("citypack build (PBF, \(cores)"), let tool = seconds("osmium tags-filter (PBF)") {
             text += String(format: "PBF: citypack build / osmium tags-filter = %.2f×\n", build / tool)
+        }
+        if let check = seconds("citypack check (PBF"), let tool = seconds("osmium tags-filter (PBF)") {
+            text += String(format: "PBF: citypack check / osmium tags-filter = %.2f×\n", check / tool)
         }
         if let many = seconds("citypack build (PBF, \(cores)"), let one = seconds("citypack build (PBF, 1 core)") {
             text += String(format: "PBF: speed-up from %d cores over 1 = %.2f×\n", cores, one / many)

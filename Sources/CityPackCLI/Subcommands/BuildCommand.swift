@@ -86,6 +86,24 @@ struct Check: ParsableCommand {
 }
 
 /// Shared body of `build` and `check`.
+/// The pack sizes measured by the emitter's inspection hook (set on another thread, read after the build).
+private final class SizesBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var sizes: PackSizes?
+
+    func set(_ value: PackSizes?) {
+        lock.lock()
+        sizes = value
+        lock.unlock()
+    }
+
+    var value: PackSizes? {
+        lock.lock()
+        defer { lock.unlock() }
+        return sizes
+    }
+}
+
 enum BuildRunner {
     /// Runs `body`, turning unexpected Swift errors into exit code 70 with a message (crashes are the
     /// executable's ``CrashHandler``).
@@ -141,6 +159,9 @@ enum BuildRunner {
             cityPath: input.city, outputDirectory: output, templatesDirectory: input.templates, emit: emit,
             warningsAsErrors: diagnostics.warningsAsErrors)
         options.release = release
+        // The build stats' size breakdown is measured on the staged database while the pack is compressed.
+        let measuredSizes = SizesBox()
+        options.release.inspectStagedDatabase = { path in measuredSizes.set(try? PackSizes.measure(databasePath: path)) }
         options.progress = { event in progress.update(stage: event.stage, item: event.item, done: event.done, total: event.total, unit: event.unit) }
         let plan = Compiler.plan(options, bag: bag)
         lap.mark("plan")
@@ -168,9 +189,13 @@ enum BuildRunner {
 
         // Reports are written on every run, also a failed one.
         var stats = BuildStats(command: command, build: build)
-        if let emitted = build.emitted, let reader = try? PackReader.open(URL(fileURLWithPath: emitted.packPath)) {
-            stats.sizes = try? PackSizes.measure(databasePath: reader.databasePath)
-            reader.close()
+        if let emitted = build.emitted {
+            if let sizes = measuredSizes.value {
+                stats.sizes = sizes
+            } else if let reader = try? PackReader.open(URL(fileURLWithPath: emitted.packPath)) {
+                stats.sizes = try? PackSizes.measure(databasePath: reader.databasePath)
+                reader.close()
+            }
             let m = emitted.manifest
             stats.packBytesPerPOI = (Double(m.artifact.bytes) / Double(max(m.counts.pois, 1)) * 10).rounded() / 10
         }

@@ -77,6 +77,12 @@ struct NodeIndex {
 
     init() {}
 
+    /// Bucket table over the sorted ids: the nodes whose `(id - minID) >> shift` is `b` are
+    /// `ids[starts[b]..<starts[b + 1]]`, so a lookup searches a bucket of about one node instead of all of them.
+    private var starts: [Int32] = []
+    private var minID: Int64 = 0
+    private var shift: Int64 = 0
+
     /// Builds the index from insertion-ordered arrays and the unique id order from ``ElementTable/uniqueOrder``.
     init(order: [Int32], ids allIDs: [Int64], lats allLats: [Int32], lons allLons: [Int32]) {
         if order.count == allIDs.count && order.enumerated().allSatisfy({ $0.offset == Int($0.element) }) {
@@ -88,6 +94,34 @@ struct NodeIndex {
             lats = order.map { allLats[Int($0)] }
             lons = order.map { allLons[Int($0)] }
         }
+        buildBuckets()
+    }
+
+    /// At most about two buckets per node: the smallest shift whose buckets cover the id range in that many.
+    private mutating func buildBuckets() {
+        guard let first = ids.first, let last = ids.last, ids.count < Int32.max else { return }
+        minID = first
+        let span = UInt64(bitPattern: last &- first)
+        var s: Int64 = 0
+        while s < 63 && (span >> UInt64(s)) >= UInt64(2 * ids.count) { s += 1 }
+        shift = s
+        let buckets = Int(span >> UInt64(s)) + 1
+        var table = [Int32](repeating: 0, count: buckets + 1)
+        ids.withUnsafeBufferPointer { ids in
+            var b = 0
+            for (i, id) in ids.enumerated() {
+                let bucket = Int(UInt64(bitPattern: id &- first) >> UInt64(s))
+                while b <= bucket {
+                    table[b] = Int32(i)
+                    b += 1
+                }
+            }
+            while b <= buckets {
+                table[b] = Int32(ids.count)
+                b += 1
+            }
+        }
+        starts = table
     }
 
     /// Position of `id`, or nil when no node has it.
@@ -96,11 +130,60 @@ struct NodeIndex {
         ids.withUnsafeBufferPointer { ids in
             var lo = 0
             var hi = ids.count
+            if !starts.isEmpty {
+                guard id >= minID else { return nil }
+                let bucket = UInt64(bitPattern: id &- minID) >> UInt64(shift)
+                guard bucket < UInt64(starts.count - 1) else { return nil }
+                lo = Int(starts[Int(bucket)])
+                hi = Int(starts[Int(bucket) + 1])
+            }
             while lo < hi {
                 let mid = (lo + hi) >> 1
                 if ids[mid] < id { lo = mid + 1 } else { hi = mid }
             }
             return lo < ids.count && ids[lo] == id ? lo : nil
+        }
+    }
+
+    /// Lookups over borrowed buffers, for hot loops (no array access per call).
+    struct Lookup {
+        let ids: UnsafeBufferPointer<Int64>
+        let starts: UnsafeBufferPointer<Int32>
+        let minID: Int64
+        let shift: Int64
+
+        /// Position of `id`, or nil. `hint` is a position to try first and its next one (the previous node of a
+        /// way is often the previous id too); -1 for none.
+        @inline(__always)
+        func index(of id: Int64, near hint: Int = -1) -> Int? {
+            if hint >= 0 {
+                let next = hint + 1
+                if next < ids.count && ids[next] == id { return next }
+                if hint < ids.count && ids[hint] == id { return hint }
+            }
+            var lo = 0
+            var hi = ids.count
+            if !starts.isEmpty {
+                guard id >= minID else { return nil }
+                let bucket = UInt64(bitPattern: id &- minID) >> UInt64(shift)
+                guard bucket < UInt64(starts.count - 1) else { return nil }
+                lo = Int(starts[Int(bucket)])
+                hi = Int(starts[Int(bucket) + 1])
+            }
+            while lo < hi {
+                let mid = (lo + hi) >> 1
+                if ids[mid] < id { lo = mid + 1 } else { hi = mid }
+            }
+            return lo < ids.count && ids[lo] == id ? lo : nil
+        }
+    }
+
+    /// Runs `body` with a ``Lookup`` over this index.
+    func withLookup<R>(_ body: (Lookup) -> R) -> R {
+        ids.withUnsafeBufferPointer { ids in
+            starts.withUnsafeBufferPointer { starts in
+                body(Lookup(ids: ids, starts: starts, minID: minID, shift: shift))
+            }
         }
     }
 

@@ -838,10 +838,10 @@ extension OSMParseState {
     }
 
     /// A decoded way.
-    mutating func way(id: Int64, refs: [Int64], tags: [(String, String)], line: Int32, column: Int32) {
+    mutating func way(id: Int64, refs: ArraySlice<Int64>, tags: [(String, String)], line: Int32, column: Int32) {
         beginDecoded(.way, id: id, line: line, column: column)
         let allowed = min(refs.count, options.maxRefsPerElement)
-        wayRefs.append(contentsOf: refs[..<allowed])
+        wayRefs.append(contentsOf: refs.prefix(allowed))
         refCount = allowed
         if refs.count > allowed { _ = countRef() }  // reports the limit once
         for (k, v) in tags { decodedTag(k, v) }

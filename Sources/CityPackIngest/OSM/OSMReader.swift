@@ -3,6 +3,7 @@ import CCityPackXML2
 import Glibc
 #endif
 import CityPackDiagnostics
+import CityPackFormat
 import CityPackModel
 import Foundation
 
@@ -167,9 +168,17 @@ public final class OSMReader {
                 case .data(let block):
                     if let newest = block.newestTimestamp { state.pointee.decodedTimestamp(newest) }
                     var column = state.pointee.nodes(of: block, line: blobIndex)
-                    for w in block.ways {
+                    var t = 0
+                    for i in block.wayIDs.indices {
                         column += 1
-                        state.pointee.way(id: w.id, refs: w.refs, tags: w.tags, line: blobIndex, column: column)
+                        var tags: [(String, String)] = []
+                        if t < block.wayTags.count && block.wayTags[t].index == i {
+                            tags = block.wayTags[t].tags
+                            t += 1
+                        }
+                        state.pointee.way(
+                            id: block.wayIDs[i], refs: block.wayRefs[block.refRange(ofWay: i)], tags: tags, line: blobIndex,
+                            column: column)
                     }
                     for r in block.relations {
                         column += 1
@@ -208,10 +217,12 @@ public final class OSMReader {
                     notes: [Diagnostic.Note("first occurrence of \(noun) \(table.ids[first])", at: location(table, first))])
             }
         }
+        var lap = TimeTrace.Lap()
         let nodeOrder = reportDuplicates(s.nodes, "n", "node")
         _ = reportDuplicates(s.ways, "w", "way")
         _ = reportDuplicates(s.relations, "r", "relation")
         let index = NodeIndex(order: nodeOrder, ids: s.nodes.ids, lats: s.nodeLats, lons: s.nodeLons)
+        lap.mark("osm finish: duplicates, node index")
 
         // Ways of change files may reference unchanged nodes, which such files do not contain. Clipped extracts
         // (bbox cuts, osmium's "simple" strategy, Overpass) cut ways at their edge: a POI way keeps the nodes that
@@ -225,17 +236,28 @@ public final class OSMReader {
         let (wayRefs, wayOffsets) = (s.wayRefs, s.wayOffsets)
         DispatchQueue.concurrentPerform(iterations: chunks) { c in
             var found: [(way: Int, count: Int, first: Int64)] = []
+            index.withLookup { lookup in
+            wayRefs.withUnsafeBufferPointer { refs in
             for w in (c * chunk)..<min(wayCount, (c + 1) * chunk) where !changeFiles.contains(wayFiles[w]) {
                 var missing = 0
                 var firstMissing: Int64 = 0
-                for r in wayRefs[wayOffsets[w]..<wayOffsets[w + 1]] where index.index(of: r) == nil {
+                var hint = -1
+                for k in wayOffsets[w]..<wayOffsets[w + 1] {
+                    let r = refs[k]
+                    if let at = lookup.index(of: r, near: hint) {
+                        hint = at
+                        continue
+                    }
                     if missing == 0 { firstMissing = r }
                     missing += 1
                 }
                 if missing > 0 { found.append((w, missing, firstMissing)) }
             }
+            }
+            }
             gaps.set(c, found)
         }
+        lap.mark("osm finish: way references")
         var missingByWay: [Int: (count: Int, first: Int64)] = [:]
         for found in gaps.values { for gap in found { missingByWay[gap.way] = (gap.count, gap.first) } }
         let poiWays = Set(s.pendingWays.map(\.wayIndex))
@@ -282,7 +304,9 @@ public final class OSMReader {
                     ref: OSMRef(.way, pending.id), coordinate: point, category: pending.category, name: pending.name,
                     localizedNames: pending.localizedNames, tags: pending.tags, location: pending.location))
         }
+        lap.mark("osm finish: way POIs")
         let (relationPOIs, multipolygons) = placeMultipolygons(s, index: index, location: location)
+        lap.mark("osm finish: multipolygons")
         pois += relationPOIs
         // Stable sort by ref, then keep the first occurrence of each element.
         let sorted = pois.enumerated().sorted { ($0.element.ref, $0.offset) < ($1.element.ref, $1.offset) }

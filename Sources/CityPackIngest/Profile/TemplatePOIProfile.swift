@@ -80,7 +80,9 @@ public struct TemplatePOIProfile: POIProfile {
         var seen: Set<String> = []
         for (i, c) in categoriesFile.categories.enumerated() {
             let at = "categories[\(i)] (\(c.id))"
-            guard c.id.range(of: "^[a-z][a-z0-9_]*$", options: .regularExpression) != nil else {
+            guard let first = c.id.utf8.first, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first),
+                c.id.utf8.allSatisfy({ ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z")) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: "_") })
+            else {
                 throw ProfileLoadError(path: categoriesPath, reason: "\(at): id must be snake_case")
             }
             guard seen.insert(c.id).inserted else {

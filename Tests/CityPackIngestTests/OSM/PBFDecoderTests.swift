@@ -28,7 +28,7 @@ private func decodeAll(_ path: String) throws -> PBFPrimitiveBlock {
         case "OSMData":
             let block = try PBFBlockDecoder.decodePrimitiveBlock(blob.data, blobOffset: blob.offset)
             for n in block.nodes { all.appendNode(id: n.id, latE7: n.latE7, lonE7: n.lonE7, tags: n.tags) }
-            all.ways += block.ways
+            for w in block.ways { all.appendWay(id: w.id, refs: w.refs, tags: w.tags) }
             all.relations += block.relations
         default: break
         }

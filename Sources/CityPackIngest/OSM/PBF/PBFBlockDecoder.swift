@@ -73,8 +73,14 @@ package struct PBFPrimitiveBlock: Sendable {
     /// The tags of the nodes that have any (with a ``PBFTagFilter``: any that can matter), by ascending index
     /// into the node arrays; every other node is handed over without tags.
     package var nodeTags: [(index: Int, tags: [(String, String)])] = []
-    /// Ways in file order.
-    package var ways: [PBFWay] = []
+    /// Ids of the ways in file order.
+    package var wayIDs: [Int64] = []
+    /// The node refs of all ways, one after the other (see ``refRange(ofWay:)``).
+    package var wayRefs: [Int64] = []
+    /// End of each way's refs in ``wayRefs``.
+    package var wayRefEnds: [Int] = []
+    /// The tags of the ways that have any (with a ``PBFTagFilter``: any that can matter), by ascending way index.
+    package var wayTags: [(index: Int, tags: [(String, String)])] = []
     /// Relations in file order.
     package var relations: [PBFRelation] = []
     /// The newest element timestamp of the block (Info / DenseInfo), in seconds since 1970; nil when the file
@@ -91,6 +97,25 @@ package struct PBFPrimitiveBlock: Sendable {
         return nodeIDs.indices.map { i in
             PBFNode(id: nodeIDs[i], latE7: nodeLatE7[i], lonE7: nodeLonE7[i], tags: tagsByIndex[i] ?? [])
         }
+    }
+
+    /// The ways as values (tests and tools; the reader walks the arrays).
+    package var ways: [PBFWay] {
+        var tagsByIndex: [Int: [(String, String)]] = [:]
+        for entry in wayTags { tagsByIndex[entry.index] = entry.tags }
+        return wayIDs.indices.map { i in
+            PBFWay(id: wayIDs[i], refs: Array(wayRefs[refRange(ofWay: i)]), tags: tagsByIndex[i] ?? [])
+        }
+    }
+
+    /// Where way `i`'s refs are in ``wayRefs``.
+    package func refRange(ofWay i: Int) -> Range<Int> { (i == 0 ? 0 : wayRefEnds[i - 1])..<wayRefEnds[i] }
+
+    package mutating func appendWay(id: Int64, refs: some Collection<Int64>, tags: [(String, String)]) {
+        if !tags.isEmpty { wayTags.append((wayIDs.count, tags)) }
+        wayIDs.append(id)
+        wayRefs.append(contentsOf: refs)
+        wayRefEnds.append(wayRefs.count)
     }
 
     package mutating func appendNode(id: Int64, latE7: Int64, lonE7: Int64, tags: [(String, String)]) {
@@ -214,6 +239,11 @@ struct BlockContext {
     var keyValues: [Int: Set<String>] = [:]
     /// Whether (key << 32 | value) matters, for keys marked 3.
     var pairMatters: [Int64: Bool] = [:]
+    /// Reused buffers for the packed arrays of one element or group.
+    var scratchKeys: [Int32] = []
+    var scratchValues: [Int32] = []
+    var scratchLats: [Int64] = []
+    var scratchLons: [Int64] = []
     /// Nanodegrees per coordinate unit.
     var granularity: Int64 = 100
     /// Nanodegrees added to every latitude.
@@ -332,7 +362,7 @@ struct BlockContext {
                     let n = try node(try reader.readMessage(), newest: &newest)
                     block.appendNode(id: n.id, latE7: n.latE7, lonE7: n.lonE7, tags: n.tags)
                 case (2, .lengthDelimited): try dense(try reader.readMessage(), into: &block, newest: &newest)
-                case (3, .lengthDelimited): block.ways.append(try way(try reader.readMessage(), newest: &newest))
+                case (3, .lengthDelimited): try way(try reader.readMessage(), into: &block, newest: &newest)
                 case (4, .lengthDelimited): block.relations.append(try relation(try reader.readMessage(), newest: &newest))
                 default: try reader.skip(key.wireType, at: key.offset)
                 }
@@ -376,14 +406,16 @@ struct BlockContext {
     /// Decodes a DenseNodes message, appending its nodes.
     mutating func dense(_ message: ProtobufReader, into block: inout PBFPrimitiveBlock, newest: inout Int64) throws {
         var r = message
-        var ids: [Int64] = [], lats: [Int64] = [], lons: [Int64] = []
+        let first = block.nodeIDs.count
         var idSum: Int64 = 0, latSum: Int64 = 0, lonSum: Int64 = 0
         var keysVals: [Int32] = []
+        scratchLats.removeAll(keepingCapacity: true)
+        scratchLons.removeAll(keepingCapacity: true)
         while let key = try r.readKey() {
             switch key.field {
-            case 1: try r.readDeltaSInt64(key.wireType, field: 1, at: key.offset, running: &idSum, into: &ids)
-            case 8: try r.readDeltaSInt64(key.wireType, field: 8, at: key.offset, running: &latSum, into: &lats)
-            case 9: try r.readDeltaSInt64(key.wireType, field: 9, at: key.offset, running: &lonSum, into: &lons)
+            case 1: try r.readDeltaSInt64(key.wireType, field: 1, at: key.offset, running: &idSum, into: &block.nodeIDs)
+            case 8: try r.readDeltaSInt64(key.wireType, field: 8, at: key.offset, running: &latSum, into: &scratchLats)
+            case 9: try r.readDeltaSInt64(key.wireType, field: 9, at: key.offset, running: &lonSum, into: &scratchLons)
             case 10: try r.readRepeatedInt32(key.wireType, field: 10, at: key.offset, into: &keysVals)
             case 5 where key.wireType == .lengthDelimited:
                 // DenseInfo: timestamps are delta-coded (field 2).
@@ -399,17 +431,17 @@ struct BlockContext {
             default: try r.skip(key.wireType, at: key.offset)
             }
         }
-        guard ids.count == lats.count, ids.count == lons.count else {
+        let count = block.nodeIDs.count - first
+        guard count == scratchLats.count, count == scratchLons.count else {
             throw BlockFailure.pbf(.inconsistentArrays("dense ids/lats/lons", blobOffset: blobOffset))
         }
-        let first = block.nodeIDs.count
-        block.nodeIDs.append(contentsOf: ids)
-        block.nodeLatE7.reserveCapacity(block.nodeLatE7.count + ids.count)
-        block.nodeLonE7.reserveCapacity(block.nodeLonE7.count + ids.count)
-        for i in ids.indices {
-            block.nodeLatE7.append(try e7(lats[i], offset: latOffset))
-            block.nodeLonE7.append(try e7(lons[i], offset: lonOffset))
+        block.nodeLatE7.reserveCapacity(block.nodeLatE7.count + count)
+        block.nodeLonE7.reserveCapacity(block.nodeLonE7.count + count)
+        for i in 0..<count {
+            block.nodeLatE7.append(try e7(scratchLats[i], offset: latOffset))
+            block.nodeLonE7.append(try e7(scratchLons[i], offset: lonOffset))
         }
+        let ids = 0..<count
         // An empty keys_vals means no node of the group has tags; else each node's pairs end with a 0.
         guard !keysVals.isEmpty else { return }
         var kv = 0
@@ -438,24 +470,28 @@ struct BlockContext {
         }
     }
 
-    /// Decodes a Way message.
-    mutating func way(_ message: ProtobufReader, newest: inout Int64) throws -> PBFWay {
+    /// Decodes a Way message into the block's way arrays.
+    mutating func way(_ message: ProtobufReader, into block: inout PBFPrimitiveBlock, newest: inout Int64) throws {
         var r = message
         var id: Int64 = 0
-        var keys: [Int32] = [], vals: [Int32] = []
-        var refs: [Int64] = []
+        scratchKeys.removeAll(keepingCapacity: true)
+        scratchValues.removeAll(keepingCapacity: true)
         var refSum: Int64 = 0
         while let key = try r.readKey() {
             switch (key.field, key.wireType) {
             case (1, .varint): id = try r.readInt64()
-            case (2, _): try r.readRepeatedInt32(key.wireType, field: 2, at: key.offset, into: &keys)
-            case (3, _): try r.readRepeatedInt32(key.wireType, field: 3, at: key.offset, into: &vals)
-            case (8, _): try r.readDeltaSInt64(key.wireType, field: 8, at: key.offset, running: &refSum, into: &refs)
+            case (2, _): try r.readRepeatedInt32(key.wireType, field: 2, at: key.offset, into: &scratchKeys)
+            case (3, _): try r.readRepeatedInt32(key.wireType, field: 3, at: key.offset, into: &scratchValues)
+            case (8, _): try r.readDeltaSInt64(key.wireType, field: 8, at: key.offset, running: &refSum, into: &block.wayRefs)
             case (4, .lengthDelimited): if let t = try infoTimestamp(try r.readMessage()) { newest = max(newest, t) }
             default: try r.skip(key.wireType, at: key.offset)
             }
         }
-        return PBFWay(id: id, refs: refs, tags: try tags(keys, vals, what: "way keys/vals"))
+        let (keys, values) = (scratchKeys, scratchValues)
+        let tags = try tags(keys, values, what: "way keys/vals")
+        if !tags.isEmpty { block.wayTags.append((block.wayIDs.count, tags)) }
+        block.wayIDs.append(id)
+        block.wayRefEnds.append(block.wayRefs.count)
     }
 
     /// Decodes a Relation message.
