@@ -125,25 +125,7 @@ struct NodeIndex {
     }
 
     /// Position of `id`, or nil when no node has it.
-    @inline(__always)
-    func index(of id: Int64) -> Int? {
-        ids.withUnsafeBufferPointer { ids in
-            var lo = 0
-            var hi = ids.count
-            if !starts.isEmpty {
-                guard id >= minID else { return nil }
-                let bucket = UInt64(bitPattern: id &- minID) >> UInt64(shift)
-                guard bucket < UInt64(starts.count - 1) else { return nil }
-                lo = Int(starts[Int(bucket)])
-                hi = Int(starts[Int(bucket) + 1])
-            }
-            while lo < hi {
-                let mid = (lo + hi) >> 1
-                if ids[mid] < id { lo = mid + 1 } else { hi = mid }
-            }
-            return lo < ids.count && ids[lo] == id ? lo : nil
-        }
-    }
+    func index(of id: Int64) -> Int? { withLookup { $0.index(of: id) } }
 
     /// Lookups over borrowed buffers, for hot loops (no array access per call).
     struct Lookup {
@@ -156,19 +138,51 @@ struct NodeIndex {
         /// way is often the previous id too); -1 for none.
         @inline(__always)
         func index(of id: Int64, near hint: Int = -1) -> Int? {
-            if hint >= 0 {
-                let next = hint + 1
-                if next < ids.count && ids[next] == id { return next }
-                if hint < ids.count && ids[hint] == id { return hint }
-            }
             var lo = 0
             var hi = ids.count
-            if !starts.isEmpty {
+            var windowed = false
+            if hint >= 0 && hint < ids.count {
+                // Nodes of one way were mostly created together: search a window of 64 positions around the
+                // previous one first (memory that is already cached), by galloping towards the id.
+                let at = ids[hint]
+                if at == id { return hint }
+                if at < id {
+                    var step = 1
+                    while step <= 64 && hint + step < ids.count && ids[hint + step] < id { step <<= 1 }
+                    if step <= 64 {
+                        lo = hint + (step >> 1)
+                        hi = min(ids.count, hint + step + 1)
+                        windowed = true
+                    }
+                } else {
+                    var step = 1
+                    while step <= 64 && hint - step >= 0 && ids[hint - step] > id { step <<= 1 }
+                    if step <= 64 {
+                        lo = max(0, hint - step)
+                        hi = hint - (step >> 1) + 1
+                        windowed = true
+                    }
+                }
+            }
+            if !windowed && !starts.isEmpty {
                 guard id >= minID else { return nil }
                 let bucket = UInt64(bitPattern: id &- minID) >> UInt64(shift)
                 guard bucket < UInt64(starts.count - 1) else { return nil }
                 lo = Int(starts[Int(bucket)])
                 hi = Int(starts[Int(bucket) + 1])
+            }
+            // OSM ids come in dense runs (nodes created together), so a bucket may hold thousands: a few
+            // interpolation steps find an id in a run at once; bisection bounds the rest.
+            var steps = 0
+            while hi - lo > 16 && steps < 3 {
+                steps += 1
+                let first = ids[lo], last = ids[hi - 1]
+                guard id >= first, id <= last else { return nil }
+                let fraction = Double(UInt64(bitPattern: id &- first)) / Double(max(1, UInt64(bitPattern: last &- first)))
+                let guess = min(hi - 1, lo + Int(fraction * Double(hi - 1 - lo)))
+                let value = ids[guess]
+                if value == id { return guess }
+                if value < id { lo = guess + 1 } else { hi = guess }
             }
             while lo < hi {
                 let mid = (lo + hi) >> 1

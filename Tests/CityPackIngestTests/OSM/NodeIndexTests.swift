@@ -18,6 +18,7 @@ import Testing
             }
             return lo < sortedIDs.count && sortedIDs[lo] == id ? lo : nil
         }
+        var rng = SplitMix64(seed: 9)
         index.withLookup { lookup in
             var hint = -1
             for id in probes {
@@ -25,6 +26,13 @@ import Testing
                 let found = lookup.index(of: id, near: hint)
                 #expect(found == expected(id), "id \(id) near \(hint)")
                 hint = found ?? hint
+                // Any hint, near or far, gives the same answer.
+                if !sortedIDs.isEmpty {
+                    let other = Int.random(in: 0..<sortedIDs.count, using: &rng)
+                    #expect(lookup.index(of: id, near: other) == expected(id), "id \(id) near \(other)")
+                    let close = max(0, min(sortedIDs.count - 1, (expected(id) ?? other) + Int.random(in: -70...70, using: &rng)))
+                    #expect(lookup.index(of: id, near: close) == expected(id), "id \(id) near \(close)")
+                }
             }
         }
     }
