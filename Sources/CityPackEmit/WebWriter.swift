@@ -31,37 +31,45 @@ enum WebWriter {
     /// - Throws: ``EmitError`` located at the failing file.
     static func write(database: String, folder: String, relativeTo prefix: String) throws(EmitError) -> [Manifest.WebPart] {
         try OutputFiles.makeDirectory(folder)
+        // The places part (the largest) is made on another thread, over a connection of its own.
+        let placesTask = Background { () throws(EmitError) -> Manifest.WebPart in
+            let db = try Database(path: database, mode: .readOnly)
+            defer { db.close() }
+            var lap = TimeTrace.Lap()
+            let json = try encode(places(db), path: database)
+            lap.mark("web: places")
+            defer { lap.mark("web: places gzip") }
+            return try writePart(WebFlavour.placesPart, json, folder: folder, prefix: prefix)
+        }
+        defer { placesTask.join() }
         let db = try Database(path: database, mode: .readWriteCreate)
         defer { db.close() }
-        var parts: [(String, Data)] = []
         var lap = TimeTrace.Lap()
-        parts.append((WebFlavour.placesPart, try encode(places(db), path: database)))
-        lap.mark("web: places")
-        parts.append((WebFlavour.searchPart, try encode(search(db), path: database)))
+        var out: [Manifest.WebPart] = []
+        out.append(try writePart(WebFlavour.searchPart, try encode(search(db), path: database), folder: folder, prefix: prefix))
         lap.mark("web: search")
-        parts.append((WebFlavour.editorialPart, try encode(editorial(db), path: database)))
+        out.append(try writePart(WebFlavour.editorialPart, try encode(editorial(db), path: database), folder: folder, prefix: prefix))
         if try db.scalarInt("SELECT count(*) FROM \(T.stop)") > 0 {
-            parts.append((WebFlavour.transitPart, try encode(transit(db), path: database)))
+            out.append(try writePart(WebFlavour.transitPart, try encode(transit(db), path: database), folder: folder, prefix: prefix))
         }
         lap.mark("web: editorial, transit")
-        var out: [Manifest.WebPart] = []
-        for (name, json) in parts.sorted(by: { $0.0 < $1.0 }) {
-            let plain = (folder as NSString).appendingPathComponent(".\(name).json")
-            let gz = (folder as NSString).appendingPathComponent(".\(name).json.gz")
-            try OutputFiles.write(json, to: plain)
-            try Gzip.compress(plain, to: gz, level: 9)
-            unlink(plain)
-            try OutputFiles.flush(gz)
-            let digest = try OutputFiles.digest(gz)
-            // Content-addressed name: a release never rewrites a file an earlier manifest references.
-            let file = "\(name)-\(digest.sha256.prefix(16)).json.gz"
-            try OutputFiles.rename(gz, (folder as NSString).appendingPathComponent(file))
-            out.append(.init(
-                name: name, path: "\(prefix)/\(file)", bytes: digest.bytes, sha256: digest.sha256,
-                uncompressedBytes: json.count))
-        }
-        lap.mark("web: gzip and write")
-        return out
+        out.append(try placesTask.value())
+        return out.sorted { $0.name < $1.name }
+    }
+
+    /// Compresses one part into `folder` under its content-addressed name: a release never rewrites a file an
+    /// earlier manifest references.
+    static func writePart(_ name: String, _ json: Data, folder: String, prefix: String) throws(EmitError) -> Manifest.WebPart {
+        let plain = (folder as NSString).appendingPathComponent(".\(name).json")
+        let gz = (folder as NSString).appendingPathComponent(".\(name).json.gz")
+        try OutputFiles.write(json, to: plain)
+        try Gzip.compress(plain, to: gz, level: 9)
+        unlink(plain)
+        try OutputFiles.flush(gz)
+        let digest = try OutputFiles.digest(gz)
+        let file = "\(name)-\(digest.sha256.prefix(16)).json.gz"
+        try OutputFiles.rename(gz, (folder as NSString).appendingPathComponent(file))
+        return .init(name: name, path: "\(prefix)/\(file)", bytes: digest.bytes, sha256: digest.sha256, uncompressedBytes: json.count)
     }
 
     static func encode(_ value: some Encodable, path: String) throws(EmitError) -> Data {
