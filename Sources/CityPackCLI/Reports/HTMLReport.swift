@@ -212,9 +212,11 @@ enum HTMLReport {
             out += "<polyline class=\"line\" stroke=\"\(line.colour)\" points=\"\(points)\"><title>\(escape(line.name))</title></polyline>\n"
         }
         out += "</g>\n<g id=\"pois\">\n"
+        var colours: [String: String] = [:]
+        for category in Set(pois.map(\.category)) { colours[category] = colour(category, in: categories) }
         for poi in pois {
             let name = poi.name ?? poi.localizedNames.sorted { $0.key < $1.key }.first?.value ?? ""
-            out += "<circle class=\"poi\" data-category=\"\(escape(poi.category))\" cx=\"\(x(poi.coordinate.lon))\" cy=\"\(y(poi.coordinate.lat))\" r=\"3\" fill=\"\(colour(poi.category, in: categories))\"><title>\(escape(poi.category)) \(escape(poi.ref.description)) \(escape(name))</title></circle>\n"
+            out += "<circle class=\"poi\" data-category=\"\(escape(poi.category))\" cx=\"\(x(poi.coordinate.lon))\" cy=\"\(y(poi.coordinate.lat))\" r=\"3\" fill=\"\(colours[poi.category] ?? "")\"><title>\(escape(poi.category)) \(escape(poi.ref.description)) \(escape(name))</title></circle>\n"
         }
         out += "</g>\n<g id=\"stops\">\n"
         for (_, stop) in stops {
