@@ -46,8 +46,12 @@ enum WebWriter {
         defer { db.close() }
         var lap = TimeTrace.Lap()
         var out: [Manifest.WebPart] = []
-        out.append(try writePart(WebFlavour.searchPart, try encode(search(db), path: database), folder: folder, prefix: prefix))
+        let searchValue = try search(db)
         lap.mark("web: search")
+        let searchJSON = try encode(searchValue, path: database)
+        lap.mark("web: search encode")
+        out.append(try writePart(WebFlavour.searchPart, searchJSON, folder: folder, prefix: prefix))
+        lap.mark("web: search gzip")
         out.append(try writePart(WebFlavour.editorialPart, try encode(editorial(db), path: database), folder: folder, prefix: prefix))
         if try db.scalarInt("SELECT count(*) FROM \(T.stop)") > 0 {
             out.append(try writePart(WebFlavour.transitPart, try encode(transit(db), path: database), folder: folder, prefix: prefix))
@@ -232,32 +236,6 @@ enum WebWriter {
         try db.exec("DROP TABLE IF EXISTS temp.web_search_vocab")
         try db.exec("CREATE VIRTUAL TABLE temp.web_search_vocab USING fts5vocab(main, \(T.search), instance)")
         defer { try? db.exec("DROP TABLE IF EXISTS temp.web_search_vocab") }
-        // One scan of the index (in term order), sorted here rather than by SQLite.
-        var vocab: [String] = []
-        var vocabIndex: [String: Int] = [:]
-        var postings: [(doc: Int64, isName: Bool, offset: Int64, term: Int)] = []
-        let scan = try db.prepare("SELECT term, doc, col, offset FROM temp.web_search_vocab")
-        var lastTerm: String?
-        var lastIndex = 0
-        while try scan.step() {
-            let term = scan.text(0) ?? ""
-            if term != lastTerm {
-                if let known = vocabIndex[term] {
-                    lastIndex = known
-                } else {
-                    lastIndex = vocab.count
-                    vocabIndex[term] = lastIndex
-                    vocab.append(term)
-                }
-                lastTerm = term
-            }
-            postings.append((scan.int64(1), scan.text(2) == "name", scan.int64(3), lastIndex))
-        }
-        // Vocabulary ascending by UTF-8 bytes (SQLite's BINARY order), postings renumbered to match.
-        let order = vocab.indices.sorted { vocab[$0].utf8.lexicographicallyPrecedes(vocab[$1].utf8) }
-        var renumber = [Int](repeating: 0, count: vocab.count)
-        for (new, old) in order.enumerated() { renumber[old] = new }
-        out.vocab = order.map { vocab[$0] }
         // Every row of the table, also one without tokens (it counts in bm25's row total). A rowid is the
         // 1-based rank of its place in `PackSchema.searchIDsQuery`; the web part lists the places' ids, ascending.
         let ids = try searchIDList(db)
@@ -274,14 +252,42 @@ enum WebWriter {
             rowIndex[rowid] = out.rowid.count
             out.rowid.append(id)
         }
-        out.name = Array(repeating: [], count: out.rowid.count)
-        out.terms = Array(repeating: [], count: out.rowid.count)
-        // Tokens of each row and column in position order.
-        postings.sort { ($0.doc, $0.offset) < ($1.doc, $1.offset) }
-        for posting in postings {
-            guard let row = rowIndex[posting.doc] else { continue }
-            if posting.isName { out.name[row].append(renumber[posting.term]) } else { out.terms[row].append(renumber[posting.term]) }
+        // One scan of the index (in term order): each token goes to its row and column with its position; each
+        // row's tokens are put in position order afterwards (small sorts, not one of every token).
+        var vocab: [String] = []
+        var vocabIndex: [String: Int] = [:]
+        var names = [[(offset: Int64, term: Int)]](repeating: [], count: out.rowid.count)
+        var terms = [[(offset: Int64, term: Int)]](repeating: [], count: out.rowid.count)
+        let scan = try db.prepare("SELECT term, doc, col = 'name', offset FROM temp.web_search_vocab")
+        var lastTerm: [UInt8]?
+        var lastIndex = 0
+        while try scan.step() {
+            // Rows come grouped by term: a String is made once per term, not per token.
+            if lastTerm == nil || !scan.textEquals(0, lastTerm!) {
+                let term = scan.text(0) ?? ""
+                if let known = vocabIndex[term] {
+                    lastIndex = known
+                } else {
+                    lastIndex = vocab.count
+                    vocabIndex[term] = lastIndex
+                    vocab.append(term)
+                }
+                lastTerm = Array(term.utf8)
+            }
+            guard let row = rowIndex[scan.int64(1)] else { continue }
+            if scan.int64(2) != 0 {
+                names[row].append((scan.int64(3), lastIndex))
+            } else {
+                terms[row].append((scan.int64(3), lastIndex))
+            }
         }
+        // Vocabulary ascending by UTF-8 bytes (SQLite's BINARY order), tokens renumbered to match.
+        let order = vocab.indices.sorted { vocab[$0].utf8.lexicographicallyPrecedes(vocab[$1].utf8) }
+        var renumber = [Int](repeating: 0, count: vocab.count)
+        for (new, old) in order.enumerated() { renumber[old] = new }
+        out.vocab = order.map { vocab[$0] }
+        out.name = names.map { $0.sorted { $0.offset < $1.offset }.map { renumber[$0.term] } }
+        out.terms = terms.map { $0.sorted { $0.offset < $1.offset }.map { renumber[$0.term] } }
         return out
     }
 

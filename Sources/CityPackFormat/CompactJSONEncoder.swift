@@ -152,37 +152,49 @@ final class NodeEncoder: Encoder {
 
     /// The node of one value, with fast paths for scalars and the column arrays the web flavour is made of.
     static func node<T: Encodable>(for value: T, codingPath: [CodingKey]) throws -> Node {
-        switch value {
-        case let v as String: return .string(v)
-        case let v as Double: return try number(v, codingPath)
-        case let v as Int: return .literal(String(v))
-        case let v as Int64: return .literal(String(v))
-        case let v as Bool: return .literal(v ? "true" : "false")
-        case let v as [Double]:
+        // Exact type checks (a metadata comparison), not `as?` casts: casting an array to another array type
+        // converts it element by element, which made every column cost a pass per candidate type.
+        if T.self == String.self { return .string(unsafeBitCast(value, to: String.self)) }
+        if T.self == Int.self { return .literal(String(unsafeBitCast(value, to: Int.self))) }
+        if T.self == Int64.self { return .literal(String(unsafeBitCast(value, to: Int64.self))) }
+        if T.self == Double.self { return try number(unsafeBitCast(value, to: Double.self), codingPath) }
+        if T.self == Bool.self { return .literal(unsafeBitCast(value, to: Bool.self) ? "true" : "false") }
+        if T.self == [Double].self {
+            let v = unsafeBitCast(value, to: [Double].self)
             for x in v where !x.isFinite { throw nonFinite(x, codingPath) }
             return .doubles(v)
-        case let v as [Int64]: return .integers(v)
-        case let v as [Int]: return .integers(v.map { Int64($0) })
-        case let v as [String]: return .strings(v)
-        case let v as [String?]: return array(v.map { $0.map(Node.string) ?? .literal("null") })
-        case let v as [Int64?]: return array(v.map { $0.map { .literal(String($0)) } ?? .literal("null") })
-        case let v as [Int?]: return array(v.map { $0.map { .literal(String($0)) } ?? .literal("null") })
-        case let v as [Double?]:
-            return array(try v.map { x throws -> Node in try x.map { try number($0, codingPath) } ?? .literal("null") })
-        // JSONEncoder's default strategies for these Foundation types.
-        case let v as Data: return .string(v.base64EncodedString())
-        case let v as URL: return .string(v.absoluteString)
-        case let v as Decimal: return .literal(v.description)
-        case let v as [String: String]:
+        }
+        if T.self == [Int64].self { return .integers(unsafeBitCast(value, to: [Int64].self)) }
+        if T.self == [Int].self { return .integers(unsafeBitCast(value, to: [Int].self).map { Int64($0) }) }
+        if T.self == [String].self { return .strings(unsafeBitCast(value, to: [String].self)) }
+        if T.self == [String?].self {
+            return array(unsafeBitCast(value, to: [String?].self).map { $0.map(Node.string) ?? .literal("null") })
+        }
+        if T.self == [Int64?].self {
+            return array(unsafeBitCast(value, to: [Int64?].self).map { $0.map { .literal(String($0)) } ?? .literal("null") })
+        }
+        if T.self == [Int?].self {
+            return array(unsafeBitCast(value, to: [Int?].self).map { $0.map { .literal(String($0)) } ?? .literal("null") })
+        }
+        if T.self == [Double?].self {
+            return array(try unsafeBitCast(value, to: [Double?].self).map { x throws -> Node in
+                try x.map { try number($0, codingPath) } ?? .literal("null")
+            })
+        }
+        if T.self == [String: String].self {
+            let v = unsafeBitCast(value, to: [String: String].self)
             let box = CompactJSONEncoder.ObjectBox()
             box.members.reserveCapacity(v.count)
             for (key, text) in v { box.members[key] = .string(text) }
             return .object(box)
-        default:
-            let encoder = NodeEncoder(codingPath: codingPath)
-            try value.encode(to: encoder)
-            return encoder.result
         }
+        // JSONEncoder's default strategies for these Foundation types.
+        if T.self == Data.self { return .string(unsafeBitCast(value, to: Data.self).base64EncodedString()) }
+        if T.self == URL.self { return .string(unsafeBitCast(value, to: URL.self).absoluteString) }
+        if T.self == Decimal.self { return .literal(unsafeBitCast(value, to: Decimal.self).description) }
+        let encoder = NodeEncoder(codingPath: codingPath)
+        try value.encode(to: encoder)
+        return encoder.result
     }
 
     static func array(_ items: [Node]) -> Node {

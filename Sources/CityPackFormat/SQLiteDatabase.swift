@@ -209,6 +209,15 @@ package final class SQLiteStatement<Failure: SQLiteFailure> {
         return String(decoding: UnsafeBufferPointer(start: p, count: count), as: UTF8.self)
     }
     /// Number of result columns.
+    /// Whether a text column holds exactly `bytes` (no `String` is made; false for NULL).
+    package func textEquals(_ column: Int32, _ bytes: [UInt8]) -> Bool {
+        guard let p = sqlite3_column_text(stmt, column) else { return false }
+        let count = Int(sqlite3_column_bytes(stmt, column))
+        guard count == bytes.count else { return false }
+        for i in 0..<count where p[i] != bytes[i] { return false }
+        return true
+    }
+
     package var columnCount: Int32 { sqlite3_column_count(stmt) }
     /// Name of a result column.
     package func columnName(_ column: Int32) -> String {
