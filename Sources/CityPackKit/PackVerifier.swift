@@ -171,3 +171,130 @@ extension PackVerifier {
         return manifest
     }
 }
+
+extension PackVerifier {
+    /// The outcome of checking one file a manifest lists besides its pack.
+    public struct MemberCheck: Sendable, Equatable {
+        /// The file, as the manifest names it (relative to the manifest's folder).
+        public var path: String
+        /// What it is: `copy`, `web part places`, `delta 1→2`, ….
+        public var kind: String
+        /// nil when the file matches; else what is wrong.
+        public var problem: String?
+        /// What was checked, for a report.
+        public var detail: String
+    }
+
+    /// Checks every file a verified manifest lists besides its pack, as a client that downloads them would:
+    /// - copy files (`copy`): size and SHA-256;
+    /// - web parts (`web.parts`): size and SHA-256, then the gunzip'd size (bounded by the manifest's) and that
+    ///   the JSON parses; `web.strings` must name listed copy files;
+    /// - deltas (`deltas`): size and SHA-256; when the base version's pack is still beside the manifest (its
+    ///   versioned manifest and pack), the delta is applied to it in a temporary folder and must give this
+    ///   release's database (`artifact.uncompressedSha256`).
+    /// Paths are relative to `folder` and may not leave it.
+    /// - Returns: One result per file, in manifest order.
+    public static func checkMemberFiles(of manifest: Manifest, folder: URL) -> [MemberCheck] {
+        var out: [MemberCheck] = []
+        func file(_ relative: String) -> URL? {
+            guard !relative.isEmpty, !relative.hasPrefix("/"), !relative.split(separator: "/").contains("..") else { return nil }
+            return folder.appendingPathComponent(relative)
+        }
+        /// Reads a listed file and checks its size and hash; nil after recording a problem.
+        func read(_ relative: String, kind: String, bytes: Int, sha256: String) -> Data? {
+            guard let url = file(relative) else {
+                out.append(MemberCheck(path: relative, kind: kind, problem: "the path leaves the manifest's folder", detail: ""))
+                return nil
+            }
+            guard let data = FileManager.default.contents(atPath: url.path) else {
+                out.append(MemberCheck(path: relative, kind: kind, problem: "no such file", detail: ""))
+                return nil
+            }
+            if data.count != bytes {
+                out.append(MemberCheck(path: relative, kind: kind, problem: "\(data.count) bytes, the manifest says \(bytes)", detail: ""))
+                return nil
+            }
+            let actual = FileDigest.sha256(of: data)
+            if actual != sha256 {
+                out.append(MemberCheck(path: relative, kind: kind, problem: "SHA-256 \(actual) differs from the manifest's \(sha256)", detail: ""))
+                return nil
+            }
+            return data
+        }
+
+        let copyPaths = Set((manifest.copy ?? []).map(\.path))
+        for copy in manifest.copy ?? [] {
+            if read(copy.path, kind: "copy", bytes: copy.bytes, sha256: copy.sha256) != nil {
+                out.append(MemberCheck(path: copy.path, kind: "copy", problem: nil, detail: "\(copy.bytes) bytes"))
+            }
+        }
+        if let web = manifest.web {
+            for part in web.parts {
+                let kind = "web part \(part.name)"
+                guard let data = read(part.path, kind: kind, bytes: part.bytes, sha256: part.sha256) else { continue }
+                do {
+                    let json = try Gunzip.inflate([UInt8](data), limit: part.uncompressedBytes)
+                    guard json.count == part.uncompressedBytes else {
+                        out.append(MemberCheck(
+                            path: part.path, kind: kind,
+                            problem: "\(json.count) bytes after gunzip, the manifest says \(part.uncompressedBytes)", detail: ""))
+                        continue
+                    }
+                    _ = try JSONValue.parse(Data(json))
+                    out.append(MemberCheck(
+                        path: part.path, kind: kind, problem: nil, detail: "\(part.bytes) bytes, \(json.count) of JSON"))
+                } catch {
+                    out.append(MemberCheck(path: part.path, kind: kind, problem: "not gzip'd JSON of that size: \(error)", detail: ""))
+                }
+            }
+            for (locale, path) in web.strings.sorted(by: { $0.key < $1.key }) where !copyPaths.contains(path) {
+                out.append(MemberCheck(
+                    path: path, kind: "web strings \(locale)", problem: "not among the manifest's copy files", detail: ""))
+            }
+        }
+        for delta in manifest.deltas ?? [] {
+            let kind = "delta \(delta.from)→\(delta.to)"
+            guard read(delta.path, kind: kind, bytes: delta.bytes, sha256: delta.sha256) != nil, let deltaURL = file(delta.path)
+            else { continue }
+            guard delta.to == manifest.dataVersion, delta.resultSha256 == manifest.artifact.uncompressedSha256,
+                delta.resultBytes == manifest.artifact.uncompressedBytes
+            else {
+                out.append(MemberCheck(path: delta.path, kind: kind, problem: "its result is not this release's database", detail: ""))
+                continue
+            }
+            out.append(checkDeltaResult(delta, deltaURL: deltaURL, manifest: manifest, folder: folder, kind: kind))
+        }
+        return out
+    }
+
+    /// Applies a delta to its base pack, when that is still beside the manifest, in a temporary folder.
+    static func checkDeltaResult(_ delta: Manifest.Delta, deltaURL: URL, manifest: Manifest, folder: URL, kind: String) -> MemberCheck {
+        let baseManifestURL = folder.appendingPathComponent("\(manifest.city.id)-\(delta.from).manifest.json")
+        guard let baseData = FileManager.default.contents(atPath: baseManifestURL.path),
+            let base = try? JSONDecoder().decode(Manifest.self, from: baseData), base.dataVersion == delta.from,
+            !base.artifact.path.contains("/"),
+            let gz = FileManager.default.contents(atPath: folder.appendingPathComponent(base.artifact.path).path)
+        else {
+            return MemberCheck(
+                path: delta.path, kind: kind, problem: nil,
+                detail: "\(delta.bytes) bytes (version \(delta.from)'s pack is not here, so it was not applied)")
+        }
+        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("citypack-verify-\(getpid())-\(delta.from)")
+        defer { try? FileManager.default.removeItem(at: temporary) }
+        do {
+            try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+            let database = try Gunzip.inflate([UInt8](gz), limit: delta.baseBytes)
+            let installed = temporary.appendingPathComponent("base.sqlite")
+            try Data(database).write(to: installed)
+            let result = try PackInstaller.applyDelta(installedPack: installed, delta: deltaURL, expected: delta)
+            guard result.sha256 == manifest.artifact.uncompressedSha256 else {
+                return MemberCheck(path: delta.path, kind: kind, problem: "applied to version \(delta.from) it gives another database", detail: "")
+            }
+            return MemberCheck(
+                path: delta.path, kind: kind, problem: nil,
+                detail: "\(delta.bytes) bytes; applied to version \(delta.from)'s pack it gives this release's database")
+        } catch {
+            return MemberCheck(path: delta.path, kind: kind, problem: "cannot be applied to version \(delta.from)'s pack: \(error)", detail: "")
+        }
+    }
+}

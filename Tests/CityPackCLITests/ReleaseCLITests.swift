@@ -110,6 +110,19 @@ import Testing
         #expect(packResult.status == 1 && packResult.stderr.contains("SHA-256"), "\(packResult.stderr)")
         try original.write(to: pack)
 
+        // One byte of a web part: the manifest and pack still verify, the part does not.
+        let web = f.cityDir.appendingPathComponent("web")
+        let part = try #require(try FileManager.default.contentsOfDirectory(atPath: web.path).first { $0.hasPrefix("places-") })
+        let partURL = web.appendingPathComponent(part)
+        let partBytes = try Data(contentsOf: partURL)
+        var flipped = partBytes
+        flipped[flipped.count / 2] ^= 0x01
+        try flipped.write(to: partURL)
+        let partResult = try CLIRunner.run(["verify", f.manifest.path, "--public-key", pub])
+        #expect(partResult.status == 1 && partResult.stderr.contains("web part places"), "\(partResult.stderr)")
+        #expect(partResult.stdout.contains("web part search"), "the other parts still verify")
+        try partBytes.write(to: partURL)
+
         // One byte of the manifest (a digit of the POI count): the signature no longer verifies.
         let manifestBytes = try Data(contentsOf: f.manifest)
         let text = String(decoding: manifestBytes, as: UTF8.self)

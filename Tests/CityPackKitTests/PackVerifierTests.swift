@@ -59,6 +59,45 @@ import Testing
         #expect(throws: PackError.signatureMissing(path: r.packPath)) { _ = try PackReader.open(URL(fileURLWithPath: r.packPath), options: options) }
     }
 
+    /// `checkMemberFiles`: web parts and deltas as listed (a delta applied to the kept base pack gives the new
+    /// database); a flipped byte, a truncated delta or a missing part is reported; without the base pack, the
+    /// delta is checked but not applied.
+    @Test func memberFilesAreCheckedAndDeltasApplied() throws {
+        let dir = try TestPack.directory().path
+        _ = try Self.release(Self.pois, into: dir, key: nil)
+        let renamed = Array(Self.pois.dropLast()) + [Self.poi(3, 43.70, 7.20, "toilet", "Beach WC (north)")]
+        let second = try Self.release(renamed, into: dir, key: nil)
+        let folder = URL(fileURLWithPath: dir + "/kit")
+        let delta = try #require(second.manifest.deltas?.first)
+        var checks = PackVerifier.checkMemberFiles(of: second.manifest, folder: folder)
+        #expect(checks.allSatisfy { $0.problem == nil }, "\(checks)")
+        #expect(checks.contains { $0.kind == "delta 1→2" && $0.detail.contains("gives this release's database") })
+        #expect(Set(checks.map(\.kind)).isSuperset(of: ["web part places", "web part search", "web part editorial"]))
+
+        let places = try #require(second.manifest.web?.parts.first { $0.name == "places" })
+        let placesURL = folder.appendingPathComponent(places.path)
+        var bytes = try Data(contentsOf: placesURL)
+        bytes[bytes.count / 2] ^= 0xFF
+        try bytes.write(to: placesURL)
+        let deltaURL = folder.appendingPathComponent(delta.path)
+        try Data(try Data(contentsOf: deltaURL).dropLast()).write(to: deltaURL)
+        checks = PackVerifier.checkMemberFiles(of: second.manifest, folder: folder)
+        #expect(checks.first { $0.kind == "web part places" }?.problem?.contains("SHA-256") == true)
+        #expect(checks.first { $0.kind == "delta 1→2" }?.problem?.contains("bytes") == true)
+
+        // A fresh pair: the base pack gone, the delta is only checked; a missing web part is reported.
+        let other = try TestPack.directory().path
+        let first = try Self.release(Self.pois, into: other, key: nil)
+        let again = try Self.release(renamed, into: other, key: nil)
+        let otherFolder = URL(fileURLWithPath: other + "/kit")
+        try FileManager.default.removeItem(at: otherFolder.appendingPathComponent(first.manifest.artifact.path))
+        let search = try #require(again.manifest.web?.parts.first { $0.name == "search" })
+        try FileManager.default.removeItem(at: otherFolder.appendingPathComponent(search.path))
+        checks = PackVerifier.checkMemberFiles(of: again.manifest, folder: otherFolder)
+        #expect(checks.first { $0.kind == "delta 1→2" }.map { $0.problem == nil && $0.detail.contains("not applied") } == true)
+        #expect(checks.first { $0.kind == "web part search" }?.problem == "no such file")
+    }
+
     @Test func unsignedManifestIsRefusedWhenAKeyIsRequired() throws {
         let dir = try TestPack.directory().path
         let r = try Self.release(Self.pois, into: dir, key: nil)

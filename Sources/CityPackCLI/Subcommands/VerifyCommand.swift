@@ -11,6 +11,9 @@ struct Verify: ParsableCommand {
             For a manifest: its Ed25519 signature against --public-key (required when a key is given), the data
             version against --installed-version (older = rollback), the pack's size and SHA-256 (compressed and
             decompressed), and the pack's city, data version and format version against the manifest.
+            Then every other file the manifest lists: copy files and web parts (size, SHA-256; web parts also their
+            gunzip'd size and JSON), and deltas (size, SHA-256, and, when the base version's pack is still there,
+            applied to it in a temporary folder they must give this release's database).
             For a catalog: its signature, then each entry against the manifest it names and that manifest as above.
             Exit codes: 0 everything matches, 1 something does not, 64 usage, 66 missing file, 74 I/O failure.
             """)
@@ -111,12 +114,21 @@ struct Verify: ParsableCommand {
         } catch {
             return [Check(path: path, ok: false, message: "\(error)")]
         }
-        return [
+        var checks = [
             Check(
                 path: path, ok: true,
                 message: "\(manifest.city.id) data version \(manifest.dataVersion): \(signatureNote(data, keys: keys)), "
                     + "pack \(manifest.artifact.path) (\(manifest.artifact.bytes) bytes) matches")
         ]
+        // The other files the manifest lists: copy tables, web parts, deltas.
+        let directory = (path as NSString).deletingLastPathComponent
+        for member in PackVerifier.checkMemberFiles(of: manifest, folder: URL(fileURLWithPath: directory)) {
+            let memberPath = (directory as NSString).appendingPathComponent(member.path)
+            checks.append(Check(
+                path: memberPath, ok: member.problem == nil,
+                message: "\(member.kind): " + (member.problem ?? "\(member.detail) matches")))
+        }
+        return checks
     }
 
     func signatureNote(_ data: Data, keys: [Data]) -> String {
