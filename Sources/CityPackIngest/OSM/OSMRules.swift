@@ -69,10 +69,12 @@ extension Rules {
             triggering: Base.edit(Base.osm, "<nd ref=\"7\"/>", "<nd ref=\"8\"/>"),
             passing: Base.osm))
     public static let osmIncompleteWay = RuleDescription(
-        "osm.incomplete_way", .osm, .warning, "A way that is not a POI references a node that is not in the file",
+        "osm.incomplete_way", .osm, .warning,
+        "Ways that are not POIs reference nodes that are not in the file (one warning per file, at the first such way)",
         title: "Incomplete way",
-        rationale: "Usually a way cut at the edge of a clipped extract; the pack does not use its geometry, but a "
-            + "referentially incomplete file can hide other losses (osmium check-refs reports the same).",
+        rationale: "Usually ways cut at the edge of a clipped extract; the pack does not use their geometry, but a "
+            + "referentially incomplete file can hide other losses (osmium check-refs reports the same). A clipped "
+            + "city has thousands, so they make one warning per file: the count, the first way, the next few as notes.",
         example: RuleExample(
             file: "map.osm",
             triggering: Base.edit(Base.osm, "</osm>", footway(to: 99) + "</osm>"),

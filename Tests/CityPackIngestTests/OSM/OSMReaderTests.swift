@@ -32,6 +32,38 @@ import Testing
         #expect(result.dataBounds == BoundingBox(minLon: 2.0, minLat: 48.0, maxLon: 2.2, maxLat: 48.1))
     }
 
+    /// Incomplete non-POI ways (a clipped extract) make one warning per file at the first of them, with the
+    /// next five as notes and a count of the rest; POI ways keep their own warning each.
+    @Test func incompleteWaysMakeOneWarningPerFile() throws {
+        var ways = ""
+        for i in 0..<8 { ways += "<way id=\"\(100 + i)\"><nd ref=\"1\"/><nd ref=\"\(900 + i)\"/><nd ref=\"\(950 + i)\"/></way>\n" }
+        let xml = header + """
+            <osm version="0.6">
+              <node id="1" lat="48.0" lon="2.0"/>
+              <node id="2" lat="48.1" lon="2.1"/>
+              \(ways)<way id="200"><nd ref="1"/><nd ref="999"/><tag k="amenity" v="toilets"/></way>
+              <way id="201"><nd ref="1"/><nd ref="2"/></way>
+            </osm>
+            """
+        let (_, bag) = try OSMTest.read(xml)
+        let incomplete = bag.diagnostics.filter { $0.code == "osm.incomplete_way" }
+        #expect(incomplete.count == 1)
+        let warning = try #require(incomplete.first)
+        #expect(warning.message.hasPrefix("8 ways that are not POIs reference nodes not in the input"), "\(warning.message)")
+        #expect(warning.message.contains("the first: way 100 references node 900 and 1 more"))
+        #expect(warning.notes.count == 6 && warning.notes.last?.message == "and 2 more ways like these")
+        #expect(warning.notes.first?.message == "way 101 references node 901 and 1 more")
+        #expect(warning.entity == "w100")
+        #expect(bag.diagnostics.filter { $0.code == "osm.missing_referenced_node" }.count == 1)
+        // One incomplete way keeps the single-way message.
+        let (_, single) = try OSMTest.read(header + """
+            <osm version="0.6"><node id="1" lat="48.0" lon="2.0"/><way id="7"><nd ref="1"/><nd ref="3"/></way></osm>
+            """)
+        #expect(single.diagnostics.map(\.message) == [
+            "way 7 references node 3 not in the input (a clipped extract?); the way is not a POI, so the pack is not affected"
+        ])
+    }
+
     @Test func gzipFileMatchesPlainFile() throws {
         let xml = header + """
             <osm version="0.6"><node id="1" lat="1.5" lon="2.5" timestamp="2020-01-01T00:00:00Z"><tag k="amenity" v="cafe"/></node></osm>
