@@ -35,7 +35,8 @@ import Testing
 
     @Test(
         .needsSharedData, .enabled(if: WebFlavourTests.node != nil, WebFlavourTests.nodeReason),
-        .enabled(if: HTMLReportTests.chromium != nil, HTMLReportTests.chromiumReason))
+        .enabled(if: HTMLReportTests.chromium != nil, HTMLReportTests.chromiumReason),
+        .needsTool("/usr/bin/sqlite3", from: "sqlite3"))  // fold.test.mjs compares the folding with SQLite's
     func javaScriptReaderGivesTheSameAnswersAsSwift() throws {
         let node = try #require(Self.node)
         let result = try Self.run(
