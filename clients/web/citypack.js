@@ -299,7 +299,8 @@ export function searchWords(text, maxWords = 16) {
 // code point unassigned then, are token characters; the rest separate tokens. A token character is lower-cased
 // with Unicode 6.1's mappings plus a few case foldings, Latin letters lose their diacritics, and some combining
 // diacritics vanish. JavaScript's Unicode tables are newer, so the tables below (made with sqlite3 itself; ranges
-// as base-36 "gap+length" from the previous end) say where SQLite differs; clients/web/test/fold.test.mjs checks
+// as base-36 "gap+length" from the previous end; scripts/unicode61-tables.mjs remakes them) say where SQLite
+// differs; clients/web/test/fold.test.mjs checks
 // every code point against sqlite3.
 
 function decodeRanges(text) {
