@@ -300,8 +300,7 @@ export function searchWords(text, maxWords = 16) {
 // with Unicode 6.1's mappings plus a few case foldings, Latin letters lose their diacritics, and some combining
 // diacritics vanish. JavaScript's Unicode tables are newer, so the tables below (made with sqlite3 itself; ranges
 // as base-36 "gap+length" from the previous end; scripts/unicode61-tables.mjs remakes them) say where SQLite
-// differs; clients/web/test/fold.test.mjs checks
-// every code point against sqlite3.
+// differs; clients/web/test/fold.test.mjs checks every code point against sqlite3.
 
 function decodeRanges(text) {
   const out = [];
