@@ -100,28 +100,26 @@ import Testing
         let pub = keyPath + ".pub"
         #expect(try CLIRunner.run(["verify", f.manifest.path, "--public-key", pub]).status == 0)
 
+        /// Runs `verify` with one byte of `file` flipped, then puts the file back.
+        func verifyWithOneByteFlipped(in file: URL) throws -> CLIRunner.Result {
+            let original = try Data(contentsOf: file)
+            defer { try? original.write(to: file) }
+            var bytes = original
+            bytes[bytes.count / 2] ^= 0x01
+            try bytes.write(to: file)
+            return try CLIRunner.run(["verify", f.manifest.path, "--public-key", pub])
+        }
+
         // One byte of the pack.
-        let pack = f.cityDir.appendingPathComponent("release-1.citypack.gz")
-        let original = try Data(contentsOf: pack)
-        var bytes = original
-        bytes[bytes.count / 2] ^= 0x01
-        try bytes.write(to: pack)
-        let packResult = try CLIRunner.run(["verify", f.manifest.path, "--public-key", pub])
+        let packResult = try verifyWithOneByteFlipped(in: f.cityDir.appendingPathComponent("release-1.citypack.gz"))
         #expect(packResult.status == 1 && packResult.stderr.contains("SHA-256"), "\(packResult.stderr)")
-        try original.write(to: pack)
 
         // One byte of a web part: the manifest and pack still verify, the part does not.
         let web = f.cityDir.appendingPathComponent("web")
         let part = try #require(try FileManager.default.contentsOfDirectory(atPath: web.path).first { $0.hasPrefix("places-") })
-        let partURL = web.appendingPathComponent(part)
-        let partBytes = try Data(contentsOf: partURL)
-        var flipped = partBytes
-        flipped[flipped.count / 2] ^= 0x01
-        try flipped.write(to: partURL)
-        let partResult = try CLIRunner.run(["verify", f.manifest.path, "--public-key", pub])
+        let partResult = try verifyWithOneByteFlipped(in: web.appendingPathComponent(part))
         #expect(partResult.status == 1 && partResult.stderr.contains("web part places"), "\(partResult.stderr)")
         #expect(partResult.stdout.contains("web part search"), "the other parts still verify")
-        try partBytes.write(to: partURL)
 
         // One byte of the manifest (a digit of the POI count): the signature no longer verifies.
         let manifestBytes = try Data(contentsOf: f.manifest)
