@@ -66,7 +66,22 @@ package struct ProtobufReader {
     package var isAtEnd: Bool { offset >= end }
 
     /// Reads an unsigned varint of at most 10 bytes.
+    @inline(__always)
     package mutating func readVarint() throws(ProtobufError) -> UInt64 {
+        // Most varints of a PBF (deltas, string indices) are one byte.
+        if offset < end {
+            let byte = buffer[offset]
+            if byte < 0x80 {
+                offset += 1
+                return UInt64(byte)
+            }
+        }
+        return try readLongVarint()
+    }
+
+    /// ``readVarint()`` past its one-byte fast path.
+    @inline(never)
+    mutating func readLongVarint() throws(ProtobufError) -> UInt64 {
         let start = offset
         var result: UInt64 = 0
         var shift: UInt64 = 0
