@@ -171,6 +171,8 @@ public enum StageCount: String, Sendable, Hashable, CaseIterable, Comparable {
     case nodes, ways, relations
     /// POIs: read (ingest) or written into the pack (emit).
     case pois
+    /// POIs placed from multipolygon relations (counted in `pois` too).
+    case multipolygonPOIs
     /// GTFS stops and stop_times rows read.
     case stops, stopTimes
     /// Editorial cards and walking routes read.

@@ -96,7 +96,7 @@ struct StageWork {
         osm = result
         return [
             .bytes: Int(result.bytesRead), .nodes: result.nodes, .ways: result.ways, .relations: result.relations,
-            .pois: result.pois.count,
+            .pois: result.pois.count, .multipolygonPOIs: result.multipolygonPOIs,
         ]
     }
 

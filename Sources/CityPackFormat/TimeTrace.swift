@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Off unless the environment names a destination: `CITYPACK_TIME_TRACE=-` prints a table of spans to standard error
 /// when ``flush()`` runs; any other value is a file path that receives the spans as Chrome trace-event JSON (open it
-/// in `chrome://tracing` or Perfetto). When off, ``span(_:_:)`` costs one load and a branch.
+/// in `chrome://tracing` or Perfetto). When off, a ``Lap`` costs one load and a branch per mark.
 public enum TimeTrace {
     struct Span {
         var name: String

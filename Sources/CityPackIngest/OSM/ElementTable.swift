@@ -78,7 +78,7 @@ struct NodeIndex {
     init() {}
 
     /// Bucket table over the sorted ids: the nodes whose `(id - minID) >> shift` is `b` are
-    /// `ids[starts[b]..<starts[b + 1]]`, so a lookup searches a bucket of about one node instead of all of them.
+    /// `ids[starts[b]..<starts[b + 1]]`, so a lookup bisects one bucket (about two nodes on average) instead of all.
     private var starts: [Int32] = []
     private var minID: Int64 = 0
     private var shift: Int64 = 0
@@ -134,8 +134,8 @@ struct NodeIndex {
         let minID: Int64
         let shift: Int64
 
-        /// Position of `id`, or nil. `hint` is a position to try first and its next one (the previous node of a
-        /// way is often the previous id too); -1 for none.
+        /// Position of `id`, or nil. `hint` is the position of the way's previous node (-1 for none): the search
+        /// gallops from there within 64 positions, else bisects the id's bucket.
         @inline(__always)
         func index(of id: Int64, near hint: Int = -1) -> Int? {
             var lo = 0
@@ -170,19 +170,6 @@ struct NodeIndex {
                 guard bucket < UInt64(starts.count - 1) else { return nil }
                 lo = Int(starts[Int(bucket)])
                 hi = Int(starts[Int(bucket) + 1])
-            }
-            // OSM ids come in dense runs (nodes created together), so a bucket may hold thousands: a few
-            // interpolation steps find an id in a run at once; bisection bounds the rest.
-            var steps = 0
-            while hi - lo > 16 && steps < 3 {
-                steps += 1
-                let first = ids[lo], last = ids[hi - 1]
-                guard id >= first, id <= last else { return nil }
-                let fraction = Double(UInt64(bitPattern: id &- first)) / Double(max(1, UInt64(bitPattern: last &- first)))
-                let guess = min(hi - 1, lo + Int(fraction * Double(hi - 1 - lo)))
-                let value = ids[guess]
-                if value == id { return guess }
-                if value < id { lo = guess + 1 } else { hi = guess }
             }
             while lo < hi {
                 let mid = (lo + hi) >> 1

@@ -793,14 +793,12 @@ extension OSMParseState {
     /// The nodes of a decoded block, in order (columns 1…n); returns n. Nodes without tags take the short path.
     mutating func nodes(of block: PBFPrimitiveBlock, line: Int32) -> Int32 {
         let count = block.nodeIDs.count
-        let tagged = block.nodeTags
+        let (tagged, lats, lons) = (block.nodeTags, block.nodeLatE7, block.nodeLonE7)
         var t = 0
         var i = 0
         while i < count {
             if t < tagged.count && tagged[t].index == i {
-                node(
-                    id: block.nodeIDs[i], latE7: block.nodeLatE7[i], lonE7: block.nodeLonE7[i], tags: tagged[t].tags,
-                    line: line, column: Int32(i + 1))
+                node(id: block.nodeIDs[i], latE7: lats[i], lonE7: lons[i], tags: tagged[t].tags, line: line, column: Int32(i + 1))
                 t += 1
                 i += 1
                 continue
@@ -809,7 +807,6 @@ extension OSMParseState {
             let end = t < tagged.count ? tagged[t].index : count
             var j = i
             var (lo0, hi0, lo1, hi1) = (minLat, maxLat, minLon, maxLon)
-            let lats = block.nodeLatE7, lons = block.nodeLonE7
             while j < end {
                 let lat = lats[j], lon = lons[j]
                 guard abs(lat) <= 900_000_000, abs(lon) <= 1_800_000_000 else { break }
@@ -829,7 +826,7 @@ extension OSMParseState {
             nodesSeen += j - i
             if j < end {
                 // Invalid coordinates: the full path reports them.
-                node(id: block.nodeIDs[j], latE7: block.nodeLatE7[j], lonE7: block.nodeLonE7[j], tags: [], line: line, column: Int32(j + 1))
+                node(id: block.nodeIDs[j], latE7: lats[j], lonE7: lons[j], tags: [], line: line, column: Int32(j + 1))
                 j += 1
             }
             i = j

@@ -441,11 +441,10 @@ struct BlockContext {
             block.nodeLatE7.append(try e7(scratchLats[i], offset: latOffset))
             block.nodeLonE7.append(try e7(scratchLons[i], offset: lonOffset))
         }
-        let ids = 0..<count
         // An empty keys_vals means no node of the group has tags; else each node's pairs end with a 0.
         guard !keysVals.isEmpty else { return }
         var kv = 0
-        for i in ids.indices {
+        for i in 0..<count {
             let start = kv
             while true {
                 guard kv < keysVals.count else {
