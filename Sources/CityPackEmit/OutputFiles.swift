@@ -67,8 +67,10 @@ enum OutputFiles {
         guard let data = FileManager.default.contents(atPath: from) else {
             throw .io(path: from, message: "cannot read: \(errnoText())")
         }
-        guard FileManager.default.createFile(atPath: to, contents: data) else {
-            throw .io(path: to, message: "cannot write: \(errnoText())")
+        // Written in place under its own (hidden, staged) name: not `FileManager.createFile`, whose atomic write
+        // goes through a second temporary file that a killed build would leave behind.
+        do { try data.write(to: URL(fileURLWithPath: to)) } catch {
+            throw .io(path: to, message: "cannot write: \(error.localizedDescription)")
         }
     }
 

@@ -85,6 +85,8 @@ public enum TimeTrace {
                     + "\"dur\":\((span.end &- span.start) / 1000)}")
         }
         let json = "{\"traceEvents\":[\n" + events.joined(separator: ",\n") + "\n]}\n"
-        FileManager.default.createFile(atPath: destination, contents: Data(json.utf8))
+        if !FileManager.default.createFile(atPath: destination, contents: Data(json.utf8)) {
+            FileHandle.standardError.write(Data("citypack: warning: cannot write the time trace to \(destination)\n".utf8))
+        }
     }
 }

@@ -34,9 +34,10 @@ import Testing
         defer { reader.close() }
         let path = TestPaths.root.appendingPathComponent("Tests/Fixtures/answers/\(fixture)")
         let (got, want) = try answers(reader, queries: path)
-        if ProcessInfo.processInfo.environment["RECORD_ANSWERS"] == "1" {
+        if RecordMode.isOn(RecordMode.answers) {
             // Only when the data read changes (never for a format change): rewrite the fixture and review the diff.
             try Data((got.joined(separator: "\n") + "\n").utf8).write(to: path)
+            RecordMode.recorded(fixture, by: RecordMode.answers)
             return
         }
         #expect(got.count == want.count)

@@ -80,7 +80,7 @@ import Testing
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/gzip")
         process.arguments = ["-nc", plain.path]
-        let out = try FileHandle(forWritingTo: { FileManager.default.createFile(atPath: url.path, contents: nil); return url }())
+        let out = try FileHandle(forWritingTo: { _ = FileManager.default.createFile(atPath: url.path, contents: nil); return url }())
         process.standardOutput = out
         try process.run()
         process.waitUntilExit()

@@ -18,10 +18,10 @@ import Testing
 
     static func assertGolden(_ actual: String, _ name: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
         let url = expected.appendingPathComponent(name)
-        if ProcessInfo.processInfo.environment["RECORD_GOLDENS"] == "1" {
+        if RecordMode.isOn(RecordMode.goldens) {
             try FileManager.default.createDirectory(at: expected, withIntermediateDirectories: true)
             try Data(actual.utf8).write(to: url)
-            Issue.record("recorded \(name); unset RECORD_GOLDENS", sourceLocation: sourceLocation)
+            RecordMode.recorded(name, by: RecordMode.goldens, sourceLocation: sourceLocation)
             return
         }
         let golden = try String(contentsOf: url, encoding: .utf8)
@@ -153,26 +153,22 @@ import Testing
         #expect(related.contains { ($0["message"] as? [String: Any])?["text"] as? String == "previous stop_time departs here" })
     }
 
-    /// `SARIF_SCHEMA`, when it names an existing file (a copy of the official sarif-schema-2.1.0.json).
-    static var sarifSchema: String? {
-        guard let path = ProcessInfo.processInfo.environment["SARIF_SCHEMA"], FileManager.default.fileExists(atPath: path) else { return nil }
-        return path
-    }
-
-    /// The official JSON schema, when a copy is available (`SARIF_SCHEMA=path`) and /usr/bin/python3 has
+    /// The official JSON schema, when a copy is available (``TestPaths/sarifSchema``) and Debian's python3 has
     /// jsonschema: a full validation of the log. Reported as skipped otherwise (the structural test above always
-    /// runs); .ci/run provides both.
-    @Test(.enabled(
-        if: DiagnosticFormatTests.sarifSchema != nil,
-        "needs SARIF_SCHEMA=path of sarif-schema-2.1.0.json and python3-jsonschema (.ci/run provides both)"))
+    /// runs); `scripts/install-deps.sh --tests` (run by .ci/run) provides both.
+    @Test(
+        .enabled(
+            if: TestPaths.sarifSchema != nil,
+            "needs the official SARIF 2.1.0 schema: scripts/install-deps.sh --tests puts it in .deps/ (or set SARIF_SCHEMA=path)"),
+        .needs(OutsideTools.pythonJSONSchema))
     func sarifValidatesAgainstTheOfficialSchemaWhenAvailable() throws {
-        let schema = try #require(Self.sarifSchema)
+        let schema = try #require(TestPaths.sarifSchema)
         let r = try Self.check(["--format", "sarif"])
         let dir = try TestPaths.temporaryDirectory("diag-sarif")
         let file = dir.appendingPathComponent("out.sarif")
         try Data(r.stdout.utf8).write(to: file)
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        p.executableURL = URL(fileURLWithPath: try OutsideTools.pythonJSONSchema.require())
         p.arguments = ["-c", "import json,sys,jsonschema; jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))", file.path, schema]
         try p.run()
         p.waitUntilExit()

@@ -10,7 +10,7 @@ import Testing
 @Suite(.serialized) struct EditorialEndToEndTests {
     static func sqlite(_ database: URL, _ sql: String) throws -> String {
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        p.executableURL = URL(fileURLWithPath: try OutsideTools.sqlite3.require())
         p.arguments = [database.path, sql]
         let out = Pipe()
         p.standardOutput = out
@@ -20,7 +20,7 @@ import Testing
         return String(decoding: data, as: UTF8.self)
     }
 
-    @Test func monacoBuildsCardsRoutesAndCopy() throws {
+    @Test(.needs(OutsideTools.sqlite3)) func monacoBuildsCardsRoutesAndCopy() throws {
         let output = try TestPaths.temporaryDirectory("e2e-editorial")
         defer { try? FileManager.default.removeItem(at: output) }
         let build = try CLIRunner.run(["build", "inputs/monaco", "--output", output.path, "--quiet"])
@@ -38,7 +38,7 @@ import Testing
         for file in copy {
             let data = try Data(contentsOf: cityDir.appendingPathComponent(file["path"] as? String ?? "?"))
             #expect(data.count == file["bytes"] as? Int)
-            #expect(file["sha256"] as? String == Self.sha256(data))
+            #expect(try file["sha256"] as? String == Self.sha256(data))
         }
         let fr = try CLIRunner.json(String(contentsOf: cityDir.appendingPathComponent("copy/web/fr.json"), encoding: .utf8))
         #expect(fr["app.welcome"] as? String == "Bienvenue à {city}")  // city addition
@@ -118,12 +118,12 @@ import Testing
         #expect(try EndToEndTests.snapshot(a.appendingPathComponent("monaco")) == first)
     }
 
-    static func sha256(_ data: Data) -> String {
+    static func sha256(_ data: Data) throws -> String {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("sha-\(UUID().uuidString)")
         try? data.write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
+        p.executableURL = URL(fileURLWithPath: try OutsideTools.sha256sum.require())
         p.arguments = [file.path]
         let out = Pipe()
         p.standardOutput = out

@@ -82,10 +82,10 @@ import Testing
 @Suite(.serialized) struct TerminalOutputTests {
     /// Runs citypack under `script -qec` so stderr is a TTY; returns everything the terminal received.
     static func onTerminal(_ arguments: [String], environment: [String: String]) throws -> String? {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { return nil }
+        guard let script = OutsideTools.script.path else { return nil }
         let command = ([CLIRunner.binary.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        p.executableURL = URL(fileURLWithPath: script)
         p.arguments = ["-qec", command, "/dev/null"]
         var env = ProcessInfo.processInfo.environment
         env.removeValue(forKey: "CI")
@@ -103,7 +103,7 @@ import Testing
         return String(decoding: data, as: UTF8.self)
     }
 
-    @Test(.needsTool("/usr/bin/script", from: "util-linux"))
+    @Test(.needs(OutsideTools.script))
     func coloursAndProgressOnATerminal() throws {
         let out = try TestPaths.temporaryDirectory("tty")
         let text = try #require(try Self.onTerminal(["check", "inputs/monaco", "--output", out.path], environment: [:]))

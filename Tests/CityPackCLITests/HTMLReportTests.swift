@@ -5,9 +5,7 @@ import Testing
 /// `report.html` loaded in a real headless browser (Debian's chromium): its script must run and filter the
 /// diagnostics table, and the page must not reach for the network.
 @Suite(.serialized) struct HTMLReportTests {
-    static let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"].first {
-        FileManager.default.isExecutableFile(atPath: $0)
-    }
+    static let chromium = OutsideTools.chromium.path
 
     /// Runs headless chromium with `arguments` and returns stdout (killed after 90 s).
     static func runChromium(_ arguments: [String]) throws -> String {
@@ -30,9 +28,8 @@ import Testing
         return String(decoding: data, as: UTF8.self)
     }
 
-    static let chromiumReason: Comment = "needs chromium (apt-get install chromium; .ci/run installs it)"
 
-    @Test(.enabled(if: HTMLReportTests.chromium != nil, HTMLReportTests.chromiumReason))
+    @Test(.needs(OutsideTools.chromium))
     func filtersRunInABrowser() throws {
         let out = try TestPaths.temporaryDirectory("html-report")
         let r = try CLIRunner.run(["check", "Tests/Fixtures/diagnostics/city", "--output", out.path], environment: ["SOURCE_DATE_EPOCH": "1704067200"])
@@ -105,7 +102,7 @@ import Testing
 
     /// The browser half of the test above: it parses the SVG and keeps the route groups, their dashed
     /// polylines and waypoints.
-    @Test(.enabled(if: HTMLReportTests.chromium != nil, HTMLReportTests.chromiumReason))
+    @Test(.needs(OutsideTools.chromium))
     func walkingRoutesSurviveTheBrowser() throws {
         let out = try TestPaths.temporaryDirectory("html-routes-browser")
         let r = try CLIRunner.run(["check", "inputs/monaco", "--output", out.path], environment: ["SOURCE_DATE_EPOCH": "1704067200"])

@@ -87,8 +87,8 @@ import Darwin
         let reports: Set<String> = ["report.json", "report.html", "build-stats.json"]
         return walker.compactMap { $0 as? String }.filter {
             var isDirectory: ObjCBool = false
-            FileManager.default.fileExists(atPath: output.appendingPathComponent($0).path, isDirectory: &isDirectory)
-            return !isDirectory.boolValue && !reports.contains(($0 as NSString).lastPathComponent)
+            let exists = FileManager.default.fileExists(atPath: output.appendingPathComponent($0).path, isDirectory: &isDirectory)
+            return exists && !isDirectory.boolValue && !reports.contains(($0 as NSString).lastPathComponent)
         }
     }
 
@@ -312,7 +312,7 @@ import Darwin
             try fm.setAttributes([.posixPermissions: 0o555], ofItemAtPath: dir.path)
             if unwritable(dir) { return (dir, { try? fm.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir.path) }) }
         }
-        if let chattr = ["/usr/bin/chattr", "/bin/chattr"].first(where: { fm.isExecutableFile(atPath: $0) }) {
+        if let chattr = OutsideTools.chattr.path {
             let p = Process()
             p.executableURL = URL(fileURLWithPath: chattr)
             p.arguments = ["+i", dir.path]

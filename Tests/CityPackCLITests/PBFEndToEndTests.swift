@@ -6,7 +6,7 @@ import Testing
 /// that `osmium cat` makes of it gives the same pack content, multipolygon POIs lie inside the polygons osmium
 /// builds for them, and `citypack bench --osm` prints the PBF rows.
 @Suite(.serialized) struct PBFEndToEndTests {
-    static let osmium = "/usr/bin/osmium"
+    static let osmium = OutsideTools.osmium.path ?? "/usr/bin/osmium"
 
     /// Runs a tool and fails the test on a non-zero exit.
     static func tool(_ path: String, _ arguments: [String]) throws -> String {
@@ -63,7 +63,7 @@ import Testing
     }
 
     /// The bundled Monaco (editorial content and all) from its `.osm.gz` and from `osmium cat`'s PBF.
-    @Test(.needsTool(osmium, from: "osmium-tool"))
+    @Test(.needs(OutsideTools.osmium))
     func bundledMonacoFromXMLAndPBF() throws {
         let folder = TestPaths.root.appendingPathComponent("inputs/monaco")
         let original = try String(contentsOf: folder.appendingPathComponent("city.yaml"), encoding: .utf8)
@@ -75,7 +75,7 @@ import Testing
     }
 
     /// Liechtenstein from its `.osm.gz` and from `osmium cat`'s PBF.
-    @Test(.needsSharedData, .needsTool(osmium, from: "osmium-tool"))
+    @Test(.needsSharedData, .needs(OutsideTools.osmium))
     func liechtensteinFromXMLAndPBF() throws {
         let data = try #require(TestPaths.sharedData)
         let cityFile = """
@@ -125,7 +125,7 @@ import Testing
 
     /// Every multipolygon POI of Monaco (hotels, the Prince's Palace) and Liechtenstein (the Clinicum Alpinum clinic,
     /// Schaan's bus station, Vaduz castle) is in the pack with its point inside the polygon osmium assembles.
-    @Test(.needsSharedData, .needsTool(osmium, from: "osmium-tool"))
+    @Test(.needsSharedData, .needs(OutsideTools.osmium))
     func multipolygonPOIsLieInsideOsmiumsPolygons() throws {
         let data = try #require(TestPaths.sharedData)
         let cases: [(file: String, refs: [String: String])] = [
@@ -152,7 +152,7 @@ import Testing
     }
 
     /// `citypack bench --osm` on an XML file makes the PBF with osmium and prints the PBF rows and ratios.
-    @Test(.needsTool(osmium, from: "osmium-tool"))
+    @Test(.needs(OutsideTools.osmium))
     func benchPrintsPBFRows() throws {
         let monaco = TestPaths.root.appendingPathComponent("inputs/monaco/monaco-2021.osm.gz")
         let bench = try CLIRunner.runBinary(["bench", "--osm", monaco.path, "--runs", "1"], cwd: TestPaths.root)

@@ -35,7 +35,7 @@ import Testing
         #expect(abs(perPOI - Double(bytes) / Double(ReleaseFixture.base.count)) < 0.06)
     }
 
-    @Test(.needsTool("/usr/bin/osmium", from: "osmium-tool"))
+    @Test(.needs(OutsideTools.osmium))
     func benchPackSizeComparesWithTheGeoJSONSeqBaseline() throws {
         let osm = TestPaths.root.appendingPathComponent("inputs/monaco/monaco-2021.osm.gz").path
         let result = try CLIRunner.run(["bench", "--pack-size", "--osm", osm])

@@ -85,7 +85,7 @@ struct ReleaseFixture {
     /// SHA-256 of a file with the system's `sha256sum` (an oracle independent of the code under test).
     static func sha256(_ path: String) throws -> String {
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
+        p.executableURL = URL(fileURLWithPath: try OutsideTools.sha256sum.require())
         p.arguments = [path]
         let pipe = Pipe()
         p.standardOutput = pipe

@@ -10,9 +10,7 @@ import Testing
 /// Liechtenstein and Milan + GTFS, and the demo page must work in headless chromium.
 @Suite(.serialized) struct WebFlavourTests {
     /// `node` on the PATH, else /usr/bin/node.
-    static let node = ((ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { "\($0)/node" }
-        + ["/usr/bin/node"]).first { FileManager.default.isExecutableFile(atPath: $0) }
-    static let nodeReason: Comment = "needs node ≥ 20 (apt-get install nodejs; .ci/run installs it)"
+    static let node = OutsideTools.node.path
 
     /// Runs a tool and returns its exit status and combined output (killed after `timeout` seconds).
     static func run(_ tool: String, _ arguments: [String], environment: [String: String] = [:], timeout: Int = 600)
@@ -34,9 +32,8 @@ import Testing
     }
 
     @Test(
-        .needsSharedData, .enabled(if: WebFlavourTests.node != nil, WebFlavourTests.nodeReason),
-        .enabled(if: HTMLReportTests.chromium != nil, HTMLReportTests.chromiumReason),
-        .needsTool("/usr/bin/sqlite3", from: "sqlite3"))  // fold.test.mjs compares the folding with SQLite's
+        .needsSharedData, .needs(OutsideTools.node), .needs(OutsideTools.chromium),
+        .needs(OutsideTools.sqlite3))  // fold.test.mjs compares the folding with SQLite's
     func javaScriptReaderGivesTheSameAnswersAsSwift() throws {
         let node = try #require(Self.node)
         let result = try Self.run(
@@ -48,19 +45,10 @@ import Testing
         #expect(figures.count >= 7, "\(figures.joined(separator: "\n"))")
     }
 
-    /// Whether /usr/bin/python3 can import jsonschema (Debian python3-jsonschema).
-    static let hasJSONSchema: Bool = {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else { return false }
-        return (try? run("/usr/bin/python3", ["-c", "import jsonschema"], timeout: 60).status) == 0
-    }()
-
     /// Every part of real outputs (Monaco; Milan with transit), the manifest's `web` member and the string tables
     /// it names validate against `docs/schemas/web-*.schema.json`.
     @Test(
-        .needsSharedData,
-        .enabled(
-            if: WebFlavourTests.hasJSONSchema,
-            "needs /usr/bin/python3 with jsonschema (apt-get install python3-jsonschema; .ci/run installs it)"))
+        .needsSharedData, .needs(OutsideTools.pythonJSONSchema))
     func partsValidateAgainstTheirSchemas() throws {
         let data = try #require(TestPaths.sharedData)
         let tmp = try TestPaths.temporaryDirectory("web-schemas")
@@ -76,7 +64,7 @@ import Testing
             #expect(build.status == 0, "\(build.stderr.suffix(2000))")
         }
         let result = try Self.run(
-            "/usr/bin/python3",
+            try OutsideTools.pythonJSONSchema.require(),
             ["clients/web/test-support/validate_schemas.py", "docs/schemas", output.path])
         #expect(result.status == 0, "\(result.output.suffix(4000))")
         // Monaco: manifest member + 3 parts + 4 string tables; Milan: member + 4 parts (transit) + 2 string tables.

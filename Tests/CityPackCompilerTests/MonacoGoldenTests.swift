@@ -30,7 +30,7 @@ import Testing
         let pack = city.appendingPathComponent(emitted.manifest.artifact.path)
         let dump = try Self.dump(gzippedPack: pack)
         let diagnostics = bag.diagnostics.map {
-            "\($0.severity.rawValue) \($0.code) \($0.location.map { "\($0.file.replacingOccurrences(of: TestPaths.root.path + "/", with: "")):\($0.line ?? 0):\($0.column ?? 0)" } ?? "-") \($0.message)"
+            "\($0.severity.rawValue) \($0.code) \($0.location.map { "\($0.file.replacingOccurrences(of: TestPaths.root.path + "/", with: "")):\($0.line):\($0.column)" } ?? "-") \($0.message)"
         }.joined(separator: "\n") + "\n"
         try Self.compare("manifest.json", manifest)
         try Self.compare("pack.txt", Data(dump.utf8))
@@ -39,10 +39,10 @@ import Testing
 
     static func compare(_ name: String, _ data: Data) throws {
         let url = golden.appendingPathComponent(name)
-        if ProcessInfo.processInfo.environment["RECORD_GOLDENS"] == "1" {
+        if RecordMode.isOn(RecordMode.goldens) {
             try FileManager.default.createDirectory(at: golden, withIntermediateDirectories: true)
             try data.write(to: url)
-            Issue.record("recorded \(name); rerun without RECORD_GOLDENS")
+            RecordMode.recorded(name, by: RecordMode.goldens)
             return
         }
         let expected = try Data(contentsOf: url)
@@ -63,7 +63,7 @@ import Testing
         let gunzip = Process()
         gunzip.executableURL = URL(fileURLWithPath: "/bin/gzip")
         gunzip.arguments = ["-dc", gzippedPack.path]
-        FileManager.default.createFile(atPath: database.path, contents: nil)
+        #expect(FileManager.default.createFile(atPath: database.path, contents: nil))
         gunzip.standardOutput = try FileHandle(forWritingTo: database)
         try gunzip.run()
         gunzip.waitUntilExit()

@@ -63,13 +63,13 @@ import Testing
             "android/values-fr/strings.xml", "android/values/strings.xml", "apple/Localizable.xcstrings", "web/de.json",
             "web/en.json", "web/fr.json", "web/pt-BR.json",
         ].sorted())
-        let record = ProcessInfo.processInfo.environment["RECORD_GOLDENS"] == "1"
+        let record = RecordMode.isOn(RecordMode.goldens)
         for (path, data) in files {
             let url = Self.goldenDirectory.appendingPathComponent(path)
             if record {
                 try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try data.write(to: url)
-                Issue.record("recorded \(path); rerun without RECORD_GOLDENS")
+                RecordMode.recorded(path, by: RecordMode.goldens)
                 continue
             }
             let expected = try Data(contentsOf: url)
@@ -209,7 +209,7 @@ import Testing
     }
 
     /// Every strings.xml also passes xmllint, libxml2's own checker, run as a separate program.
-    @Test(.needsTool("/usr/bin/xmllint", from: "libxml2-utils"))
+    @Test(.needs(OutsideTools.xmllint))
     func androidXMLPassesXmllint() throws {
         var files = 0
         for (path, data) in CopyWriter.render(try Self.table()) where path.hasPrefix("android/") {
@@ -269,7 +269,7 @@ import Testing
         try data.write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/xmllint")
+        p.executableURL = URL(fileURLWithPath: try OutsideTools.xmllint.require())
         p.arguments = ["--noout", "--nonet", file.path]
         try p.run()
         p.waitUntilExit()

@@ -33,7 +33,7 @@ import Testing
             ]),
     ]
 
-    @Test(.needsSharedData, .needsTool("/usr/bin/unzip", from: "unzip"), arguments: cases)
+    @Test(.needsSharedData, .needs(OutsideTools.unzip), arguments: cases)
     func departuresMatchIndependentComputation(_ testCase: Case) throws {
         let data = try #require(TestPaths.sharedData)
         let zip = data.appendingPathComponent("gtfs/\(testCase.feed)").path
@@ -201,7 +201,7 @@ struct ReferenceTimetable {
     /// A file of the zip split into lines and cells (quotes honoured, BOM and CR dropped).
     static func table(_ zip: String, _ name: String) throws -> Table {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/unzip")
+        process.executableURL = URL(fileURLWithPath: try OutsideTools.unzip.require())
         process.arguments = ["-p", zip, name]
         let pipe = Pipe()
         process.standardOutput = pipe

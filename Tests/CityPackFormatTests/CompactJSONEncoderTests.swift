@@ -83,7 +83,7 @@ import Testing
 
     static func double<R: RandomNumberGenerator>(_ rng: inout R) -> Double {
         switch Int.random(in: 0..<6, using: &rng) {
-        case 0: return [0, -0.0, 1, -1, 0.1, 1e-7, 1e15, 1e16, 1e21, 5e-324, .greatestFiniteMagnitude, 47.1234567, 9.5][Int.random(in: 0..<13, using: &rng)]
+        case 0: return [0, -0.0, 1, -1, 0.1, 1e-7, 1e15, 1e16, 1e21, .leastNonzeroMagnitude, .greatestFiniteMagnitude, 47.1234567, 9.5][Int.random(in: 0..<13, using: &rng)]
         case 1: return Double(Int.random(in: -1_000_000...1_000_000, using: &rng)) / 1e7
         case 2: return Double(Int64.random(in: Int64.min...Int64.max, using: &rng))
         case 3: return Double.random(in: -180...180, using: &rng)

@@ -1,4 +1,5 @@
 import CityPackFormat
+import CityPackTestSupport
 import Foundation
 import Testing
 
@@ -12,7 +13,7 @@ import Testing
                 == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
         let long = String(repeating: "citypack-ünïcode-", count: 97)
         let tool = Process()
-        tool.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
+        tool.executableURL = URL(fileURLWithPath: try OutsideTools.sha256sum.require())
         let input = Pipe(), output = Pipe()
         tool.standardInput = input
         tool.standardOutput = output

@@ -15,7 +15,7 @@ import Testing
     func scan(_ bytes: [UInt8], options: CSVOptions = CSVOptions()) -> Result {
         let bag = DiagnosticBag()
         var result = Result()
-        bytes.withUnsafeBytes { raw in
+        bytes.withUnsafeBytes { raw -> Void in
             CSVScanner.scan(raw, file: "t.csv", options: options, bag: bag) { row in
                 result.rows.append((0..<row.fields.count).map { row.string($0) ?? "" })
                 result.lines.append(row.line)
@@ -193,7 +193,7 @@ import Testing
     @Test func headerLookupIsByName() {
         let bag = DiagnosticBag()
         var picked: [String] = []
-        Array("x,stop_id,y\n1,S9,2\n".utf8).withUnsafeBytes { raw in
+        Array("x,stop_id,y\n1,S9,2\n".utf8).withUnsafeBytes { raw -> Void in
             CSVScanner.scan(raw, file: "t.csv", bag: bag) { row in
                 let c = row.header.index(of: "stop_id")
                 picked.append(row.string(c) ?? "")

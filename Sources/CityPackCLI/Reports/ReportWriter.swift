@@ -28,11 +28,16 @@ enum ReportWriter {
     }
 
     /// Writes `data` to `path` through a unique temporary file in the same folder and `rename(2)`.
+    ///
+    /// The temporary file is written in place (`Data.write` without `.atomic`): `FileManager.createFile` and
+    /// atomic writes go through a second hidden file of Foundation's own (`.dat.nosync…`), which a build killed
+    /// at that moment would leave behind under a name the next build cannot recognise as its debris.
     static func atomicWrite(_ data: Data, to path: String) throws {
         let dir = (path as NSString).deletingLastPathComponent
         let tmp = (dir as NSString).appendingPathComponent(".\((path as NSString).lastPathComponent).\(getpid()).\(UUID().uuidString).tmp")
-        guard FileManager.default.createFile(atPath: tmp, contents: data) else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: tmp])
+        do { try data.write(to: URL(fileURLWithPath: tmp)) } catch {
+            unlink(tmp)
+            throw error
         }
         if rename(tmp, path) != 0 {
             let code = errno

@@ -122,6 +122,7 @@ struct Bench: ParsableCommand {
             if let m = median(exe, args, environment: environment) { rows.append((label, m, mb)) }
         }
         Terminal.err("benchmarking \(source), \(runs) runs each…\n")
+        Self.noteSpawner()
         if let plain {
             let mb = size(plain)
             time("citypack build (XML)", mb, me, ["build", city, "--output", "\(work)/out", "--quiet"])
@@ -147,7 +148,8 @@ struct Bench: ParsableCommand {
         var text = "tool                                wall s     MB/s   peak RSS MB  exit\n"
         for row in rows {
             text += row.label.padding(toLength: 34, withPad: " ", startingAt: 0)
-                + String(format: "%8.3f %8.1f %12.1f  %d\n", row.m.seconds, row.mb / row.m.seconds, Double(row.m.peakRSS) / 1_048_576, row.m.status)
+                + String(format: "%8.3f %8.1f ", row.m.seconds, row.mb / row.m.seconds) + ChildProcess.megabytes(row.m.peakRSS)
+                + String(format: "  %d\n", row.m.status)
         }
         func seconds(_ prefix: String) -> Double? { rows.first { $0.label.hasPrefix(prefix) }?.m.seconds }
         if let build = seconds("citypack build (XML)"), let tool = seconds("osmium tags-filter (XML)") {
@@ -184,6 +186,15 @@ struct Bench: ParsableCommand {
                 n.sqlScanMedianNanoseconds / 1000, n.sqlScanMedianNanoseconds / max(n.medianNanoseconds, 1)))
     }
 
+    /// Says how peak RSS is measured when it cannot be: without `citypack-rusage` beside citypack.
+    static func noteSpawner() {
+        if ChildProcess.spawner == nil {
+            Terminal.err(
+                "note: \(ChildProcess.spawnerName) is not beside this citypack, so peak RSS is not measured (n/a); "
+                    + "`swift build` builds it into the same folder\n")
+        }
+    }
+
     /// `runs` runs of a command: the median wall time, with the largest peak RSS of all runs; nil when none ran.
     func median(_ exe: String, _ args: [String], environment: [String: String] = [:]) -> ChildProcess.Measurement? {
         var samples: [ChildProcess.Measurement] = []
@@ -192,12 +203,13 @@ struct Bench: ParsableCommand {
         }
         guard !samples.isEmpty else { return nil }
         var median = samples.sorted { $0.seconds < $1.seconds }[samples.count / 2]
-        median.peakRSS = samples.map(\.peakRSS).max() ?? 0
+        median.peakRSS = samples.contains { $0.peakRSS == nil } ? nil : samples.compactMap(\.peakRSS).max()
         return median
     }
 
     /// `citypack check` on a GTFS-only city next to gtfs-guru (`pip install gtfs-guru`) on the same feed.
     func benchGTFS(_ feed: String) throws {
+        Self.noteSpawner()
         let fm = FileManager.default
         guard fm.fileExists(atPath: feed) else {
             Terminal.err("citypack: error: no such feed: \(feed)\n")
@@ -228,7 +240,7 @@ struct Bench: ParsableCommand {
         var text = "tool                      wall s   peak RSS MB  exit\n"
         for (label, m) in rows {
             text += label.padding(toLength: 24, withPad: " ", startingAt: 0)
-                + String(format: "%8.3f %12.1f  %d\n", m.seconds, Double(m.peakRSS) / 1_048_576, m.status)
+                + String(format: "%8.3f ", m.seconds) + ChildProcess.megabytes(m.peakRSS) + String(format: "  %d\n", m.status)
         }
         if rows.count == 2 { text += String(format: "ratio citypack/gtfs-guru: %.2f×\n", rows[0].1.seconds / rows[1].1.seconds) }
         Terminal.out(text)

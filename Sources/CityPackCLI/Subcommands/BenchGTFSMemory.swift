@@ -18,6 +18,7 @@ import Foundation
 /// 3. The feeds of `../shared/data/gtfs`, when that folder exists: peak RSS of `check` on each.
 extension Bench {
     func benchGTFSMemory() throws {
+        Self.noteSpawner()
         let fm = FileManager.default
         let work = fm.temporaryDirectory.appendingPathComponent("citypack-bench-gtfs-memory-\(getpid())").path
         try fm.createDirectory(atPath: work, withIntermediateDirectories: true)
@@ -29,8 +30,8 @@ extension Bench {
             lines.append(
                 name.padding(toLength: 38, withPad: " ", startingAt: 0)
                     + rows.leftPadded(16)
-                    + String(format: " %12.1f %8.2f %12.1f %5d  ", Double(inputBytes) / 1_000_000, m.seconds,
-                        Double(m.peakRSS) / 1_048_576, m.status)
+                    + String(format: " %12.1f %8.2f ", Double(inputBytes) / 1_000_000, m.seconds)
+                    + ChildProcess.megabytes(m.peakRSS) + String(format: " %5d  ", m.status)
                     + note)
         }
         /// `check` on a city holding one feed; the report says which codes fired.

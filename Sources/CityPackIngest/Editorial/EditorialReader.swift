@@ -154,7 +154,7 @@ public enum EditorialReader {
             var out: [T] = []
             var position = 0
             var missingRequired = false
-            data.withUnsafeBytes { bytes in
+            data.withUnsafeBytes { bytes -> Void in
                 CSVScanner.scan(bytes, file: display, options: csv, bag: bag) { row in
                     if position == 0 {
                         missingRequired = columns.required.contains { row.header.index(of: $0) == nil }

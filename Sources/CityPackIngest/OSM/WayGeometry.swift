@@ -54,7 +54,7 @@ package enum WayGeometry {
         let points = ring.map { Multipolygon.Point(x: $0.0, y: $0.1) }
         guard let c = Multipolygon.centroid(points) else { return nil }
         if Multipolygon.contains(points, c) { return (c.x, c.y) }
-        let (cx, cy) = (c.x, c.y)
+        let cy = c.y
         // Horizontal line through the centroid: crossings with each edge (half-open on y, so vertices count once).
         var xs: [Double] = []
         for i in 0..<(ring.count - 1) {

@@ -194,7 +194,7 @@ import Testing
         #expect(transit.allSatisfy { !$0.summary.isEmpty && !$0.rationale.isEmpty })
     }
 
-    @Test(.needsTool("/usr/bin/python3", from: "python3"))
+    @Test(.needs(OutsideTools.python3))
     func zipFeedsAndUnsafeEntries() throws {
         let dir = try GTFSFixture.write([:])
         let root = dir.deletingLastPathComponent()
@@ -202,7 +202,7 @@ import Testing
         let zip = root.appendingPathComponent("feed.zip")
         // Nested single top-level folder, plus an entry that tries to escape.
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.executableURL = URL(fileURLWithPath: try OutsideTools.python3.require())
         process.currentDirectoryURL = root
         process.arguments = ["-c", """
             import zipfile, os

@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+
+/// A program outside the project that tests use as an independent oracle (sqlite3 reads packs, python3's
+/// cryptography checks signatures, …), found one way for every test: the Debian location first (`/usr/bin`,
+/// `/bin`, where `.ci/run`'s `apt-get install` puts it), and only for `node` also the `PATH` (CI uses a node
+/// already there). A Python module is looked for in Debian's `/usr/bin/python3`, the interpreter its
+/// `python3-*` package installs into, never in whichever `python3` comes first on the `PATH`.
+public struct OutsideTool: Sendable {
+    /// The program's name, e.g. `sqlite3`.
+    public let name: String
+    /// The Debian package that provides it.
+    public let package: String
+    /// Where it was found; nil when absent (tests that need it are skipped with ``reason``).
+    public let path: String?
+    /// Why a test needing it is skipped when it is absent.
+    public var reason: Comment {
+        Comment(rawValue: "needs \(name) (apt-get install \(package); .ci/run installs it)")
+    }
+
+    init(_ name: String, package: String, candidates: [String], alsoOnPATH: Bool = false) {
+        self.name = name
+        self.package = package
+        var all = candidates
+        if alsoOnPATH {
+            all = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { "\($0)/\(name)" } + all
+        }
+        path = all.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// The tool at its Debian location.
+    init(_ name: String, package: String) {
+        self.init(name, package: package, candidates: ["/usr/bin/\(name)", "/bin/\(name)"])
+    }
+
+    /// A Python module importable by Debian's python3, as a tool (its path is the interpreter's).
+    init(pythonModule module: String, package: String) {
+        name = "python3 module \(module)"
+        self.package = package
+        let python = "/usr/bin/python3"
+        guard FileManager.default.isExecutableFile(atPath: python) else {
+            path = nil
+            return
+        }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: python)
+        p.arguments = ["-c", "import \(module)"]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        let ok = (try? p.run()) != nil && { p.waitUntilExit(); return p.terminationStatus == 0 }()
+        path = ok ? python : nil
+    }
+
+    /// Thrown by ``require()`` when the tool is absent.
+    public struct Missing: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// The path, or an error naming what is missing (for tests that carry ``needs(_:)`` or helpers they call).
+    public func require() throws -> String {
+        guard let path else { throw Missing(description: reason.rawValue) }
+        return path
+    }
+
+    /// Runs the tool with `arguments` (in `directory`, default the repository root): exit status, stdout, stderr.
+    public func run(_ arguments: [String], in directory: URL? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: try require())
+        p.arguments = arguments
+        p.currentDirectoryURL = directory ?? TestPaths.root
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        // Read both pipes at once so neither fills while the other is read.
+        final class Box: @unchecked Sendable { var data = Data() }
+        let errBox = Box()
+        let group = DispatchGroup()
+        group.enter()
+        let errHandle = err.fileHandleForReading
+        DispatchQueue.global().async {
+            errBox.data = errHandle.readDataToEndOfFile()
+            group.leave()
+        }
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errBox.data, as: UTF8.self))
+    }
+}
+
+/// Every outside tool the tests use. `.ci/run` installs all of them and fails when any test is skipped.
+public enum OutsideTools {
+    public static let sqlite3 = OutsideTool("sqlite3", package: "sqlite3")
+    public static let xmllint = OutsideTool("xmllint", package: "libxml2-utils")
+    public static let unzip = OutsideTool("unzip", package: "unzip")
+    public static let osmium = OutsideTool("osmium", package: "osmium-tool")
+    public static let script = OutsideTool("script", package: "util-linux")
+    public static let sha256sum = OutsideTool("sha256sum", package: "coreutils")
+    public static let chattr = OutsideTool("chattr", package: "e2fsprogs")
+    public static let python3 = OutsideTool("python3", package: "python3")
+    public static let chromium = OutsideTool(
+        "chromium", package: "chromium",
+        candidates: ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"])
+    /// Node ≥ 20: the one on the PATH (CI machines may have one), else Debian's.
+    public static let node = OutsideTool("node", package: "nodejs", candidates: ["/usr/bin/node"], alsoOnPATH: true)
+    public static let pythonCryptography = OutsideTool(pythonModule: "cryptography", package: "python3-cryptography")
+    public static let pythonJSONSchema = OutsideTool(pythonModule: "jsonschema", package: "python3-jsonschema")
+}
+
+extension Trait where Self == ConditionTrait {
+    /// Runs the test only when `tool` is there; otherwise it is listed as skipped with the reason.
+    public static func needs(_ tool: OutsideTool) -> Self {
+        .enabled(if: tool.path != nil, tool.reason)
+    }
+}
