@@ -76,6 +76,30 @@ import Testing
         #expect(everything.count == 5 && none == nil)
     }
 
+    @Test func perRuleLimitKeepsTheFirstWarningsOfEachRuleAndEveryError() {
+        let d = { (s: Severity, code: String, i: Int) in
+            Diagnostic(s, code: code, message: "\(i)", at: SourceLocation(file: "f", line: i))
+        }
+        let all = (1...5).map { d(.warning, "a.b", $0) } + [d(.info, "c.d", 6), d(.info, "c.d", 7)]
+            + (8...12).map { d(.error, "e.f", $0) }
+        let (kept, dropped) = DiagnosticRenderer.perRule(all, limit: 1)
+        #expect(kept.map(\.message) == ["1", "6", "8", "9", "10", "11", "12"])
+        #expect(dropped.map(\.code) == ["a.b", "c.d"] && dropped.map(\.count) == [4, 1])
+        #expect(DiagnosticRenderer.perRuleNote(dropped, limit: 1) == "not shown: 4 more a.b warnings, 1 more c.d info "
+            + "(the first 1 of each rule are; --max-per-rule 0 shows all); report.html and report.json list every one")
+        // Within the limit, or with no limit, nothing is dropped and there is no note.
+        for limit in [0, 5] {
+            let (same, none) = DiagnosticRenderer.perRule(all, limit: limit)
+            #expect(same.count == all.count && none.isEmpty && DiagnosticRenderer.perRuleNote(none, limit: limit) == nil)
+        }
+        // The rendered text: the first warning, the note, no snippet reader needed.
+        var report = DiagnosticReport(command: "check", city: nil, root: ".", bag: DiagnosticBag())
+        report.diagnostics = Array(all.prefix(5))
+        let text = DiagnosticRenderer.human(report, limits: .init(maxPerRule: 2), colour: false, sources: nil)
+        #expect(text.components(separatedBy: ": warning: ").count - 1 == 2)
+        #expect(text.contains("citypack: note: not shown: 3 more a.b warnings"))
+    }
+
     @Test func colourOnlyOnATerminalWithoutNoColor() {
         #expect(Terminal.useColour(isTTY: true, environment: [:]))
         #expect(!Terminal.useColour(isTTY: false, environment: [:]))

@@ -24,6 +24,12 @@ struct DiagnosticOptions: ParsableArguments {
     @Option(name: .long, help: "Stop listing after this many errors, with a note of how many were left out (0 = no limit). The exit code is still 1.")
     var maxErrors: Int = 0
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Human format: list the first N warnings and infos of each rule, then one note counting the rest (errors "
+            + "are all listed; 0 = no limit). report.html, report.json and the machine formats list everything.",
+        valueName: "N"))
+    var maxPerRule: Int = 3
+
     @Option(
         name: .customLong("rule"),
         help: ArgumentHelp(
@@ -61,6 +67,7 @@ struct DiagnosticOptions: ParsableArguments {
         _ = try ruleSettings()
         guard maxErrors >= 0 else { throw ValidationError("--max-errors must be 0 (no limit) or more") }
         guard maxDiagnostics > 0 else { throw ValidationError("--max-diagnostics must be at least 1") }
+        guard maxPerRule >= 0 else { throw ValidationError("--max-per-rule must be 0 (no limit) or more") }
     }
 }
 

@@ -14,6 +14,47 @@ enum DiagnosticRenderer {
         var maxErrors = 0
         /// Stop listing after this many diagnostics of any severity.
         var maxDiagnostics = Int.max
+        /// List at most this many warnings and infos of one rule (errors are all listed); 0 = no limit. Human
+        /// format only: a first build should show each kind of problem, not sixty lines of one.
+        var maxPerRule = 0
+    }
+
+    /// Drops the warnings and infos of a rule past the first `limit` (0 keeps all); returns what is kept and,
+    /// per rule code in order of first appearance, how many were dropped and of which severity.
+    static func perRule(_ diagnostics: [Diagnostic], limit: Int) -> ([Diagnostic], [(code: String, count: Int, severity: Severity)]) {
+        guard limit > 0 else { return (diagnostics, []) }
+        var seen: [String: Int] = [:]
+        var kept: [Diagnostic] = []
+        var dropped: [(code: String, count: Int, severity: Severity)] = []
+        var droppedIndex: [String: Int] = [:]
+        for d in diagnostics {
+            guard d.severity != .error else {
+                kept.append(d)
+                continue
+            }
+            let n = seen[d.code, default: 0]
+            seen[d.code] = n + 1
+            if n < limit {
+                kept.append(d)
+            } else if let i = droppedIndex[d.code] {
+                dropped[i].count += 1
+            } else {
+                droppedIndex[d.code] = dropped.count
+                dropped.append((d.code, 1, d.severity))
+            }
+        }
+        return (kept, dropped)
+    }
+
+    /// The note for what ``perRule(_:limit:)`` dropped, nil when nothing.
+    static func perRuleNote(_ dropped: [(code: String, count: Int, severity: Severity)], limit: Int) -> String? {
+        guard !dropped.isEmpty else { return nil }
+        let parts = dropped.map { d in
+            let kind = d.severity == .warning ? "warning" : "info"
+            return "\(d.count) more \(d.code) \(kind)\(d.count == 1 ? "" : "s")"
+        }
+        return "not shown: \(parts.joined(separator: ", ")) (the first \(limit) of each rule are; --max-per-rule 0 "
+            + "shows all); report.html and report.json list every one"
     }
 
     /// The prefix of `diagnostics` that `limits` allows, and a note saying what was left out (nil when nothing).
@@ -50,7 +91,8 @@ enum DiagnosticRenderer {
     ///   - colour: ANSI colours (only on a terminal, never with `NO_COLOR`).
     ///   - sources: reads source lines; nil prints no snippets.
     static func human(_ report: DiagnosticReport, limits: Limits, colour: Bool, sources: SourceText?) -> String {
-        let (shown, cut) = limited(report.diagnostics, limits)
+        let (sampled, dropped) = perRule(report.diagnostics, limit: limits.maxPerRule)
+        let (shown, cut) = limited(sampled, limits)
         if let sources {
             var wanted: [String: Set<Int>] = [:]
             for d in shown {
@@ -72,6 +114,9 @@ enum DiagnosticRenderer {
             }
         }
         if let cut { out += style.bold("citypack: ") + style.severity(.note) + ": " + cut + "\n" }
+        if let note = perRuleNote(dropped, limit: limits.maxPerRule) {
+            out += style.bold("citypack: ") + style.severity(.note) + ": " + note + "\n"
+        }
         return out
     }
 

@@ -271,7 +271,9 @@ enum BuildRunner {
         let limits = DiagnosticRenderer.Limits(maxErrors: options.maxErrors, maxDiagnostics: options.maxDiagnostics)
         switch options.format {
         case .human:
-            Terminal.err(DiagnosticRenderer.human(report, limits: limits, colour: Terminal.colour, sources: SourceText()))
+            var human = limits
+            human.maxPerRule = options.maxPerRule
+            Terminal.err(DiagnosticRenderer.human(report, limits: human, colour: Terminal.colour, sources: SourceText()))
         case .json:
             Terminal.out(DiagnosticRenderer.json(report, toolVersion: toolVersion))
         case .sarif:

@@ -1,0 +1,56 @@
+import CityPackTestSupport
+import Foundation
+import Testing
+
+/// README.md as a newcomer runs it: the first-steps commands work from a fresh clone as written, the output it
+/// quotes is what the build prints, and the city file it shows is the bundled one.
+@Suite(.serialized) struct ReadmeTests {
+    static let readme = (try? String(contentsOf: TestPaths.root.appendingPathComponent("README.md"), encoding: .utf8)) ?? ""
+
+    /// The first fenced block of `language` after `heading`.
+    static func block(after heading: String, language: String) throws -> [String] {
+        let start = try #require(readme.range(of: heading), "README has no \(heading)")
+        let rest = readme[start.upperBound...]
+        let open = try #require(rest.range(of: "```\(language)\n"))
+        let close = try #require(rest[open.upperBound...].range(of: "```"))
+        return rest[open.upperBound..<close.lowerBound].split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    @Test func cityFileShownIsTheBundledOne() throws {
+        let readme = Self.readme
+        let start = try #require(readme.range(of: "<!-- city-yaml:begin -->\n```yaml\n"))
+        let end = try #require(readme.range(of: "```\n<!-- city-yaml:end -->"))
+        let shown = String(readme[start.upperBound..<end.lowerBound])
+        let file = try String(contentsOf: TestPaths.root.appendingPathComponent("inputs/monaco/city.yaml"), encoding: .utf8)
+        #expect(shown == file, "README's city.yaml differs from inputs/monaco/city.yaml")
+    }
+
+    /// Runs every `citypack …` line of "First steps" in a folder that holds only links to `inputs/` and
+    /// `templates/` (as a fresh clone does), and compares the output quoted below it with what was printed.
+    @Test func firstStepsRunAsWritten() throws {
+        let work = try TestPaths.temporaryDirectory("readme")
+        defer { try? FileManager.default.removeItem(at: work) }
+        for name in ["inputs", "templates"] {
+            try FileManager.default.createSymbolicLink(
+                at: work.appendingPathComponent(name), withDestinationURL: TestPaths.root.appendingPathComponent(name))
+        }
+        let commands = try Self.block(after: "## First steps on the example city", language: "sh")
+            .filter { $0.hasPrefix("citypack ") }
+        #expect(commands.count >= 4)
+        var buildOutput = ""
+        for line in commands {
+            let command = String(line[..<(line.range(of: " #")?.lowerBound ?? line.endIndex)])
+            let arguments = command.split(separator: " ").dropFirst().map(String.init)
+            let result = try CLIRunner.runBinary(arguments, cwd: work)
+            #expect(result.status == 0, "\(command): exit \(result.status)\n\(result.stderr)")
+            #expect(!result.stdout.isEmpty || arguments.first == "build", "\(command) printed nothing")
+            if arguments.first == "build" { buildOutput = result.stderr }
+        }
+        // The quoted note and summary line are the build's own.
+        let quoted = try Self.block(after: "then a summary line:", language: "text")
+        for line in quoted where line.hasPrefix("citypack: note:") || line.hasPrefix("built ") || line.contains(": warning: ") {
+            #expect(buildOutput.contains(line), "README quotes a line the build does not print:\n\(line)\n--- printed:\n\(buildOutput)")
+        }
+        #expect(buildOutput.split(separator: "\n").count <= 15, "the first build prints \(buildOutput.split(separator: "\n").count) lines")
+    }
+}
