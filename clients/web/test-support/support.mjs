@@ -14,6 +14,11 @@ const run = promisify(execFile);
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 /** The shared real data beside the clone (../shared/data), as the Swift tests find it. */
 export const sharedData = process.env.CITYPACK_SHARED_DATA ?? resolve(root, '../shared/data');
+/**
+ * The `skip` option of a test that needs the shared data: false when it is there, else the reason (as the Swift
+ * tests report it). Monaco and the hand-written feed need nothing outside the repository.
+ */
+export const needsSharedData = existsSync(sharedData) ? false : 'needs ../shared/data beside the clone (CI provides it)';
 
 /** The citypack binary: $CITYPACK_BIN, else the release build, else the debug build. */
 export function citypackBinary() {

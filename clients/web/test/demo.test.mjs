@@ -28,7 +28,7 @@ const ids = (html, list) => {
   return [...section.matchAll(/<li data-id="(\d+)"/g)].map((m) => Number(m[1]));
 };
 
-test('demo.html shows nearby POIs and search results in headless chromium', async () => {
+test('demo.html shows nearby POIs and search results in headless chromium', { skip: chromium ? false : 'needs chromium (apt-get install chromium; .ci/run installs it)' }, async () => {
   const monaco = buildCity('monaco');
   const { server, url } = await serve(monaco.output);
   try {
