@@ -4,6 +4,10 @@
 #   scripts/fuzz.sh TARGET SECONDS [extra libFuzzer flags…]
 #   scripts/fuzz.sh all SECONDS            # every target, one after another, SECONDS each
 #   scripts/fuzz.sh list                   # target names
+#   scripts/fuzz.sh osm 100000 -runs=1000000   # a campaign by executions (extra flags go to libFuzzer); resumable:
+#                                          # each run starts from $FUZZ_WORK/corpus/<Executable>/ as left by the last
+#   scripts/fuzz.sh keep TARGET            # minimise the kept corpus and $FUZZ_WORK's into Fuzz/corpus/<Executable>/
+#                                          # (libFuzzer -merge=1: the smallest set with the same coverage)
 #   scripts/fuzz.sh smoke [SECONDS]        # CI: build every target, replay each kept corpus (Fuzz/corpus/<Executable>/)
 #                                          # in full, then fuzz each for SECONDS (default 20) from a scratch copy
 #
@@ -22,7 +26,7 @@ work="${FUZZ_WORK:-/tmp/citypack-fuzz}"
 all_targets=(FuzzOSM FuzzPBF FuzzCSV FuzzGTFSZip FuzzGTFSDir FuzzCityFile)
 if [ -d "$root/Fuzz/Sources/FuzzCopyMessage" ]; then all_targets+=(FuzzCopyMessage); fi
 
-usage() { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 64; }
+usage() { sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 64; }
 
 executable() {
     case "$1" in
@@ -40,6 +44,53 @@ executable() {
 
 [ $# -ge 1 ] || usage
 if [ "$1" = list ]; then printf '%s\n' "${all_targets[@]}"; exit 0; fi
+
+build() {
+    (cd "$root/Fuzz" && swift build -c debug -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library \
+        --product "$1" 2>&1 | grep -v 'Cannot export local symbol' | tail -3)
+    [ -x "$root/Fuzz/.build/debug/$1" ] || { echo "build of $1 failed" >&2; exit 1; }
+}
+
+run() {
+    local exe="$1"; shift
+    mkdir -p "$work/corpus/$exe" "$work/artifacts/$exe" "$work/logs"
+    local log="$work/logs/$exe.log"
+    if [ "${FUZZ_NO_BUILD:-0}" != 1 ]; then build "$exe"; fi
+    echo "== $exe: ${seconds}s, log $log"
+    local status=0
+    ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}" \
+        "$root/Fuzz/.build/debug/$exe" "$work/corpus/$exe" "$root/Fuzz/corpus/$exe" \
+        -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -max_len=65536 \
+        -print_final_stats=1 -detect_leaks=0 -artifact_prefix="$work/artifacts/$exe/" "$@" >"$log" 2>&1 || status=$?
+    local execs
+    execs="$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1 || true)"
+    local done_line
+    done_line="$(grep -E '^(#[0-9]+[[:space:]]+DONE|Done [0-9]+ runs)' "$log" | tail -1 || true)"
+    echo "   executions: ${execs:-?}  ${done_line}"
+    echo "   corpus: $(ls "$work/corpus/$exe" | wc -l) files; crashes: $(ls "$work/artifacts/$exe" | wc -l)"
+    if [ "$status" -ne 0 ]; then
+        echo "   CRASH (exit $status):"; grep -E 'ERROR|SUMMARY|Fatal error|Test unit written' "$log" | head -5 | sed 's/^/     /'
+        return 1
+    fi
+}
+
+if [ "$1" = keep ]; then
+    [ $# -eq 2 ] || usage
+    exe="$(executable "$2")" || exit 64
+    bin="$root/Fuzz/.build/debug/$exe"
+    [ -x "$bin" ] || build "$exe"
+    merged="$(mktemp -d "${TMPDIR:-/tmp}/citypack-fuzz-keep.XXXXXX")"
+    mkdir -p "$work/corpus/$exe" "$work/logs"
+    before="$(ls "$root/Fuzz/corpus/$exe" | wc -l)"
+    ASAN_OPTIONS="detect_leaks=0" "$bin" -merge=1 -rss_limit_mb=2048 -timeout=10 -max_len=65536 -detect_leaks=0 \
+        "$merged" "$root/Fuzz/corpus/$exe" "$work/corpus/$exe" >"$work/logs/$exe.merge.log" 2>&1 \
+        || { echo "merge failed; see $work/logs/$exe.merge.log" >&2; exit 1; }
+    rm -rf "$root/Fuzz/corpus/$exe"
+    mv "$merged" "$root/Fuzz/corpus/$exe"
+    chmod 755 "$root/Fuzz/corpus/$exe"
+    echo "$exe: kept corpus $before → $(ls "$root/Fuzz/corpus/$exe" | wc -l) files, $(du -sk "$root/Fuzz/corpus/$exe" | cut -f1) KiB"
+    exit 0
+fi
 if [ "$1" = smoke ]; then
     seconds="${2:-20}"
     [[ "$seconds" =~ ^[0-9]+$ ]] || { echo "SECONDS must be a whole number" >&2; exit 64; }
@@ -82,35 +133,6 @@ fi
 [ $# -ge 2 ] || usage
 target="$1"; seconds="$2"; shift 2
 [[ "$seconds" =~ ^[0-9]+$ ]] || { echo "SECONDS must be a whole number" >&2; exit 64; }
-
-build() {
-    (cd "$root/Fuzz" && swift build -c debug -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library \
-        --product "$1" 2>&1 | grep -v 'Cannot export local symbol' | tail -3)
-    [ -x "$root/Fuzz/.build/debug/$1" ] || { echo "build of $1 failed" >&2; exit 1; }
-}
-
-run() {
-    local exe="$1"; shift
-    mkdir -p "$work/corpus/$exe" "$work/artifacts/$exe" "$work/logs"
-    local log="$work/logs/$exe.log"
-    if [ "${FUZZ_NO_BUILD:-0}" != 1 ]; then build "$exe"; fi
-    echo "== $exe: ${seconds}s, log $log"
-    local status=0
-    ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}" \
-        "$root/Fuzz/.build/debug/$exe" "$work/corpus/$exe" "$root/Fuzz/corpus/$exe" \
-        -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -max_len=65536 \
-        -print_final_stats=1 -detect_leaks=0 -artifact_prefix="$work/artifacts/$exe/" "$@" >"$log" 2>&1 || status=$?
-    local execs
-    execs="$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1 || true)"
-    local done_line
-    done_line="$(grep -E '^(#[0-9]+[[:space:]]+DONE|Done [0-9]+ runs)' "$log" | tail -1 || true)"
-    echo "   executions: ${execs:-?}  ${done_line}"
-    echo "   corpus: $(ls "$work/corpus/$exe" | wc -l) files; crashes: $(ls "$work/artifacts/$exe" | wc -l)"
-    if [ "$status" -ne 0 ]; then
-        echo "   CRASH (exit $status):"; grep -E 'ERROR|SUMMARY|Fatal error|Test unit written' "$log" | head -5 | sed 's/^/     /'
-        return 1
-    fi
-}
 
 failed=0
 if [ "$target" = all ]; then
