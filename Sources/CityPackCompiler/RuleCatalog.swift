@@ -55,10 +55,11 @@ public enum RuleCatalog {
         Rules.gtfsStopWithoutLocation, Rules.gtfsMissingStopName, Rules.gtfsInvalidParentStation,
         Rules.gtfsStopWithoutStopTime, Rules.gtfsRouteNameMissing, Rules.gtfsRouteShortNameTooLong,
         Rules.gtfsDuplicateRouteName, Rules.gtfsRouteShortLongNameEqual, Rules.gtfsUnusableTrip, Rules.gtfsUnusedTrip,
-        Rules.gtfsArrivalBeforePreviousDeparture, Rules.gtfsOnlyArrivalOrDeparture, Rules.gtfsMissingTripEdge,
+        Rules.gtfsEmptyTimetable, Rules.gtfsArrivalBeforePreviousDeparture, Rules.gtfsOnlyArrivalOrDeparture,
+        Rules.gtfsMissingTripEdge,
         Rules.gtfsDuplicateStopSequence, Rules.gtfsDecreasingStopTimeDistance, Rules.gtfsFastTravel,
         Rules.gtfsBlockOverlap, Rules.gtfsDecreasingShapeDistance, Rules.gtfsDuplicateShapeSequence,
-        Rules.gtfsUnusedShape, Rules.gtfsCalendarRangeOutOfOrder, Rules.gtfsServiceNoActiveDay,
+        Rules.gtfsUnusedShape, Rules.gtfsCalendarRangeOutOfOrder, Rules.gtfsServiceNoActiveDay, Rules.gtfsNoServiceDates,
         Rules.gtfsExpiredCalendar, Rules.gtfsFeedExpiresSoon, Rules.gtfsInvalidHeadway, Rules.gtfsOverlappingFrequency,
         Rules.gtfsZipBomb, Rules.gtfsArchiveTooManyEntries,
     ]

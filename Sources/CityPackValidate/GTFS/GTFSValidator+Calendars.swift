@@ -22,6 +22,7 @@ extension GTFSValidator {
             ServiceNoActiveDayRule.check(cal, c)
         }
         let lastDays = lastServiceDays(feed)
+        NoServiceDatesRule.check(c)
         ExpiredCalendarRule.check(lastDays, c)
         FeedExpiresSoonRule.check(lastDays, c)
     }

@@ -29,6 +29,7 @@ extension GTFSValidator {
     /// order, each row handed to every rule over stop_times.
     static func checkStopTimes(_ c: GTFSValidationContext) {
         let st = c.feed.stopTimes
+        EmptyTimetableRule.check(c)
         ForeignKeyViolationRule.checkStopTimes(c)
         var fastTravel = FastTravelRule(c)
         for (t, range) in st.tripRanges.enumerated() where !range.isEmpty {

@@ -113,6 +113,12 @@ enum GTFSDate {
         return dayNumber(year: v / 10000, month: (v / 100) % 100, day: v % 100)
     }
 
+    /// The `yyyymmdd` integer of a day number.
+    static func yyyymmdd(_ dayNumber: Int) -> Int32 {
+        let d = CivilDate.date(dayNumber: dayNumber)
+        return Int32(d.year * 10000 + d.month * 100 + d.day)
+    }
+
     /// `YYYY-MM-DD` for messages.
     static func text(_ yyyymmdd: Int32) -> String {
         let v = Int(yyyymmdd)
