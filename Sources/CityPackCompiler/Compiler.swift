@@ -86,19 +86,15 @@ public enum Compiler {
         return (dir == "." ? rel : (dir as NSString).appendingPathComponent(rel))
     }
 
-    /// `SOURCE_DATE_EPOCH` (option or environment), else the newest OSM element timestamp, else the newest
-    /// source file's modification time. Never the wall clock, so rebuilds are reproducible.
-    static func buildTime(options: BuildOptions, newestTimestamp: String?, files: [String]) -> Int64 {
+    /// `SOURCE_DATE_EPOCH` (option or environment), else the newest OSM element timestamp, else the newest time
+    /// the GTFS feeds' data gives (``GTFSFeed/dataTime``: the file times recorded inside a zip, feed_info's start
+    /// date, the first service day), else 0 (1970-01-01). Never the wall clock and never a file's modification
+    /// time, so rebuilds are reproducible wherever and whenever the sources were copied.
+    static func buildTime(options: BuildOptions, newestTimestamp: String?, feeds: [GTFSFeed]) -> Int64 {
         if let fixed = options.sourceDateEpoch { return fixed }
         if let env = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"], let v = Int64(env) { return v }
         if let ts = newestTimestamp, let seconds = parseISO8601UTC(ts) { return seconds }
-        var newest: Int64 = 0
-        for file in files {
-            if let date = (try? FileManager.default.attributesOfItem(atPath: file))?[.modificationDate] as? Date {
-                newest = max(newest, Int64(date.timeIntervalSince1970))
-            }
-        }
-        return newest
+        return feeds.compactMap(\.dataTime).max() ?? 0
     }
 
     /// `SOURCE_DATE_EPOCH` when set (so expiry checks are reproducible), else the wall clock.

@@ -203,7 +203,7 @@ struct StageWork {
             sources.append(.init(path: display(file), bytes: digest.bytes, sha256: digest.sha256))
         }
         let createdAt = Compiler.buildTime(
-            options: plan.options, newestTimestamp: osm?.newestTimestamp, files: city.osmFiles + city.gtfsFeeds)
+            options: plan.options, newestTimestamp: osm?.newestTimestamp, feeds: feeds)
         var input = PackInput(
             city: city, pois: kept ?? [], categories: profile.categories, createdAt: createdAt,
             generator: Compiler.generator, sources: sources, transit: feeds)

@@ -1,3 +1,4 @@
+import CityPackFormat
 /// A GTFS feed as read by the ingest stage: compact tables, each row remembering its source line.
 ///
 /// Rows keep the raw IDs they reference (so validation can report dangling ones); resolved indices are
@@ -24,6 +25,8 @@ public struct GTFSFeed: Sendable {
     public var frequencies: [TransitFrequency] = []
     public var transfers: [TransitTransfer] = []
     public var feedInfo: TransitFeedInfo?
+    /// The newest modification time a zip feed records for its files (seconds since 1970, UTC; nil for a folder).
+    public var archiveTime: Int64?
     /// Other GTFS tables (fares, attributions, networks, areas, levels, pathways) kept as text for key and
     /// reference checks, keyed by table name.
     public var extraTables: [String: TransitExtraTable] = [:]
@@ -37,6 +40,22 @@ public struct GTFSFeed: Sendable {
 
     /// Display path for a table's file, falling back to `<feed>/<table>.txt`.
     public func path(_ table: String) -> String { files[table] ?? "\(displayPath)/\(table).txt" }
+
+    /// A time the feed's data gives (seconds since 1970, UTC), for a pack's `created_at` when the OSM data has
+    /// no timestamps: the newest file time recorded inside a zip, else feed_info's `feed_start_date`, else the
+    /// first day of service in calendar.txt or calendar_dates.txt (at 00:00 UTC); nil when the feed has none.
+    /// Never the file system's times, so `touch feed.zip` or a fresh checkout does not change a pack.
+    public var dataTime: Int64? {
+        if let archiveTime { return archiveTime }
+        func midnight(_ yyyymmdd: Int32) -> Int64? {
+            let v = Int(yyyymmdd), month = (v / 100) % 100, day = v % 100
+            guard v > 0, (1...12).contains(month), (1...31).contains(day) else { return nil }
+            return Int64(CivilDate.dayNumber(year: v / 10000, month: month, day: day)) * 86_400
+        }
+        if let start = feedInfo?.startDate, let t = midnight(start) { return t }
+        let first = (calendars.map(\.startDate) + calendarDates.map(\.date)).filter { $0 > 0 }.min()
+        return first.flatMap(midnight)
+    }
 }
 
 /// A row of agency.txt.

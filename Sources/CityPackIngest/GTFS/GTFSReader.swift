@@ -81,6 +81,7 @@ public enum GTFSReader {
             return nil
         }
         var feed = GTFSFeed(displayPath: shown, allFileNames: source.fileNames)
+        feed.archiveTime = source.archiveTime
         for name in source.fileNames where name.hasSuffix(".txt") || name.hasSuffix(".geojson") {
             let table = String(name.dropLast(name.hasSuffix(".txt") ? 4 : 8))
             if GTFSSchema.tables[table] != nil { feed.files[table] = source.displayPaths[name] }

@@ -20,6 +20,12 @@ struct GTFSSource {
     let displayPaths: [String: String]
     /// File names present, sorted.
     var fileNames: [String] { displayPaths.keys.sorted() }
+    /// The newest modification time recorded inside a zip for the feed's files (seconds since 1970, UTC); nil
+    /// for a folder (its files' times are the file system's, not the data's) or when the archive records none.
+    var archiveTime: Int64? {
+        if case .zip(_, let entries) = kind { return entries.values.compactMap(\.modified).max() }
+        return nil
+    }
     private let displayPath: String
     private let options: GTFSReadOptions
     private var decompressed = 0

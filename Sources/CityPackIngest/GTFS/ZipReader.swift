@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import CCityPackZlib
+import CityPackFormat
 import Foundation
 
 /// A read-only zip archive for untrusted feeds: the central directory is parsed with every offset and length
@@ -27,6 +28,21 @@ final class ZipReader {
         var localHeaderOffset: UInt64
         /// A directory (name ends with `/`) or a symbolic link: never read.
         var isFile: Bool
+        /// The entry's modification time as the archive records it (MS-DOS date and time, read as UTC), in
+        /// seconds since 1970; nil when the date field is 0 or invalid. Data of the archive, not of the file system.
+        var modified: Int64? = nil
+    }
+
+    /// Seconds since 1970 of an MS-DOS date and time (local time by the format, read here as UTC so the value is
+    /// the same on every machine); nil for a zero or impossible date.
+    static func dosTime(date: UInt16, time: UInt16) -> Int64? {
+        let year = 1980 + Int(date >> 9), month = Int((date >> 5) & 0xF), day = Int(date & 0x1F)
+        let hour = Int(time >> 11), minute = Int((time >> 5) & 0x3F), second = Int(time & 0x1F) * 2
+        guard date != 0, (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 60 else {
+            return nil
+        }
+        let days = CivilDate.dayNumber(year: year, month: month, day: day)
+        return Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
     }
 
     enum Failure: Error, CustomStringConvertible {
@@ -156,6 +172,7 @@ final class ZipReader {
             let madeBy = Self.u16(directory, p + 4)
             let flags = Self.u16(directory, p + 8)
             let method = Self.u16(directory, p + 10)
+            let modified = Self.dosTime(date: Self.u16(directory, p + 14), time: Self.u16(directory, p + 12))
             let crc = Self.u32(directory, p + 16)
             var compressed = UInt64(Self.u32(directory, p + 20))
             var uncompressed = UInt64(Self.u32(directory, p + 24))
@@ -193,7 +210,8 @@ final class ZipReader {
             entries.append(
                 Entry(
                     path: name, method: method, flags: flags, crc32: crc, compressedSize: compressed,
-                    uncompressedSize: uncompressed, localHeaderOffset: local, isFile: !isLink && !isDirectory))
+                    uncompressedSize: uncompressed, localHeaderOffset: local, isFile: !isLink && !isDirectory,
+                    modified: modified))
             p = end
         }
     }
