@@ -78,12 +78,31 @@ public enum Compiler {
         return run(plan, bag: bag)
     }
 
-    /// A source path as shown in diagnostics and the manifest: relative to the city directory when inside it.
+    /// A source path as shown in diagnostics and the manifest: relative to the city directory when inside it,
+    /// else the path with `.` and `..` folded (`inputs/x/../../data/feed.zip` → `data/feed.zip`).
     static func displayPath(_ file: String, city: City) -> String {
         let dir = city.directory.isEmpty ? "." : city.directory
         let rel = CityFileWriter.relativePath(of: file, from: dir)
-        if rel.hasPrefix("/") || rel.hasPrefix("..") { return file }
-        return (dir == "." ? rel : (dir as NSString).appendingPathComponent(rel))
+        if rel.hasPrefix("/") || rel.hasPrefix("..") { return lexicallyNormalized(file) }
+        return lexicallyNormalized(dir == "." ? rel : (dir as NSString).appendingPathComponent(rel))
+    }
+
+    /// `path` with empty and `.` components dropped and each `..` folded into the component before it (no
+    /// symbolic link is resolved: the text only); leading `..` of a relative path stay.
+    static func lexicallyNormalized(_ path: String) -> String {
+        let absolute = path.hasPrefix("/")
+        var parts: [Substring] = []
+        for part in path.split(separator: "/", omittingEmptySubsequences: true) where part != "." {
+            if part == "..", let last = parts.last, last != ".." {
+                parts.removeLast()
+            } else if part == "..", absolute {
+                continue
+            } else {
+                parts.append(part)
+            }
+        }
+        let joined = parts.joined(separator: "/")
+        return absolute ? "/" + joined : (joined.isEmpty ? "." : joined)
     }
 
     /// `SOURCE_DATE_EPOCH` (option or environment), else the newest OSM element timestamp, else the newest time

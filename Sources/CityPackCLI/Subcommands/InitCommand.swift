@@ -14,7 +14,7 @@ struct Init: ParsableCommand {
     @Argument(help: "City directory to create or fill (e.g. inputs/vaduz).")
     var directory: String
 
-    @Option(name: .long, parsing: .upToNextOption, help: "OSM XML sources (.osm or .osm.gz).")
+    @Option(name: .long, parsing: .upToNextOption, help: "OSM sources: XML (.osm, .osm.gz) or PBF (.osm.pbf), recognised by content.")
     var osm: [String] = []
 
     @Option(name: .long, parsing: .upToNextOption, help: "GTFS feeds (folder or .zip).")
