@@ -38,6 +38,7 @@ extension GTFSValidator {
             for r in ordered {
                 DuplicateShapeSequenceRule.check(r, shapes, walk, c)
                 DecreasingShapeDistanceRule.check(r, shapes, walk, c)
+                EqualShapeDistanceRule.check(r, shapes, walk, c)
                 CoordinateOutOfRangeRule.check(Coordinate(lat: shapes.lat[r], lon: shapes.lon[r]), table: "shapes",
                     line: shapes.line[r], field: "shape_pt_lat", entity: entity, c)
                 if !shapes.distance[r].isNaN { walk.previousWithDistance = r }

@@ -29,6 +29,18 @@ import Testing
         }
     }
 
+    /// HART Tampa has 78 pairs of consecutive shape points with equal shape_dist_traveled at different places in
+    /// 30 shapes (counted independently with Python's csv module); every one is reported, none in the other feeds.
+    @Test(.needsSharedData) func equalShapeDistancesAtDifferentPlaces() throws {
+        let data = try #require(TestPaths.sharedData)
+        for name in Self.feeds {
+            let path = data.appendingPathComponent("gtfs/\(name)").path
+            let found = try GTFSFixture.runPath(path, display: name).with("gtfs.equal_shape_distance_diff_coordinates")
+            #expect(found.count == (name == "hart-tampa-2018.zip" ? 78 : 0), "\(name): \(found.count)")
+            #expect(Set(found.compactMap(\.entity)).count == (name == "hart-tampa-2018.zip" ? 30 : 0))
+        }
+    }
+
     /// transitfeed's broken cases → the code that names the defect (nil: CityPack has no rule for it) and
     /// whether that code is an error in our catalogue.
     static let brokenCases: [String: (code: String?, isError: Bool)] = [
