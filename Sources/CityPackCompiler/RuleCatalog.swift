@@ -48,7 +48,8 @@ public enum RuleCatalog {
     ]
 
     static let gtfs: [RuleDescription] = [
-        Rules.gtfsInvalidArchive, Rules.gtfsUnsafeArchiveEntry, Rules.gtfsArchiveTooLarge,
+        Rules.gtfsInvalidArchive, Rules.gtfsFilesInSubfolder, Rules.gtfsFilesSplitAcrossSubfolders,
+        Rules.gtfsUnsafeArchiveEntry, Rules.gtfsArchiveTooLarge,
         Rules.gtfsMissingRequiredFile, Rules.gtfsMissingCalendar, Rules.gtfsMisspelledFile, Rules.gtfsUnknownFile,
         Rules.gtfsDuplicateKey, Rules.gtfsForeignKeyViolation, Rules.gtfsMissingAgencyID,
         Rules.gtfsCoordinateOutOfRange, Rules.gtfsPointNearOrigin, Rules.gtfsPointNearPole, Rules.gtfsPointOutsideBBox,

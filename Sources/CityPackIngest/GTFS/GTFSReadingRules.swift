@@ -15,6 +15,21 @@ extension Rules {
             file: "city.yaml",
             triggering: Base.edit(Base.cityYAML, "gtfs: [gtfs/]", "gtfs: [map.osm]"),
             passing: Base.cityYAML))
+    public static let gtfsFilesInSubfolder = RuleDescription(
+        "gtfs.files_in_subfolder", .gtfs, .info, "The feed's files are in one folder inside the archive or folder; they are read from there",
+        title: "Files in a subfolder",
+        rationale: "GTFS puts the files at the root; a single enclosing folder (as many zip tools make) is harmless.",
+        exampleWaiver: "Needs a feed whose root holds only a folder, which a one-file example cannot make; "
+            + "GTFSSubfolderTests.oneFolderIsReadWithAnInfo checks it on zips and folders.")
+    public static let gtfsFilesSplitAcrossSubfolders = RuleDescription(
+        "gtfs.invalid_input_files_in_subfolder", .gtfs, .error,
+        "The feed's files are split across several folders inside the archive or folder; none is read",
+        title: "Files split across folders",
+        rationale: "GTFS files must sit together at the root; when they are spread over folders no single folder "
+            + "is the feed, and reporting every file as missing would hide the cause (gtfs-validator: "
+            + "invalid_input_files_in_subfolder).",
+        exampleWaiver: "Needs files in two subfolders, which a one-file example cannot make; "
+            + "GTFSSubfolderTests.filesSplitAcrossFoldersAreOneErrorNamingThem checks it on zips and folders.")
     public static let gtfsUnsafeArchiveEntry = RuleDescription(
         "gtfs.unsafe_archive_entry", .gtfs, .error, "A zip entry has an absolute path or `..`; it is ignored",
         title: "Unsafe archive entry",

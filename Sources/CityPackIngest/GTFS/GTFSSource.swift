@@ -46,12 +46,22 @@ struct GTFSSource {
             var root = url
             var prefix = displayPath
             var files = names.filter { isFile(url.appendingPathComponent($0)) }
-            let dirs = names.filter { !isFile(url.appendingPathComponent($0)) && !$0.hasPrefix(".") }
-            if !files.contains(where: { $0.hasSuffix(".txt") }), dirs.count == 1 {
-                root = url.appendingPathComponent(dirs[0])
-                prefix = "\(displayPath)/\(dirs[0])"
-                files = ((try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? [])
-                    .filter { isFile(root.appendingPathComponent($0)) }
+            let dirs = names.filter { !isFile(url.appendingPathComponent($0)) && !$0.hasPrefix(".") }.sorted()
+            if !files.contains(where: { $0.hasSuffix(".txt") }) {
+                var byFolder: [String: [String]] = [:]
+                for dir in dirs {
+                    let inner = ((try? FileManager.default.contentsOfDirectory(atPath: url.appendingPathComponent(dir).path)) ?? [])
+                        .filter { isFile(url.appendingPathComponent(dir).appendingPathComponent($0)) }
+                    byFolder[dir] = inner
+                }
+                switch subfolders(byFolder, displayPath: displayPath, bag: bag) {
+                case .split: return nil
+                case .one(let dir):
+                    root = url.appendingPathComponent(dir)
+                    prefix = "\(displayPath)/\(dir)"
+                    files = byFolder[dir] ?? []
+                case .none: break
+                }
             }
             for name in files where !name.hasPrefix(".") { paths[name] = "\(prefix)/\(name)" }
             return GTFSSource(kind: .directory(root), displayPaths: paths, displayPath: displayPath, options: options)
@@ -99,13 +109,50 @@ struct GTFSSource {
             return nil
         }
         var prefix = displayPath
-        if !entries.keys.contains(where: { $0.hasSuffix(".txt") }), nested.count == 1, let (folder, inner) = nested.first {
-            entries = inner
-            prefix = "\(displayPath)/\(folder)"
+        if !entries.keys.contains(where: { $0.hasSuffix(".txt") }) {
+            switch subfolders(nested.mapValues { Array($0.keys) }, displayPath: displayPath, bag: bag) {
+            case .split: return nil
+            case .one(let folder):
+                entries = nested[folder] ?? [:]
+                prefix = "\(displayPath)/\(folder)"
+            case .none: break
+            }
         }
         var paths: [String: String] = [:]
         for name in entries.keys { paths[name] = "\(prefix)/\(name)" }
         return GTFSSource(kind: .zip(archive, entries), displayPaths: paths, displayPath: displayPath, options: options)
+    }
+
+    private enum Subfolders {
+        case none
+        case one(String)
+        case split
+    }
+
+    /// A feed without GTFS files at its root: the folders inside that hold GTFS files (`files`: folder → file
+    /// names). One such folder is read (`gtfs.files_in_subfolder`, info); several are an error naming them
+    /// (`gtfs.invalid_input_files_in_subfolder`) and nothing is read, instead of every file being reported missing.
+    private static func subfolders(_ files: [String: [String]], displayPath: String, bag: DiagnosticBag) -> Subfolders {
+        let holding = files.filter { $0.value.contains { GTFSSchema.isKnownFile($0) } }.keys.sorted()
+        guard !holding.isEmpty else {
+            // No GTFS file anywhere: a lone folder is still tried (its files are then reported as missing there).
+            if files.count == 1, let only = files.keys.first { return .one(only) }
+            return .none
+        }
+        if holding.count == 1 {
+            let folder = holding[0]
+            bag.report(Rules.gtfsFilesInSubfolder,
+                "the feed's files are in `\(folder)/`, not at its root; read from there",
+                at: SourceLocation(file: "\(displayPath)/\(folder)"))
+            return .one(folder)
+        }
+        let listing = holding.map { folder in
+            "`\(folder)/` (" + files[folder, default: []].filter { GTFSSchema.isKnownFile($0) }.sorted().joined(separator: ", ") + ")"
+        }.joined(separator: ", ")
+        bag.report(Rules.gtfsFilesSplitAcrossSubfolders,
+            "the feed's files are split across \(holding.count) folders: \(listing); GTFS files must all be at the "
+                + "root of the feed, so none is read", at: SourceLocation(file: displayPath))
+        return .split
     }
 
     private init(kind: Kind, displayPaths: [String: String], displayPath: String, options: GTFSReadOptions) {
