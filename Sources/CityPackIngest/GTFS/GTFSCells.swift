@@ -10,11 +10,14 @@ struct GTFSCells {
     let bag: DiagnosticBag
     /// Column whose value names the row's entity.
     let key: Int?
+    /// Collects IDs with control or non-ASCII characters, one warning per distinct value (nil: report each).
+    let ids: NonASCIIIDs?
 
-    init(_ row: CSVRow, bag: DiagnosticBag, key: Int?) {
+    init(_ row: CSVRow, bag: DiagnosticBag, key: Int?, ids: NonASCIIIDs? = nil) {
         self.row = row
         self.bag = bag
         self.key = key
+        self.ids = ids
     }
 
     /// Entity label for diagnostics, e.g. `stop_id=S1`; built only when something is reported.
@@ -141,11 +144,50 @@ struct GTFSCells {
             if required { missing(c, name) }
             return nil
         }
-        let raw = row.raw(col)
-        if raw.contains(where: { $0 < 0x20 || $0 >= 0x7F }) {
+        if let ids {
+            ids.check(row, col, name)
+        } else if NonASCIIIDs.isUnusual(row.raw(col)) {
             bag.report(Rules.csvNonPrintableInID, "`\(name)` contains control or non-ASCII characters",
                 at: row.location(col), entity: entity)
         }
         return row.string(col)
+    }
+}
+
+/// IDs with control or non-ASCII characters in one table, gathered so that each distinct value of each column is
+/// one `csv.non_printable_in_id` warning with its count and first row (a feed whose stop names its stops in
+/// Cyrillic repeats each such ID in thousands of stop_times rows). Every ID column goes through it, stop_times'
+/// `trip_id` and `stop_id` included.
+final class NonASCIIIDs {
+    private var found: [String: (location: SourceLocation, column: String, value: String, count: Int)] = [:]
+    private var order: [String] = []
+
+    /// Whether an ID's bytes hold a control character or a byte outside ASCII.
+    static func isUnusual(_ raw: UnsafeRawBufferPointer) -> Bool { raw.contains { $0 < 0x20 || $0 >= 0x7F } }
+
+    /// Records the cell at `column` (named `name`) when it is unusual.
+    func check(_ row: CSVRow, _ column: Int, _ name: String) {
+        guard !row.isEmpty(column), Self.isUnusual(row.raw(column)) else { return }
+        let value = row.string(column) ?? ""
+        let key = name + "\u{1F}" + value
+        if found[key] != nil {
+            found[key]!.count += 1
+        } else {
+            found[key] = (row.location(column), name, value, 1)
+            order.append(key)
+        }
+    }
+
+    /// Reports what was gathered (in order of first appearance) and starts afresh.
+    func flush(into bag: DiagnosticBag) {
+        for key in order {
+            guard let f = found[key] else { continue }
+            let rows = f.count == 1 ? "" : " (\(f.count) rows; the first is here)"
+            bag.report(Rules.csvNonPrintableInID,
+                "`\(f.column)` value `\(f.value)` contains control or non-ASCII characters\(rows)",
+                at: f.location, entity: "\(f.column)=\(f.value)")
+        }
+        found.removeAll()
+        order.removeAll()
     }
 }

@@ -23,6 +23,8 @@ struct GTFSTableParser {
 
     /// Progress of the table being parsed, when the caller asked for it.
     var rowProgress: GTFSRowProgress?
+    /// Unusual IDs of the table being parsed, reported once per distinct value when it ends.
+    private let ids = NonASCIIIDs()
 
     init(bag: DiagnosticBag) { self.bag = bag }
 
@@ -43,6 +45,7 @@ struct GTFSTableParser {
         default: summary = try scan(input, options) { _ in }
         }
         if summary.header != nil { feed.headerLines[table] = summary.headerLine }
+        ids.flush(into: bag)
     }
 
     /// Tables without a model type: syntax is checked; those with keys or references are kept as text.
@@ -86,7 +89,7 @@ struct GTFSTableParser {
                     h.index(of: "agency_timezone"))
             }
             let k = c!
-            let cells = GTFSCells(row, bag: bag, key: k.id ?? k.name)
+            let cells = GTFSCells(row, bag: bag, key: k.id ?? k.name, ids: ids)
             let id = cells.id(k.id, "agency_id", required: false)
             let name = cells.required(k.name, "agency_name") ?? ""
             let url = cells.url(k.url, "agency_url", required: true) ?? ""
@@ -108,7 +111,7 @@ struct GTFSTableParser {
                 c = ["stop_id", "stop_name", "stop_lat", "stop_lon", "location_type", "parent_station",
                     "stop_timezone", "stop_url", "wheelchair_boarding", "zone_id"].map { row.header.index(of: $0) }
             }
-            let cells = GTFSCells(row, bag: bag, key: c[0])
+            let cells = GTFSCells(row, bag: bag, key: c[0], ids: ids)
             guard let id = cells.id(c[0], "stop_id") else { return }
             let name = cells.string(c[1])
             var lat = cells.double(c[2], "stop_lat")
@@ -134,7 +137,7 @@ struct GTFSTableParser {
                     "route_text_color", "route_url", "route_sort_order", "continuous_pickup", "continuous_drop_off", "network_id"]
                     .map { row.header.index(of: $0) }
             }
-            let cells = GTFSCells(row, bag: bag, key: c[0])
+            let cells = GTFSCells(row, bag: bag, key: c[0], ids: ids)
             guard let id = cells.id(c[0], "route_id") else { return }
             var type = -1
             if let col = c[4], !row.isEmpty(col) {
@@ -166,7 +169,7 @@ struct GTFSTableParser {
                 c = ["trip_id", "route_id", "service_id", "trip_headsign", "direction_id", "block_id", "shape_id",
                     "wheelchair_accessible", "bikes_allowed"].map { row.header.index(of: $0) }
             }
-            let cells = GTFSCells(row, bag: bag, key: c[0])
+            let cells = GTFSCells(row, bag: bag, key: c[0], ids: ids)
             let id = cells.id(c[0], "trip_id")
             let route = cells.id(c[1], "route_id")
             let service = cells.id(c[2], "service_id")
@@ -214,6 +217,8 @@ struct GTFSTableParser {
                 return
             }
             let tf = row.fields[tc]
+            ids.check(row, tc, "trip_id")
+            if let sc = c[1] { ids.check(row, sc, "stop_id") }
             var trip: Int32
             var unknownTrip: String?
             if previousTrip >= 0, tf.end - tf.start == previousTripID.count,
@@ -299,7 +304,7 @@ struct GTFSTableParser {
         let days = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
         return try scan(input, options) { row in
             if c.isEmpty { c = (["service_id", "start_date", "end_date"] + days).map { row.header.index(of: $0) } }
-            let cells = GTFSCells(row, bag: bag, key: c[0])
+            let cells = GTFSCells(row, bag: bag, key: c[0], ids: ids)
             let id = cells.id(c[0], "service_id")
             let start = cells.date(c[1], "start_date", required: true)
             let end = cells.date(c[2], "end_date", required: true)
@@ -317,7 +322,7 @@ struct GTFSTableParser {
         var c: [Int?] = []
         return try scan(input, options) { row in
             if c.isEmpty { c = ["service_id", "date", "exception_type"].map { row.header.index(of: $0) } }
-            let cells = GTFSCells(row, bag: bag, key: c[0])
+            let cells = GTFSCells(row, bag: bag, key: c[0], ids: ids)
             let id = cells.id(c[0], "service_id")
             let date = cells.date(c[1], "date", required: true)
             let type = cells.int(c[2], "exception_type", in: 1...2, required: true)
@@ -337,7 +342,7 @@ struct GTFSTableParser {
                 c = ["shape_id", "shape_pt_lat", "shape_pt_lon", "shape_pt_sequence", "shape_dist_traveled"]
                     .map { row.header.index(of: $0) }
             }
-            let cells = GTFSCells(row, bag: bag, key: c[0])
+            let cells = GTFSCells(row, bag: bag, key: c[0], ids: ids)
             let id = cells.id(c[0], "shape_id")
             let lat = cells.double(c[1], "shape_pt_lat", required: true)
             let lon = cells.double(c[2], "shape_pt_lon", required: true)
@@ -372,7 +377,7 @@ struct GTFSTableParser {
             if c.isEmpty {
                 c = ["trip_id", "start_time", "end_time", "headway_secs", "exact_times"].map { row.header.index(of: $0) }
             }
-            let cells = GTFSCells(row, bag: bag, key: c[0])
+            let cells = GTFSCells(row, bag: bag, key: c[0], ids: ids)
             let id = cells.id(c[0], "trip_id")
             let start = cells.time(c[1], "start_time", required: true)
             let end = cells.time(c[2], "end_time", required: true)
@@ -392,7 +397,7 @@ struct GTFSTableParser {
                 c = ["from_stop_id", "to_stop_id", "from_route_id", "to_route_id", "from_trip_id", "to_trip_id",
                     "transfer_type", "min_transfer_time"].map { row.header.index(of: $0) }
             }
-            let cells = GTFSCells(row, bag: bag, key: c[0])
+            let cells = GTFSCells(row, bag: bag, key: c[0], ids: ids)
             let type = cells.int(c[6], "transfer_type", in: 0...5) ?? 0
             _ = cells.int(c[7], "min_transfer_time", in: 0...Int(Int32.max))
             feed.transfers.append(TransitTransfer(
