@@ -39,7 +39,7 @@ export SOURCE_DATE_EPOCH=1700000000
 mkdir -p "$work/blocks"
 
 # header NAME COMMAND: the first line of a block.
-header() { printf '_Measured %s by `%s` (release build; %s). Refresh: `scripts/doc-figures.sh --write`._\n\n' "$today" "$2" "$machine" > "$work/blocks/$1"; }
+header() { printf '_Measured %s by `%s` (%s; citypack from a release build). Refresh: `scripts/doc-figures.sh --write`._\n\n' "$today" "$2" "$machine" > "$work/blocks/$1"; }
 fence() { { echo '```text'; cat; echo '```'; } >> "$work/blocks/$1"; }
 
 # The cities the web figures use.
@@ -87,7 +87,7 @@ fi
 if command -v osmium >/dev/null; then
   echo "doc-figures: pack size vs GeoJSONSeq…" >&2
   header pack-size "citypack bench --pack-size --osm ../shared/data/osm/liechtenstein-2024.osm.gz"
-  "$bin" bench --pack-size --osm "$data/osm/liechtenstein-2024.osm.gz" 2>/dev/null | fence pack-size
+  "$bin" bench --pack-size --osm "$data/osm/liechtenstein-2024.osm.gz" 2>/dev/null | sed "s|$data|../shared/data|g" | fence pack-size
 else
   echo "doc-figures: osmium not found: pack-size left as it is" >&2
 fi
