@@ -33,41 +33,13 @@ enum CLIRunner {
     /// Runs the built binary, always.
     @discardableResult
     static func runBinary(_ arguments: [String], environment: [String: String] = [:], cwd: URL? = nil) throws -> Result {
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        env.merge(environment) { _, new in new }
-        process.environment = env
-        process.currentDirectoryURL = cwd ?? TestPaths.root
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        // Drain stderr on another thread while reading stdout, so neither pipe can fill up and block the child.
-        let errBox = DataBox()
-        let group = DispatchGroup()
-        group.enter()
-        DispatchQueue.global().async {
-            errBox.data = err.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
-        }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        let errData = errBox.data
-        process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
+        let r = try ProcessRun.run(binary, arguments, environment: environment, cwd: cwd ?? TestPaths.root)
+        return Result(status: r.status, stdout: r.stdout, stderr: r.stderr)
     }
 
     static func json(_ text: String) throws -> [String: Any] {
         try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] ?? [:]
     }
-}
-
-private final class DataBox: @unchecked Sendable {
-    var data = Data()
 }
 
 /// An independent scan of OSM XML for tagged nodes: a line-based reader that knows nothing of the

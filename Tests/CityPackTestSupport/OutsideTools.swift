@@ -64,15 +64,26 @@ public struct OutsideTool: Sendable {
 
     /// Runs the tool with `arguments` (in `directory`, default the repository root): exit status, stdout, stderr.
     public func run(_ arguments: [String], in directory: URL? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
+        try ProcessRun.run(URL(fileURLWithPath: try require()), arguments, cwd: directory ?? TestPaths.root)
+    }
+}
+
+/// Runs a program and captures its exit status, stdout and stderr.
+public enum ProcessRun {
+    /// `environment` is merged over this process's. Both pipes are drained at once (stderr on another thread),
+    /// so neither can fill up and block the child.
+    public static func run(
+        _ executable: URL, _ arguments: [String], environment: [String: String] = [:], cwd: URL
+    ) throws -> (status: Int32, stdout: String, stderr: String) {
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: try require())
+        p.executableURL = executable
         p.arguments = arguments
-        p.currentDirectoryURL = directory ?? TestPaths.root
+        p.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        p.currentDirectoryURL = cwd
         let out = Pipe(), err = Pipe()
         p.standardOutput = out
         p.standardError = err
         try p.run()
-        // Read both pipes at once so neither fills while the other is read.
         final class Box: @unchecked Sendable { var data = Data() }
         let errBox = Box()
         let group = DispatchGroup()
