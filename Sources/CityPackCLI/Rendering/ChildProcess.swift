@@ -89,7 +89,7 @@ enum ChildProcess {
         return Measurement(status: code, seconds: seconds, peakRSS: rss)
     }
 
-    /// A peak RSS in MiB for a table column `width` wide, or "n/a" right-aligned when it was not measured.
+    /// A peak RSS in MiB (2^20 bytes) for a table column `width` wide, or "n/a" right-aligned when it was not measured.
     static func megabytes(_ bytes: Int?, width: Int = 12) -> String {
         let text = bytes.map { String(format: "%.1f", Double($0) / 1_048_576) } ?? "n/a"
         return String(repeating: " ", count: max(0, width - text.count)) + text

@@ -145,7 +145,7 @@ struct Bench: ParsableCommand {
         } else if !sourceIsPBF {
             Terminal.err("note: osmium not found, so no PBF was made and the PBF rows are missing\n")
         }
-        var text = "tool                                wall s     MB/s   peak RSS MB  exit\n"
+        var text = "tool                                wall s     MB/s   peak RSS MiB exit\n"
         for row in rows {
             text += row.label.padding(toLength: 34, withPad: " ", startingAt: 0)
                 + String(format: "%8.3f %8.1f ", row.m.seconds, row.mb / row.m.seconds) + ChildProcess.megabytes(row.m.peakRSS)
@@ -237,7 +237,7 @@ struct Bench: ParsableCommand {
         } else {
             Terminal.err("note: gtfs-guru not installed (pip install gtfs-guru); skipped\n")
         }
-        var text = "tool                      wall s   peak RSS MB  exit\n"
+        var text = "tool                      wall s   peak RSS MiB exit\n"
         for (label, m) in rows {
             text += label.padding(toLength: 24, withPad: " ", startingAt: 0)
                 + String(format: "%8.3f ", m.seconds) + ChildProcess.megabytes(m.peakRSS) + String(format: "  %d\n", m.status)

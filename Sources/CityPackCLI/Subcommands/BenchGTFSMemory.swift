@@ -25,7 +25,7 @@ extension Bench {
         defer { try? fm.removeItem(atPath: work) }
         let me = Bundle.main.executableURL?.path ?? ProcessInfo.processInfo.arguments[0]
         let checker = checkerBinary ?? me
-        var lines = ["feed                                   stop_times rows     input MB   wall s  peak RSS MB  exit  note"]
+        var lines = ["feed                                   stop_times rows     input MB   wall s  peak RSS MiB exit  note"]
         func row(_ name: String, rows: String, inputBytes: Int, _ m: ChildProcess.Measurement, note: String) {
             lines.append(
                 name.padding(toLength: 38, withPad: " ", startingAt: 0)
