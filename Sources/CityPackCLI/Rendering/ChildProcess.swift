@@ -66,8 +66,14 @@ enum ChildProcess {
             guard let (status, seconds) = spawn(executable, arguments, environment: env, reportPipe: nil) else { return nil }
             return Measurement(status: status, seconds: seconds, peakRSS: nil)
         }
+        // Close-on-exec, so no other program started meanwhile (by another thread) inherits the write end and
+        // holds the read below open; posix_spawn's dup2 onto descriptor 3 gives the spawner a copy without it.
+        // (pipe2 with O_CLOEXEC is not visible from Swift's Glibc; a spawn landing between the two calls only
+        // delays this read until that program ends.)
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { return nil }
+        _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
         let spawned = spawn(spawner, [executable] + arguments, environment: env, reportPipe: fds[1])
         close(fds[1])
         var text = Data()
