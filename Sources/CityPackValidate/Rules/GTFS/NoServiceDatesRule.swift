@@ -25,13 +25,13 @@ enum NoServiceDatesRule {
         let feed = c.feed
         guard !feed.calendars.isEmpty || !feed.calendarDates.isEmpty else { return }
         guard c.canResolve("calendar") && c.canResolve("calendar_dates") else { return }
-        var removed: Set<String> = []
-        for d in feed.calendarDates where d.exceptionType == 2 { removed.insert("\(d.serviceID)\u{1F}\(d.date)") }
-        for d in feed.calendarDates where d.exceptionType == 1 && !removed.contains("\(d.serviceID)\u{1F}\(d.date)") {
+        var removed: [String: Set<Int32>] = [:]
+        for d in feed.calendarDates where d.exceptionType == 2 { removed[d.serviceID, default: []].insert(d.date) }
+        for d in feed.calendarDates where d.exceptionType == 1 && removed[d.serviceID]?.contains(d.date) != true {
             return
         }
         for cal in feed.calendars where cal.days != 0 && cal.startDate <= cal.endDate {
-            if hasActiveDay(cal, removed: removed) { return }
+            if hasActiveDay(cal, removed: removed[cal.serviceID] ?? []) { return }
         }
         let services = Set(feed.calendars.map(\.serviceID)).union(feed.calendarDates.map(\.serviceID)).count
         if let first = feed.calendars.first {
@@ -41,18 +41,16 @@ enum NoServiceDatesRule {
         }
     }
 
-    /// Whether a calendar row runs on some day of its range that calendar_dates does not remove. A range holds
-    /// each weekday after 7 days, so a long range is decided within its first 7 + (removed dates) days.
-    static func hasActiveDay(_ cal: TransitCalendar, removed: Set<String>) -> Bool {
+    /// Whether a calendar row runs on some day of its range that calendar_dates does not remove (`removed`: the
+    /// service's removed dates). A range holds each weekday within 7 days, so the walk stops after 7 days past as
+    /// many weeks as dates are removed.
+    static func hasActiveDay(_ cal: TransitCalendar, removed: Set<Int32>) -> Bool {
         let first = GTFSDate.dayNumber(cal.startDate), last = GTFSDate.dayNumber(cal.endDate)
-        let removedHere = removed.filter { $0.hasPrefix(cal.serviceID + "\u{1F}") }.count
         var day = first
-        while day <= last && day <= first + 7 + removedHere * 7 {
+        while day <= last && day <= first + 7 + removed.count * 7 {
             // 1970-01-01 (day 0) was a Thursday: Monday is bit 0.
             let weekday = ((day % 7) + 7 + 3) % 7
-            if cal.days & (1 << weekday) != 0 && !removed.contains("\(cal.serviceID)\u{1F}\(GTFSDate.yyyymmdd(day))") {
-                return true
-            }
+            if cal.days & (1 << weekday) != 0 && !removed.contains(GTFSDate.yyyymmdd(day)) { return true }
             day += 1
         }
         return false
