@@ -60,7 +60,7 @@ public enum RuleCatalog {
         Rules.gtfsMissingTripEdge,
         Rules.gtfsDuplicateStopSequence, Rules.gtfsDecreasingStopTimeDistance, Rules.gtfsFastTravel,
         Rules.gtfsBlockOverlap, Rules.gtfsDecreasingShapeDistance, Rules.gtfsEqualShapeDistance,
-        Rules.gtfsDuplicateShapeSequence,
+        Rules.gtfsStopTooFarFromShape, Rules.gtfsDuplicateShapeSequence,
         Rules.gtfsUnusedShape, Rules.gtfsCalendarRangeOutOfOrder, Rules.gtfsServiceNoActiveDay, Rules.gtfsNoServiceDates,
         Rules.gtfsExpiredCalendar, Rules.gtfsFeedExpiresSoon, Rules.gtfsInvalidHeadway, Rules.gtfsOverlappingFrequency,
         Rules.gtfsZipBomb, Rules.gtfsArchiveTooManyEntries,

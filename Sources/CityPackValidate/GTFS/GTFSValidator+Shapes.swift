@@ -45,5 +45,6 @@ extension GTFSValidator {
                 walk.previous = r
             }
         }
+        StopTooFarFromShapeRule.check(c)
     }
 }
