@@ -24,9 +24,11 @@ if [ "$tests" = 1 ]; then
   # chattr (e2fsprogs) makes a folder even root cannot write; python3-cryptography checks signatures;
   # python3-jsonschema validates the SARIF log and the web flavour's JSON Schemas (python3-pip fetches the SARIF
   # schema below); osmium-tool is the PBF oracle and the benchmarks' baseline. node (≥ 20) runs the web reader's
-  # tests: Debian's nodejs, unless a node is already on the PATH.
+  # tests: Debian's nodejs, unless a node is already on the PATH. unicode-cldr-core is Unicode CLDR (its
+  # common/annotations/*.xml): scripts/cldr-synonyms.py makes templates/synonyms.json from it, and a test checks
+  # that the templates are what the script makes of it.
   packages+=(unzip python3 gzip chromium libxml2-utils util-linux sqlite3 e2fsprogs python3-pip python3-jsonschema
-    python3-cryptography osmium-tool)
+    python3-cryptography osmium-tool unicode-cldr-core)
   command -v node >/dev/null 2>&1 || packages+=(nodejs)
 fi
 
