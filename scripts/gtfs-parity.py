@@ -6,9 +6,9 @@ findings side by side.
 
 For each feed (a .zip or a folder): per gtfs-validator notice code, how often gtfs-guru reports it ("there") and
 how often CityPack reports the rule codes that cover it ("here"), with CityPack's status for the notice; then the
-CityPack codes reported that cover no notice. The mapping is CityPack's own (`citypack rules --format json`,
+CityPack codes reported that no row shows (with the notices they cover, `-` for none). The mapping is CityPack's own (`citypack rules --format json`,
 `gtfs_validator_parity`; docs/RULES.md renders it), so this script holds no copy of it. A CityPack code that covers
-several notices (csv.invalid_value) is counted in each of them and marked with `*`.
+several notices (csv.invalid_value) is marked with `*` and shown in the rows of those gtfs-guru reports.
 
 Both tools check the feed as of the same date (--date, default today in UTC): gtfs-guru gets it as its validation
 date, CityPack as SOURCE_DATE_EPOCH. CityPack checks a city made with `citypack init DIR --gtfs FEED` (or, when
@@ -98,22 +98,27 @@ def run_citypack(citypack, feed, date):
 
 
 def compare(notices, there, here):
-    """Rows (code, severity, there, here, status, codes) for every notice either tool reports, then the CityPack
-    codes reported that cover no notice."""
+    """Rows (code, severity, there, here, status, codes) for every notice gtfs-guru reports or that a CityPack code
+    of its own covers, then the CityPack codes reported that no row shows, with the notices they map to (a code
+    shared by several notices, such as csv.invalid_value, only shows in the rows of notices gtfs-guru reports)."""
     shared = collections.Counter(c for n in notices.values() for c in n["citypack"])
     rows = []
+    shown = set()
     for code, n in notices.items():
         mapped = [c for c in n["citypack"] if here.get(c)]
-        count = sum(here[c] for c in mapped)
-        if not there.get(code) and not count:
+        if not there.get(code) and not any(shared[c] == 1 for c in mapped):
             continue
+        shown.update(mapped)
         codes = ", ".join(f"{c}{'*' if shared[c] > 1 else ''}={here[c]}" for c in mapped)
-        rows.append((code, n["severity"], there.get(code, 0), count, STATUS[n["status"]], codes))
+        rows.append((code, n["severity"], there.get(code, 0), sum(here[c] for c in mapped), STATUS[n["status"]], codes))
     rows.sort(key=lambda r: (SEVERITIES.index(r[1]), r[0]))
     unknown = sorted((c, k) for c, k in there.items() if c not in notices)
     rows += [(c, "?", k, 0, "unknown to the mapping", "") for c, k in unknown]
-    covered = set(shared)
-    extra = sorted((c, k) for c, k in here.items() if c not in covered)
+    targets = collections.defaultdict(list)
+    for code, n in notices.items():
+        for c in n["citypack"]:
+            targets[c].append(code)
+    extra = sorted((c, k, ", ".join(targets[c]) or "-") for c, k in here.items() if c not in shown)
     return rows, extra
 
 
@@ -161,8 +166,8 @@ def main():
         print(table(["gtfs-validator notice", "severity", "gtfs-guru", "CityPack", "status", "CityPack codes"],
                     [r for r in rows], args.markdown))
         if extra:
-            print("\nCityPack codes with no gtfs-validator counterpart:\n")
-            print(table(["CityPack code", "count"], extra, args.markdown))
+            print("\nCityPack codes with no counterpart among gtfs-guru's notices on this feed:\n")
+            print(table(["CityPack code", "count", "covers (gtfs-validator)"], extra, args.markdown))
         print()
     if args.summary and matrix:
         print(f"{head} all feeds (gtfs-guru / CityPack)\n")
@@ -171,7 +176,7 @@ def main():
         for name, (rows, extra) in matrix.items():
             for r in rows:
                 keys.setdefault((SEVERITIES.index(r[1]) if r[1] in SEVERITIES else 3, r[0]), r[4])
-            for c, _ in extra:
+            for c, _, _ in extra:
                 keys.setdefault((4, c), "CityPack only")
         out = []
         for (rank, code), state in sorted(keys.items()):
@@ -179,7 +184,7 @@ def main():
             for name in names:
                 rows, extra = matrix[name]
                 row = next((r for r in rows if r[0] == code), None)
-                only = dict(extra).get(code) if rank == 4 else None
+                only = next((k for c, k, _ in extra if c == code), None) if rank == 4 else None
                 cells.append(f"- / {only}" if only else f"{row[2]} / {row[3]}" if row else "")
             severity = SEVERITIES[rank] if rank < 3 else ""
             out.append([code, severity, state] + cells)

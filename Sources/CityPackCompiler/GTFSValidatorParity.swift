@@ -139,7 +139,8 @@ public enum GTFSValidatorParity {
         covered("decreasing_shape_distance", .error, ["gtfs.decreasing_shape_distance"]),
         notApplicable("duplicate_geo_json_key", .error, geoJSON),
         notApplicable("duplicate_geography_id", .error, geoJSON + "; location_groups.txt is not read either"),
-        covered("duplicate_key", .error, ["gtfs.duplicate_key"]),
+        covered("duplicate_key", .error, ["gtfs.duplicate_key", "gtfs.duplicate_stop_sequence", "gtfs.duplicate_shape_sequence"],
+            "a repeated (trip_id, stop_sequence) or (shape_id, shape_pt_sequence) has a rule of its own"),
         covered("duplicated_column", .error, ["csv.duplicated_column"]),
         covered("empty_column_name", .error, ["csv.empty_column_name"]),
         partly("empty_file", .error, ["csv.empty_file", "gtfs.empty_timetable"],
@@ -213,7 +214,8 @@ public enum GTFSValidatorParity {
         notApplicable("missing_prior_notice_last_time", .error, booking),
         notApplicable("missing_prior_notice_start_time", .error, booking),
         covered("missing_required_agency_id", .error, ["gtfs.missing_agency_id"]),
-        covered("missing_required_column", .error, ["csv.missing_required_column"]),
+        covered("missing_required_column", .error, ["csv.missing_required_column"],
+            "a file in UTF-16 is not read (csv.utf16_encoding), so its columns are not judged"),
         notApplicable("missing_required_element", .error, geoJSON),
         covered("missing_required_field", .error, ["csv.missing_required_field"],
             "checked in the tables the pack uses; in the tables kept only for their keys and references, required "
@@ -221,10 +223,11 @@ public enum GTFSValidatorParity {
         covered("missing_required_file", .error, ["gtfs.missing_required_file"]),
         covered("missing_stop_name", .error, ["gtfs.missing_stop_name"]),
         notApplicable("missing_stop_times_record", .error, flexWindows),
-        covered("missing_trip_edge", .error, ["gtfs.missing_trip_edge"]),
+        covered("missing_trip_edge", .error, ["gtfs.missing_trip_edge"], "once per untimed edge, not once per field"),
         covered("new_line_in_value", .error, ["csv.new_line_in_value"]),
         covered("number_out_of_range", .error, ["csv.invalid_value", "gtfs.coordinate_out_of_range"],
-            "for the columns CityPack reads; enumerations and ranges of unread columns are not checked"),
+            "for the columns CityPack reads (enumerations and ranges of unread columns, e.g. in pathways.txt, are not "
+                + "checked); a point out of range is reported once, not once per coordinate"),
         covered("overlapping_frequency", .error, ["gtfs.overlapping_frequency"]),
         notApplicable("overlapping_zone_and_pickup_drop_off_window", .error, flexWindows),
         notApplicable("pathway_to_platform_with_boarding_areas", .error, pathways),
@@ -299,7 +302,8 @@ public enum GTFSValidatorParity {
         partly("feed_expiration_date30_days", .warning, ["gtfs.feed_expires_soon"],
             missing: "gtfs.feed_expires_soon fires within 7 days of the end; the 30-day warning has no counterpart"),
         covered("feed_expiration_date7_days", .warning, ["gtfs.feed_expires_soon"],
-            "without feed_end_date, CityPack uses the last service day"),
+            "without feed_end_date, CityPack uses the last service day; an end already past is not this rule's but "
+                + "gtfs.expired_calendar's (gtfs-validator reports both)"),
         notApplicable("feed_info_lang_and_agency_lang_mismatch", .warning,
             "GTFS languages are not carried (a pack's locales come from city.yaml); CityPack does not read agency_lang"),
         notApplicable("google_transfer_type_check", .warning, google + transfers),
@@ -345,10 +349,10 @@ public enum GTFSValidatorParity {
         notApplicable("same_stop_and_agency_url", .warning, "URLs are not carried; CityPack checks their syntax only"),
         notApplicable("same_stop_and_route_url", .warning, "URLs are not carried; CityPack checks their syntax only"),
         covered("service_has_no_active_day_of_the_week", .warning, ["gtfs.service_no_active_day"]),
-        partly("service_never_active", .warning,
-            ["gtfs.no_service_dates", "gtfs.service_no_active_day", "gtfs.calendar_range_out_of_order"],
+        partly("service_never_active", .warning, ["gtfs.no_service_dates"],
             missing: "gtfs.no_service_dates fires when no service of the feed runs; one service that never runs while "
-                + "others do is reported only when its weekday flags are all 0 or its range is inverted"),
+                + "others do is not reported (gtfs.service_no_active_day and gtfs.calendar_range_out_of_order report "
+                + "some causes, whether or not calendar_dates.txt adds days)"),
         notYet("single_shape_point", .warning, needs: "a rule would report shapes with a single point"),
         notYet("stop_has_too_many_matches_for_shape", .warning,
             needs: "matching stops to their trip's shape (as for stop_too_far_from_shape), reporting stops that match "
