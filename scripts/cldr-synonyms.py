@@ -12,12 +12,14 @@ Inputs (hand-made, reviewed):
 Output: templates/synonyms.json, for every category and locale the manual words first, then CLDR's (NFC,
 lower-cased, de-duplicated). A CLDR keyword of a mapped symbol is kept unless
   - its draft status is not accepted (CLDR's own default: approved and contributed only);
-  - it is a single character;
-  - it is generic: a keyword of at least `generic_min_symbols` symbols in that locale ('vehicle', 'building', 'face');
+  - it is a single letter (a single CJK ideograph is a word and stays: ja 駅 'station');
+  - it is generic: a keyword of at least `generic_min_symbols` symbols in that locale ('vehicle', 'building', 'face'),
+    unless it is the symbol's own name or a label or manual synonym of the category in some language;
   - it also belongs to another category: a keyword of another category's symbols (mapped or claimed), or a label or
     manual synonym of another category in that language. Such a keyword stays only where it is the symbol's own name
     (CLDR `type="tts"`), e.g. pt 'banco' stays with bank (🏦 is named 'banco') and leaves atm and currency exchange;
   - it shares a keyword with a `subtract` symbol of the category ('knife' is also 🔪's, so it names the cutlery);
+  - the category's mode is "common" (post office: 🏤 European, 🏣 Japanese) and not every symbol has it ('European');
   - the block list names it (whole keyword, or a word of it) for the locale or for every locale ("*").
 A locale is a CLDR base language (pt, ja, zh, fi); a regional variant (pt_PT, zh_Hant, es_419) is written as a BCP 47
 tag (pt-PT, zh-Hant, es-419) and only with the words its base language lacks.
