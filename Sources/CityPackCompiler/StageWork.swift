@@ -151,7 +151,8 @@ struct StageWork {
         for feed in feeds {
             let incomplete = GTFSValidator.incompleteTables(of: feed, errorFiles: errorFiles)
             if incomplete.contains("stops") { stopsComplete = false }
-            GTFSValidator.validate(feed, bbox: city.bbox, buildDate: today, bag: bag, incompleteTables: incomplete)
+            GTFSValidator.validate(feed, bbox: city.bbox, keepOutsideBBox: city.keepStopsOutsideBBox, buildDate: today,
+                bag: bag, incompleteTables: incomplete)
             let unchecked = incomplete.filter { feed.files[$0] != nil }.sorted()
             if !unchecked.isEmpty {
                 bag.report(

@@ -33,13 +33,15 @@ public struct PackInput: Sendable {
         self.transit = transit
     }
 
-    /// Stops (rows of every feed's stops.txt) and lines (distinct route_ids per feed) the pack will hold.
+    /// Stops (rows of every feed's stops.txt) and lines (distinct route_ids per feed) the pack will hold: those
+    /// the city's box keeps (``TransitBBoxSelection``).
     public var transitCounts: (stops: Int, lines: Int) {
         var stops = 0
         var lines = 0
         for feed in transit {
-            stops += feed.stops.count
-            lines += Set(feed.routes.map(\.id)).count
+            let selection = TransitBBoxSelection(feed, city: city)
+            stops += selection.keptStopCount
+            lines += Set(feed.routes.map(\.id)).subtracting(selection.droppedRoutes).count
         }
         return (stops, lines)
     }

@@ -67,7 +67,7 @@ enum PackWriter {
                 labelInsert.bind(3, label)
                 try labelInsert.run()
             }
-            terms[category.id] = searchTerms(for: category)
+            terms[category.id] = searchTerms(for: category, locales: city.locales)
         }
 
         let categoryCodes = PackSchema.categoryCodes(categories.map(\.id))
@@ -99,7 +99,7 @@ enum PackWriter {
             searchDocuments[id] = (names.joined(separator: " | "), terms[poi.category] ?? poi.category)
         }
 
-        let transit = try TransitWriter.write(input.transit, bbox: city.bbox, db: db)
+        let transit = try TransitWriter.write(input.transit, bbox: city.bbox, keepOutside: city.keepStopsOutsideBBox, db: db)
         for document in transit.searchDocuments { searchDocuments[document.id] = (document.name, document.terms) }
         try writeSearch(searchDocuments, db: db)
         try EditorialWriter.write(input.editorial, copy: input.copy, city: city, db: db)
@@ -164,8 +164,14 @@ enum PackWriter {
         }
     }
 
-    /// Category id, labels and synonyms in every locale, de-duplicated, in a stable order.
-    static func searchTerms(for category: PackCategory) -> String {
+    /// Category id, then labels and synonyms in English and in the city's locales (matched by language, so `pt-BR`
+    /// takes `pt`'s words), de-duplicated, in a stable order.
+    ///
+    /// Only those locales: the templates carry words for some hundred languages (CLDR), and every POI row of `search`
+    /// indexes its category's terms, so all of them would add hundreds of tokens to each place. English stays in every
+    /// pack as the lingua franca of travellers.
+    static func searchTerms(for category: PackCategory, locales: [String]) -> String {
+        let languages = Set(["en"] + locales.map(language))
         var seen: Set<String> = []
         var out: [String] = []
         func add(_ term: String) {
@@ -173,9 +179,18 @@ enum PackWriter {
             if !t.isEmpty && seen.insert(t.lowercased()).inserted { out.append(t) }
         }
         add(category.id.replacingOccurrences(of: "_", with: " "))
-        for (_, label) in category.labels.sorted(by: { $0.key < $1.key }) { add(label) }
-        for (_, words) in category.synonyms.sorted(by: { $0.key < $1.key }) { words.forEach(add) }
+        for (locale, label) in category.labels.sorted(by: { $0.key < $1.key }) where languages.contains(language(locale)) {
+            add(label)
+        }
+        for (locale, words) in category.synonyms.sorted(by: { $0.key < $1.key }) where languages.contains(language(locale)) {
+            words.forEach(add)
+        }
         return out.joined(separator: " | ")
+    }
+
+    /// The language subtag of a BCP 47 or CLDR locale (`pt-BR`, `pt_BR` → `pt`), lower-cased.
+    static func language(_ locale: String) -> String {
+        String(locale.prefix { $0 != "-" && $0 != "_" }).lowercased()
     }
 
     /// Tags as a JSON object with sorted keys.

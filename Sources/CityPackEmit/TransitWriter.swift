@@ -6,7 +6,8 @@ import CityPackModel
 ///
 /// Every table is filled in a fixed order derived from sorted GTFS ids (feed index first), so the same feeds
 /// always give the same rows in the same order. Rows the validator already reported as broken are skipped rather
-/// than written half: trips with an unknown route, stop times with an unknown stop or no time.
+/// than written half: trips with an unknown route, stop times with an unknown stop or no time. Stops outside the
+/// city box and trips with no stop inside are left out unless the city keeps them (``TransitBBoxSelection``).
 enum TransitWriter {
     /// Counts of what was written, for the manifest.
     struct Summary: Equatable {
@@ -25,7 +26,9 @@ enum TransitWriter {
 
     /// Writes every feed's transit tables into an open pack (inside the writer's transaction).
     @discardableResult
-    static func write(_ feeds: [GTFSFeed], bbox: BoundingBox, db: PackWriter.Database) throws(EmitError) -> Summary {
+    static func write(_ feeds: [GTFSFeed], bbox: BoundingBox, keepOutside: Bool = false, db: PackWriter.Database)
+        throws(EmitError) -> Summary
+    {
         typealias T = PackSchema.Table
         let stopInsert = try db.prepare(
             "INSERT INTO \(T.stop)(id, feed, stop_id, name, lat, lon, cell, location_type, parent) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
@@ -52,9 +55,11 @@ enum TransitWriter {
 
         for (feedIndex, feed) in feeds.enumerated() {
             let feedNumber = Int64(feedIndex)
+            let selection = keepOutside ? TransitBBoxSelection.keepingAll(feed) : TransitBBoxSelection(feed, bbox: bbox)
 
-            // Stops, sorted by stop_id; ids ≡ 3 (mod 4).
-            let stopOrder = feed.stops.indices.sorted { feed.stops[$0].id < feed.stops[$1].id }
+            // Stops in the box, sorted by stop_id; ids ≡ 3 (mod 4).
+            let stopOrder = feed.stops.indices.filter { selection.keepsStop[$0] }
+                .sorted { feed.stops[$0].id < feed.stops[$1].id }
             var stopIDs = [Int64](repeating: -1, count: feed.stops.count)
             var stopByCode: [String: Int64] = [:]
             for index in stopOrder {
@@ -89,11 +94,12 @@ enum TransitWriter {
                         terms: stop.locationType == 1 ? PackSchema.StopTerms.station : PackSchema.StopTerms.stop))
                 }
             }
-            summary.stops += feed.stops.count
+            summary.stops += stopOrder.count
 
-            // Lines, sorted by route_id.
+            // Lines, sorted by route_id; a route all of whose trips are left out goes too.
             var lineByRoute: [String: Int64] = [:]
-            for route in feed.routes.sorted(by: { $0.id < $1.id }) where lineByRoute[route.id] == nil {
+            for route in feed.routes.sorted(by: { $0.id < $1.id })
+            where lineByRoute[route.id] == nil && !selection.droppedRoutes.contains(route.id) {
                 let id = nextLine
                 nextLine += 1
                 lineByRoute[route.id] = id
@@ -151,7 +157,7 @@ enum TransitWriter {
             }
             let tripOrder = feed.trips.indices.sorted { feed.trips[$0].id < feed.trips[$1].id }
             var seenTrips: Set<String> = []
-            for tripIndex in tripOrder {
+            for tripIndex in tripOrder where selection.keepsTrip[tripIndex] {
                 let trip = feed.trips[tripIndex]
                 guard let line = lineByRoute[trip.routeID], let service = serviceByCode[trip.serviceID],
                     seenTrips.insert(trip.id).inserted
@@ -179,11 +185,11 @@ enum TransitWriter {
                         let lastStart = Int64(frequency.endTime - 1)
                         maxSeconds = max(maxSeconds, lastStart + (times.map(\.seconds).max() ?? first) - first)
                     }
-                    for time in times.dropLast() {
+                    for time in times.dropLast() where time.stop >= 0 {
                         offsets.append(Departure(stop: time.stop, seconds: time.seconds - first, trip: id))
                     }
                 } else {
-                    for time in times.dropLast() {
+                    for time in times.dropLast() where time.stop >= 0 {
                         departures.append(Departure(stop: time.stop, seconds: time.seconds, trip: id))
                         maxSeconds = max(maxSeconds, time.seconds)
                     }
@@ -224,7 +230,8 @@ enum TransitWriter {
     }
 
     /// The trip's stop times in stop_sequence order that have a known stop and a time (departure, else
-    /// arrival), as pack stop ids and seconds.
+    /// arrival), as pack stop ids and seconds; the id is -1 for a stop left out of the pack (outside the box), so
+    /// the trip's last stop is still known.
     static func timedStops(of trip: Int, in feed: GTFSFeed, stopIDs: [Int64]) -> [(stop: Int64, seconds: Int64)] {
         let stopTimes = feed.stopTimes
         guard trip < stopTimes.tripRanges.count else { return [] }

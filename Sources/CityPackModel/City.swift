@@ -27,6 +27,9 @@ public struct City: Sendable, Hashable {
     /// `keep_versions:`: how many previous data versions stay beside the current one; nil = the tool's default.
     /// `build --keep N` wins over it.
     public var keepVersions: Int?
+    /// `stops_outside_bbox: keep`: GTFS stops outside ``bbox`` (and trips with no stop inside) stay in the pack;
+    /// by default (`drop`) they are left out, with one warning counting them.
+    public var keepStopsOutsideBBox = false
     /// Attribution shown by apps (ODbL requires it for OSM data).
     public var attribution: String
     /// Bounds on the sources (`limits:` in the city file); defaults when absent.

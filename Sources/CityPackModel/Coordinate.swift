@@ -16,7 +16,9 @@ public struct Coordinate: Sendable, Hashable, Codable {
     }
 }
 
-/// An axis-aligned box in degrees. `minLon > maxLon` is not supported (no antimeridian-crossing cities).
+/// An axis-aligned box in degrees. A box whose `minLon` is greater than its `maxLon` crosses the antimeridian:
+/// it runs east from `minLon` through ±180° to `maxLon` (GeoJSON RFC 7946 §5.2), as a city on Fiji's Taveuni
+/// (`[179.95, -16.9, -179.95, -16.7]`) does.
 public struct BoundingBox: Sendable, Hashable, Codable {
     public var minLon: Double
     public var minLat: Double
@@ -30,35 +32,58 @@ public struct BoundingBox: Sendable, Hashable, Codable {
         self.maxLat = maxLat
     }
 
-    /// Four finite numbers in range with min ≤ max on both axes.
+    /// Four finite numbers in range with minLat ≤ maxLat; minLon > maxLon is a box across the antimeridian.
     public var isValid: Bool {
         [minLon, minLat, maxLon, maxLat].allSatisfy(\.isFinite)
-            && minLat <= maxLat && minLon <= maxLon
-            && minLat >= -90 && maxLat <= 90 && minLon >= -180 && maxLon <= 180
+            && minLat <= maxLat
+            && minLat >= -90 && maxLat <= 90 && abs(minLon) <= 180 && abs(maxLon) <= 180
     }
 
-    /// Inclusive containment test.
+    /// Whether the box runs east across ±180° (`minLon > maxLon`).
+    public var crossesAntimeridian: Bool { minLon > maxLon }
+
+    /// Width in degrees of longitude, 0…360.
+    public var lonSpan: Double { crossesAntimeridian ? maxLon + 360 - minLon : maxLon - minLon }
+
+    /// Inclusive containment test (across the antimeridian when the box crosses it; −180 and 180 are one meridian).
     public func contains(_ c: Coordinate) -> Bool {
-        c.lat >= minLat && c.lat <= maxLat && c.lon >= minLon && c.lon <= maxLon
+        guard c.lat >= minLat && c.lat <= maxLat else { return false }
+        if crossesAntimeridian { return c.lon >= minLon || c.lon <= maxLon || abs(c.lon) == 180 }
+        return c.lon >= minLon && c.lon <= maxLon
+    }
+
+    /// The box as one or two boxes that do not cross the antimeridian (west part first when split).
+    public var unwrapped: [BoundingBox] {
+        guard crossesAntimeridian else { return [self] }
+        return [
+            BoundingBox(minLon: -180, minLat: minLat, maxLon: maxLon, maxLat: maxLat),
+            BoundingBox(minLon: minLon, minLat: minLat, maxLon: 180, maxLat: maxLat),
+        ]
     }
 
     /// `[minLon, minLat, maxLon, maxLat]`, the GeoJSON order.
     public var array: [Double] { [minLon, minLat, maxLon, maxLat] }
 
-    /// The smallest box holding every coordinate, or nil for none.
+    /// The smallest box holding every coordinate, or nil for none. Longitudes are taken on the circle: the box
+    /// leaves out the widest gap between neighbouring longitudes, so points on both sides of ±180° give a narrow
+    /// box across the antimeridian rather than one 360° wide; otherwise it is the plain min/max box.
     public static func enclosing<S: Sequence>(_ coordinates: S) -> BoundingBox? where S.Element == Coordinate {
-        var box: BoundingBox?
+        var minLat = Double.infinity
+        var maxLat = -Double.infinity
+        var lons: [Double] = []
         for c in coordinates {
-            if var b = box {
-                b.minLon = min(b.minLon, c.lon)
-                b.maxLon = max(b.maxLon, c.lon)
-                b.minLat = min(b.minLat, c.lat)
-                b.maxLat = max(b.maxLat, c.lat)
-                box = b
-            } else {
-                box = BoundingBox(minLon: c.lon, minLat: c.lat, maxLon: c.lon, maxLat: c.lat)
-            }
+            minLat = min(minLat, c.lat)
+            maxLat = max(maxLat, c.lat)
+            lons.append(c.lon)
         }
-        return box
+        guard !lons.isEmpty else { return nil }
+        lons.sort()
+        // The gap that wraps around ±180 (from the easternmost to the westernmost) is the plain box's outside.
+        var widest = (gap: lons[0] + 360 - lons[lons.count - 1], east: lons[0], west: lons[lons.count - 1])
+        for i in 1..<lons.count where lons[i] - lons[i - 1] > widest.gap {
+            widest = (lons[i] - lons[i - 1], lons[i], lons[i - 1])
+        }
+        // The plain box unless an inner gap is wider than the one around ±180°.
+        return BoundingBox(minLon: widest.east, minLat: minLat, maxLon: widest.west, maxLat: maxLat)
     }
 }

@@ -174,8 +174,12 @@ enum HTMLReport {
 
         // Extent: the data (POIs, stops, lines), else the city bbox; 4 % margin.
         var minLat = Double.infinity, maxLat = -Double.infinity, minLon = Double.infinity, maxLon = -Double.infinity
+        // A city across the antimeridian is drawn with western longitudes moved east by 360°, so it stays whole.
+        let wraps = build.city?.bbox.crossesAntimeridian == true
+        func east(_ lon: Double) -> Double { wraps && lon < 0 ? lon + 360 : lon }
         func include(_ lat: Double, _ lon: Double) {
             guard lat.isFinite, lon.isFinite, abs(lat) <= 90, abs(lon) <= 180 else { return }
+            let lon = east(lon)
             minLat = min(minLat, lat); maxLat = max(maxLat, lat); minLon = min(minLon, lon); maxLon = max(maxLon, lon)
         }
         for p in pois { include(p.coordinate.lat, p.coordinate.lon) }
@@ -197,14 +201,14 @@ enum HTMLReport {
         let aspect = (maxLon - minLon) * kx / (maxLat - minLat)
         let width = aspect >= 960.0 / 820.0 ? 960.0 : max(820.0 * aspect, 240)
         let height = aspect >= 960.0 / 820.0 ? max(960.0 / aspect, 240) : 820.0
-        func x(_ lon: Double) -> String { tenths((lon - minLon) / (maxLon - minLon) * width) }
+        func x(_ lon: Double) -> String { tenths((east(lon) - minLon) / (maxLon - minLon) * width) }
         func y(_ lat: Double) -> String { tenths((maxLat - lat) / (maxLat - minLat) * height) }
 
         out = "<section id=\"map\" style=\"max-width:\(Int(width) + 2)px\"><h2>Map</h2>\n"
         out += "<svg id=\"city-map\" xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"Map of the city\">\n"
         out += "<rect width=\"100%\" height=\"100%\" class=\"sea\"/>\n"
         if let b = build.city?.bbox {
-            out += "<rect class=\"bbox\" x=\"\(x(b.minLon))\" y=\"\(y(b.maxLat))\" width=\"\(String(format: "%.1f", (b.maxLon - b.minLon) / (maxLon - minLon) * width))\" height=\"\(String(format: "%.1f", (b.maxLat - b.minLat) / (maxLat - minLat) * height))\"><title>city bbox</title></rect>\n"
+            out += "<rect class=\"bbox\" x=\"\(x(b.minLon))\" y=\"\(y(b.maxLat))\" width=\"\(String(format: "%.1f", b.lonSpan / (maxLon - minLon) * width))\" height=\"\(String(format: "%.1f", (b.maxLat - b.minLat) / (maxLat - minLat) * height))\"><title>city bbox</title></rect>\n"
         }
         out += "<g id=\"lines\">\n"
         for line in lines {

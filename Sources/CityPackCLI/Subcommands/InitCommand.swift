@@ -30,7 +30,7 @@ struct Init: ParsableCommand {
     var locales: String = "en"
 
     // `.unconditional`: cities west of Greenwich or south of the equator start with '-' (`--bbox -117.2,36.3,…`).
-    @Option(name: .long, parsing: .unconditional, help: "MINLON,MINLAT,MAXLON,MAXLAT in degrees (default: derived from the data), e.g. --bbox -117.2,36.3,-116.4,37.0.")
+    @Option(name: .long, parsing: .unconditional, help: "MINLON,MINLAT,MAXLON,MAXLAT in degrees (default: derived from the data), e.g. --bbox -117.2,36.3,-116.4,37.0; MINLON > MAXLON is a box across the antimeridian (--bbox 179.95,-16.9,-179.95,-16.7).")
     var bbox: String?
 
     @Option(name: .long, help: "Templates folder for the category profile (default: discovered).")
@@ -42,7 +42,9 @@ struct Init: ParsableCommand {
     func validate() throws {
         if osm.isEmpty && gtfs.isEmpty { throw ValidationError("give at least one source: --osm FILE or --gtfs PATH") }
         if let bbox, Self.parseBBox(bbox) == nil {
-            throw ValidationError("--bbox must be MINLON,MINLAT,MAXLON,MAXLAT with min < max (degrees)")
+            throw ValidationError(
+                "--bbox must be MINLON,MINLAT,MAXLON,MAXLAT in degrees with MINLAT < MAXLAT and MINLON ≠ MAXLON "
+                    + "(MINLON > MAXLON: a box across the antimeridian, narrower than 180°)")
         }
         if let id, !id.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-" || $0 == "_") }) || id.isEmpty {
             throw ValidationError("--id must use lowercase ASCII letters, digits, '-' or '_'")
@@ -56,7 +58,8 @@ struct Init: ParsableCommand {
         let parts = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
         guard parts.count == 4, let a = parts[0], let b = parts[1], let c = parts[2], let d = parts[3] else { return nil }
         let box = BoundingBox(minLon: a, minLat: b, maxLon: c, maxLat: d)
-        return box.isValid && a < c && b < d ? box : nil
+        // a > c: the box crosses the antimeridian (runs east from a through ±180° to c).
+        return box.isValid && a != c && b < d && !(box.crossesAntimeridian && box.lonSpan > 180) ? box : nil
     }
 
     func run() throws {
@@ -74,8 +77,10 @@ struct Init: ParsableCommand {
         // the extent, and says how many problems it saw.
         let bag = DiagnosticBag()
         var box = bbox.flatMap(Self.parseBBox)
+        var measured: DataExtent.Result?
         if box == nil {
-            box = DataExtent.measure(osm: osm, gtfs: gtfs, templates: templates, directory: directory, bag: bag)
+            measured = DataExtent.measure(osm: osm, gtfs: gtfs, templates: templates, directory: directory, bag: bag)
+            box = measured?.box
         }
         guard let box else {
             Terminal.err(DiagnosticRenderer.human(bag.diagnostics, limit: 50, colour: Terminal.colour))
@@ -99,6 +104,15 @@ struct Init: ParsableCommand {
             throw ExitCode(ExitCodes.ioFailure)
         }
         Terminal.out(cityFile + "\n")
+        if let measured, let left = measured.droppedExtent {
+            var parts: [String] = []
+            if measured.droppedStops > 0 { parts.append("\(measured.droppedStops) served stop\(measured.droppedStops == 1 ? "" : "s")") }
+            if measured.droppedPOIs > 0 { parts.append("\(measured.droppedPOIs) POI\(measured.droppedPOIs == 1 ? "" : "s")") }
+            Terminal.err(
+                "note: the bbox holds the main cluster of the city's places; \(parts.joined(separator: " and ")) far "
+                    + "from it lie outside, spanning [\(left.minLon), \(left.minLat), \(left.maxLon), \(left.maxLat)]; "
+                    + "pass --bbox to choose the box yourself\n")
+        }
         try scaffoldCopy(locales: locs, cityName: display)
         if bag.errorCount + bag.warningCount > 0 {
             Terminal.err(

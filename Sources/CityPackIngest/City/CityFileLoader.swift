@@ -13,7 +13,7 @@ import Yams
 /// name: Monaco
 /// names: { fr: Monaco, it: Principato di Monaco }
 /// locales: [en, fr]               # the first is the default unless default_locale says otherwise
-/// bbox: [7.4091, 43.7247, 7.4398, 43.7519]   # minLon, minLat, maxLon, maxLat
+/// bbox: [7.4091, 43.7247, 7.4398, 43.7519]   # minLon, minLat, maxLon, maxLat (minLon > maxLon: across ±180°)
 /// sources:
 ///   osm: [monaco-2021.osm.gz]     # paths relative to this file
 ///   gtfs: []
@@ -23,6 +23,7 @@ import Yams
 /// rules: { osm.poi_missing_name: off, osm.duplicate_poi: error }
 /// size_budget: 20000000           # bytes, compressed
 /// keep_versions: 2                # previous data versions kept beside the current one (`build --keep` wins)
+/// stops_outside_bbox: keep        # GTFS stops outside the bbox stay in the pack (default: drop, one warning)
 /// attribution: "© OpenStreetMap contributors, ODbL 1.0"
 /// limits: { rows: 1000000, zip_ratio: 100 }   # optional bounds on the sources (see InputLimits)
 /// ```
@@ -185,7 +186,7 @@ public enum CityFileLoader {
             }
             let known: Set<String> = [
                 "id", "name", "names", "locales", "default_locale", "bbox", "sources", "profile", "rules",
-                "size_budget", "attribution", "limits", "keep_versions",
+                "size_budget", "attribution", "limits", "keep_versions", "stops_outside_bbox",
             ]
             for key in map.keys {
                 if let k = key.string, !known.contains(k) {
@@ -220,7 +221,13 @@ public enum CityFileLoader {
                 if values.count == 4, let a = values[0], let b = values[1], let c = values[2], let d = values[3] {
                     bbox = BoundingBox(minLon: a, minLat: b, maxLon: c, maxLat: d)
                     if !bbox.isValid {
-                        fail(Rules.cityInvalidBBox, "bbox must be [minLon, minLat, maxLon, maxLat] within ±180/±90 with min ≤ max", node)
+                        fail(Rules.cityInvalidBBox,
+                            "bbox must be [minLon, minLat, maxLon, maxLat] within ±180/±90 with minLat ≤ maxLat", node)
+                    } else if bbox.crossesAntimeridian && bbox.lonSpan > 180 {
+                        // A box across ±180° is narrow; one wider than half the Earth is min and max swapped.
+                        fail(Rules.cityInvalidBBox,
+                            "minLon \(a) > maxLon \(c) makes a box across the antimeridian \(Int(bbox.lonSpan.rounded()))° wide; "
+                                + "a city that does not cross ±180° needs minLon < maxLon", node)
                     }
                 } else {
                     fail(Rules.cityInvalidBBox, "bbox must be a list of four numbers [minLon, minLat, maxLon, maxLat]", node)
@@ -297,6 +304,14 @@ public enum CityFileLoader {
             if let node = map["size_budget"] {
                 if let n = node.int, n > 0 { budget = n } else { fail(Rules.citySyntax, "'size_budget' must be a positive number of bytes", node) }
             }
+            var keepOutside = false
+            if let node = map["stops_outside_bbox"] {
+                switch node.scalar?.string {
+                case "keep": keepOutside = true
+                case "drop": keepOutside = false
+                default: fail(Rules.citySyntax, "'stops_outside_bbox' must be drop (the default) or keep", node)
+                }
+            }
             let attribution = string(map["attribution"], "attribution") ?? "© OpenStreetMap contributors"
             let limits = self.limits(map["limits"])
 
@@ -310,6 +325,7 @@ public enum CityFileLoader {
             city.copyDirectory = copy
             city.limits = limits
             city.keepVersions = keepVersions
+            city.keepStopsOutsideBBox = keepOutside
             return city
         }
 

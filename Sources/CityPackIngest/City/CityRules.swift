@@ -23,7 +23,8 @@ extension Rules {
             triggering: Base.edit(Base.cityYAML, "name: Example\n", "name: \"\"\n"),
             passing: Base.cityYAML))
     public static let cityInvalidBBox = RuleDescription(
-        "city.invalid_bbox", .city, .error, "The city bounding box is not four numbers [minLon, minLat, maxLon, maxLat] within ±180/±90 with min ≤ max",
+        "city.invalid_bbox", .city, .error, "The city bounding box is not four numbers [minLon, minLat, maxLon, maxLat] within ±180/±90 with min ≤ max "
+            + "(minLon > maxLon only for a box across the antimeridian, narrower than 180°)",
         title: "Invalid bounding box",
         rationale: "Every element is checked against the bounding box; a wrong box drops real data.",
         example: RuleExample(

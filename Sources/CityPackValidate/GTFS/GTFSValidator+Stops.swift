@@ -20,7 +20,6 @@ extension GTFSValidator {
                 CoordinateOutOfRangeRule.check(p, table: "stops", line: stop.line, field: "stop_lat", entity: entity, c)
                 PointNearOriginRule.check(p, table: "stops", line: stop.line, field: "stop_lat", entity: entity, c)
                 PointNearPoleRule.check(p, table: "stops", line: stop.line, field: "stop_lat", entity: entity, c)
-                PointOutsidePackBBoxRule.check(stop, at: p, entity: entity, c)
             }
             StopWithoutLocationRule.check(stop, entity: entity, c)
             MissingStopNameRule.check(stop, entity: entity, c)
@@ -28,6 +27,7 @@ extension GTFSValidator {
             InvalidParentStationRule.check(stop, entity: entity, c)
             unserved.check(i, stop, entity: entity, c)
         }
+        PointOutsidePackBBoxRule.check(c)
     }
 
     /// The name of a location_type for messages: `stop`, `station`, `entrance`, `generic node`, `boarding area`.

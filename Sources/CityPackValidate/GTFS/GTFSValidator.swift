@@ -14,17 +14,20 @@ public enum GTFSValidator {
     /// Validates a feed.
     /// - Parameters:
     ///   - feed: the feed as read by the ingest stage.
-    ///   - bbox: the city bounding box; stops outside get `gtfs.point_outside_pack_bbox`. nil skips the check.
+    ///   - bbox: the city bounding box; stops outside are counted in one `gtfs.point_outside_pack_bbox`. nil skips
+    ///     the check.
+    ///   - keepOutsideBBox: the city keeps stops outside its box in the pack (`stops_outside_bbox: keep`): no
+    ///     warning then.
     ///   - buildDate: the date the pack is built for; drives `gtfs.expired_calendar` and `gtfs.feed_expires_soon`.
     ///   - bag: receives diagnostics.
     ///   - incompleteTables: tables (`stops`) that are absent or lost rows to reading errors: the rules run on
     ///     the rows that were read, but references into these tables are not checked (a row that could not be
     ///     read would make every reference to it look dangling). See ``incompleteTables(of:errorFiles:)``.
     public static func validate(
-        _ feed: GTFSFeed, bbox: BoundingBox?, buildDate: (year: Int, month: Int, day: Int), bag: DiagnosticBag,
-        incompleteTables: Set<String> = []
+        _ feed: GTFSFeed, bbox: BoundingBox?, keepOutsideBBox: Bool = false,
+        buildDate: (year: Int, month: Int, day: Int), bag: DiagnosticBag, incompleteTables: Set<String> = []
     ) {
-        let context = GTFSValidationContext(feed: feed, bag: bag, bbox: bbox,
+        let context = GTFSValidationContext(feed: feed, bag: bag, bbox: keepOutsideBBox ? nil : bbox,
             buildDay: GTFSDate.dayNumber(year: buildDate.year, month: buildDate.month, day: buildDate.day),
             incompleteTables: incompleteTables)
         checkAgencies(context)

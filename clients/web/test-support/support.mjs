@@ -1,7 +1,7 @@
 // Test support for the web reader: builds real packs with the citypack binary into a temporary folder, reads
 // them through a file-backed fetch, and runs `citypack query --format json` for the Swift answers.
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -126,9 +126,11 @@ export function buildCity(city) {
       mkdirSync(feed, { recursive: true });
       for (const [name, text] of Object.entries(tinyFeed)) writeFileSync(join(feed, name), `${text.trim()}\n`);
     }
-    // The tiny city's bbox leaves stop FAR outside: searchable, but not in the proximity index.
+    // The tiny city's bbox leaves stop FAR outside: kept (below), searchable, but not in the proximity index.
     const bbox = city === 'tiny' ? ['--bbox', '9.0,45.3,9.5,45.6'] : [];
     execFileSync(bin, ['init', input, '--gtfs', feed, '--id', city, '--locales', 'en', ...bbox], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    // Stops outside the box are left out of packs by default; the tiny city keeps FAR to test that case.
+    if (city === 'tiny') appendFileSync(join(input, 'city.yaml'), 'stops_outside_bbox: keep\n');
   } else {
     input = join(dir, 'inputs', city);
     const args =
