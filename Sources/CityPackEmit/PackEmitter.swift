@@ -182,7 +182,10 @@ public enum PackEmitter {
         lap.mark("emit: deltas")
 
         var categoryCounts: [String: Int] = [:]
-        for poi in input.pois { categoryCounts[poi.category, default: 0] += 1 }
+        // POIs filed under each category, further categories included (as `PackReader.categoryCounts`).
+        for poi in input.pois {
+            for category in Set([poi.category] + poi.alsoCategories) { categoryCounts[category, default: 0] += 1 }
+        }
         var manifest = Manifest(
             formatVersion: Int(PackSchema.formatVersion), dataVersion: dataVersion,
             minReaderVersion: Int(PackSchema.formatVersion), createdAt: createdAt, generator: input.generator,

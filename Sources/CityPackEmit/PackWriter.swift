@@ -75,6 +75,7 @@ enum PackWriter {
         let poiInsert = try db.prepare(
             "INSERT INTO \(T.poi)(id, lat, lon, category, name, tags) VALUES (?, ?, ?, ?, ?, ?)")
         let nameInsert = try db.prepare("INSERT INTO \(T.poiName)(poi, locale, name) VALUES (?, ?, ?)")
+        let alsoInsert = try db.prepare("INSERT OR IGNORE INTO \(T.poiCategory)(poi, category) VALUES (?, ?)")
         var searchDocuments: [Int64: (name: String, terms: String)] = [:]
         for poi in pois {
             let id = poi.ref.stableID
@@ -91,12 +92,20 @@ enum PackWriter {
                 nameInsert.bind(3, name)
                 try nameInsert.run()
             }
+            for also in poi.alsoCategories where also != poi.category {
+                guard let code = categoryCodes[also] else { continue }
+                alsoInsert.bind(1, id)
+                alsoInsert.bind(2, code)
+                try alsoInsert.run()
+            }
             var names: [String] = []
             if let name = poi.name { names.append(name) }
             for (_, name) in poi.localizedNames.sorted(by: { $0.key < $1.key }) where !names.contains(name) {
                 names.append(name)
             }
-            searchDocuments[id] = (names.joined(separator: " | "), terms[poi.category] ?? poi.category)
+            var poiTerms = terms[poi.category] ?? poi.category
+            for also in poi.alsoCategories where also != poi.category { poiTerms += " | " + (terms[also] ?? also) }
+            searchDocuments[id] = (names.joined(separator: " | "), poiTerms)
         }
 
         let transit = try TransitWriter.write(input.transit, bbox: city.bbox, keepOutside: city.keepStopsOutsideBBox, db: db)
@@ -171,7 +180,9 @@ enum PackWriter {
     /// indexes its category's terms, so all of them would add hundreds of tokens to each place. English stays in every
     /// pack as the lingua franca of travellers.
     static func searchTerms(for category: PackCategory, locales: [String]) -> String {
-        let languages = Set(["en"] + locales.map(language))
+        var languages = Set(["en"] + locales.map(language))
+        // CLDR files Norwegian Bokmål and Nynorsk words under the macrolanguage `no`.
+        if !languages.isDisjoint(with: ["nb", "nn"]) { languages.insert("no") }
         var seen: Set<String> = []
         var out: [String] = []
         func add(_ term: String) {

@@ -109,6 +109,8 @@ enum WebWriter {
         var names: [[String: String]] = []
         var tags: [[String: String]] = []
         var stopId: [String?] = []
+        /// Further categories of POIs (`poi_category`), ascending, keyed by POI id; only POIs that have some.
+        var also: [String: [String]] = [:]
     }
 
     static func places(_ db: Database) throws(EmitError) -> Places {
@@ -134,6 +136,15 @@ enum WebWriter {
             points.append(ProximityIndex.Point(id: id, lat: pois.double(1), lon: pois.double(2)))
             poiDetails[id] = (pois.text(3) ?? "", pois.isNull(4) ? nil : pois.text(4), pois.text(5))
         }
+        var codes: [String] = []
+        let categoryRows = try db.prepare(PackSchema.categoryCodesQuery)
+        while try categoryRows.step() { codes.append(categoryRows.text(0) ?? "") }
+        let alsoRows = try db.prepare("SELECT poi, category FROM \(T.poiCategory) ORDER BY poi, category")
+        while try alsoRows.step() {
+            let code = Int(alsoRows.int64(1))
+            out.also[String(alsoRows.int64(0)), default: []].append(code < codes.count ? codes[code] : String(code))
+        }
+        for key in out.also.keys { out.also[key]?.sort() }
         let buckets = try db.prepare("SELECT stop, lat, lon FROM \(T.stopBucket)")
         var indexedStops: Set<Int64> = []
         while try buckets.step() {

@@ -13,6 +13,10 @@ import Foundation
 ///   (an INTEGER of degrees × 10⁷ when that is exact, as for every OSM coordinate, else a REAL; read them with
 ///   ``degrees(integerE7:)`` or the SQL of ``degreesSQL(_:)``); `tags` a JSON object with sorted keys.
 /// - `poi_name(poi INTEGER, locale TEXT, name TEXT, PRIMARY KEY(poi, locale)) WITHOUT ROWID`.
+/// - `poi_category(poi INTEGER, category, PRIMARY KEY(poi, category)) WITHOUT ROWID`: further categories of a POI
+///   (`category` coded as in `poi`), e.g. `atm` for a bank with a cash machine; a POI's `search.terms` hold the
+///   terms of all its categories. Format-3 packs written before the table existed lack it: readers take that as
+///   no further categories.
 /// - The proximity index of POIs is not stored: readers build it from `poi` (id, lat, lon; the precision-8
 ///   geohash cell computed with `Geohash.cell`) at open, as `ProximityIndex` does, and query it with
 ///   `GeohashCover` filtered by `GreatCircle.distance` (`ProximityIndex.within`).
@@ -95,6 +99,7 @@ public enum PackSchema {
         public static let categoryLabel = "category_label"
         public static let poi = "poi"
         public static let poiName = "poi_name"
+        public static let poiCategory = "poi_category"
         public static let search = "search"
         public static let stop = "stop"
         public static let stopBucket = "stop_bucket"
@@ -245,6 +250,7 @@ public enum PackSchema {
         "CREATE TABLE category_label(category TEXT NOT NULL, locale TEXT NOT NULL, label TEXT NOT NULL, PRIMARY KEY(category, locale)) WITHOUT ROWID",
         "CREATE TABLE poi(id INTEGER PRIMARY KEY, lat NOT NULL, lon NOT NULL, category NOT NULL, name TEXT, tags TEXT NOT NULL)",
         "CREATE TABLE poi_name(poi INTEGER NOT NULL, locale TEXT NOT NULL, name TEXT NOT NULL, PRIMARY KEY(poi, locale)) WITHOUT ROWID",
+        "CREATE TABLE poi_category(poi INTEGER NOT NULL, category NOT NULL, PRIMARY KEY(poi, category)) WITHOUT ROWID",
         "CREATE VIRTUAL TABLE search USING fts5(name, terms, content = '', tokenize = 'unicode61 remove_diacritics 2')",
         "CREATE TABLE stop(id INTEGER PRIMARY KEY, feed INTEGER NOT NULL, stop_id TEXT NOT NULL, name TEXT, lat REAL, lon REAL, cell INTEGER, location_type INTEGER NOT NULL, parent INTEGER)",
         "CREATE INDEX stop_by_stop_id ON stop(stop_id, feed)",

@@ -278,14 +278,19 @@ public final class PackReader: @unchecked Sendable {
         }
     }
 
-    /// Number of POIs per category id.
+    /// Number of POIs filed under each category id: by their category and by their further categories (a bank
+    /// with a cash machine counts as a bank and as an ATM).
     /// - Throws: `PackError.closed`, `.sqlite`.
     public func categoryCounts() throws(PackError) -> [String: Int] {
         try connection.withDatabase { db throws(PackError) in
             let ids = try PlaceLookup.categoryIDs(db)
-            let stmt = try db.prepare("SELECT category, count(*) FROM \(PackSchema.Table.poi) GROUP BY category")
+            var tables = [PackSchema.Table.poi]
+            if try PlaceLookup.hasTable(db, PackSchema.Table.poiCategory) { tables.append(PackSchema.Table.poiCategory) }
             var out: [String: Int] = [:]
-            while try stmt.step() { out[PlaceLookup.category(stmt, 0, ids: ids), default: 0] += Int(stmt.int64(1)) }
+            for table in tables {
+                let stmt = try db.prepare("SELECT category, count(*) FROM \(table) GROUP BY category")
+                while try stmt.step() { out[PlaceLookup.category(stmt, 0, ids: ids), default: 0] += Int(stmt.int64(1)) }
+            }
             return out
         }
     }

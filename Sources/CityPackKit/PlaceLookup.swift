@@ -14,11 +14,14 @@ final class PlaceLookup {
         var names: [String: String]
         var tags: [String: String]
         var stopID: String? = nil
+        var also: [String] = []
     }
 
     private var poiStatement: PackConnection.Statement?
     private var namesStatement: PackConnection.Statement?
     private var stopStatement: PackConnection.Statement?
+    /// `poi_category` rows of a POI; nil for packs written before the table existed.
+    private var alsoStatement: PackConnection.Statement?
     private var cache: [Int64: Details] = [:]
     private let cacheLimit: Int
     /// Category ids by code (`poi.category` is a code since format 3).
@@ -33,8 +36,19 @@ final class PlaceLookup {
             "SELECT lat, lon, category, name, tags FROM \(T.poi) WHERE id = ?1", persistent: true)
         namesStatement = try db.prepare("SELECT locale, name FROM \(T.poiName) WHERE poi = ?1", persistent: true)
         categoryIDs = try Self.categoryIDs(db)
+        if try Self.hasTable(db, T.poiCategory) {
+            alsoStatement = try db.prepare(
+                "SELECT category FROM \(T.poiCategory) WHERE poi = ?1 ORDER BY category", persistent: true)
+        }
         stopStatement = try db.prepare(
             "SELECT stop_id, name, lat, lon, location_type FROM \(T.stop) WHERE id = ?1", persistent: true)
+    }
+
+    /// Whether the pack has a table (older packs lack the ones added later in a format).
+    static func hasTable(_ db: PackConnection.Database, _ name: String) throws(PackError) -> Bool {
+        let stmt = try db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1")
+        stmt.bind(1, name)
+        return try stmt.step()
     }
 
     /// Category ids in code order (``CityPackFormat/PackSchema/categoryCodesQuery``).
@@ -59,6 +73,7 @@ final class PlaceLookup {
         poiStatement = nil
         namesStatement = nil
         stopStatement = nil
+        alsoStatement = nil
         cache = [:]
     }
 
@@ -73,7 +88,7 @@ final class PlaceLookup {
         return PlaceResult(
             id: id, osm: d.osm, name: Self.displayName(names: d.names, plain: d.name, locale: locale),
             category: d.category, lat: d.lat, lon: d.lon, distanceMetres: distance, names: d.names, tags: d.tags,
-            kind: PackSchema.isStopID(id) ? .stop : .poi, stopID: d.stopID)
+            kind: PackSchema.isStopID(id) ? .stop : .poi, stopID: d.stopID, alsoCategories: d.also)
     }
 
     func details(_ id: Int64) throws(PackError) -> Details? {
@@ -105,6 +120,13 @@ final class PlaceLookup {
         defer { namesStatement.reset() }
         while try namesStatement.step() {
             if let locale = namesStatement.text(0), let name = namesStatement.text(1) { details.names[locale] = name }
+        }
+        if let alsoStatement {
+            alsoStatement.reset()
+            alsoStatement.bind(1, id)
+            defer { alsoStatement.reset() }
+            while try alsoStatement.step() { details.also.append(Self.category(alsoStatement, 0, ids: categoryIDs)) }
+            details.also.sort()
         }
         return details
     }

@@ -35,11 +35,16 @@ public struct PlaceResult: Sendable, Codable, Hashable {
     public var names: [String: String]
     /// Tags apps show (opening_hours, wheelchair, phone, website, …).
     public var tags: [String: String]
+    /// Further categories the place is filed under besides ``category``, ascending (e.g. `["atm"]` for a bank
+    /// with a cash machine); empty for most places and every stop.
+    public var alsoCategories: [String]
 
     public init(
         id: Int64, osm: String, name: String?, category: String, lat: Double, lon: Double, distanceMetres: Double?,
-        names: [String: String], tags: [String: String], kind: Kind = .poi, stopID: String? = nil
+        names: [String: String], tags: [String: String], kind: Kind = .poi, stopID: String? = nil,
+        alsoCategories: [String] = []
     ) {
+        self.alsoCategories = alsoCategories
         self.id = id
         self.kind = kind
         self.stopID = stopID

@@ -52,6 +52,9 @@ public struct POI: Sendable, Hashable {
     public var coordinate: Coordinate
     /// Category id from the profile, e.g. `toilet`.
     public var category: String
+    /// Further categories the place is filed under (the profile's `also` rules), e.g. `atm` for a bank with a
+    /// cash machine; never ``category`` itself. Search finds the place by every one of them.
+    public var alsoCategories: [String] = []
     /// The plain `name` tag, if any.
     public var name: String?
     /// `name:xx` tags keyed by locale (`fr`, `de`, `zh-Hant`).

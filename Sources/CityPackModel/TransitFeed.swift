@@ -163,6 +163,9 @@ public struct TransitStopTimes: Sendable {
     public var departure: [Int32] = []
     /// shape_dist_traveled, NaN when empty.
     public var distance: [Float] = []
+    /// timepoint (0 or 1, -1 when empty or invalid), by row; empty when the file has no timepoint column (a byte a
+    /// row only for feeds that give one).
+    public var timepoint: [Int8] = []
     public var line: [Int32] = []
     public var unknownTripIDs: [Int: String] = [:]
     public var unknownStopIDs: [Int: String] = [:]

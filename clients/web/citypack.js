@@ -499,6 +499,7 @@ export class CityPack {
       stop_id: places.stopId[i],
       name: displayName(places.names[i], places.name[i], locale ?? null),
       category: places.category[i],
+      also: places.also[id] ?? null,
       lat: places.lat[i],
       lon: places.lon[i],
       distance_m: dist == null ? null : Math.round(dist * 100) / 100,
@@ -767,6 +768,8 @@ function loadPlaces(json) {
     names: json.names,
     tags: json.tags,
     stopId: json.stopId,
+    // Further categories by POI id (a bank with a cash machine: ['atm']); absent in older packs.
+    also: json.also ?? {},
     rowOf,
   };
 }

@@ -13,8 +13,9 @@ struct Query: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Query a pack as an app would: places near a point, a text search, or departures from a stop.",
         discussion: """
-            JSON output: {"results": [{"id", "kind", "osm", "stop_id", "name", "category", "lat", "lon",
-            "distance_m"}]}, sorted by distance for --near and by relevance for --search; kind is "poi" or "stop".
+            JSON output: {"results": [{"id", "kind", "osm", "stop_id", "name", "category", "also", "lat", "lon",
+            "distance_m"}]}, sorted by distance for --near and by relevance for --search; kind is "poi" or "stop";
+            "also" lists further categories (a bank with a cash machine: "also": ["atm"]) and is absent when none.
             --departures: {"stop": {...}, "departures": [{"line", "headsign", "time", "date", "seconds", "trip",
             "route_type", "colour", "stop_id"}]}, where date is the service date, seconds count from its start (may
             exceed 86400) and time is the wall clock HH:MM. Exit codes: 0 ok, 64 usage, 66 pack not found, 1 the
@@ -138,6 +139,8 @@ enum PlaceOutput {
         var stop_id: String?
         var name: String?
         var category: String
+        /// Further categories; absent when none.
+        var also: [String]?
         var lat: Double
         var lon: Double
         var distance_m: Double?
@@ -146,7 +149,8 @@ enum PlaceOutput {
     static func rows(_ results: [PlaceResult]) -> [Row] {
         results.map {
             Row(
-                id: $0.id, kind: $0.kind.rawValue, osm: $0.osm, stop_id: $0.stopID, name: $0.name, category: $0.category, lat: $0.lat, lon: $0.lon,
+                id: $0.id, kind: $0.kind.rawValue, osm: $0.osm, stop_id: $0.stopID, name: $0.name, category: $0.category,
+                also: $0.alsoCategories.isEmpty ? nil : $0.alsoCategories, lat: $0.lat, lon: $0.lon,
                 distance_m: $0.distanceMetres.map { ($0 * 100).rounded() / 100 })
         }
     }

@@ -211,6 +211,7 @@ struct GTFSTableParser {
                 c = ["trip_id", "stop_id", "stop_sequence", "arrival_time", "departure_time", "shape_dist_traveled",
                     "pickup_type", "drop_off_type", "timepoint", "location_group_id", "location_id"]
                     .map { row.header.index(of: $0) }
+                if c[8] != nil { st.timepoint.reserveCapacity(estimate) }
             }
             guard let tc = c[0], !row.isEmpty(tc) else {
                 GTFSCells(row, bag: bag, key: nil).missing(c[0], "trip_id")
@@ -246,7 +247,7 @@ struct GTFSTableParser {
                 cells.missing(c[1] ?? tc, "stop_id")
             }
             var sequence: Int32 = -1
-            var arrival: Int32 = -1, departure: Int32 = -1
+            var arrival: Int32 = -1, departure: Int32 = -1, timepoint: Int8 = -1
             var distance = Float.nan
             // Fast path for the three hot typed fields; the slow path reports.
             if let sq = c[2], !row.isEmpty(sq), let v = CSVValues.int(row.raw(sq)), v >= 0, v <= Int(Int32.max) {
@@ -283,6 +284,7 @@ struct GTFSTableParser {
             if let col = c[8], !row.isEmpty(col) {
                 let v = CSVValues.int(row.raw(col)) ?? -1
                 if v < 0 || v > 1 { GTFSCells(row, bag: bag, key: tc).invalid(col, "0 or 1") }
+                timepoint = v == 0 || v == 1 ? Int8(v) : -1
             }
             let index = st.trip.count
             if let unknownTrip { st.unknownTripIDs[index] = unknownTrip }
@@ -293,6 +295,7 @@ struct GTFSTableParser {
             st.arrival.append(arrival)
             st.departure.append(departure)
             st.distance.append(distance)
+            if c[8] != nil { st.timepoint.append(timepoint) }
             st.line.append(Int32(truncatingIfNeeded: row.line))
         }
         feed.stopTimes = st

@@ -8,6 +8,7 @@ struct PendingWayPOI {
     var wayIndex: Int
     var id: Int64
     var category: String
+    var also: [String]
     var name: String?
     var localizedNames: [String: String]
     var tags: [String: String]
@@ -20,6 +21,7 @@ struct PendingRelationPOI {
     var id: Int64
     /// nil for a relation the profile does not make a POI (only kept when assembling every multipolygon).
     var category: String?
+    var also: [String]
     var name: String?
     var localizedNames: [String: String]
     var tags: [String: String]
@@ -659,13 +661,14 @@ struct OSMParseState {
         }
         switch kind {
         case .node:
-            guard coordinatesValid, let (category, tags) = classify() else { return }
-            pois.append(
-                POI(
-                    ref: OSMRef(.node, currentID),
-                    coordinate: Coordinate(lat: DecimalE7.degrees(latE7), lon: DecimalE7.degrees(lonE7)),
-                    category: category, name: name, localizedNames: localizedDictionary(), tags: tags,
-                    location: here(line, column)))
+            guard coordinatesValid, let (category, tags, also) = classify() else { return }
+            var poi = POI(
+                ref: OSMRef(.node, currentID),
+                coordinate: Coordinate(lat: DecimalE7.degrees(latE7), lon: DecimalE7.degrees(lonE7)),
+                category: category, name: name, localizedNames: localizedDictionary(), tags: tags,
+                location: here(line, column))
+            poi.alsoCategories = also
+            pois.append(poi)
         case .way:
             let refCount = wayRefs.count - refStart
             ways.append(id: currentID, line: line, column: column, file: file)
@@ -680,10 +683,10 @@ struct OSMParseState {
                     Rules.osmWayOneNode, "way \(currentID) references node \(wayRefs[refStart]) \(refCount) times and no other node",
                     at: here(line, column), entity: "w\(currentID)")
             }
-            guard refCount > 0, let (category, tags) = classify() else { return }
+            guard refCount > 0, let (category, tags, also) = classify() else { return }
             pendingWays.append(
                 PendingWayPOI(
-                    wayIndex: ways.count - 1, id: currentID, category: category, name: name,
+                    wayIndex: ways.count - 1, id: currentID, category: category, also: also, name: name,
                     localizedNames: localizedDictionary(), tags: tags, location: here(line, column)))
         case .relation:
             relations.append(id: currentID, line: line, column: column, file: file)
@@ -693,18 +696,19 @@ struct OSMParseState {
             guard classified != nil || options.assembleEveryMultipolygon else { return }
             pendingRelations.append(
                 PendingRelationPOI(
-                    id: currentID, category: classified?.0, name: name, localizedNames: localizedDictionary(),
+                    id: currentID, category: classified?.0, also: classified?.2 ?? [], name: name,
+                    localizedNames: localizedDictionary(),
                     tags: classified?.1 ?? [:], location: here(line, column), ways: memberWays, nodes: memberNodes))
         }
     }
 
-    /// Category and exposed tags of the current element, if the profile makes it a POI.
-    private mutating func classify() -> (String, [String: String])? {
+    /// Category, exposed tags and further categories of the current element, if the profile makes it a POI.
+    private mutating func classify() -> (String, [String: String], [String])? {
         guard !keptKeys.isEmpty else { return nil }
         var all: [String: String] = [:]
         for (k, v) in zip(keptKeys, keptValues) where all[k] == nil { all[k] = v }
         guard let category = profile.classify(tags: all) else { return nil }
-        return (category, all.filter { profile.exposes(tag: $0.key) })
+        return (category, all.filter { profile.exposes(tag: $0.key) }, profile.alsoCategories(tags: all, primary: category))
     }
 
     private mutating func localizedDictionary() -> [String: String] {

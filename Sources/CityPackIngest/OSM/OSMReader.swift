@@ -315,10 +315,11 @@ public final class OSMReader {
                 point = WayGeometry.representativePoint(points)
             }  // else: a way of a change file whose unchanged nodes are elsewhere; not placed
             guard let point else { continue }
-            pois.append(
-                POI(
-                    ref: OSMRef(.way, pending.id), coordinate: point, category: pending.category, name: pending.name,
-                    localizedNames: pending.localizedNames, tags: pending.tags, location: pending.location))
+            var poi = POI(
+                ref: OSMRef(.way, pending.id), coordinate: point, category: pending.category, name: pending.name,
+                localizedNames: pending.localizedNames, tags: pending.tags, location: pending.location)
+            poi.alsoCategories = pending.also
+            pois.append(poi)
         }
         lap.mark("osm finish: way POIs")
         let (relationPOIs, multipolygons) = placeMultipolygons(s, index: index, location: location)
@@ -395,10 +396,11 @@ public final class OSMReader {
                     rings: outcome.rings.map { $0.map { Coordinate(lat: $0.lat, lon: $0.lon) } }, point: point,
                     pointFromRings: outcome.point != nil, problems: outcome.problems))
             guard let category = relation.category, let point else { continue }
-            pois.append(
-                POI(
-                    ref: OSMRef(.relation, relation.id), coordinate: point, category: category, name: relation.name,
-                    localizedNames: relation.localizedNames, tags: relation.tags, location: relation.location))
+            var poi = POI(
+                ref: OSMRef(.relation, relation.id), coordinate: point, category: category, name: relation.name,
+                localizedNames: relation.localizedNames, tags: relation.tags, location: relation.location)
+            poi.alsoCategories = relation.also
+            pois.append(poi)
         }
         return (pois, reports)
     }

@@ -13,6 +13,10 @@ public protocol POIProfile: Sendable {
     /// - Parameter tags: The element's tags; only keys for which ``keeps(tag:)`` is true need to be present.
     func classify(tags: [String: String]) -> String?
 
+    /// Further categories of a POI classified as `primary` (never `primary` itself), in profile order: a bank with
+    /// `atm=yes` is a bank and an ATM. Empty by default.
+    func alsoCategories(tags: [String: String], primary: String) -> [String]
+
     /// Whether the reader must keep this tag key, either to classify elements or to copy it into a POI.
     ///
     /// Names (`name`, `name:xx`) are handled by the reader and need not be listed.
@@ -49,6 +53,9 @@ public enum TagRelevance: Sendable, Equatable {
 extension POIProfile {
     /// Every kept key, whatever its value (always safe; profiles can say more).
     public func classificationRelevance(ofKey key: String) -> TagRelevance { keeps(tag: key) ? .anyValue : .never }
+
+    /// No further categories.
+    public func alsoCategories(tags: [String: String], primary: String) -> [String] { [] }
 }
 
 /// A category of the profile: the model's ``PackCategory`` (id, priority, labels, synonyms, expectsName).

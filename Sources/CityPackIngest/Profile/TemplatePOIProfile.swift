@@ -26,11 +26,13 @@ public struct TemplatePOIProfile: POIProfile {
         var priority: Int
         var labels: [String: String]
         var rules: [TagRule]
+        /// Rules that file a POI of another category under this one too (`atm`: a bank with `atm=yes`).
+        var also: [TagRule]?
         /// False for categories usually unnamed (toilets, ATMs, drinking water): no missing-name warning.
         var expectsName: Bool?
 
         enum CodingKeys: String, CodingKey {
-            case id, priority, labels, rules
+            case id, priority, labels, rules, also
             case expectsName = "expects_name"
         }
     }
@@ -60,6 +62,8 @@ public struct TemplatePOIProfile: POIProfile {
     /// Rules per category, in ``categories`` order.
     private let rules: [[TagRule]]
     private let ruleKeys: Set<String>
+    /// `also` rules per category, in ``categories`` order (empty for most).
+    private let alsoRules: [(id: String, rules: [TagRule])]
     /// First condition key of each rule → indices of categories having such a rule (a rule can only match when
     /// its first key is present, so only these categories need checking).
     private let candidatesByKey: [String: [Int]]
@@ -107,7 +111,8 @@ public struct TemplatePOIProfile: POIProfile {
                 expectsName: $0.expectsName ?? true)
         }
         rules = sorted.map(\.rules)
-        ruleKeys = Set(sorted.flatMap { $0.rules.flatMap { $0.conditions.map(\.key) } })
+        ruleKeys = Set(sorted.flatMap { ($0.rules + ($0.also ?? [])).flatMap { $0.conditions.map(\.key) } })
+        alsoRules = sorted.compactMap { c in c.also.flatMap { $0.isEmpty ? nil : (c.id, $0) } }
         var candidates: [String: [Int]] = [:]
         for (i, c) in sorted.enumerated() {
             for key in Set(c.rules.compactMap { $0.conditions.first?.key }) { candidates[key, default: []].append(i) }
@@ -188,6 +193,10 @@ public struct TemplatePOIProfile: POIProfile {
             }
         }
         return best == Int.max ? nil : categories[best].id
+    }
+
+    public func alsoCategories(tags: [String: String], primary: String) -> [String] {
+        alsoRules.compactMap { $0.id != primary && $0.rules.contains { $0.matches(tags) } ? $0.id : nil }
     }
 
     public func keeps(tag key: String) -> Bool {

@@ -18,18 +18,13 @@ extension Rules {
 /// judged when the feed has no stop_times.txt (`gtfs.missing_required_file` says so).
 struct StopWithoutStopTimeRule {
     /// Whether each row of stops.txt is served. References resolve to the first row of a repeated stop_id; later
-    /// rows are `gtfs.duplicate_key` findings, not unused stops, so they count as served when the ID is.
+    /// rows are `gtfs.duplicate_key` findings, not unused stops, so they count as served when the ID is (as
+    /// ``GTFSValidator/firstStopTimes(_:)`` gives them).
     private let served: [Bool]
 
-    init(_ c: GTFSValidationContext) {
-        let stops = c.feed.stops
-        var served = [Bool](repeating: false, count: stops.count)
-        for s in c.feed.stopTimes.stop where s >= 0 { served[Int(s)] = true }
-        var firstRow: [String: Int] = [:]
-        for (i, stop) in stops.enumerated() {
-            if let first = firstRow[stop.id] { served[i] = served[first] } else { firstRow[stop.id] = i }
-        }
-        self.served = served
+    /// - Parameter firstStopTimes: ``GTFSValidator/firstStopTimes(_:)``.
+    init(firstStopTimes: [Int32]) {
+        served = firstStopTimes.map { $0 >= 0 }
     }
 
     /// Checks row `index` of stops.txt.
