@@ -9,7 +9,7 @@
 /// stop_times and frequencies. A notice about other data "does not apply" when the pack carries nothing of it and
 /// no rule reads it beyond checking its syntax, keys, references or value types (each reason says what CityPack
 /// does with it). A notice about carried data, or about data a rule already reads (shapes, feed_info dates,
-/// agency timezones), that no rule checks is "not yet covered", never "does not apply".
+/// agency timezones, timepoint), that no rule checks is "not yet covered", never "does not apply".
 public enum GTFSValidatorParity {
     /// Where the notice list comes from.
     public static let source = "gtfs_guru.notice_schema() of gtfs-guru 1.0.0, a Rust port of gtfs-validator"
@@ -134,8 +134,10 @@ public enum GTFSValidatorParity {
         covered("csv_parsing_failed", .error,
             ["csv.unterminated_quote", "csv.stray_quote", "csv.field_too_long", "csv.too_many_fields"],
             "CityPack names the cause; a long value is an error only above the configured limit (64 KiB by default)"),
-        partly("decreasing_or_equal_stop_time_distance", .error, ["gtfs.decreasing_stop_time_distance"],
-            missing: "two consecutive stop_times with equal shape_dist_traveled are not reported"),
+        covered("decreasing_or_equal_stop_time_distance", .error,
+            ["gtfs.decreasing_stop_time_distance", "gtfs.equal_stop_time_distance"],
+            "CityPack compares each distance with the previous stop_time that has one; gtfs-validator compares "
+                + "adjacent rows only, so a row without a distance in between hides the fault from it"),
         covered("decreasing_shape_distance", .error, ["gtfs.decreasing_shape_distance"]),
         notApplicable("duplicate_geo_json_key", .error, geoJSON),
         notApplicable("duplicate_geography_id", .error, geoJSON + "; location_groups.txt is not read either"),
@@ -172,9 +174,9 @@ public enum GTFSValidatorParity {
         notApplicable("geo_json_duplicated_element", .error, geoJSON),
         notApplicable("google_ic_price_check", .error, google + fares),
         covered("i_o_error", .error, ["pack.io_failure", "gtfs.invalid_archive"]),
-        notYet("inconsistent_agency_timezone", .error,
-            needs: "agency_timezone is read (checked as an IANA name) but not compared: the pack carries departures in "
-                + "local time without a zone, so a rule would report agencies whose agency_timezone differ"),
+        covered("inconsistent_agency_timezone", .error, ["gtfs.inconsistent_agency_timezone"],
+            "an empty or invalid agency_timezone is csv.missing_value or csv.invalid_value and not compared (the first "
+                + "valid one sets the expected zone); gtfs-validator compares the raw text"),
         covered("invalid_character", .error, ["csv.invalid_utf8"],
             "CityPack reports the bytes that are not UTF-8 (gtfs-validator sees them as U+FFFD); a U+FFFD already "
                 + "encoded in the file is not reported"),
@@ -200,9 +202,7 @@ public enum GTFSValidatorParity {
         covered("invalid_time", .error, ["csv.invalid_value"]),
         covered("invalid_timezone", .error, ["csv.invalid_value"]),
         covered("invalid_url", .error, ["csv.invalid_value"], urlFields),
-        notYet("location_with_unexpected_stop_time", .error,
-            needs: "stop_times.stop_id naming a station, entrance, generic node or boarding area puts departures on it "
-                + "in the pack; a rule would require the referenced stop's location_type to be 0"),
+        covered("location_with_unexpected_stop_time", .error, ["gtfs.location_with_unexpected_stop_time"]),
         covered("location_without_parent_station", .error, ["gtfs.invalid_parent_station"]),
         notApplicable("malformed_json", .error, geoJSON),
         covered("missing_calendar_and_calendar_date_files", .error, ["gtfs.missing_calendar"]),
@@ -243,15 +243,14 @@ public enum GTFSValidatorParity {
         notApplicable("runtime_exception_in_loader_error", .error, internalFailure),
         notApplicable("runtime_exception_in_validator_error", .error, internalFailure),
         covered("start_and_end_range_equal", .error, ["gtfs.invalid_headway"]),
-        partly("start_and_end_range_out_of_order", .error, ["gtfs.calendar_range_out_of_order", "gtfs.invalid_headway"],
-            missing: "feed_info's feed_start_date after feed_end_date, and a stop_time that departs before it arrives, "
-                + "are not reported"),
+        covered("start_and_end_range_out_of_order", .error,
+            ["gtfs.calendar_range_out_of_order", "gtfs.feed_info_range_out_of_order", "gtfs.departure_before_arrival",
+                "gtfs.invalid_headway"],
+            "one code per file: calendar.txt, feed_info.txt, stop_times.txt, frequencies.txt"),
         covered("station_with_parent_station", .error, ["gtfs.invalid_parent_station"]),
         notApplicable("stop_access_specified_for_incorrect_location", .error, stopAccess),
         notApplicable("stop_access_specified_for_stop_with_no_parent_station", .error, stopAccess),
-        notYet("stop_time_timepoint_without_times", .error,
-            needs: "timepoint is read (checked to be 0 or 1) but not compared with the times; a rule would require "
-                + "arrival_time and departure_time on every stop_time with timepoint=1"),
+        covered("stop_time_timepoint_without_times", .error, ["gtfs.timepoint_without_times"]),
         covered("stop_time_with_arrival_before_previous_departure_time", .error,
             ["gtfs.arrival_before_previous_departure"]),
         covered("stop_time_with_only_arrival_or_departure_time", .error, ["gtfs.only_arrival_or_departure"]),
@@ -267,9 +266,7 @@ public enum GTFSValidatorParity {
         notApplicable("transfer_with_invalid_trip_and_stop", .error, transfers),
         notApplicable("translation_foreign_key_violation", .error, translations),
         notApplicable("translation_unexpected_value", .error, translations),
-        notYet("trip_distance_exceeds_shape_distance", .error,
-            needs: "shapes and stop_times distances are read; a rule would compare each trip's largest "
-                + "shape_dist_traveled with its shape's and report a last stop 11.1 m or more beyond the shape's end"),
+        covered("trip_distance_exceeds_shape_distance", .error, ["gtfs.trip_distance_exceeds_shape_distance"]),
         covered("u_r_i_syntax_error", .error, ["csv.invalid_value"], urlFields),
         notApplicable("unsupported_feature_type", .error, geoJSON),
         notApplicable("unsupported_geo_json_type", .error, geoJSON),
@@ -327,8 +324,9 @@ public enum GTFSValidatorParity {
             needs: "a rule with gtfs-validator's list of recommended fields per table, warning when one is empty"),
         notApplicable("missing_recommended_file", .warning,
             "a pack needs no recommended file: without feed_info.txt CityPack dates the feed by its services"),
-        notApplicable("missing_timepoint_value", .warning,
-            "timepoint is not carried (departures are carried as the feed times them); CityPack checks its values only"),
+        notYet("missing_timepoint_value", .warning,
+            needs: "timepoint is read (gtfs.timepoint_without_times) but not carried; a rule would warn about timed "
+                + "stop_times with an empty timepoint"),
         notYet("mixed_case_recommended_field", .warning,
             needs: "names are carried and shown; a rule would report stop_name, route_long_name or trip_headsign "
                 + "values in one case only (all capitals or all lower case)"),
@@ -373,8 +371,8 @@ public enum GTFSValidatorParity {
         partly("trip_coverage_not_active_for_next7_days", .warning, ["gtfs.feed_expires_soon"],
             missing: "gtfs.feed_expires_soon reports a feed ending within 7 days; one that has ended (gtfs.expired_calendar "
                 + "reports its services), has not started, or has days without trips in the next 7 days is not"),
-        notYet("trip_distance_exceeds_shape_distance_below_threshold", .warning,
-            needs: "as trip_distance_exceeds_shape_distance, for a last stop less than 11.1 m beyond the shape's end"),
+        covered("trip_distance_exceeds_shape_distance_below_threshold", .warning,
+            ["gtfs.trip_distance_exceeds_shape_distance_below_threshold"]),
         covered("unexpected_enum_value", .warning, ["csv.invalid_value"],
             "an error in CityPack: a value outside the enumeration cannot be carried"),
         covered("unusable_trip", .warning, ["gtfs.unusable_trip"]),

@@ -28,13 +28,6 @@ import Testing
         }
     }()
 
-    /// The non-deprecated ERROR notices CityPack does not cover yet (reported in issue 21, each waiting for a rule;
-    /// see the notes in GTFSValidatorParity.swift). Remove a code when its rule lands.
-    static let knownErrorGaps: Set<String> = [
-        "inconsistent_agency_timezone", "location_with_unexpected_stop_time", "stop_time_timepoint_without_times",
-        "trip_distance_exceeds_shape_distance",
-    ]
-
     @Test(.needsGTFSGuru) func everyNoticeOfGTFSGuruIsMapped() throws {
         let schema = try #require(Self.schema)
         let mapped = GTFSValidatorParity.all.map(\.code)
@@ -69,13 +62,10 @@ import Testing
         }
     }
 
+    /// Issue 21 point 1: every non-deprecated ERROR notice is covered (partly or wholly) or does not apply.
     @Test func everyErrorNoticeIsCoveredOrDoesNotApply() {
-        let gaps = Set(GTFSValidatorParity.notices(.error).filter { !$0.deprecated && $0.status == .notYetCovered }
-            .map(\.code))
-        #expect(gaps.isSubset(of: Self.knownErrorGaps), "ERROR notices not yet covered: \(gaps.subtracting(Self.knownErrorGaps).sorted())")
-        withKnownIssue("ERROR notices waiting for a rule (issue 21): \(Self.knownErrorGaps.sorted())") {
-            #expect(gaps.isEmpty, "ERROR notices not yet covered: \(gaps.sorted())")
-        }
+        let gaps = GTFSValidatorParity.notices(.error).filter { !$0.deprecated && $0.status == .notYetCovered }
+        #expect(gaps.isEmpty, "ERROR notices not yet covered: \(gaps.map(\.code).sorted())")
     }
 
     @Test func jsonAndDocsCarryTheMapping() throws {

@@ -11,7 +11,8 @@ extension GTFSValidator {
         var line: Int32
     }
 
-    /// calendar.txt and calendar_dates.txt: keys, ranges, weekday flags, expiry relative to the build date.
+    /// calendar.txt and calendar_dates.txt: keys, ranges, weekday flags, expiry relative to the build date; and
+    /// feed_info.txt's date range.
     static func checkCalendars(_ c: GTFSValidationContext) {
         let feed = c.feed
         DuplicateKeyRule.check(feed.calendars.lazy.map { (key: $0.serviceID, line: $0.line) }, table: "calendar",
@@ -23,6 +24,7 @@ extension GTFSValidator {
         }
         let lastDays = lastServiceDays(feed)
         NoServiceDatesRule.check(c)
+        FeedInfoRangeOutOfOrderRule.check(c)
         ExpiredCalendarRule.check(lastDays, c)
         FeedExpiresSoonRule.check(lastDays, c)
     }

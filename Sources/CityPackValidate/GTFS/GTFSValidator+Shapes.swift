@@ -22,13 +22,15 @@ struct ShapeWalk {
 }
 
 extension GTFSValidator {
-    /// shapes.txt: each shape's use by trips, then its points in sequence order (sequence, distance, coordinates).
+    /// shapes.txt: each shape's use by trips, then its points in sequence order (sequence, distance, coordinates),
+    /// then the stops and trips that follow each shape.
     static func checkShapes(_ c: GTFSValidationContext) {
         let shapes = c.feed.shapes
         guard shapes.count > 0 else { return }
         var byShape = [[Int]](repeating: [], count: shapes.ids.count)
         for i in 0..<shapes.count { byShape[Int(shapes.shape[i])].append(i) }
         let unused = UnusedShapeRule(c)
+        var tripDistance = TripDistanceExceedsShapeDistanceRule(shapes)
         for (s, rows) in byShape.enumerated() {
             let ordered = rows.sorted { (shapes.sequence[$0], $0) < (shapes.sequence[$1], $1) }
             guard let start = ordered.first else { continue }
@@ -39,6 +41,7 @@ extension GTFSValidator {
                 DuplicateShapeSequenceRule.check(r, shapes, walk, c)
                 DecreasingShapeDistanceRule.check(r, shapes, walk, c)
                 EqualShapeDistanceRule.check(r, shapes, walk, c)
+                tripDistance.observe(r, shapes, walk)
                 CoordinateOutOfRangeRule.check(Coordinate(lat: shapes.lat[r], lon: shapes.lon[r]), table: "shapes",
                     line: shapes.line[r], field: "shape_pt_lat", entity: entity, c)
                 if !shapes.distance[r].isNaN { walk.previousWithDistance = r }
@@ -46,5 +49,6 @@ extension GTFSValidator {
             }
         }
         StopTooFarFromShapeRule.check(c)
+        tripDistance.check(c)
     }
 }

@@ -39,10 +39,13 @@ extension GTFSValidator {
             fastTravel.start(c.feed.trips[t])
             for r in rows {
                 OnlyArrivalOrDepartureRule.check(r, st, walk, c)
+                DepartureBeforeArrivalRule.check(r, st, walk, c)
+                TimepointWithoutTimesRule.check(r, st, walk, c)
                 DuplicateStopSequenceRule.check(r, st, walk, c)
                 ArrivalBeforePreviousDepartureRule.check(r, st, walk, c)
                 fastTravel.check(r, st, walk, c)
                 DecreasingStopTimeDistanceRule.check(r, st, walk, c)
+                EqualStopTimeDistanceRule.check(r, st, walk, c)
                 if !st.distance[r].isNaN { walk.previousWithDistance = r }
                 if st.departure[r] >= 0 { walk.previousTimed = r }
                 walk.previous = r

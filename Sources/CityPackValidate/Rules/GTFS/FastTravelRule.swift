@@ -12,9 +12,9 @@ extension Rules {
         example: RuleExample(
             file: "gtfs/stop_times.txt",
             triggering: Base.edit(Base.stopTimes, "T1,08:05:00,08:06:00,S2,2,1.4\nT1,08:10:00,08:10:00,S3,3,2.8",
-                "T1,08:01:00,08:01:00,S3,2,2.8\nT1,08:10:00,08:10:00,S2,3,4.2"),
+                "T1,08:01:00,08:01:00,S3,2,2.8\nT1,08:10:00,08:10:00,S2,3,"),
             passing: Base.edit(Base.stopTimes, "T1,08:05:00,08:06:00,S2,2,1.4\nT1,08:10:00,08:10:00,S3,3,2.8",
-                "T1,08:05:00,08:06:00,S3,2,2.8\nT1,08:10:00,08:10:00,S2,3,4.2")))
+                "T1,08:05:00,08:06:00,S3,2,2.8\nT1,08:10:00,08:10:00,S2,3,")))
 }
 
 /// Travel between consecutive timed stop_times faster than the route type allows: usually wrong times or a
