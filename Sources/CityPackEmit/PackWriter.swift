@@ -154,8 +154,9 @@ enum PackWriter {
         for (rank, id) in ranked.enumerated() {
             guard let document = documents[id] else { throw .io(path: "search", message: "no search document for id \(id)") }
             insert.bind(1, Int64(rank + 1))
-            insert.bind(2, document.name)
-            insert.bind(3, document.terms)
+            // CJK runs as bigrams, so words inside Chinese, Japanese and Korean names are found (``CJKBigrams``).
+            insert.bind(2, CJKBigrams.expand(document.name))
+            insert.bind(3, CJKBigrams.expand(document.terms))
             try insert.run()
         }
     }

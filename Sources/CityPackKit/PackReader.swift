@@ -296,6 +296,7 @@ public final class PackReader: @unchecked Sendable {
     }
 
     /// The FTS5 MATCH expression for user text: quoted words, the last one a prefix; nil when there are no words.
+    /// A word with CJK characters becomes the phrase of its bigrams, as the pack indexes them (``CJKBigrams``).
     /// - Parameters:
     ///   - text: What the user typed.
     ///   - maxWords: Words kept (default 16), each cut to 64 characters.
@@ -314,7 +315,8 @@ public final class PackReader: @unchecked Sendable {
         if !current.isEmpty { words.append(current) }
         guard !words.isEmpty else { return nil }
         let kept = words.prefix(maxWords).map { String($0.prefix(64)) }
-        return kept.enumerated().map { i, w in i == kept.count - 1 && prefixLast ? "\"\(w)\"*" : "\"\(w)\"" }
+        return kept.map(CJKBigrams.expand).enumerated()
+            .map { i, w in i == kept.count - 1 && prefixLast ? "\"\(w)\"*" : "\"\(w)\"" }
             .joined(separator: " ")
     }
 }

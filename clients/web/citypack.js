@@ -289,6 +289,43 @@ function displayName(names, plain, locale) {
 }
 
 /** Words as PackReader.matchExpression splits them: runs of letters and digits (marks stay with their letter). */
+/** Whether a code point is CJK as `CJKBigrams.isCJK` (Swift) says: ideographs, kana, Hangul. */
+function isCJK(v) {
+  return (
+    (v >= 0x3040 && v <= 0x30ff) || (v >= 0x31f0 && v <= 0x31ff) || (v >= 0xff66 && v <= 0xff9f) ||
+    (v >= 0x3400 && v <= 0x4dbf) || (v >= 0x4e00 && v <= 0x9fff) || (v >= 0xf900 && v <= 0xfaff) ||
+    (v >= 0x20000 && v <= 0x2fa1f) || (v >= 0xac00 && v <= 0xd7af) || (v >= 0x1100 && v <= 0x11ff) ||
+    (v >= 0x3130 && v <= 0x318f)
+  );
+}
+
+/**
+ * Each run of CJK characters as its space-separated bigrams ("海洋博物館" → "海洋 洋博 博物 物館"; one character stays
+ * itself), other text unchanged: how the pack indexes names (Swift `CJKBigrams.expand`), so a query word becomes
+ * the phrase of its bigrams.
+ */
+export function cjkBigrams(text) {
+  const out = [];
+  let run = [];
+  const flush = () => {
+    if (run.length === 0) return;
+    out.push(' ');
+    if (run.length === 1) out.push(run[0]);
+    else for (let i = 0; i + 1 < run.length; i++) out.push(i > 0 ? ' ' : '', run[i], run[i + 1]);
+    out.push(' ');
+    run = [];
+  };
+  for (const ch of String(text)) {
+    if (isCJK(ch.codePointAt(0))) run.push(ch);
+    else {
+      flush();
+      out.push(ch);
+    }
+  }
+  flush();
+  return out.join('').trim();
+}
+
 export function searchWords(text, maxWords = 16) {
   const words = String(text).match(/[\p{L}\p{N}][\p{L}\p{N}\p{M}]*/gu) ?? [];
   return words.slice(0, maxWords).map((w) => Array.from(w).slice(0, 64).join(''));
@@ -563,8 +600,9 @@ export class CityPack {
     const places = this._part('places');
     const words = searchWords(text);
     if (!(limit > 0) || words.length === 0) return [];
-    // Each word is a phrase of unicode61 tokens (one, unless marks or symbols split it), as in Swift's query.
-    const phrases = words.map(unicode61Tokens);
+    // Each word is a phrase of unicode61 tokens (one, unless marks or symbols split it; CJK runs as bigrams), as
+    // in Swift's query.
+    const phrases = words.map((w) => unicode61Tokens(cjkBigrams(w)));
     if (phrases.some((p) => p.length === 0)) return [];
     const tokens = phrases;
     const ids = [];

@@ -108,7 +108,7 @@ const built = new Map();
 /**
  * Builds a city (once per process) and returns its manifest path and its decompressed pack database (the
  * fastest input for `citypack query`).
- * @param {'monaco'|'vaduz'|'milan'} city
+ * @param {'monaco'|'vaduz'|'milan'|'nyc'|'tiny'|'cjk'} city
  */
 export function buildCity(city) {
   if (built.has(city)) return built.get(city);
@@ -118,6 +118,11 @@ export function buildCity(city) {
   let input;
   if (city === 'monaco') {
     input = join(root, 'inputs/monaco');
+  } else if (city === 'cjk') {
+    // Chinese, Japanese and Korean names (Tests/Fixtures/cjk), indexed as bigrams.
+    input = join(dir, 'inputs', city);
+    const osm = join(root, 'Tests/Fixtures/cjk/map.osm');
+    execFileSync(bin, ['init', input, '--osm', osm, '--id', city, '--locales', 'ja,zh,ko,en'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
   } else if (city === 'nyc' || city === 'tiny') {
     input = join(dir, 'inputs', city);
     let feed = join(sharedData, 'gtfs/nyc-subway-2025.zip');
