@@ -110,6 +110,28 @@ import Testing
         #expect(swapped.status == 64 && swapped.stderr.contains("antimeridian"), "\(swapped.stderr)")
     }
 
+    /// On every ../shared feed, `init` derives a city-sized box (under 1.5° either way) holding the feed's served
+    /// stops' main cluster. The Google sample feed (Beatty, Nevada) has two served stops 50–70 km out (Furnace Creek,
+    /// Amargosa Valley): left out with one note; no other feed loses a served stop.
+    @Test(.needsSharedData) func sharedFeedsGetCitySizedBoxes() throws {
+        let data = try #require(TestPaths.sharedData)
+        let tmp = try TestPaths.temporaryDirectory("extent-shared")
+        defer { try? FileManager.default.removeItem(at: tmp) }
+        let feeds = try FileManager.default.contentsOfDirectory(atPath: data.appendingPathComponent("gtfs").path)
+            .filter { $0.hasSuffix(".zip") }.sorted()
+        #expect(feeds.count >= 7)
+        for feed in feeds {
+            let city = tmp.appendingPathComponent(String(feed.dropLast(4)))
+            let r = try CLIRunner.runBinary(["init", city.path, "--gtfs", data.appendingPathComponent("gtfs/\(feed)").path, "--id", "x"])
+            #expect(r.status == 0, "\(feed): \(r.stderr)")
+            let box = try Self.bbox(city.appendingPathComponent("city.yaml"))
+            #expect(box.count == 4 && box[2] - box[0] < 1.5 && box[3] - box[1] < 1.5, "\(feed): \(box)")
+            let dropped = r.stderr.contains("main cluster")
+            #expect(dropped == (feed == "google-sample-feed.zip"), "\(feed): \(r.stderr)")
+            if feed == "google-sample-feed.zip" { #expect(r.stderr.contains("2 served stops far from it")) }
+        }
+    }
+
     /// Taveuni (Tests/Fixtures/antimeridian): POIs and stops metres apart on both sides of 180°.
     @Test func aCityAcrossTheAntimeridianIsBoxedBuiltAndQueried() throws {
         let tmp = try TestPaths.temporaryDirectory("extent-taveuni")

@@ -30,7 +30,9 @@ import Testing
             PackCategory(id: "atm", priority: 2, labels: ["en": "ATM"], synonyms: ["de": ["Geldautomat"], "fr": ["distributeur"]]),
             PackCategory(id: "cafe", priority: 3, labels: ["en": "Café"], synonyms: [:]),
         ]
-        let city = City(id: "rt", name: "Round Trip", bbox: BoundingBox(minLon: 7, minLat: 43, maxLon: 8, maxLat: 44))
+        // A pack carries the search words of English and of its locales: "toilette", "distributeur", "Geldautomat".
+        let city = City(
+            id: "rt", name: "Round Trip", locales: ["en", "fr", "de"], bbox: BoundingBox(minLon: 7, minLat: 43, maxLon: 8, maxLat: 44))
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rt-\(UUID().uuidString)").path
         let result = try PackEmitter.emit(
             PackInput(city: city, pois: pois, categories: categories, createdAt: 0, generator: "test", sources: []),

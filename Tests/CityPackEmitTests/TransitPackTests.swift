@@ -169,9 +169,16 @@ import Testing
         #expect(Set(near.map { "\($0.kind.rawValue):\($0.stopID ?? $0.osm)" }) == ["poi:n1", "stop:STA", "stop:P1", "stop:P2"])
         #expect(near.filter { $0.kind == .stop }.allSatisfy { PackSchema.isStopID($0.id) && $0.osm.isEmpty })
         #expect(near.first { $0.stopID == "STA" }?.category == "transit_station")
-        // Outside the bbox: in the stop table, not in the buckets.
+        // Outside the bbox: left out of the pack by default (issue 21)…
         #expect(try reader.nearby(lat: 46.5, lon: 10.5, radius: 100).isEmpty)
-        #expect(try reader.transit.stop(id: "FAR")?.name == "Far Away")
+        #expect(try reader.transit.stop(id: "FAR") == nil)
+        // … and, when the city file keeps such stops, in the stop table but not in the buckets.
+        var keeping = Self.tinyCity
+        keeping.keepStopsOutsideBBox = true
+        let kept = try Self.writePack([feed], city: keeping, pois: [poi])
+        defer { kept.close() }
+        #expect(try kept.nearby(lat: 46.5, lon: 10.5, radius: 100).isEmpty)
+        #expect(try kept.transit.stop(id: "FAR")?.name == "Far Away")
         let found = try reader.search("Duomo")
         #expect(Set(found.map(\.kind)) == [.poi, .stop])
         #expect(Set(found.compactMap(\.stopID)) == ["STA", "P1", "P2"])
@@ -183,7 +190,7 @@ import Testing
             PackInput(city: Self.tinyCity, pois: [poi], categories: [], createdAt: 0, generator: "t", sources: [], transit: [feed]),
             outputDirectory: dir)
         let manifest = try PackOpener.readManifest(URL(fileURLWithPath: result.manifestPath))
-        #expect(manifest.counts.stops == 6)
+        #expect(manifest.counts.stops == 5, "FAR is outside the box")
         #expect(manifest.counts.lines == 3)
         // Manifests from before transit still decode.
         let old = #"{"pois": 2, "categories": {"cafe": 2}}"#

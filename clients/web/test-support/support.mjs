@@ -108,7 +108,7 @@ const built = new Map();
 /**
  * Builds a city (once per process) and returns its manifest path and its decompressed pack database (the
  * fastest input for `citypack query`).
- * @param {'monaco'|'vaduz'|'milan'|'nyc'|'tiny'|'cjk'} city
+ * @param {'monaco'|'vaduz'|'milan'|'nyc'|'tiny'|'cjk'|'taveuni'} city
  */
 export function buildCity(city) {
   if (built.has(city)) return built.get(city);
@@ -118,6 +118,12 @@ export function buildCity(city) {
   let input;
   if (city === 'monaco') {
     input = join(root, 'inputs/monaco');
+  } else if (city === 'taveuni') {
+    // Across the antimeridian (Tests/Fixtures/antimeridian): init derives a box with minLon > maxLon.
+    input = join(dir, 'inputs', city);
+    const fixture = join(root, 'Tests/Fixtures/antimeridian');
+    const args = ['init', input, '--osm', join(fixture, 'map.osm'), '--gtfs', join(fixture, 'gtfs'), '--id', city];
+    execFileSync(bin, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
   } else if (city === 'cjk') {
     // Chinese, Japanese and Korean names (Tests/Fixtures/cjk), indexed as bigrams.
     input = join(dir, 'inputs', city);
