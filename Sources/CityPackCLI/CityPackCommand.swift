@@ -1,4 +1,5 @@
 import ArgumentParser
+import CityPackFormat
 
 /// The root `citypack` command.
 public struct CityPackCommand: ParsableCommand {
@@ -38,5 +39,8 @@ public struct CityPackCommand: ParsableCommand {
 
     /// Turns crashes into exit code 70 with a message (see ``CrashHandler``). Called by the executable only,
     /// so in-process tests keep their own crash reporting.
-    public static func installCrashHandler() { CrashHandler.install() }
+    public static func installCrashHandler() {
+        CrashHandler.install()
+        TimeTrace.enable(destination: ToolEnvironment.timeTrace)
+    }
 }

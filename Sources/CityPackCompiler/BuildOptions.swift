@@ -13,9 +13,12 @@ public struct BuildOptions: Sendable {
     public var emit: Bool
     /// Treat warnings as errors.
     public var warningsAsErrors: Bool
-    /// Fixed build time (seconds since 1970); nil = `SOURCE_DATE_EPOCH`, then the data's newest timestamp.
+    /// Fixed build time (seconds since 1970; `citypack` passes `SOURCE_DATE_EPOCH`); nil = the data's newest
+    /// timestamp. Also the date feeds are checked against when ``buildDate`` is nil.
     public var sourceDateEpoch: Int64?
-    /// The date feeds are checked against (expired calendars); nil = `SOURCE_DATE_EPOCH`'s date, else today (UTC).
+    /// Threads that decode PBF blocks; nil = one per core (`citypack` passes `CITYPACK_THREADS`).
+    public var threads: Int?
+    /// The date feeds are checked against (expired calendars); nil = ``sourceDateEpoch``'s date, else today (UTC).
     public var buildDate: (year: Int, month: Int, day: Int)?
     /// Receives progress events; called from the building thread.
     public var progress: (@Sendable (ProgressEvent) -> Void)?

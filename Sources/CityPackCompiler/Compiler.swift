@@ -105,21 +105,19 @@ public enum Compiler {
         return absolute ? "/" + joined : (joined.isEmpty ? "." : joined)
     }
 
-    /// `SOURCE_DATE_EPOCH` (option or environment), else the newest OSM element timestamp, else the newest time
+    /// The fixed build time (``BuildOptions/sourceDateEpoch``; `citypack` passes `SOURCE_DATE_EPOCH`), else the newest OSM element timestamp, else the newest time
     /// the GTFS feeds' data gives (``GTFSFeed/dataTime``: the file times recorded inside a zip, feed_info's start
     /// date, the first service day), else 0 (1970-01-01). Never the wall clock and never a file's modification
     /// time, so rebuilds are reproducible wherever and whenever the sources were copied.
     static func buildTime(options: BuildOptions, newestTimestamp: String?, feeds: [GTFSFeed]) -> Int64 {
         if let fixed = options.sourceDateEpoch { return fixed }
-        if let env = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"], let v = Int64(env) { return v }
         if let ts = newestTimestamp, let seconds = parseISO8601UTC(ts) { return seconds }
         return feeds.compactMap(\.dataTime).max() ?? 0
     }
 
-    /// `SOURCE_DATE_EPOCH` when set (so expiry checks are reproducible), else the wall clock.
-    static func wallClockOrEpoch() -> Int64 {
-        if let env = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"], let v = Int64(env) { return v }
-        return Int64(Date().timeIntervalSince1970)
+    /// The fixed build time when given (so expiry checks are reproducible), else the wall clock.
+    static func wallClockOrEpoch(_ options: BuildOptions) -> Int64 {
+        options.sourceDateEpoch ?? Int64(Date().timeIntervalSince1970)
     }
 
 }

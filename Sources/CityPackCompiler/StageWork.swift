@@ -74,10 +74,8 @@ struct StageWork {
         let progress = plan.options.progress
         let current = self.current
         var options = OSMReadOptions(limits: city.limits)
-        // CITYPACK_THREADS bounds the threads that decode PBF blocks (default: one per core).
-        if let threads = ProcessInfo.processInfo.environment["CITYPACK_THREADS"].flatMap(Int.init), threads > 0 {
-            options.pbfWorkers = threads
-        }
+        // The threads that decode PBF blocks (default: one per core).
+        if let threads = plan.options.threads, threads > 0 { options.pbfWorkers = threads }
         if progress != nil { options.progressInterval = 1 << 20 }
         options.progress = { done, total in
             progress?(ProgressEvent(stage: "ingest", item: current.name, done: done, total: total))
@@ -146,7 +144,7 @@ struct StageWork {
         let categories = profile.categories
         let keptPOIs = POIValidator.validate(read, city: city, categories: categories, bag: bag)
         kept = keptPOIs
-        let today = plan.options.buildDate ?? CivilDate.utc(secondsSince1970: Compiler.wallClockOrEpoch())
+        let today = plan.options.buildDate ?? CivilDate.utc(secondsSince1970: Compiler.wallClockOrEpoch(plan.options))
         var stopsComplete = feeds.count == city.gtfsFeeds.count
         for feed in feeds {
             let incomplete = GTFSValidator.incompleteTables(of: feed, errorFiles: errorFiles)

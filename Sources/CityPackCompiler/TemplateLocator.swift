@@ -1,13 +1,13 @@
 import Foundation
 
-/// Finds the `templates/` folder: an explicit path, `$CITYPACK_TEMPLATES`, the nearest `templates/` above the
-/// city directory or the current directory, then the one beside the executable's checkout.
+/// Finds the `templates/` folder: an explicit path (`citypack` passes `--templates`, else `$CITYPACK_TEMPLATES`), the
+/// nearest `templates/` above the city directory or the current directory, then the one beside the executable's
+/// checkout.
 public enum TemplateLocator {
     static let marker = "categories.json"
 
     public static func locate(explicit: String?, cityPath: String) -> String? {
         if let explicit { return explicit }
-        if let env = ProcessInfo.processInfo.environment["CITYPACK_TEMPLATES"], !env.isEmpty { return env }
         var starts = [
             URL(fileURLWithPath: cityPath).standardizedFileURL,
             URL(fileURLWithPath: FileManager.default.currentDirectoryPath),

@@ -1,4 +1,5 @@
 import CityPackFormat
+import Foundation
 
 /// Known problems to silence: a list of diagnostic fingerprints, written by `citypack check --write-baseline`
 /// and read back by `--baseline`.
@@ -34,6 +35,23 @@ public struct Baseline: Sendable, Codable, Equatable {
     public init(entries: [Entry]) {
         self.version = Self.currentVersion
         self.entries = entries.sorted { ($0.file ?? "", $0.code, $0.entity ?? "", $0.fingerprint) < ($1.file ?? "", $1.code, $1.entity ?? "", $1.fingerprint) }
+    }
+
+    /// Why a baseline file could not be used.
+    public enum LoadError: Error, Equatable {
+        /// No such file, or it cannot be read.
+        case unreadable
+        /// Not a baseline of ``currentVersion``.
+        case notABaseline
+    }
+
+    /// Reads a baseline file written by `--write-baseline`.
+    public static func load(path: String) throws(LoadError) -> Baseline {
+        guard let data = FileManager.default.contents(atPath: path) else { throw .unreadable }
+        guard let decoded = try? JSONDecoder().decode(Baseline.self, from: data), decoded.version == currentVersion else {
+            throw .notABaseline
+        }
+        return decoded
     }
 
     /// A baseline that silences every diagnostic given.

@@ -15,6 +15,8 @@ public struct EmitResult: Sendable {
     public var changed: Bool
     /// Data versions whose pack and manifest were removed because they fell out of the kept window.
     public var pruned: [Int] = []
+    /// Where the pack's bytes go (``EmitOptions/measureSizes``); nil when not measured or measuring failed.
+    public var sizes: PackSizes?
 }
 
 /// How the emitter releases a pack.
@@ -26,9 +28,9 @@ public struct EmitOptions: Sendable {
     public var signingKey: SigningKey?
     /// Whether `keepVersions` was given on the command line (it then beats the city file's `keep_versions:`).
     public var keepVersionsExplicit = false
-    /// Called, on another thread while the pack is compressed, with the path of the staged uncompressed database
-    /// (release rows included: the bytes of the pack), e.g. to measure it; emit returns only after it did.
-    public var inspectStagedDatabase: (@Sendable (String) -> Void)?
+    /// Measure where the pack's bytes go (``EmitResult/sizes``), on another thread while the pack is compressed,
+    /// from the staged database (release rows included: the bytes of the pack).
+    public var measureSizes = false
     /// Test hook: microseconds to sleep before each commit step, so that kill tests can land between any two
     /// renames (set by `build`'s hidden `--test-step-delay-us`). 0 in normal use.
     public var testStepDelayMicroseconds: UInt32 = 0
@@ -141,16 +143,18 @@ public enum PackEmitter {
         // 2. Release rows and compression (the manifest follows).
         func release(changed: Bool) throws(EmitError)
             -> (dataVersion: Int, updatedAt: String, createdAt: String, uncompressed: FileDigest, packName: String,
-                stagedPack: String, compressed: FileDigest, inspection: BackgroundTask?)
+                stagedPack: String, compressed: FileDigest, inspection: Background<PackSizes?>?)
         {
             let (dataVersion, updatedAt, createdAt) = versions(changed: changed)
             try PackWriter.setReleaseMeta(dataVersion: dataVersion, createdAt: updatedAt, path: database)
             let uncompressed = try OutputFiles.digest(database)
             let packName = "\(city.id)-\(dataVersion)\(PackSchema.packSuffix)"
             let stagedPack = (staging as NSString).appendingPathComponent(packName)
-            var inspection: BackgroundTask?
-            if let inspect = options.inspectStagedDatabase {
-                inspection = Background { () throws(EmitError) in inspect(database) }
+            var inspection: Background<PackSizes?>?
+            if options.measureSizes {
+                inspection = Background { () throws(EmitError) in
+                    try? PackSizes.measure(databasePath: database, failing: EmitError.self)
+                }
             }
             try Gzip.compress(database, to: stagedPack, level: 9)
             try OutputFiles.flush(stagedPack)
@@ -258,9 +262,11 @@ public enum PackEmitter {
         lap.mark("emit: manifest, catalog, commit")
         let pruned = removeVersions(in: cityDir, cityID: city.id) { $0 < dataVersion - options.keepVersions }
         pruneWebParts(cityDirectory: cityDir, cityID: city.id)
-        return EmitResult(
+        var result = EmitResult(
             manifest: manifest, manifestPath: manifestPath, packPath: packPath, catalogPath: catalogPath,
             changed: changed, pruned: pruned)
+        result.sizes = try released.inspection?.value() ?? nil
+        return result
     }
 
     /// Writes into `staging` a delta from each kept previous version (its versioned manifest and pack present and

@@ -243,7 +243,7 @@ public enum PackSchema {
         public static let routeCount = "route_count"
     }
 
-    /// The statements that create a version-2 pack, in order.
+    /// The statements that create a pack of ``formatVersion``, in order.
     public static let createStatements: [String] = [
         "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID",
         "CREATE TABLE category(id TEXT PRIMARY KEY, priority INTEGER NOT NULL, label TEXT NOT NULL) WITHOUT ROWID",

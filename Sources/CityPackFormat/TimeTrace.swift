@@ -2,7 +2,8 @@ import Foundation
 
 /// Wall-clock spans of a build's phases, for finding where the time goes (like clang's `-ftime-trace`).
 ///
-/// Off unless the environment names a destination: `CITYPACK_TIME_TRACE=-` prints a table of spans to standard error
+/// Off unless the tool names a destination (``enable(destination:)``; `citypack` does for `CITYPACK_TIME_TRACE`):
+/// `-` prints a table of spans to standard error
 /// when ``flush()`` runs; any other value is a file path that receives the spans as Chrome trace-event JSON (open it
 /// in `chrome://tracing` or Perfetto). When off, a ``Lap`` costs one load and a branch per mark.
 public enum TimeTrace {
@@ -13,11 +14,13 @@ public enum TimeTrace {
         var end: UInt64
     }
 
-    /// Where the trace goes, read once from `CITYPACK_TIME_TRACE`.
-    public static let destination: String? = {
-        guard let value = ProcessInfo.processInfo.environment["CITYPACK_TIME_TRACE"], !value.isEmpty else { return nil }
-        return value
-    }()
+    /// Where the trace goes; nil = tracing off.
+    nonisolated(unsafe) public private(set) static var destination: String?
+
+    /// Turns tracing on (a destination) or off (nil). Call it once, before any work starts: `citypack` does at launch.
+    public static func enable(destination: String?) {
+        self.destination = destination.flatMap { $0.isEmpty ? nil : $0 }
+    }
 
     nonisolated(unsafe) private static var spans: [Span] = []
     private static let lock = NSLock()

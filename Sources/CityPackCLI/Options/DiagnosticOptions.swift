@@ -76,8 +76,11 @@ struct InputOptions: ParsableArguments {
     @Argument(help: "City directory (holding city.yaml) or the city file itself.")
     var city: String
 
-    @Option(name: .long, help: "Templates folder (categories.json, synonyms.json). Default: discovered.")
+    @Option(name: .long, help: "Templates folder (categories.json, synonyms.json). Default: $CITYPACK_TEMPLATES, else discovered.")
     var templates: String?
+
+    /// `--templates`, else `CITYPACK_TEMPLATES`.
+    var templatesDirectory: String? { templates ?? ToolEnvironment.templates }
 }
 
 /// Exit codes, documented in README.md.

@@ -1,6 +1,11 @@
 import ArgumentParser
 
-/// Hooks for citypack's own end-to-end tests, left out of `--help` and completions (never needed in normal use).
+/// Hooks for citypack's own end-to-end tests: `--debug-fault throw|trap` and `--test-step-delay-us N`.
+///
+/// Compiled into debug builds only (`swift build`, which `swift test` runs): a release binary, the one users ship,
+/// does not accept them at all, so no hidden flag can make a production build crash or stall on purpose. They are
+/// not a run-time switch either (an environment variable or a hidden flag in every build), because a hook that
+/// exists in production is a hook someone will find.
 struct TestHookOptions: ParsableArguments {
     /// A fault to raise just before the build starts, so the exit-70 paths can be tested end to end.
     enum Fault: String, ExpressibleByArgument, Sendable {
@@ -10,6 +15,7 @@ struct TestHookOptions: ParsableArguments {
         case trap
     }
 
+    #if DEBUG
     @Option(name: .customLong("debug-fault"), help: ArgumentHelp(visibility: .private))
     var fault: Fault?
 
@@ -17,6 +23,10 @@ struct TestHookOptions: ParsableArguments {
     /// kill test can land between any two renames. Only `build` emits.
     @Option(name: .customLong("test-step-delay-us"), help: ArgumentHelp(visibility: .private))
     var stepDelayMicroseconds: UInt32 = 0
+    #else
+    var fault: Fault? { nil }
+    var stepDelayMicroseconds: UInt32 { 0 }
+    #endif
 
     /// Raises the requested fault, if any.
     /// - Throws: ``InternalError`` for `throw`.

@@ -1,5 +1,6 @@
 import CityPackCompiler
 import CityPackDiagnostics
+import CityPackFormat
 import CityPackKit
 import Foundation
 

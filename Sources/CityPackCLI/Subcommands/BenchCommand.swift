@@ -1,4 +1,5 @@
 import ArgumentParser
+import CityPackFormat
 import CityPackIngest
 import CityPackKit
 import Foundation

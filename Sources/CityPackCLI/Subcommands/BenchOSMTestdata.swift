@@ -14,7 +14,7 @@ extension Bench {
             Terminal.err("citypack: error: no osm-testdata cases under \(root) (expected xml/data and grid/data)\n")
             throw ExitCode(ExitCodes.missingInput)
         }
-        guard let templates = TemplateLocator.locate(explicit: nil, cityPath: "."),
+        guard let templates = TemplateLocator.locate(explicit: ToolEnvironment.templates, cityPath: "."),
             let profile = try? TemplatePOIProfile.load(templatesDirectory: URL(fileURLWithPath: templates))
         else {
             Terminal.err("citypack: error: cannot find the templates folder; set CITYPACK_TEMPLATES\n")

@@ -86,24 +86,6 @@ struct Check: ParsableCommand {
 }
 
 /// Shared body of `build` and `check`.
-/// The pack sizes measured by the emitter's inspection hook (set on another thread, read after the build).
-private final class SizesBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var sizes: PackSizes?
-
-    func set(_ value: PackSizes?) {
-        lock.lock()
-        sizes = value
-        lock.unlock()
-    }
-
-    var value: PackSizes? {
-        lock.lock()
-        defer { lock.unlock() }
-        return sizes
-    }
-}
-
 enum BuildRunner {
     /// Runs `body`, turning unexpected Swift errors into exit code 70 with a message (crashes are the
     /// executable's ``CrashHandler``).
@@ -137,15 +119,15 @@ enum BuildRunner {
         // Baseline first: a missing or unreadable baseline is a usage problem, found before any work.
         var baseline: Baseline?
         if let path = diagnostics.baseline {
-            guard let data = FileManager.default.contents(atPath: path) else {
+            do {
+                baseline = try Baseline.load(path: path)
+            } catch .unreadable {
                 Terminal.err("citypack: error: no such baseline file: \(path)\n")
                 throw ExitCode(ExitCodes.missingInput)
-            }
-            guard let decoded = try? JSONDecoder().decode(Baseline.self, from: data), decoded.version == Baseline.currentVersion else {
+            } catch .notABaseline {
                 Terminal.err("citypack: error: \(path) is not a citypack baseline (version \(Baseline.currentVersion))\n")
                 throw ExitCode(ExitCodes.usage)
             }
-            baseline = decoded
         }
 
         // A baseline must see every finding, so the per-rule cap is lifted when one is used or written.
@@ -156,12 +138,12 @@ enum BuildRunner {
 
         let progress = ProgressLine(enabled: !diagnostics.quiet && diagnostics.format == .human)
         var options = BuildOptions(
-            cityPath: input.city, outputDirectory: output, templatesDirectory: input.templates, emit: emit,
-            warningsAsErrors: diagnostics.warningsAsErrors)
+            cityPath: input.city, outputDirectory: output, templatesDirectory: input.templatesDirectory, emit: emit,
+            warningsAsErrors: diagnostics.warningsAsErrors, sourceDateEpoch: ToolEnvironment.sourceDateEpoch)
+        options.threads = ToolEnvironment.threads
         options.release = release
-        // The build stats' size breakdown is measured on the staged database while the pack is compressed.
-        let measuredSizes = SizesBox()
-        options.release.inspectStagedDatabase = { path in measuredSizes.set(try? PackSizes.measure(databasePath: path)) }
+        // The build stats' size breakdown, measured by the emitter on the staged database while it compresses.
+        options.release.measureSizes = true
         options.progress = { event in progress.update(stage: event.stage, item: event.item, done: event.done, total: event.total, unit: event.unit) }
         let plan = Compiler.plan(options, bag: bag)
         lap.mark("plan")
@@ -190,12 +172,7 @@ enum BuildRunner {
         // Reports are written on every run, also a failed one.
         var stats = BuildStats(command: command, build: build)
         if let emitted = build.emitted {
-            if let sizes = measuredSizes.value {
-                stats.sizes = sizes
-            } else if let reader = try? PackReader.open(URL(fileURLWithPath: emitted.packPath)) {
-                stats.sizes = try? PackSizes.measure(databasePath: reader.databasePath)
-                reader.close()
-            }
+            stats.sizes = emitted.sizes
             let m = emitted.manifest
             stats.packBytesPerPOI = (Double(m.artifact.bytes) / Double(max(m.counts.pois, 1)) * 10).rounded() / 10
         }

@@ -79,7 +79,8 @@ struct Init: ParsableCommand {
         var box = bbox.flatMap(Self.parseBBox)
         var measured: DataExtent.Result?
         if box == nil {
-            measured = DataExtent.measure(osm: osm, gtfs: gtfs, templates: templates, directory: directory, bag: bag)
+            measured = DataExtent.measure(
+                osm: osm, gtfs: gtfs, templates: templates ?? ToolEnvironment.templates, directory: directory, bag: bag)
             box = measured?.box
         }
         guard let box else {
@@ -124,7 +125,8 @@ struct Init: ParsableCommand {
     /// For each locale the templates do not speak: says so, and writes `copy/<locale>.yaml` with every template
     /// string commented out (English text) for editors to translate. An existing file is left alone.
     func scaffoldCopy(locales: [String], cityName: String) throws {
-        guard let dir = TemplateLocator.locate(explicit: templates, cityPath: directory) else { return }
+        guard let dir = TemplateLocator.locate(explicit: templates ?? ToolEnvironment.templates, cityPath: directory)
+        else { return }
         let templateCopy = (dir as NSString).appendingPathComponent("copy")
         let missing = CopyScaffold.localesWithoutTemplate(locales, templateDirectory: templateCopy)
         guard !missing.isEmpty else { return }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CityPackFormat
 import CityPackKit
 import Foundation
 

@@ -1,4 +1,5 @@
 import CityPackDiagnostics
+import CityPackFormat
 import CityPackModel
 import Foundation
 
@@ -48,7 +49,7 @@ struct FastTravelRule {
         guard sa >= 0, sb >= 0, let pa = c.feed.stops[Int(sa)].coordinate, let pb = c.feed.stops[Int(sb)].coordinate,
             pa.isValid, pb.isValid
         else { return }
-        let metres = Self.distanceMetres(pa, pb)
+        let metres = GreatCircle.distance(pa.lat, pa.lon, pb.lat, pb.lon)
         // Times have minute precision in many feeds: never assume less than a minute between stops.
         let seconds = Double(max(st.arrival[r] - st.departure[a], 60))
         let kmh = metres / seconds * 3.6
@@ -73,15 +74,6 @@ struct FastTravelRule {
         case 12: 150  // monorail
         default: 200
         }
-    }
-
-    /// Great-circle distance in metres.
-    static func distanceMetres(_ a: Coordinate, _ b: Coordinate) -> Double {
-        let r = 6_371_008.8
-        let dLat = (b.lat - a.lat) * .pi / 180, dLon = (b.lon - a.lon) * .pi / 180
-        let h = sin(dLat / 2) * sin(dLat / 2)
-            + cos(a.lat * .pi / 180) * cos(b.lat * .pi / 180) * sin(dLon / 2) * sin(dLon / 2)
-        return 2 * r * asin(min(1, sqrt(h)))
     }
 }
 

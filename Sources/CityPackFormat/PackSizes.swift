@@ -1,10 +1,12 @@
+import CCityPackSQLite
 import CCityPackZlib
-import CityPackFormat
 import Foundation
 
 /// Where a pack's bytes go: per table and index (FTS5 shadow tables separately), the SQLite pages it occupies, the
 /// bytes of row data in them, and what its pages alone gzip to (level 6, as the pack), measured with SQLite's
-/// `dbstat` virtual table on the decompressed database. `inspect --sizes` and `build-stats.json` show it.
+/// `dbstat` virtual table on the decompressed database. `inspect --sizes` and `build-stats.json` show it: the
+/// emitter measures the database it is about to compress (``CityPackEmit``), the reader an installed pack
+/// (`CityPackKit`'s `measure(databasePath:)`).
 public struct PackSizes: Sendable, Codable, Equatable {
     /// One table or index.
     public struct Object: Sendable, Codable, Equatable {
@@ -28,11 +30,12 @@ public struct PackSizes: Sendable, Codable, Equatable {
     /// Every table and index, largest `gzipBytes` first (ties by name).
     public var objects: [Object]
 
-    /// Measures a decompressed pack database.
-    /// - Parameter databasePath: The SQLite file (e.g. ``PackReader/databasePath``).
-    /// - Throws: `PackError.notAPack` when it cannot be opened, `.sqlite`, `.io`.
-    public static func measure(databasePath: String) throws(PackError) -> PackSizes {
-        let db = try SQLiteDatabase<PackError>(path: databasePath, mode: .readOnly)
+    /// Measures a decompressed pack database, failing with the caller's module error.
+    /// - Parameter databasePath: The SQLite file.
+    package static func measure<Failure: SQLiteFailure>(databasePath: String, failing: Failure.Type) throws(Failure)
+        -> PackSizes
+    {
+        let db = try SQLiteDatabase<Failure>(path: databasePath, mode: .readOnly)
         defer { db.close() }
         let pageSize = Int(try db.scalarInt("PRAGMA page_size"))
         var pagesOf: [String: [Int]] = [:]
@@ -44,7 +47,7 @@ public struct PackSizes: Sendable, Codable, Equatable {
             payloadOf[name, default: 0] += Int(rows.int64(2))
         }
         guard let file = FileHandle(forReadingAtPath: databasePath) else {
-            throw PackError.io(path: databasePath, message: "cannot open")
+            throw Failure(SQLiteError(operation: .open, path: databasePath, code: SQLITE_CANTOPEN, message: "cannot open"))
         }
         defer { try? file.close() }
         let data = (try? file.readToEnd()) ?? Data()

@@ -1,0 +1,9 @@
+import CityPackFormat
+
+extension PackSizes {
+    /// Measures a decompressed pack database (e.g. ``PackReader/databasePath``).
+    /// - Throws: `PackError.notAPack` when it cannot be opened, `.sqlite`, `.io`.
+    public static func measure(databasePath: String) throws(PackError) -> PackSizes {
+        try measure(databasePath: databasePath, failing: PackError.self)
+    }
+}
