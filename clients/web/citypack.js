@@ -8,13 +8,15 @@
 //   pack.search('toilet', 'de');
 //   pack.departures('11515', '2014-10-20', '07:45', 5);
 
+// <generated: WebFlavour.javaScriptConstants>
 /** Web format version this reader understands (manifest `web.format` and each part's `format`). */
 export const WEB_FORMAT = 1;
 
-const EARTH_RADIUS = 6371008.8; // metres, as GreatCircle.earthRadius
+const EARTH_RADIUS = 6371008.8; // metres, GreatCircle.earthRadius
 const COVER_CELLS = 4; // ProximityIndex.coverCells
-const PAD_DEGREES = 1e-7; // GeohashCover.padDegrees
-const GEOHASH_ALPHABET = '0123456789bcdefghjkmnpqrstuvwxyz';
+const PAD_DEGREES = 1e-07; // GeohashCover.padDegrees
+const GEOHASH_ALPHABET = '0123456789bcdefghjkmnpqrstuvwxyz'; // Geohash.alphabet
+// </generated>
 
 /** An error with a stable `code`: `manifest`, `hash`, `size`, `signature`, `format`, `fetch`, `part`. */
 export class PackError extends Error {

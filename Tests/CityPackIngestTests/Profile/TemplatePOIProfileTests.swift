@@ -6,8 +6,11 @@ import Testing
 struct ProfileSpecCase: Codable, Sendable, CustomTestStringConvertible {
     var tags: [String: String]
     var expected: String?
+    /// Further categories (`also` rules), when any.
+    var also: [String]?
     var testDescription: String {
         tags.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "+") + " → \(expected ?? "nil")"
+            + (also.map { " also \($0.joined(separator: ","))" } ?? "")
     }
 }
 
@@ -31,6 +34,9 @@ private let specCases: [ProfileSpecCase] = {
     @Test(arguments: specCases)
     func classifies(_ c: ProfileSpecCase) {
         #expect(OSMTest.profile.classify(tags: c.tags) == c.expected)
+        if let primary = c.expected {
+            #expect(OSMTest.profile.alsoCategories(tags: c.tags, primary: primary) == (c.also ?? []))
+        }
     }
 
     /// Every element the spec classifies has a tag that `classificationRelevance` covers (readers may skip the

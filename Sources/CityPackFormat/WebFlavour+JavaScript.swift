@@ -1,0 +1,23 @@
+extension WebFlavour {
+    /// Marks around the block of clients/web/citypack.js that is generated from ``javaScriptConstants``.
+    public static let javaScriptConstantsMarks = (begin: "// <generated: WebFlavour.javaScriptConstants>",
+        end: "// </generated>")
+
+    /// The constants the JS reader shares with the Swift format, as JavaScript: the web format version, the Earth
+    /// radius of ``GreatCircle``, the cover of ``ProximityIndex`` and ``GeohashCover``, the geohash alphabet. The JS
+    /// reader holds this block verbatim between ``javaScriptConstantsMarks`` (a test compares them and
+    /// `RECORD_GOLDENS=1` rewrites it), so it cannot drift from Swift.
+    public static var javaScriptConstants: String {
+        """
+        \(javaScriptConstantsMarks.begin)
+        /** Web format version this reader understands (manifest `web.format` and each part's `format`). */
+        export const WEB_FORMAT = \(formatVersion);
+
+        const EARTH_RADIUS = \(GreatCircle.earthRadius); // metres, GreatCircle.earthRadius
+        const COVER_CELLS = \(ProximityIndex.coverCells); // ProximityIndex.coverCells
+        const PAD_DEGREES = \(GeohashCover.padDegrees); // GeohashCover.padDegrees
+        const GEOHASH_ALPHABET = '\(String(Geohash.alphabet))'; // Geohash.alphabet
+        \(javaScriptConstantsMarks.end)
+        """
+    }
+}
