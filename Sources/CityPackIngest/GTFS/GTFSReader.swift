@@ -125,6 +125,9 @@ public enum GTFSReader {
             }
         }
         GTFSTableParser.indexStopTimes(&feed)
+        var quiet = options
+        quiet.progress = nil
+        feed.cellLocator = GTFSCellFinder(path: path, displayPath: shown, options: quiet)
         return feed
     }
 }
