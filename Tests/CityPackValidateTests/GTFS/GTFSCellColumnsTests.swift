@@ -73,4 +73,40 @@ import Testing
         #expect(cells.contains("stop_times.txt:5002:22 stop_id gtfs.foreign_key_violation"), "\(cells)")
         #expect(!bag.diagnostics.contains { $0.location?.column == 0 }, "no location is left without its column")
     }
+
+    /// Starting the rescan at the rows the first reading marked (every row, every third, none; big and tiny
+    /// reads; folder and zip) gives the columns of a scan from the top, with a byte order mark, line breaks
+    /// inside quoted values and findings spread over the file.
+    @Test func rowIndexGivesTheColumnsOfAFullRescan() throws {
+        var files = Self.files
+        var stopTimes = "\u{FEFF}trip_id,arrival_time,departure_time,stop_id,stop_sequence,shape_dist_traveled\n"
+        for i in 0..<60 {
+            let stop = i % 7 == 3 ? "\"S9\"" : i % 11 == 5 ? "\"S\n9\"" : i % 13 == 0 ? "  S8" : "S1"
+            stopTimes += "T1,08:00:00,08:00:00,\(stop),\(i + 1),0\n"
+        }
+        files["stop_times.txt"] = stopTimes
+        let dir = try GTFSFixture.write(files.mapValues { Optional($0) }, overBase: false)
+        defer { try? FileManager.default.removeItem(at: dir.deletingLastPathComponent()) }
+        let zip = dir.deletingLastPathComponent().appendingPathComponent("feed.zip")
+        try TestZip.make(files.sorted { $0.key < $1.key }.map { TestZip.Entry($0.key, $0.value) }).write(to: zip)
+        func cells(_ path: String, _ display: String, interval: Int, chunk: Int) throws -> [String] {
+            let bag = DiagnosticBag(maxPerCode: 100_000)
+            var options = GTFSReadOptions()
+            options.rowIndexInterval = interval
+            options.readChunkSize = chunk
+            let feed = try #require(try GTFSReader.read(path: path, displayPath: display, bag: bag, options: options))
+            GTFSValidator.validate(feed, bbox: GTFSFixture.milan, buildDate: GTFSFixture.buildDate, bag: bag)
+            return Self.cells(bag.diagnostics, feed: display)
+        }
+        for (path, display) in [(dir.path, "feed"), (zip.path, "feed.zip")] {
+            let full = try cells(path, display, interval: 0, chunk: 1 << 20)
+            #expect(full.filter { $0.hasPrefix("stop_times.txt:") && $0.hasSuffix(" stop_id gtfs.foreign_key_violation") }.count > 10,
+                "\(full)")
+            for interval in [1, 3, 4096] {
+                for chunk in [7, 1 << 20] {
+                    #expect(try cells(path, display, interval: interval, chunk: chunk) == full, "\(display) \(interval) \(chunk)")
+                }
+            }
+        }
+    }
 }
