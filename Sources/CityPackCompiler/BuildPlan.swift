@@ -54,7 +54,6 @@ public struct BuildPlan: Sendable, CustomStringConvertible {
         let read = stages.flatMap(\.outputs)
         let kept: [BuildArtifact] = [.keptPOIs] + (read.contains(.editorial) ? [.keptEditorial] : [])
         stages.append(Stage(.validate, inputs: read + [.profile], outputs: [.diagnostics] + kept))
-        stages.append(Stage(.locateFields, inputs: [.diagnostics], outputs: [.fieldColumns]))
 
         if options.emit {
             let cityFolder = (options.outputDirectory as NSString).appendingPathComponent(city.id)

@@ -49,8 +49,6 @@ public struct BuildReport: Sendable {
     public var walkingRoutesLeftOut: [WalkingRoute] = []
     /// The city's copy table (template defaults, the city's strings and the fallbacks filled in).
     public var copy: CopyTable?
-    /// Columns of the CSV fields diagnostics name; apply them with ``FieldColumns/apply(to:)`` before rendering.
-    public var fieldColumns = FieldColumns()
 
     /// Creates an empty report for `plan`.
     public init(plan: BuildPlan? = nil) {

@@ -14,8 +14,6 @@ public enum StageKind: Sendable, Hashable {
     case ingestCopy(templateDirectory: String, cityDirectory: String?)
     /// Runs every rule on what was read: POIs, feeds, editorial content and copy.
     case validate
-    /// Finds the byte column of each CSV field a diagnostic names (``FieldColumns``).
-    case locateFields
     /// Indexes the POIs kept (geohash buckets, search terms), writes the pack, its manifest and copy tables, and
     /// updates the catalog under `outputDirectory` (``CityPackEmit/PackEmitter``, which builds the index as it
     /// writes the pack: the two are one stage).
@@ -29,7 +27,6 @@ public enum StageKind: Sendable, Hashable {
         case .ingestEditorial: "ingest editorial"
         case .ingestCopy: "ingest copy"
         case .validate: "validate"
-        case .locateFields: "locate fields"
         case .emit: "index+emit"
         }
     }
@@ -42,7 +39,6 @@ public enum StageKind: Sendable, Hashable {
         case .ingestEditorial: "ingestEditorial"
         case .ingestCopy: "ingestCopy"
         case .validate: "validate"
-        case .locateFields: "locateFields"
         case .emit: "emit"
         }
     }
@@ -51,7 +47,7 @@ public enum StageKind: Sendable, Hashable {
     public var phase: BuildPhase {
         switch self {
         case .ingestOSM, .ingestGTFS, .ingestEditorial, .ingestCopy: .ingest
-        case .validate, .locateFields: .validate
+        case .validate: .validate
         case .emit: .emit
         }
     }
@@ -110,8 +106,6 @@ public enum BuildArtifact: Sendable, Hashable, CustomStringConvertible {
     case keptPOIs
     /// The editorial content validation keeps (routes with unresolved waypoints left out).
     case keptEditorial
-    /// Byte columns of the CSV fields diagnostics name.
-    case fieldColumns
     /// A file or folder the build writes.
     case output(String)
 
@@ -128,7 +122,6 @@ public enum BuildArtifact: Sendable, Hashable, CustomStringConvertible {
         case .diagnostics: "diagnostics"
         case .keptPOIs: "POIs kept"
         case .keptEditorial: "cards, routes kept"
-        case .fieldColumns: "field columns"
         case .output(let path): path
         }
     }
@@ -183,8 +176,6 @@ public enum StageCount: String, Sendable, Hashable, CaseIterable, Comparable {
     case poisKept
     /// GTFS feeds validated.
     case feeds
-    /// Diagnostic locations whose CSV field column was found.
-    case fieldsLocated
     /// Size of the compressed pack.
     case packBytes
 

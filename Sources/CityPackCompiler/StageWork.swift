@@ -25,7 +25,6 @@ struct StageWork {
     private var kept: [POI]?
     private var keptEditorial: EditorialContent?
     private var routesLeftOut: [WalkingRoute] = []
-    private var fieldColumns = FieldColumns()
     private var emitted: EmitResult?
     private var failure: String?
 
@@ -48,7 +47,6 @@ struct StageWork {
         case .ingestEditorial(let directory): ingestEditorial(directory)
         case .ingestCopy(let templateDirectory, let cityDirectory): ingestCopy(templateDirectory, cityDirectory)
         case .validate: validate()
-        case .locateFields: locateFields()
         case .emit(let outputDirectory): emit(outputDirectory)
         }
     }
@@ -61,7 +59,6 @@ struct StageWork {
         report.walkingRoutes = keptEditorial?.routes ?? Compiler.placedRoutes(editorial.routes, pois: read)
         report.walkingRoutesLeftOut = routesLeftOut
         report.copy = copy
-        report.fieldColumns = fieldColumns
         report.emitted = emitted
         report.failure = failure
     }
@@ -186,12 +183,6 @@ struct StageWork {
             bag.report(Rules.packEmpty, "no POI of the profile's categories inside the city bbox", at: SourceLocation(file: city.file))
         }
         return [.poisKept: keptPOIs.count, .feeds: feeds.count]
-    }
-
-    /// Looks up the columns of the CSV fields the diagnostics so far name (emit adds none).
-    private mutating func locateFields() -> [StageCount: Int] {
-        fieldColumns = FieldColumns.resolve(for: bag.diagnostics)
-        return [.fieldsLocated: fieldColumns.count]
     }
 
     // MARK: emit

@@ -101,6 +101,33 @@ public final class DiagnosticBag: @unchecked Sendable {
         report(Diagnostic(rule, message, at: location, entity: entity, notes: notes))
     }
 
+    /// Completes locations after the fact: each location of a kept or baselined diagnostic, or of one of its
+    /// notes, that `select` picks becomes what `resolve` maps it to (unchanged when it maps it to nothing).
+    /// `resolve` is called once, outside the bag's lock, with the distinct locations picked, and only when
+    /// there are some. Totals, caps and the baseline are untouched: only where findings point changes.
+    public func relocate(
+        where select: (SourceLocation) -> Bool, _ resolve: (Set<SourceLocation>) -> [SourceLocation: SourceLocation]
+    ) {
+        var picked = Set<SourceLocation>()
+        lock.withLock {
+            for d in [items, baselinedItems].joined() {
+                if let l = d.location, select(l) { picked.insert(l) }
+                for note in d.notes { if let l = note.location, select(l) { picked.insert(l) } }
+            }
+        }
+        guard !picked.isEmpty else { return }
+        let moved = resolve(picked)
+        guard !moved.isEmpty else { return }
+        func move(_ d: inout Diagnostic) {
+            if let l = d.location, let m = moved[l] { d.location = m }
+            for i in d.notes.indices { if let l = d.notes[i].location, let m = moved[l] { d.notes[i].location = m } }
+        }
+        lock.withLock {
+            for i in items.indices { move(&items[i]) }
+            for i in baselinedItems.indices { move(&baselinedItems[i]) }
+        }
+    }
+
     private var errorTotal = 0
     private var warningTotal = 0
     private var infoTotal = 0

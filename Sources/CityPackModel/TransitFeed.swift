@@ -1,3 +1,4 @@
+import CityPackDiagnostics
 import CityPackFormat
 /// A GTFS feed as read by the ingest stage: compact tables, each row remembering its source line.
 ///
@@ -30,6 +31,9 @@ public struct GTFSFeed: Sendable {
     /// Other GTFS tables (fares, attributions, networks, areas, levels, pathways) kept as text for key and
     /// reference checks, keyed by table name.
     public var extraTables: [String: TransitExtraTable] = [:]
+    /// Finds where the cells of the feed's rows start (the rows keep their line only), for the findings that
+    /// name a field; set by the reader, nil for a feed built in memory (its findings keep column 1).
+    public var cellLocator: (any GTFSCellLocator)?
 
     public init(displayPath: String, files: [String: String] = [:], allFileNames: [String] = []) {
         self.displayPath = displayPath
@@ -56,6 +60,26 @@ public struct GTFSFeed: Sendable {
         let first = (calendars.map(\.startDate) + calendarDates.map(\.date)).filter { $0 > 0 }.min()
         return first.flatMap(midnight)
     }
+}
+
+/// A cell of one of a feed's files: the row at `line` of `file` (a display path of ``GTFSFeed/files``) and
+/// the column its header names `field`.
+public struct GTFSCellReference: Sendable, Hashable {
+    public var file: String
+    public var line: Int
+    public var field: String
+    public init(file: String, line: Int, field: String) {
+        self.file = file
+        self.line = line
+        self.field = field
+    }
+}
+
+/// Where cells start in a feed's files, found by the reader's own scanner (folders and zips alike).
+public protocol GTFSCellLocator: Sendable {
+    /// The location (the cell's line and 1-based byte column, and its field) of each cell asked for that was
+    /// found: a row the reader read, in a file whose header names the field. Cells not found are left out.
+    func locate(_ cells: Set<GTFSCellReference>) -> [GTFSCellReference: SourceLocation]
 }
 
 /// A row of agency.txt.

@@ -124,7 +124,6 @@ import Testing
             "3. ingest editorial: editorial → cards, routes",
             "4. ingest copy: template copy, copy → copy",
             "5. validate: POIs, stops, timetables, cards, routes, copy, profile → diagnostics, POIs kept, cards, routes kept",
-            "6. locate fields: diagnostics → field columns",
             "stages:",
             "  ingest OSM ",
         ]

@@ -14,8 +14,7 @@ import Testing
             "2. ingest editorial: editorial → cards, routes",
             "3. ingest copy: template copy, copy → copy",
             "4. validate: POIs, cards, routes, copy, profile → diagnostics, POIs kept, cards, routes kept",
-            "5. locate fields: diagnostics → field columns",
-            "6. index+emit: POIs kept, cards, routes kept, copy, profile, monaco-2021.osm.gz, editorial, copy → "
+            "5. index+emit: POIs kept, cards, routes kept, copy, profile, monaco-2021.osm.gz, editorial, copy → "
                 + "\(out.path)/monaco/monaco-N.citypack.gz, \(out.path)/monaco/monaco-N.manifest.json, "
                 + "\(out.path)/monaco/manifest.json, \(out.path)/monaco/copy/, \(out.path)/monaco/web/, \(out.path)/catalog.json",
         ]
@@ -39,9 +38,9 @@ import Testing
         let plan = stats["plan"] as? [[String: Any]] ?? []
         #expect(
             plan.map { $0["stage"] as? String } == [
-                "ingestOSM", "ingestGTFS", "ingestEditorial", "ingestCopy", "validate", "locateFields", "emit",
+                "ingestOSM", "ingestGTFS", "ingestEditorial", "ingestCopy", "validate", "emit",
             ])
-        #expect(plan.map { $0["ran"] as? Bool } == [true, true, true, true, true, true, false], "errors stop the build before emit")
+        #expect(plan.map { $0["ran"] as? Bool } == [true, true, true, true, true, false], "errors stop the build before emit")
         #expect(plan.dropLast().allSatisfy { $0["seconds"] is Double && $0["counts"] is [String: Any] })
         #expect(plan.last?["seconds"] == nil && plan.last?["phase"] as? String == "index+emit")
         #expect(plan[1]["inputs"] as? [String] == ["gtfs"] && plan[1]["outputs"] as? [String] == ["stops, timetables"])

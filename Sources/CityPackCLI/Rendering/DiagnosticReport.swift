@@ -28,16 +28,11 @@ struct DiagnosticReport: Sendable {
     /// Untranslated copy strings: locale → key → the locale whose text is used instead (absent when none).
     var copyFallbacks: [String: [String: String]]?
 
-    /// - Parameter fieldColumns: the columns of the CSV fields diagnostics name, as the compiler found them
-    ///   (``BuildReport/fieldColumns``), filled into the locations that lack them.
-    init(
-        command: String, city: String?, root: String, bag: DiagnosticBag, baselineFile: String? = nil,
-        fieldColumns: FieldColumns = FieldColumns()
-    ) {
+    init(command: String, city: String?, root: String, bag: DiagnosticBag, baselineFile: String? = nil) {
         self.command = command
         self.city = city
         self.root = root
-        self.diagnostics = fieldColumns.apply(to: bag.diagnostics)
+        self.diagnostics = bag.diagnostics
         self.errors = bag.errorCount
         self.warnings = bag.warningCount
         self.infos = bag.infoCount

@@ -163,8 +163,7 @@ enum BuildRunner {
         lap.mark("run")
         progress.clear()
         var report = DiagnosticReport(
-            command: command, city: build.city?.id, root: root, bag: bag, baselineFile: diagnostics.baseline,
-            fieldColumns: build.fieldColumns)
+            command: command, city: build.city?.id, root: root, bag: bag, baselineFile: diagnostics.baseline)
         if let fallbacks = build.copy?.fallbacks, !fallbacks.isEmpty { report.copyFallbacks = fallbacks }
         render(report, diagnostics)
         lap.mark("render diagnostics")

@@ -104,7 +104,7 @@ extension CSVScanState {
             if !unterminated {
                 var cells = ContiguousArray<CSVField>()
                 swap(&cells, &fields)
-                r.store.withUnsafeBytes { finishRecord(&cells, $0, rowLine: r.rowLine, broken: r.broken, onRow: onRow) }
+                r.store.withUnsafeBytes { finishRecord(&cells, $0, rowLine: r.rowLine, broken: r.broken, start: -1, onRow: onRow) }
                 swap(&cells, &fields)
             }
             fields.removeAll(keepingCapacity: true)

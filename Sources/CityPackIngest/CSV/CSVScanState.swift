@@ -27,12 +27,26 @@ struct CSVScanState {
     var fields = ContiguousArray<CSVField>()
     /// Diagnostics of the record being scanned, reported once it is complete (dropped when it is not).
     private var pending: [Diagnostic] = []
+    /// Data rows delivered before the next row to mark (``CSVOptions/rowIndexInterval``).
+    private var nextMark = 0
 
     init(file: String, options: CSVOptions, bag: DiagnosticBag) {
         self.file = file
         self.options = options
         self.bag = bag
         fields.reserveCapacity(32)
+    }
+
+    /// Starts at a row recorded by an earlier scan of the file with the same options: the state that scan had
+    /// there (no record open, no limit hit, the header read).
+    mutating func resume(at mark: CSVRowMark, header: CSVHeader) {
+        self.header = header
+        summary.header = header
+        expected = header.names.count
+        line = mark.line
+        lineStart = mark.offset
+        summary.rows = mark.rowsBefore
+        nextMark = options.rowIndexInterval > 0 ? mark.rowsBefore : 0
     }
 
     /// No more rows will be delivered.
@@ -249,7 +263,8 @@ struct CSVScanState {
                 }
             }
             flushPending()
-            finishRecord(&fields, bytes, rowLine: rowLine, broken: broken, onRow: onRow)
+            finishRecord(&fields, bytes, rowLine: rowLine, broken: broken,
+                start: recordStart == recordLineStart ? base + recordStart : -1, onRow: onRow)
         }
         if incomplete {
             pending.removeAll(keepingCapacity: true)
@@ -276,12 +291,13 @@ struct CSVScanState {
             at: SourceLocation(file: file, line: Int(f.line), column: Int(f.column), field: name(index))))
     }
 
-    /// A complete record: skipped when empty, taken as the header when it is the first, else checked against
+    /// A complete record (starting at file offset `start` at the start of its line, or -1 when unknown):
+    /// skipped when empty, taken as the header when it is the first, else checked against
     /// the header and handed to `onRow` (cells point into `bytes`).
     @inline(__always)
     mutating func finishRecord(
         _ fields: inout ContiguousArray<CSVField>, _ bytes: UnsafeRawBufferPointer, rowLine: Int, broken: Bool,
-        onRow: (CSVRow) -> Void
+        start: Int, onRow: (CSVRow) -> Void
     ) {
         // All cells empty (including a blank line): skip.
         var allEmpty = true
@@ -341,6 +357,10 @@ struct CSVScanState {
                 tooMany = true
             }
             return
+        }
+        if options.rowIndexInterval > 0 && summary.rows >= nextMark && start >= 0 {
+            summary.rowMarks.append(CSVRowMark(line: rowLine, offset: start, rowsBefore: summary.rows))
+            nextMark = summary.rows + options.rowIndexInterval
         }
         summary.rows += 1
         fields.withUnsafeBufferPointer { buf in

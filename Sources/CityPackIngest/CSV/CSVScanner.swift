@@ -27,6 +27,13 @@ public struct CSVOptions: Sendable {
     /// its cells' values, at most ``maxFieldLength`` bytes each), so one endless record (an unterminated
     /// quote, a run of NUL bytes) cannot fill memory. Default 4 MiB.
     public var recordBufferSize: Int = 4 << 20
+    /// Record a ``CSVRowMark`` for the first data row and then every this many data rows
+    /// (``CSVScanSummary/rowMarks``), so a later scan can start there (``CSVScanner/scan(file:options:bag:from:read:onRow:)``).
+    /// 0 (default): none.
+    public var rowIndexInterval: Int = 0
+    /// Run the file-wide byte checks (NUL, UTF-8, line separators, line endings). Default true; a scan that
+    /// reads a file again, after its first reading reported them, turns them off.
+    public var checkEncoding: Bool = true
 
     public init(
         newLineInValueSeverity: Severity? = .error, maxFileSize: Int = 1 << 30, maxRows: Int = 50_000_000,
@@ -149,6 +156,47 @@ public struct CSVScanSummary: Sendable {
     public var headerLine: Int
     /// Data rows delivered to `onRow`.
     public var rows: Int
+    /// Row starts the scan recorded (``CSVOptions/rowIndexInterval``), in file order.
+    public var rowMarks: [CSVRowMark] = []
+}
+
+/// Where a data row the scanner delivered starts: a record boundary, from which a scan can start again with
+/// the same rows, lines and columns as the scan that recorded it.
+public struct CSVRowMark: Sendable, Hashable {
+    /// Physical line of the row.
+    public var line: Int
+    /// Byte offset of the row's first byte in the file (a UTF-8 byte order mark counted).
+    public var offset: Int
+    /// Data rows delivered before it.
+    public var rowsBefore: Int
+
+    public init(line: Int, offset: Int, rowsBefore: Int) {
+        self.line = line
+        self.offset = offset
+        self.rowsBefore = rowsBefore
+    }
+}
+
+/// The header of a file and the marks its scan recorded (``CSVScanSummary/rowMarks``): enough to scan it again
+/// from one of its rows.
+public struct CSVRowIndex: Sendable {
+    public var header: CSVHeader
+    public var marks: [CSVRowMark]
+
+    public init(header: CSVHeader, marks: [CSVRowMark]) {
+        self.header = header
+        self.marks = marks
+    }
+
+    /// The last mark at or before `line`, or nil.
+    public func mark(atOrBefore line: Int) -> CSVRowMark? {
+        var low = 0, high = marks.count  // first mark after `line`
+        while low < high {
+            let mid = (low + high) / 2
+            if marks[mid].line <= line { low = mid + 1 } else { high = mid }
+        }
+        return low > 0 ? marks[low - 1] : nil
+    }
 }
 
 /// An RFC 4180 scanner over UTF-8 bytes, with GTFS's stricter rules as options.
@@ -185,8 +233,10 @@ public enum CSVScanner {
             return state.summary
         }
         guard let start = state.prelude(bytes) else { return state.summary }
-        var encoding = CSVEncodingCheck()
-        _ = encoding.check(bytes, from: start, base: 0, end: true, file: file, bag: bag)
+        if options.checkEncoding {
+            var encoding = CSVEncodingCheck()
+            _ = encoding.check(bytes, from: start, base: 0, end: true, file: file, bag: bag)
+        }
         _ = state.scanRecords(bytes, from: start, base: 0, end: true, onRow: onRow)
         return state.finish()
     }
@@ -208,6 +258,25 @@ public enum CSVScanner {
         file: String, options: CSVOptions = CSVOptions(), bag: DiagnosticBag,
         read: (UnsafeMutableRawBufferPointer) throws -> Int, onRow: (CSVRow) -> Void
     ) rethrows -> CSVScanSummary {
+        try scan(file: file, options: options, bag: bag, resume: nil, read: read, onRow: onRow)
+    }
+
+    /// Scans a file from one of its rows, as ``scan(file:options:bag:read:onRow:)`` does from its start: `read`
+    /// gives the file's bytes from `mark`'s offset on, and the rows, lines and columns (and the rows limit) are
+    /// those of a scan of the whole file, given `index`, recorded by a scan of the same bytes with the same
+    /// options. Diagnostics about the bytes before the mark (the header's, the byte checks') are not repeated.
+    @discardableResult
+    public static func scan(
+        file: String, options: CSVOptions = CSVOptions(), bag: DiagnosticBag, from mark: CSVRowMark,
+        index: CSVRowIndex, read: (UnsafeMutableRawBufferPointer) throws -> Int, onRow: (CSVRow) -> Void
+    ) rethrows -> CSVScanSummary {
+        try scan(file: file, options: options, bag: bag, resume: (mark, index.header), read: read, onRow: onRow)
+    }
+
+    private static func scan(
+        file: String, options: CSVOptions, bag: DiagnosticBag, resume: (CSVRowMark, CSVHeader)?,
+        read: (UnsafeMutableRawBufferPointer) throws -> Int, onRow: (CSVRow) -> Void
+    ) rethrows -> CSVScanSummary {
         var state = CSVScanState(file: file, options: options, bag: bag)
         var encoding = CSVEncodingCheck()
         let chunk = max(options.readChunkSize, 1)
@@ -224,6 +293,12 @@ public enum CSVScanner {
         var draining = false  // nothing more to scan: read to the end only
         var utf16 = false
         var ended = false
+        if let resume {
+            state.resume(at: resume.0, header: resume.1)
+            base = resume.0.offset
+            total = resume.0.offset
+            started = true
+        }
         while !ended {
             // Room for a whole chunk: drop what is done, then grow if one open record fills the buffer.
             if capacity - filled < chunk {
@@ -266,7 +341,11 @@ public enum CSVScanner {
                 position = start
                 checked = start
             }
-            checked = encoding.check(bytes, from: checked, base: base, end: ended, file: file, bag: bag)
+            if options.checkEncoding {
+                checked = encoding.check(bytes, from: checked, base: base, end: ended, file: file, bag: bag)
+            } else {
+                checked = filled
+            }
             while !state.stopped {
                 if state.longRecord != nil {
                     position = state.scanLongRecord(bytes, from: position, base: base, end: ended, onRow: onRow)

@@ -90,6 +90,27 @@ final class GTFSFileStream {
         }
     }
 
+    /// Moves on to byte `offset` (not before the bytes read so far): a folder's file seeks there, a zip entry is
+    /// inflated up to it and the bytes discarded.
+    /// - Throws: ``Failure`` or ``ZipReader/Failure``; ``Failure/io(_:)`` when the file ends before `offset`.
+    func skip(to offset: Int) throws {
+        guard offset > bytesRead else { return }
+        switch backend {
+        case .file(let fd):
+            guard offset <= limit, lseek(fd, off_t(offset), SEEK_SET) == off_t(offset) else {
+                throw Failure.io("cannot seek to byte \(offset)")
+            }
+            bytesRead = offset
+        case .zip:
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
+            defer { buffer.deallocate() }
+            while bytesRead < offset {
+                let n = try read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<min(buffer.count, offset - bytesRead)]))
+                guard n > 0 else { throw Failure.io("entry ends before byte \(offset)") }
+            }
+        }
+    }
+
     /// Reads to the end, discarding the bytes: for a zip entry, checks it whole (limits, CRC-32).
     func drain(chunkSize: Int = 1 << 16) throws {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(chunkSize, 1), alignment: 16)

@@ -21,6 +21,8 @@ struct GTFSTableParser {
     private var tripIndex: [String: Int32] = [:]
     private var shapeIndex: [String: Int32] = [:]
 
+    /// Where rows start in each file read (display path → header and marks), for ``GTFSCellFinder``.
+    private(set) var rowIndexes: [String: CSVRowIndex] = [:]
     /// Progress of the table being parsed, when the caller asked for it.
     var rowProgress: GTFSRowProgress?
     /// Unusual IDs of the table being parsed, reported once per distinct value when it ends.
@@ -45,6 +47,7 @@ struct GTFSTableParser {
         default: summary = try scan(input, options) { _ in }
         }
         if summary.header != nil { feed.headerLines[table] = summary.headerLine }
+        keepRowIndex(summary, file: input.file)
         ids.flush(into: bag)
     }
 
@@ -59,6 +62,7 @@ struct GTFSTableParser {
             extra.lines.append(Int32(truncatingIfNeeded: row.line))
         }
         guard let header = summary.header else { return }
+        keepRowIndex(summary, file: input.file)
         feed.headerLines[table] = summary.headerLine
         if keep {
             extra.columns = header.names
@@ -74,6 +78,12 @@ struct GTFSTableParser {
             onRow(row)
             progress.row()
         }
+    }
+
+    /// Keeps where the rows of a file just read start.
+    private mutating func keepRowIndex(_ summary: CSVScanSummary, file: String) {
+        guard let header = summary.header, !summary.rowMarks.isEmpty else { return }
+        rowIndexes[file] = CSVRowIndex(header: header, marks: summary.rowMarks)
     }
 
     // MARK: Tables

@@ -40,6 +40,31 @@ public enum GTFSValidator {
         checkFrequencies(context)
         checkTransfers(context)
         checkOtherTables(context)
+        locateCells(of: feed, bag: bag)
+    }
+
+    /// Completes the findings of ``validate(_:bbox:keepOutsideBBox:buildDate:bag:incompleteTables:)``: the rows
+    /// keep their line only, so a finding about a field is reported at column 0 and gets its cell's line and
+    /// column here, from the reader's scanner (``GTFSFeed/cellLocator``), once for all of them; column 1 when
+    /// the cell cannot be found (a feed built in memory, a field the header lacks).
+    static func locateCells(of feed: GTFSFeed, bag: DiagnosticBag) {
+        let prefix = feed.displayPath + "/"
+        bag.relocate(where: { $0.column == 0 && $0.field != nil && $0.line > 0 && $0.file.hasPrefix(prefix) }) { picked in
+            let cells = Set(picked.map { GTFSCellReference(file: $0.file, line: $0.line, field: $0.field!) })
+            let found = feed.cellLocator?.locate(cells) ?? [:]
+            var moved: [SourceLocation: SourceLocation] = [:]
+            for location in picked {
+                var m = location
+                if let cell = found[GTFSCellReference(file: location.file, line: location.line, field: location.field!)] {
+                    m.line = cell.line
+                    m.column = cell.column
+                } else {
+                    m.column = 1
+                }
+                moved[location] = m
+            }
+            return moved
+        }
     }
 
     /// The tables whose references cannot be checked: required or calendar tables that are absent, and tables
@@ -89,9 +114,11 @@ struct GTFSValidationContext {
         return map
     }
 
-    /// Location of a row (column 1: the model keeps lines, not byte columns) with the field it concerns.
+    /// Location of a row with the field it concerns. The model keeps lines, not byte columns: a field's
+    /// location has column 0 until ``GTFSValidator/locateCells(of:bag:)`` finds its cell as validation ends;
+    /// a row's has column 1.
     func at(_ table: String, _ line: Int32, _ field: String? = nil) -> SourceLocation {
-        SourceLocation(file: feed.path(table), line: Int(line), column: 1, field: field)
+        SourceLocation(file: feed.path(table), line: Int(line), column: field == nil ? 1 : 0, field: field)
     }
 
     func report(_ rule: RuleDescription, _ message: String, _ table: String, _ line: Int32, field: String? = nil,
