@@ -176,6 +176,7 @@ struct OSMAssembler {
 
     /// Counts a new element and clears the previous one's state; `id` nil when the source's id is invalid (the
     /// element is counted, its parts are still counted against the limits, and it is otherwise skipped).
+    @inline(__always)
     mutating func begin(_ newKind: OSMElementKind, id: Int64?, line: Int32, column: Int32) {
         kind = newKind
         switch newKind {
@@ -205,6 +206,7 @@ struct OSMAssembler {
 
     /// The current node's position in 1e-7 degrees, nil when invalid (the adapter has reported why): extends
     /// the data bounds and records the node for way geometry.
+    @inline(__always)
     mutating func position(latE7 lat: Int32?, lonE7 lon: Int32?) {
         coordinatesValid = false
         if let lat, let lon {
@@ -250,6 +252,7 @@ struct OSMAssembler {
     }
 
     /// Counts one tag of the current element; false (after reporting once) beyond the limit.
+    @inline(__always)
     mutating func countTag() -> Bool {
         tagCount += 1
         guard tagCount > options.maxTagsPerElement else { return true }
@@ -301,6 +304,7 @@ struct OSMAssembler {
     }
 
     /// Counts one node ref or member; false (after reporting once) when the element has too many.
+    @inline(__always)
     mutating func countRef() -> Bool {
         refCount += 1
         guard refCount > options.maxRefsPerElement else { return true }
@@ -337,6 +341,7 @@ struct OSMAssembler {
 
     /// Ends the current element: records ways and relations, and classifies the element into a POI or a
     /// pending way or relation POI.
+    @inline(__always)
     mutating func end() {
         guard let kind else { return }
         self.kind = nil
@@ -345,7 +350,7 @@ struct OSMAssembler {
             return
         }
         switch kind {
-        case .node: endNode()
+        case .node: if !keptKeys.isEmpty { endNode() }  // an untagged node is already recorded
         case .way: endWay()
         case .relation: endRelation()
         }

@@ -28,9 +28,8 @@ struct OSMSAXAdapter {
     private var isChange = false
     /// An `<nd>` ref of the current way was reported as invalid.
     private var badRefReported = false
-    /// The last date of a `timestamp` attribute (YYYYMMDD) and its day number.
-    private var cachedDate = -1
-    private var cachedDay: Int64 = 0
+    /// The newest `timestamp` of this file written as `YYYY-MM-DDThh:mm:ssZ` (a valid time; see ``timestamp(_:_:)``).
+    private var newestCanonical: [UInt8] = []
 
     /// An adapter for one file, already registered in the sink as file `index`.
     init(sink: UnsafeMutablePointer<OSMAssembler>, file index: UInt16, displayPath: String, ctxt: xmlParserCtxtPtr?) {
@@ -145,6 +144,7 @@ struct OSMSAXAdapter {
         unexpected(localname, inside: sink.pointee.kind == nil ? "<osm>" : sink.pointee.entity)
     }
 
+    @inline(__always)
     mutating func endElement() {
         defer { depth -= 1 }
         if skipDepth > 0 {
@@ -228,7 +228,7 @@ struct OSMSAXAdapter {
             }
         }
         let (line, column) = tagStart(hint: hint)
-        if let (s, e) = stamp, let seconds = timestampSeconds(s, e) { sink.pointee.timestamp(seconds) }
+        if let (s, e) = stamp { timestamp(s, e) }
         let id = idText.flatMap { DecimalE7.parseInt64($0.0, $0.1) }
         sink.pointee.begin(newKind, id: id, line: line, column: column)
         badRefReported = false
@@ -278,11 +278,39 @@ struct OSMSAXAdapter {
         return Int32(value)
     }
 
-    /// Seconds since 1970 of a `timestamp` attribute: its first 14 digits, whatever separates them, read as
-    /// YYYYMMDDhhmmss UTC (as ``parseISO8601UTC(_:)`` reads them); nil with fewer digits or an impossible month
-    /// or day. The day number of the last date is kept, as an extract's timestamps share few dates.
+    /// Hands the sink the time of a `timestamp` attribute, unless it cannot be newer than one already handed over.
+    ///
+    /// In the form `YYYY-MM-DDThh:mm:ssZ` (every OSM writer's) byte order is time order, since only valid times
+    /// are taken (``timestampSeconds(_:_:)``): a text in that form not above this file's newest such one is
+    /// skipped after a comparison that usually stops within the first few bytes, so the digits of nearly every
+    /// element are never read.
     @inline(__always)
-    private mutating func timestampSeconds(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) -> Int64? {
+    private mutating func timestamp(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) {
+        let n = end - start
+        let canonical = n == 20 && start[4] == UInt8(ascii: "-") && start[7] == UInt8(ascii: "-")
+            && start[10] == UInt8(ascii: "T") && start[13] == UInt8(ascii: ":") && start[16] == UInt8(ascii: ":")
+            && start[19] == UInt8(ascii: "Z")
+        if canonical {
+            let newer = newestCanonical.withUnsafeBufferPointer { old -> Bool in
+                guard old.count == 20 else { return true }
+                var i = 0
+                while i < 20 {
+                    if start[i] != old[i] { return start[i] > old[i] }
+                    i += 1
+                }
+                return false
+            }
+            guard newer else { return }
+        }
+        guard let seconds = Self.timestampSeconds(start, end) else { return }
+        if canonical { newestCanonical = Array(UnsafeBufferPointer(start: start, count: n)) }
+        sink.pointee.timestamp(seconds)
+    }
+
+    /// Seconds since 1970 of a `timestamp` attribute: its first 14 digits, whatever separates them, read as
+    /// YYYYMMDDhhmmss UTC (as ``parseISO8601UTC(_:)`` reads them); nil with fewer digits or when they do not name
+    /// a valid time (month 13, February 30, 24:00 or later, second 60).
+    static func timestampSeconds(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) -> Int64? {
         var digits = 0
         var date = 0
         var time = 0
@@ -295,13 +323,13 @@ struct OSMSAXAdapter {
             digits += 1
         }
         guard digits == 14 else { return nil }
-        if date != cachedDate {
-            let (year, month, day) = (date / 10_000, date / 100 % 100, date % 100)
-            guard (1...12).contains(month), (1...31).contains(day) else { return nil }
-            cachedDate = date
-            cachedDay = Int64(CivilDate.dayNumber(year: year, month: month, day: day))
-        }
-        return cachedDay * 86_400 + Int64(time / 10_000 * 3600 + time / 100 % 100 * 60 + time % 100)
+        let (year, month, day) = (date / 10_000, date / 100 % 100, date % 100)
+        let (hour, minute, second) = (time / 10_000, time / 100 % 100, time % 100)
+        guard (1...12).contains(month), day >= 1, day <= CivilDate.daysInMonth(year: year, month: month), hour < 24,
+            minute < 60, second < 60
+        else { return nil }
+        let days = Int64(CivilDate.dayNumber(year: year, month: month, day: day))
+        return days * 86_400 + Int64(hour * 3600 + minute * 60 + second)
     }
 
     private mutating func tag(_ count: Int, _ attributes: Attributes?) {
