@@ -10,7 +10,9 @@ public struct OSMIngestResult: Sendable {
     public var relations: Int
     /// Bytes of XML parsed (after decompression for `.osm.gz`).
     public var bytesRead: Int64
-    /// The newest `timestamp` attribute seen (ISO 8601 as written; compared as text), if any.
+    /// The newest element timestamp seen, as `YYYY-MM-DDThh:mm:ssZ`, if any. XML `timestamp` attributes are read
+    /// by their first 14 digits as UTC (text without them, or not naming a valid time, is ignored) and PBF's in
+    /// seconds; compared as times.
     public var newestTimestamp: String?
     /// The `<bounds>` element of the last file that had one.
     public var declaredBounds: BoundingBox?

@@ -85,6 +85,20 @@ struct TagKeyCache {
         return d
     }
 
+    /// The decision for `key`, computing it with `decide` on first sight.
+    mutating func decision(_ key: String, decide: (String) -> TagKeyDecision) -> TagKeyDecision {
+        let cached = key.utf8.withContiguousStorageIfAvailable { bytes in
+            decision(bytes.baseAddress ?? Self.emptyKey, bytes.count, decide: decide)
+        }
+        if let cached { return cached }
+        return Array(key.utf8).withUnsafeBufferPointer { bytes in
+            decision(bytes.baseAddress ?? Self.emptyKey, bytes.count, decide: decide)
+        }
+    }
+
+    /// A pointer standing for the bytes of an empty key (never read).
+    private static var emptyKey: UnsafePointer<UInt8> { UnsafePointer(bitPattern: 1)! }
+
     private mutating func rehash() {
         slots = [Int32](repeating: -1, count: slots.count * 2)
         let mask = slots.count - 1

@@ -162,6 +162,27 @@ import Testing
         #expect(r.dataBounds == BoundingBox(minLon: 2, minLat: 1, maxLon: 4, maxLat: 3))
     }
 
+    /// Timestamps are compared as times (the first 14 digits, read as UTC), not as text, so the XML and PBF
+    /// adapters hand the sink the same integers; text without a valid time is ignored.
+    @Test func newestTimestampIsComparedAsTime() throws {
+        let (r, _) = try OSMTest.read(header + """
+            <osm version="0.6">
+              <node id="1" lat="1" lon="2" timestamp="2021-06-01 10:00:00"/>
+              <node id="2" lat="1" lon="2" timestamp="2021-01-01T00:00:00Z"/>
+              <node id="3" lat="1" lon="2" timestamp="yesterday"/>
+              <node id="4" lat="1" lon="2" timestamp="2021-13-01T00:00:00Z"/>
+              <node id="5" lat="1" lon="2" timestamp="2021-12-31T24:00:00Z"/>
+              <node id="6" lat="1" lon="2" timestamp="2021-02-29T00:00:00Z"/>
+              <node id="7" lat="1" lon="2" timestamp="2021-03-01T00:00:00Z"/>
+            </osm>
+            """)
+        #expect(r.newestTimestamp == "2021-06-01T10:00:00Z")
+        let (none, _) = try OSMTest.read(header + """
+            <osm version="0.6"><node id="1" lat="1" lon="2" timestamp="x"/></osm>
+            """)
+        #expect(none.newestTimestamp == nil)
+    }
+
     @Test func duplicateNodeKeepsFirstPOI() throws {
         let (r, bag) = try OSMTest.read(header + """
             <osm version="0.6">
