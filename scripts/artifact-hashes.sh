@@ -12,6 +12,9 @@ data=${SHARED_DATA:-$root/../shared/data}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export SOURCE_DATE_EPOCH=1780272000
+# The repository's templates, also for a binary built elsewhere (init and build would otherwise find none and the
+# script would print nothing).
+export CITYPACK_TEMPLATES=${CITYPACK_TEMPLATES:-$root/templates}
 cd "$work"
 cities=()
 add() { # id, extra init args...
