@@ -108,7 +108,7 @@ enum PackWriter {
             searchDocuments[id] = (names.joined(separator: " | "), poiTerms)
         }
 
-        let transit = try TransitWriter.write(input.transit, bbox: city.bbox, keepOutside: city.keepStopsOutsideBBox, db: db)
+        let transit = try TransitWriter.write(input.transit, city: city, db: db)
         for document in transit.searchDocuments { searchDocuments[document.id] = (document.name, document.terms) }
         try writeSearch(searchDocuments, db: db)
         try EditorialWriter.write(input.editorial, copy: input.copy, city: city, db: db)

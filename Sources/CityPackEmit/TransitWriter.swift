@@ -26,9 +26,8 @@ enum TransitWriter {
 
     /// Writes every feed's transit tables into an open pack (inside the writer's transaction).
     @discardableResult
-    static func write(_ feeds: [GTFSFeed], bbox: BoundingBox, keepOutside: Bool = false, db: PackWriter.Database)
-        throws(EmitError) -> Summary
-    {
+    static func write(_ feeds: [GTFSFeed], city: City, db: PackWriter.Database) throws(EmitError) -> Summary {
+        let bbox = city.bbox
         typealias T = PackSchema.Table
         let stopInsert = try db.prepare(
             "INSERT INTO \(T.stop)(id, feed, stop_id, name, lat, lon, cell, location_type, parent) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
@@ -55,7 +54,7 @@ enum TransitWriter {
 
         for (feedIndex, feed) in feeds.enumerated() {
             let feedNumber = Int64(feedIndex)
-            let selection = keepOutside ? TransitBBoxSelection.keepingAll(feed) : TransitBBoxSelection(feed, bbox: bbox)
+            let selection = TransitBBoxSelection(feed, city: city)
 
             // Stops in the box, sorted by stop_id; ids ≡ 3 (mod 4).
             let stopOrder = feed.stops.indices.filter { selection.keepsStop[$0] }

@@ -31,8 +31,10 @@ extension GTFSValidator {
         for i in 0..<shapes.count { byShape[Int(shapes.shape[i])].append(i) }
         let unused = UnusedShapeRule(c)
         var tripDistance = TripDistanceExceedsShapeDistanceRule(shapes)
+        var polylines = [[Coordinate]](repeating: [], count: byShape.count)
         for (s, rows) in byShape.enumerated() {
             let ordered = rows.sorted { (shapes.sequence[$0], $0) < (shapes.sequence[$1], $1) }
+            polylines[s] = ordered.map { Coordinate(lat: shapes.lat[$0], lon: shapes.lon[$0]) }
             guard let start = ordered.first else { continue }
             var walk = ShapeWalk(shape: s, start: start)
             let entity = walk.entity(c)
@@ -48,7 +50,7 @@ extension GTFSValidator {
                 walk.previous = r
             }
         }
-        StopTooFarFromShapeRule.check(c)
+        StopTooFarFromShapeRule.check(polylines, c)
         tripDistance.check(c)
     }
 }

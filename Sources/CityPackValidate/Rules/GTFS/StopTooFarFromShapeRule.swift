@@ -27,11 +27,11 @@ enum StopTooFarFromShapeRule {
     /// Metres, as gtfs-validator.
     static let threshold = 100.0
 
-    static func check(_ c: GTFSValidationContext) {
+    /// - Parameter polylines: each shape's points in sequence order, as `GTFSValidator.checkShapes` walks them.
+    static func check(_ polylines: [[Coordinate]], _ c: GTFSValidationContext) {
         let feed = c.feed
         let shapes = feed.shapes
         guard shapes.count > 1, feed.stopTimes.count > 0 else { return }
-        let polylines = Self.polylines(shapes)
         var shapeIndex: [String: Int] = [:]
         for (i, id) in shapes.ids.enumerated() where polylines[i].count >= 2 { shapeIndex[id] = i }
         let st = feed.stopTimes
@@ -58,16 +58,6 @@ enum StopTooFarFromShapeRule {
                     Diagnostic.Note(.stopHere(stop.id), at: c.at("stops", stop.line, "stop_lat")),
                     Diagnostic.Note(.tripHere(trip.id), at: c.at("trips", trip.line, "shape_id")),
                 ])
-        }
-    }
-
-    /// Each shape's points in sequence order.
-    static func polylines(_ shapes: TransitShapePoints) -> [[Coordinate]] {
-        var rows = [[Int]](repeating: [], count: shapes.ids.count)
-        for i in 0..<shapes.count { rows[Int(shapes.shape[i])].append(i) }
-        return rows.map { points in
-            points.sorted { (shapes.sequence[$0], $0) < (shapes.sequence[$1], $1) }
-                .map { Coordinate(lat: shapes.lat[$0], lon: shapes.lon[$0]) }
         }
     }
 
