@@ -53,10 +53,13 @@ public enum Compiler {
     ///   - plan: from ``plan(_:bag:)``, with the same bag.
     ///   - bag: receives every finding.
     /// - Returns: what was read, kept and written, and one ``StageRecord`` per stage that ran.
-    public static func run(_ plan: BuildPlan, bag: DiagnosticBag) -> BuildReport {
+    public static func run(_ plan: BuildPlan, bag: DiagnosticBag) -> BuildReport { run(plan, bag: bag, preread: nil) }
+
+    /// ``run(_:bag:)`` with OSM files a fleet already read for the city.
+    static func run(_ plan: BuildPlan, bag: DiagnosticBag, preread: PrereadOSM?) -> BuildReport {
         var report = BuildReport(plan: plan)
         guard let profile = plan.profile else { return report }
-        var work = StageWork(plan: plan, profile: profile, bag: bag)
+        var work = StageWork(plan: plan, profile: profile, bag: bag, preread: preread)
         for stage in plan.stages {
             if bag.hasErrors && !stage.phase.runsAfterErrors { break }
             let start = ContinuousClock.now
@@ -120,4 +123,12 @@ public enum Compiler {
         options.sourceDateEpoch ?? Int64(Date().timeIntervalSince1970)
     }
 
+    /// Where a top-level key of a city file is written (line and column 1), else the file itself.
+    static func keyLocation(_ key: String, in file: String) -> SourceLocation {
+        guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { return SourceLocation(file: file) }
+        for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where line.hasPrefix("\(key):") {
+            return SourceLocation(file: file, line: n + 1, column: 1)
+        }
+        return SourceLocation(file: file)
+    }
 }

@@ -25,13 +25,13 @@ public enum RuleCatalog {
 
     static let city: [RuleDescription] = [
         Rules.citySyntax, Rules.cityMissingField, Rules.cityInvalidBBox, Rules.cityMissingSource, Rules.cityUnknownRule,
-        Rules.cityInvalidLocale,
+        Rules.cityInvalidLocale, Rules.cityDuplicateID, Rules.cityFleetInvalid,
     ]
 
     static let osm: [RuleDescription] = [
         Rules.osmXMLMalformed, Rules.osmEntityDeclaration, Rules.osmNotOSM, Rules.osmInvalidCoordinates,
         Rules.osmInvalidID, Rules.osmDuplicateElementID, Rules.osmMissingReferencedNode, Rules.osmIncompleteWay,
-        Rules.osmMultipolygonInvalid,
+        Rules.osmMultipolygonInvalid, Rules.osmBBoxOutsideSource,
         Rules.osmWayOneNode, Rules.osmPOIOutsideBBox, Rules.osmPOIMissingName, Rules.osmDuplicatePOI,
         Rules.osmExcessPrecision, Rules.osmLimitExceeded, Rules.osmPBFMalformed, Rules.osmUnsupportedVersion, Rules.osmUnexpectedElement,
         Rules.osmInvalidRelationMember,

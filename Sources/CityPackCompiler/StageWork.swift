@@ -14,7 +14,7 @@ struct StageWork {
     let bag: DiagnosticBag
     private var city: City { plan.city }
     /// The file being read, for the progress callback.
-    private let current = CurrentItem()
+    private let current: CurrentItem
     /// Hashes of the sources the emit stage lists, started at once so they are ready when it runs.
     private let sourceHashes: SourceHashes?
 
@@ -28,7 +28,12 @@ struct StageWork {
     private var emitted: EmitResult?
     private var failure: String?
 
-    init(plan: BuildPlan, profile: TemplatePOIProfile, bag: DiagnosticBag) {
+    /// OSM files a fleet already read for this city, and the reader they went into.
+    private let preread: PrereadOSM?
+
+    init(plan: BuildPlan, profile: TemplatePOIProfile, bag: DiagnosticBag, preread: PrereadOSM? = nil) {
+        self.preread = preread
+        self.current = preread?.current ?? CurrentItem()
         self.plan = plan
         self.profile = profile
         self.bag = bag
@@ -67,22 +72,35 @@ struct StageWork {
 
     // MARK: ingest
 
-    private mutating func ingestOSM(_ files: [String]) -> [StageCount: Int] {
+    /// The OSM reader of a city's build, with the city file's limits and the build's threads and progress.
+    static func makeOSMReader(plan: BuildPlan, profile: TemplatePOIProfile, bag: DiagnosticBag, current: CurrentItem) -> OSMReader {
         let progress = plan.options.progress
-        let current = self.current
-        var options = OSMReadOptions(limits: city.limits)
+        var options = OSMReadOptions(limits: plan.city.limits)
         // The threads that decode PBF blocks (default: one per core).
         if let threads = plan.options.threads, threads > 0 { options.pbfWorkers = threads }
         if progress != nil { options.progressInterval = 1 << 20 }
         options.progress = { done, total in
             progress?(ProgressEvent(stage: "ingest", item: current.name, done: done, total: total))
         }
-        let reader = OSMReader(profile: profile, bag: bag, options: options)
-        for file in files {
+        return OSMReader(profile: profile, bag: bag, options: options)
+    }
+
+    /// Reads the city's OSM files. A PBF file is read for the city's bbox only (``OSMRegionReader``: what an
+    /// extract of the box with complete ways holds), so a city cut from a country file keeps only its own nodes;
+    /// XML files are read whole. Files a fleet already read for this city (``preread``) are not read again.
+    private mutating func ingestOSM(_ files: [String]) -> [StageCount: Int] {
+        let reader = preread?.reader ?? Self.makeOSMReader(plan: plan, profile: profile, bag: bag, current: current)
+        for file in files where !(preread?.files.contains(file) ?? false) {
             let shown = display(file)
             current.name = shown
             do {
-                try reader.read(file: file, displayPath: shown)
+                if OSMReader.isPBF(path: file) {
+                    let region = OSMRegionReader.Region(
+                        box: city.bbox, reader: reader, displayPath: shown, boxLocation: Compiler.keyLocation("bbox", in: city.file))
+                    try OSMRegionReader.read(path: file, regions: [region], workers: reader.options.pbfWorkers)
+                } else {
+                    try reader.read(file: file, displayPath: shown)
+                }
             } catch {
                 bag.report(Rules.packIOFailure, "\(error)", at: SourceLocation(file: shown))
             }
@@ -215,11 +233,18 @@ struct StageWork {
 }
 
 /// The file being read, shared with the progress callback.
-private final class CurrentItem: @unchecked Sendable {
+final class CurrentItem: @unchecked Sendable {
     private let lock = NSLock()
     private var value = ""
     var name: String {
         get { lock.withLock { value } }
         set { lock.withLock { value = newValue } }
     }
+}
+
+/// OSM files a fleet read for one city before its build (``Fleet``), and the reader that holds them.
+struct PrereadOSM {
+    var reader: OSMReader
+    var files: Set<String>
+    var current: CurrentItem
 }

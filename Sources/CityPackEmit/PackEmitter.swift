@@ -34,6 +34,9 @@ public struct EmitOptions: Sendable {
     /// Test hook: microseconds to sleep before each commit step, so that kill tests can land between any two
     /// renames (set by `build`'s hidden `--test-step-delay-us`). 0 in normal use.
     public var testStepDelayMicroseconds: UInt32 = 0
+    /// Rewrite `catalog.json` with this release (default). A fleet build turns it off and writes the catalog once
+    /// after its last city (``CatalogWriter/write(outputDirectory:signingKey:)``).
+    public var writeCatalog = true
 
     public init(keepVersions: Int = 2, signingKey: SigningKey? = nil) {
         self.keepVersions = max(0, keepVersions)
@@ -219,12 +222,14 @@ public enum PackEmitter {
 
         // 3. The catalog as it will be once the manifest is in place.
         let catalogPath = (outputDirectory as NSString).appendingPathComponent(PackSchema.catalogName)
-        let catalog = CatalogWriter.catalog(
-            outputDirectory: outputDirectory, replacing: (city.id, manifest, manifestBytes))
-        let catalogBytes = try encodeSigned(
-            catalog, key: options.signingKey, previousBytes: FileManager.default.contents(atPath: catalogPath))
         let stagedCatalog = (staging as NSString).appendingPathComponent(PackSchema.catalogName)
-        try OutputFiles.write(catalogBytes, to: stagedCatalog)
+        if options.writeCatalog {
+            let catalog = CatalogWriter.catalog(
+                outputDirectory: outputDirectory, replacing: (city.id, manifest, manifestBytes))
+            let catalogBytes = try encodeSigned(
+                catalog, key: options.signingKey, previousBytes: FileManager.default.contents(atPath: catalogPath))
+            try OutputFiles.write(catalogBytes, to: stagedCatalog)
+        }
 
         // 4. Commit. The pack and versioned manifest are new names nobody references yet; `manifest.json` and
         // then `catalog.json` switch readers over.
@@ -255,8 +260,10 @@ public enum PackEmitter {
         }
         try commit(stagedManifest, manifestPath, delay: stepDelay)
         OutputFiles.flushDirectory(cityDir)
-        try commit(stagedCatalog, catalogPath, delay: stepDelay)
-        OutputFiles.flushDirectory(outputDirectory)
+        if options.writeCatalog {
+            try commit(stagedCatalog, catalogPath, delay: stepDelay)
+            OutputFiles.flushDirectory(outputDirectory)
+        }
 
         // 5. Prune versions that fell out of the window, now that nothing references them.
         lap.mark("emit: manifest, catalog, commit")

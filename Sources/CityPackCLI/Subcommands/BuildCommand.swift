@@ -18,11 +18,25 @@ struct Build: ParsableCommand {
             (e.g. an output folder that cannot be written).
             """)
 
-    @OptionGroup var input: InputOptions
+    @Argument(help: "City directories (each holding city.yaml) or city files; several build a fleet.")
+    var cities: [String] = []
+
+    @Option(name: .long, help: "Templates folder (categories.json, synonyms.json). Default: $CITYPACK_TEMPLATES, else discovered.")
+    var templates: String?
+
     @OptionGroup var diagnostics: DiagnosticOptions
 
-    @Option(name: [.short, .long], help: "Output root folder.")
-    var output: String = "outputs"
+    @Option(name: [.short, .long], help: "Output root folder (default: the fleet file's defaults.output, else outputs).")
+    var output: String?
+
+    @Option(name: .long, help: "A fleet file: `cities:` (a list of city folders) and optional `defaults:` (output, templates, keep).")
+    var fleet: String?
+
+    @Option(name: .long, help: "Build only share i of n of the fleet's cities (0 ≤ i < n; e.g. 0/4 … 3/4), for CI matrices and array jobs.")
+    var shard: String?
+
+    @Option(name: .long, help: "Cities of a fleet built at once (default: one per core).")
+    var jobs: Int?
 
     @Flag(name: .long, help: "Print the build plan and exit without building.")
     var dryRun = false
@@ -40,7 +54,15 @@ struct Build: ParsableCommand {
 
     func validate() throws {
         if let keep, keep < 0 { throw ValidationError("--keep must be 0 or more") }
+        if cities.isEmpty && fleet == nil { throw ValidationError("give a city directory (or several), or --fleet FILE") }
+        if let shard, FleetShard.parse(shard) == nil {
+            throw ValidationError("--shard \(shard): expected i/n with 0 ≤ i < n, e.g. 0/4")
+        }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be 1 or more") }
     }
+
+    /// One city, no fleet file and no shard: the single build.
+    var isSingleCity: Bool { cities.count == 1 && fleet == nil && shard == nil }
 
     func run() throws {
         try BuildRunner.guarded {
@@ -48,9 +70,15 @@ struct Build: ParsableCommand {
             release.keepVersionsExplicit = keep != nil
             release.testStepDelayMicroseconds = testHooks.stepDelayMicroseconds
             if let signKey { release.signingKey = try KeyLoader.load(signKey) }
-            try BuildRunner.run(
-                input: input, diagnostics: diagnostics, output: output, emit: true, dryRun: dryRun, verbose: verbose,
-                release: release, testHooks: testHooks)
+            if isSingleCity {
+                try BuildRunner.run(
+                    city: cities[0], templates: templates ?? ToolEnvironment.templates, diagnostics: diagnostics,
+                    output: output ?? "outputs", emit: true, dryRun: dryRun, verbose: verbose, release: release,
+                    testHooks: testHooks)
+            } else {
+                var runner = FleetRunner(command: self, release: release)
+                try runner.run()
+            }
         }
     }
 }
@@ -79,8 +107,8 @@ struct Check: ParsableCommand {
     func run() throws {
         try BuildRunner.guarded {
             try BuildRunner.run(
-                input: input, diagnostics: diagnostics, output: output, emit: false, dryRun: false, verbose: verbose,
-                testHooks: testHooks)
+                city: input.city, templates: input.templatesDirectory, diagnostics: diagnostics, output: output, emit: false,
+                dryRun: false, verbose: verbose, testHooks: testHooks)
         }
     }
 }
@@ -103,48 +131,22 @@ enum BuildRunner {
     }
 
     static func run(
-        input: InputOptions, diagnostics: DiagnosticOptions, output: String, emit: Bool, dryRun: Bool, verbose: Bool = false,
-        release: EmitOptions = EmitOptions(), testHooks: TestHookOptions = TestHookOptions()
+        city: String, templates: String?, diagnostics: DiagnosticOptions, output: String, emit: Bool, dryRun: Bool,
+        verbose: Bool = false, release: EmitOptions = EmitOptions(), testHooks: TestHookOptions = TestHookOptions()
     ) throws {
         let command = emit ? "build" : "check"
         defer { TimeTrace.flush() }
         var lap = TimeTrace.Lap()
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: input.city, isDirectory: &isDirectory) else {
-            Terminal.err("citypack: error: no such city directory or file: \(input.city)\n")
+        guard let root = cityRoot(city) else {
+            Terminal.err("citypack: error: no such city directory or file: \(city)\n")
             throw ExitCode(ExitCodes.missingInput)
         }
-        let root = isDirectory.boolValue ? input.city : (input.city as NSString).deletingLastPathComponent
-
-        // Baseline first: a missing or unreadable baseline is a usage problem, found before any work.
-        var baseline: Baseline?
-        if let path = diagnostics.baseline {
-            do {
-                baseline = try Baseline.load(path: path)
-            } catch .unreadable {
-                Terminal.err("citypack: error: no such baseline file: \(path)\n")
-                throw ExitCode(ExitCodes.missingInput)
-            } catch .notABaseline {
-                Terminal.err("citypack: error: \(path) is not a citypack baseline (version \(Baseline.currentVersion))\n")
-                throw ExitCode(ExitCodes.usage)
-            }
-        }
-
-        // A baseline must see every finding, so the per-rule cap is lifted when one is used or written.
-        let keepAll = diagnostics.baseline != nil || diagnostics.writeBaseline != nil
-        let bag = DiagnosticBag(warningsAsErrors: diagnostics.warningsAsErrors, maxPerCode: keepAll ? Int.max : 1000)
-        bag.pin(try diagnostics.ruleSettings())
-        if let baseline { bag.use(baseline: baseline, root: root) }
-
+        let baseline = try loadBaseline(diagnostics)
+        let bag = try makeBag(diagnostics, baseline: baseline, root: root)
         let progress = ProgressLine(enabled: !diagnostics.quiet && diagnostics.format == .human)
-        var options = BuildOptions(
-            cityPath: input.city, outputDirectory: output, templatesDirectory: input.templatesDirectory, emit: emit,
-            warningsAsErrors: diagnostics.warningsAsErrors, sourceDateEpoch: ToolEnvironment.sourceDateEpoch)
-        options.threads = ToolEnvironment.threads
-        options.release = release
-        // The build stats' size breakdown, measured by the emitter on the staged database while it compresses.
-        options.release.measureSizes = true
-        options.progress = { event in progress.update(stage: event.stage, item: event.item, done: event.done, total: event.total, unit: event.unit) }
+        let options = buildOptions(
+            city: city, templates: templates, output: output, emit: emit, diagnostics: diagnostics, release: release,
+            progress: progress)
         let plan = Compiler.plan(options, bag: bag)
         lap.mark("plan")
         if dryRun {
@@ -162,10 +164,88 @@ enum BuildRunner {
         let build = plan.map { Compiler.run($0, bag: bag) } ?? BuildReport()
         lap.mark("run")
         progress.clear()
+        let outcome = finish(
+            build, bag: bag, command: command, city: city, root: root, diagnostics: diagnostics, output: output,
+            verbose: verbose, printReport: true)
+        if outcome.ioFailure {
+            throw ExitCode(ExitCodes.ioFailure)
+        }
+        if bag.hasErrors {
+            // 66 only for a city file that cannot be read at all; a missing source is located in it: exit 1.
+            let missing = bag.diagnostics.contains {
+                $0.code == Rules.cityMissingSource.code && $0.severity == .error && ($0.location?.line ?? 0) == 0
+            }
+            throw ExitCode(missing && build.city == nil ? ExitCodes.missingInput : ExitCodes.dataErrors)
+        }
+    }
+
+    /// The folder of a city directory or city file; nil when it does not exist.
+    static func cityRoot(_ city: String) -> String? {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: city, isDirectory: &isDirectory) else { return nil }
+        return isDirectory.boolValue ? city : (city as NSString).deletingLastPathComponent
+    }
+
+    /// The `--baseline` file, loaded before any work: a missing or unreadable baseline is a usage problem.
+    static func loadBaseline(_ diagnostics: DiagnosticOptions) throws -> Baseline? {
+        guard let path = diagnostics.baseline else { return nil }
+        do {
+            return try Baseline.load(path: path)
+        } catch .unreadable {
+            Terminal.err("citypack: error: no such baseline file: \(path)\n")
+            throw ExitCode(ExitCodes.missingInput)
+        } catch .notABaseline {
+            Terminal.err("citypack: error: \(path) is not a citypack baseline (version \(Baseline.currentVersion))\n")
+            throw ExitCode(ExitCodes.usage)
+        }
+    }
+
+    /// A city's bag, with the command line's rule settings and baseline.
+    static func makeBag(_ diagnostics: DiagnosticOptions, baseline: Baseline?, root: String) throws -> DiagnosticBag {
+        // A baseline must see every finding, so the per-rule cap is lifted when one is used or written.
+        let keepAll = diagnostics.baseline != nil || diagnostics.writeBaseline != nil
+        let bag = DiagnosticBag(warningsAsErrors: diagnostics.warningsAsErrors, maxPerCode: keepAll ? Int.max : 1000)
+        bag.pin(try diagnostics.ruleSettings())
+        if let baseline { bag.use(baseline: baseline, root: root) }
+        return bag
+    }
+
+    /// What to build, from the command line and the tool's environment.
+    static func buildOptions(
+        city: String, templates: String?, output: String, emit: Bool, diagnostics: DiagnosticOptions, release: EmitOptions,
+        progress: ProgressLine?
+    ) -> BuildOptions {
+        var options = BuildOptions(
+            cityPath: city, outputDirectory: output, templatesDirectory: templates, emit: emit,
+            warningsAsErrors: diagnostics.warningsAsErrors, sourceDateEpoch: ToolEnvironment.sourceDateEpoch)
+        options.threads = ToolEnvironment.threads
+        options.release = release
+        // The build stats' size breakdown, measured by the emitter on the staged database while it compresses.
+        options.release.measureSizes = true
+        if let progress {
+            options.progress = { event in progress.update(stage: event.stage, item: event.item, done: event.done, total: event.total, unit: event.unit) }
+        }
+        return options
+    }
+
+    /// What ``finish`` found.
+    struct Outcome {
+        var ioFailure = false
+        var report: DiagnosticReport
+    }
+
+    /// Renders a city's diagnostics (`printReport`: in the chosen format, else only the human summary line),
+    /// writes its reports and baseline, and prints the one-line summary.
+    static func finish(
+        _ build: BuildReport, bag: DiagnosticBag, command: String, city: String, root: String, diagnostics: DiagnosticOptions,
+        output: String, verbose: Bool, printReport: Bool
+    ) -> Outcome {
+        let emit = command == "build"
+        var lap = TimeTrace.Lap()
         var report = DiagnosticReport(
             command: command, city: build.city?.id, root: root, bag: bag, baselineFile: diagnostics.baseline)
         if let fallbacks = build.copy?.fallbacks, !fallbacks.isEmpty { report.copyFallbacks = fallbacks }
-        render(report, diagnostics)
+        if printReport { render(report, diagnostics) }
         lap.mark("render diagnostics")
 
         // Reports are written on every run, also a failed one.
@@ -218,7 +298,7 @@ enum BuildRunner {
                 Terminal.err("citypack: \(command) failed: \(summary)\(emit ? "; no pack was written" : "")\n")
             } else {
                 let editorial = build.cards + build.routes > 0 ? ", \(build.cards) cards, \(build.routes) routes" : ""
-                Terminal.err("checked \(build.city?.id ?? input.city): \(build.poisKept) POIs\(editorial); \(summary)\n")
+                Terminal.err("checked \(build.city?.id ?? city): \(build.poisKept) POIs\(editorial); \(summary)\n")
             }
             if diagnostics.baseline != nil {
                 for entry in report.fixed {
@@ -226,16 +306,7 @@ enum BuildRunner {
                 }
             }
         }
-        if ioFailure != nil {
-            throw ExitCode(ExitCodes.ioFailure)
-        }
-        if bag.hasErrors {
-            // 66 only for a city file that cannot be read at all; a missing source is located in it: exit 1.
-            let missing = bag.diagnostics.contains {
-                $0.code == Rules.cityMissingSource.code && $0.severity == .error && ($0.location?.line ?? 0) == 0
-            }
-            throw ExitCode(missing && build.city == nil ? ExitCodes.missingInput : ExitCodes.dataErrors)
-        }
+        return Outcome(ioFailure: ioFailure != nil, report: report)
     }
 
     /// The version written into reports (`citypack 0.1.0` → `0.1.0`).

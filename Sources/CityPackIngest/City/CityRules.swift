@@ -55,4 +55,15 @@ extension Rules {
             file: "city.yaml",
             triggering: Base.edit(Base.cityYAML, "locales: [en, de, fr]", "locales: [en, deutsch, fr]"),
             passing: Base.cityYAML))
+    public static let cityDuplicateID = RuleDescription(
+        "city.duplicate_id", .city, .error, "Two cities of one fleet build have the same id; neither is built",
+        title: "Duplicate city id in a fleet",
+        rationale: "Packs, manifests and catalog entries are named by the city id: two cities would overwrite each other.",
+        exampleWaiver: "Needs two city folders built together; FleetTests.duplicateCityIDsAreRefused builds such a fleet and checks neither city is written while the others are.")
+    public static let cityFleetInvalid = RuleDescription(
+        "city.fleet_invalid", .city, .error,
+        "The fleet file is not valid YAML, has an unknown key, or names a city folder that does not exist",
+        title: "Invalid fleet file",
+        rationale: "A fleet file with a typo would silently leave cities out of a release.",
+        exampleWaiver: "The example city has no fleet file; FleetFileTests checks each problem is located in fleet.yaml.")
 }

@@ -26,11 +26,12 @@ import Foundation
 /// Not thread-safe: use one reader from one task.
 public final class OSMReader {
     /// The element sink both adapters feed; owned (the SAX adapter reaches it through a pointer).
-    private let sink: UnsafeMutablePointer<OSMAssembler>
-    private let options: OSMReadOptions
+    let sink: UnsafeMutablePointer<OSMAssembler>
+    /// The bounds, threads and progress callback the reader was made with.
+    public let options: OSMReadOptions
     private var buffer: UnsafeMutableRawPointer
-    private var bytesRead: Int64 = 0
-    private var finished = false
+    var bytesRead: Int64 = 0
+    private(set) var finished = false
 
     /// Chunk size fed to the parser: 1 MiB (libxml2 rejects single chunks over 10 MB without XML_PARSE_HUGE).
     static let chunkSize = 1 << 20

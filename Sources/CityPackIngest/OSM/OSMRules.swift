@@ -117,6 +117,12 @@ extension Rules {
         title: "PBF file malformed",
         rationale: "A truncated or corrupt extract would give a pack that silently lacks data.",
         exampleWaiver: "A PBF file is binary and cannot be shown as a readable example; PBFReaderTests.truncatedPBFIsDiagnostic truncates a real extract and checks the diagnostic.")
+    public static let osmBBoxOutsideSource = RuleDescription(
+        "osm.bbox_outside_source", .osm, .error,
+        "The city's bounding box does not overlap the data of an OSM PBF file it names",
+        title: "Bounding box outside the source",
+        rationale: "A city cut from a country or continent file with a mistyped box would be built empty from nothing.",
+        exampleWaiver: "A PBF file is binary and cannot be shown as a readable example; FleetTests.bboxOutsideSourceIsLocatedError builds a city whose box lies beside a real extract.")
     public static let osmUnsupportedVersion = RuleDescription(
         "osm.unsupported_version", .osm, .error, "The <osm> root has no version attribute or a version other than 0.6",
         title: "Unsupported OSM version",

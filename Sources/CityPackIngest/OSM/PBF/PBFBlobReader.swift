@@ -116,7 +116,11 @@ package final class PBFBlobReader {
 
     /// The next blob as stored (still compressed), or `nil` at a clean end of file: the framing is checked here,
     /// the content by ``decodeBlob(_:blobOffset:)``, which may run on another thread.
-    package func nextRaw() throws(PBFError) -> PBFRawBlob? {
+    package func nextRaw() throws(PBFError) -> PBFRawBlob? { try nextRaw(readingData: true) }
+
+    /// The next blob's framing, its data read only when `readingData` (else `bytes` is empty and the data is
+    /// stepped over), or `nil` at a clean end of file.
+    package func nextRaw(readingData: Bool) throws(PBFError) -> PBFRawBlob? {
         let start = offset
         var prefix: [UInt8] = []
         let got = try read(4, at: start, into: &prefix)
@@ -131,7 +135,7 @@ package final class PBFBlobReader {
         guard dataSize >= 0, dataSize <= Int64(Self.maxBlobSize) else {
             throw .blobTooLarge(size: dataSize, offset: start)
         }
-        let blobBytes = try readExactly(Int(dataSize), at: start + 4 + Int64(headerLength))
+        let blobBytes = readingData ? try readExactly(Int(dataSize), at: start + 4 + Int64(headerLength)) : []
         offset = start + 4 + Int64(headerLength) + dataSize
         return PBFRawBlob(type: type, offset: start, bytes: blobBytes)
     }

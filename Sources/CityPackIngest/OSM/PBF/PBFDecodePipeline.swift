@@ -25,6 +25,9 @@ package final class PBFDecodePipeline {
 
     private let reader: PBFBlobReader
     private let filter: PBFTagFilter?
+    /// Which blobs (by index in the file) are inflated and decoded; the others come as `.other` unread.
+    private let keep: ((Int) -> Bool)?
+    private var blobIndex = 0
     private let window: Int
     private let inline: Bool
     private let queue: DispatchQueue
@@ -38,9 +41,11 @@ package final class PBFDecodePipeline {
     package var offset: Int64 { reader.offset }
 
     /// Opens `path`; `workers` threads decode at once, handing over tags as `filter` says (all without one).
-    package init(path: String, workers: Int, filter: PBFTagFilter? = nil) throws(PBFError) {
+    /// `keep`, when given, says which blobs (by index) to decode; the data of the others is not even read.
+    package init(path: String, workers: Int, filter: PBFTagFilter? = nil, keep: ((Int) -> Bool)? = nil) throws(PBFError) {
         reader = try PBFBlobReader(path: path)
         self.filter = filter
+        self.keep = keep
         let n = max(1, workers)
         inline = n == 1
         window = inline ? 1 : 2 * n
@@ -66,12 +71,18 @@ package final class PBFDecodePipeline {
     private func fill() {
         while inFlight.count - inFlightHead < window && !endOfFile && readError == nil {
             do throws(PBFError) {
-                guard let raw = try reader.nextRaw() else {
+                let wanted = keep?(blobIndex) ?? true
+                blobIndex += 1
+                guard let raw = try reader.nextRaw(readingData: wanted) else {
                     endOfFile = true
                     return
                 }
                 let slot = Slot()
                 inFlight.append(slot)
+                if !wanted {
+                    slot.done.signal()
+                    continue
+                }
                 if inline {
                     slot.result = Self.decode(raw, filter: filter)
                     slot.done.signal()
