@@ -9,17 +9,49 @@ struct Catalog: ParsableCommand {
         discussion: """
             Merges the city folders of several builds (e.g. a CI matrix that builds one city per job): copy the
             city folders into one outputs folder, then run `citypack catalog`. Holds the folder's lock, so it never
-            interleaves with a build writing there. Exit codes: 0 written, 64 usage, 66 no such folder or key,
-            74 I/O failure.
+            interleaves with a build writing there.
+            `--merge DIR… --output OUT` joins the output folders of a sharded fleet build (`citypack build --fleet F
+            --shard i/n`, one folder per shard) into OUT with one catalog: the same bytes as a one-machine build. A
+            shard folder without a catalog (its build did not finish) or two different packs of one city version
+            are refused and nothing is written.
+            Exit codes: 0 written, 1 merge refused, 64 usage, 66 no such folder or key, 74 I/O failure.
             """)
 
     @Argument(help: "Output folder (default: outputs).")
-    var outputs: String = "outputs"
+    var outputs: String?
+
+    @Option(name: .long, parsing: .upToNextOption, help: "Shard output folders to merge into --output.")
+    var merge: [String] = []
+
+    @Option(name: [.short, .long], help: "The folder --merge writes (required with --merge).")
+    var output: String?
 
     @Option(name: .long, help: "Ed25519 private key (from `citypack keygen`) that signs the catalog.")
     var signKey: String?
 
+    func validate() throws {
+        if !merge.isEmpty && output == nil { throw ValidationError("--merge needs --output OUT") }
+        if !merge.isEmpty && outputs != nil { throw ValidationError("give the folder to write as --output, not as an argument, with --merge") }
+        if merge.isEmpty && output != nil { throw ValidationError("--output is for --merge; name the folder to rebuild as the argument") }
+    }
+
     func run() throws {
+        if !merge.isEmpty, let output {
+            let key = try signKey.map { try KeyLoader.load($0) }
+            do {
+                let path = try CatalogMerger.merge(merge, into: output, signingKey: key)
+                Terminal.out(try String(contentsOfFile: path, encoding: .utf8))
+            } catch let refusal as CatalogMerger.Refusal {
+                Terminal.err("citypack: error: cannot merge: \(refusal)\n")
+                if case .missingFolder = refusal { throw ExitCode(ExitCodes.missingInput) }
+                throw ExitCode(ExitCodes.dataErrors)
+            } catch let error as EmitError {
+                Terminal.err("\(error.path): error[pack.io_failure]: \(error.message)\n")
+                throw ExitCode(ExitCodes.ioFailure)
+            }
+            return
+        }
+        let outputs = self.outputs ?? "outputs"
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: outputs, isDirectory: &isDirectory), isDirectory.boolValue else {
             Terminal.err("citypack: error: no such folder: \(outputs)\n")

@@ -65,5 +65,5 @@ extension Rules {
         "The fleet file is not valid YAML, has an unknown key, or names a city folder that does not exist",
         title: "Invalid fleet file",
         rationale: "A fleet file with a typo would silently leave cities out of a release.",
-        exampleWaiver: "The example city has no fleet file; FleetFileTests checks each problem is located in fleet.yaml.")
+        exampleWaiver: "The example city has no fleet file; FleetTests.fleetFileProblemsAreLocated checks each problem is located in fleet.yaml.")
 }
