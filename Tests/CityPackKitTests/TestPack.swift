@@ -2,6 +2,7 @@ import CCityPackSQLite
 import CCityPackZlib
 import CityPackFormat
 import CityPackKit
+import CityPackSupport
 import Foundation
 
 /// A POI as the test writes it into a pack.
