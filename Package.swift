@@ -91,7 +91,7 @@ let package = Package(
         .executableTarget(name: "citypack", dependencies: ["CityPackCLI"]),
         .executableTarget(name: "citypack-rusage"),
 
-        .target(name: "CityPackTestSupport", dependencies: ["CityPackDiagnostics", "CCityPackZlib"], path: "Tests/CityPackTestSupport"),
+        .target(name: "CityPackTestSupport", dependencies: ["CityPackDiagnostics", "CityPackStorage", "CCityPackZlib"], path: "Tests/CityPackTestSupport"),
         .testTarget(name: "CityPackDiagnosticsTests", dependencies: ["CityPackDiagnostics", "CityPackTestSupport"]),
         .testTarget(name: "CityPackIngestTests", dependencies: ["CityPackIngest", "CityPackDevTools", "CityPackModel", "CityPackFormat", "CityPackTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "CityPackValidateTests", dependencies: ["CityPackValidate", "CityPackModel", "CityPackFormat", "CityPackIngest", "CityPackCompiler", "CityPackTestSupport"]),
@@ -99,7 +99,7 @@ let package = Package(
         .testTarget(name: "CityPackFormatTests", dependencies: ["CityPackFormat", "CityPackTestSupport"]),
         .testTarget(name: "CityPackModelTests", dependencies: ["CityPackModel", "CityPackTestSupport"]),
         .testTarget(name: "CityPackEmitTests", dependencies: ["CityPackEmit", "CityPackKit", "CityPackFormat", "CityPackModel", "CityPackIngest", "CityPackDiagnostics", "CityPackSupport", "CityPackStorage", "CityPackTestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "CityPackKitTests", dependencies: ["CityPackKit", "CityPackEmit", "CityPackFormat", "CityPackSupport", "CityPackModel", "CityPackTestSupport"]),
+        .testTarget(name: "CityPackKitTests", dependencies: ["CityPackKit", "CityPackEmit", "CityPackFormat", "CityPackSupport", "CityPackStorage", "CityPackModel", "CityPackTestSupport"]),
         .testTarget(name: "CityPackCLITests", dependencies: ["CityPackCLI", "CityPackDevTools", "CityPackKit", "CityPackFormat", "CityPackSupport", "CityPackTestSupport"]),
         .testTarget(name: "CityPackCompilerTests", dependencies: ["CityPackCompiler", "CityPackDiagnostics", "CityPackModel", "CityPackTestSupport", "CCityPackSQLite"], exclude: ["Golden"]),
     ],
