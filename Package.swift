@@ -3,9 +3,17 @@ import PackageDescription
 
 // Module graph (data flows one way):
 //   citypack → CityPackCLI → CityPackCompiler → {Ingest, Validate, Emit}
-//   every stage → CityPackModel → CityPackDiagnostics
-//   CityPackFormat (pack format, proximity index, shared primitives; imports nothing of ours) is shared by every
-//   module above it and by CityPackKit (the app-side reader).
+//   every stage → CityPackModel → {CityPackDiagnostics, CityPackFormat}
+//   CityPackFormat (the pack format: schema, manifest, catalog, signatures, coordinates and bounding boxes, geohash
+//   proximity index, sizes, delta, web flavour) is shared by every module above it and by CityPackKit (the
+//   app-side reader). It stands on two leaves that import nothing of ours:
+//   - CityPackSupport: general helpers in pure Swift (+ swift-crypto for SHA-256): sorted and canonical JSON, the
+//     compact JSON encoder, civil dates and times, file digests, the time trace. CityPackDiagnostics needs only
+//     this, so the lowest stage module pulls in neither SQLite nor zlib.
+//   - CityPackStorage: the wrappers over the C libraries bytes are stored with — SQLite (the pack database) and
+//     zlib (ZlibStream: the gzip a pack ships in, PBF blobs, zip entries). Kept apart from CityPackFormat because
+//     the readers of inputs (Ingest) and the tooling need them without the pack format's meaning, and apart from
+//     CityPackSupport because they link C libraries.
 let package = Package(
     name: "CityPack",
     platforms: [.macOS(.v13), .iOS(.v16)],
@@ -28,59 +36,71 @@ let package = Package(
         .systemLibrary(name: "CCityPackZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CCityPackSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
-        .target(name: "CityPackDiagnostics", dependencies: ["CityPackFormat"]),
-        .target(name: "CityPackModel", dependencies: ["CityPackDiagnostics", "CityPackFormat"]),
-        .target(
-            name: "CityPackFormat",
-            dependencies: ["CCityPackSQLite", "CCityPackZlib", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "CityPackSupport", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "CityPackStorage", dependencies: ["CCityPackSQLite", "CCityPackZlib"]),
+        .target(name: "CityPackDiagnostics", dependencies: ["CityPackSupport"]),
+        .target(name: "CityPackModel", dependencies: ["CityPackDiagnostics", "CityPackFormat", "CityPackSupport"]),
+        .target(name: "CityPackFormat", dependencies: ["CityPackSupport", "CityPackStorage", "CCityPackSQLite"]),
         .target(
             name: "CityPackIngest",
             dependencies: [
-                "CityPackModel", "CityPackDiagnostics", "CityPackFormat", "CCityPackXML2", "CCityPackZlib",
+                "CityPackModel", "CityPackDiagnostics", "CityPackFormat", "CityPackSupport", "CityPackStorage",
+                "CCityPackXML2", "CCityPackZlib",
                 .product(name: "Yams", package: "Yams"),
             ],
             // The SAX callbacks and CSV scanner are the hot paths: skip dynamic exclusivity checks in release
             // builds (measured ~3 % of a Liechtenstein build in swift_beginAccess). Debug builds keep them.
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
-        .target(name: "CityPackValidate", dependencies: ["CityPackModel", "CityPackDiagnostics", "CityPackFormat"]),
+        .target(
+            name: "CityPackValidate",
+            dependencies: ["CityPackModel", "CityPackDiagnostics", "CityPackFormat", "CityPackSupport"]),
         .target(
             name: "CityPackEmit",
             dependencies: [
-                "CityPackModel", "CityPackFormat", "CityPackDiagnostics",
-                "CCityPackSQLite", "CCityPackZlib",
+                "CityPackModel", "CityPackFormat", "CityPackDiagnostics", "CityPackSupport", "CityPackStorage",
+                "CCityPackSQLite",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         .target(
             name: "CityPackKit",
             dependencies: [
-                "CityPackFormat", "CCityPackSQLite", "CCityPackZlib",
+                "CityPackFormat", "CityPackSupport", "CityPackStorage", "CCityPackSQLite",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         .target(
             name: "CityPackCompiler",
             dependencies: [
                 "CityPackDiagnostics", "CityPackModel", "CityPackIngest", "CityPackValidate",
-                "CityPackEmit", "CityPackFormat", "CCityPackZlib",
+                "CityPackEmit", "CityPackFormat", "CityPackSupport", "CCityPackZlib",
             ]),
         .target(
             name: "CityPackCLI",
             dependencies: [
                 "CityPackCompiler", "CityPackKit", "CityPackDiagnostics", "CityPackModel", "CityPackIngest",
-                "CCityPackZlib",
+                "CityPackDevTools", "CityPackEmit", "CityPackFormat", "CityPackSupport", "CityPackStorage", "CCityPackZlib",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        // Dev tooling, not shipped in any library: `citypack bench`'s measurements and the osm-testdata
+        // conformance run. The CLI keeps the thin `bench` subcommand over it.
+        .target(
+            name: "CityPackDevTools",
+            dependencies: [
+                "CityPackIngest", "CityPackDiagnostics", "CityPackKit", "CityPackFormat", "CityPackStorage",
+                "CCityPackZlib",
             ]),
         .executableTarget(name: "citypack", dependencies: ["CityPackCLI"]),
         .executableTarget(name: "citypack-rusage"),
 
-        .target(name: "CityPackTestSupport", dependencies: ["CityPackDiagnostics", "CCityPackZlib"], path: "Tests/CityPackTestSupport"),
+        .target(name: "CityPackTestSupport", dependencies: ["CityPackDiagnostics", "CityPackStorage", "CCityPackZlib"], path: "Tests/CityPackTestSupport"),
         .testTarget(name: "CityPackDiagnosticsTests", dependencies: ["CityPackDiagnostics", "CityPackTestSupport"]),
-        .testTarget(name: "CityPackIngestTests", dependencies: ["CityPackIngest", "CityPackModel", "CityPackTestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "CityPackValidateTests", dependencies: ["CityPackValidate", "CityPackModel", "CityPackIngest", "CityPackCompiler", "CityPackTestSupport"]),
+        .testTarget(name: "CityPackIngestTests", dependencies: ["CityPackIngest", "CityPackDevTools", "CityPackModel", "CityPackFormat", "CityPackTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "CityPackValidateTests", dependencies: ["CityPackValidate", "CityPackModel", "CityPackFormat", "CityPackIngest", "CityPackCompiler", "CityPackTestSupport"]),
+        .testTarget(name: "CityPackSupportTests", dependencies: ["CityPackSupport", "CityPackTestSupport"]),
         .testTarget(name: "CityPackFormatTests", dependencies: ["CityPackFormat", "CityPackTestSupport"]),
         .testTarget(name: "CityPackModelTests", dependencies: ["CityPackModel", "CityPackTestSupport"]),
-        .testTarget(name: "CityPackEmitTests", dependencies: ["CityPackEmit", "CityPackKit", "CityPackFormat", "CityPackModel", "CityPackIngest", "CityPackDiagnostics", "CityPackTestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "CityPackKitTests", dependencies: ["CityPackKit", "CityPackEmit", "CityPackFormat", "CityPackModel", "CityPackTestSupport"]),
-        .testTarget(name: "CityPackCLITests", dependencies: ["CityPackCLI", "CityPackKit", "CityPackFormat", "CityPackTestSupport"]),
+        .testTarget(name: "CityPackEmitTests", dependencies: ["CityPackEmit", "CityPackKit", "CityPackFormat", "CityPackModel", "CityPackIngest", "CityPackDiagnostics", "CityPackSupport", "CityPackStorage", "CityPackTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "CityPackKitTests", dependencies: ["CityPackKit", "CityPackEmit", "CityPackFormat", "CityPackSupport", "CityPackStorage", "CityPackModel", "CityPackTestSupport"]),
+        .testTarget(name: "CityPackCLITests", dependencies: ["CityPackCLI", "CityPackDevTools", "CityPackKit", "CityPackFormat", "CityPackSupport", "CityPackTestSupport"]),
         .testTarget(name: "CityPackCompilerTests", dependencies: ["CityPackCompiler", "CityPackDiagnostics", "CityPackModel", "CityPackTestSupport", "CCityPackSQLite"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]

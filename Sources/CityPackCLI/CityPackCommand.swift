@@ -1,5 +1,6 @@
 import ArgumentParser
 import CityPackFormat
+import CityPackSupport
 
 /// The root `citypack` command.
 public struct CityPackCommand: ParsableCommand {

@@ -1,8 +1,8 @@
 import CityPackDiagnostics
 import CityPackEmit
-import CityPackFormat
 import CityPackIngest
 import CityPackModel
+import CityPackSupport
 import Foundation
 
 /// Plans and runs builds: ``plan(_:bag:)`` reads the city file and the category profile and decides the stages;

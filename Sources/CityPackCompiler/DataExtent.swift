@@ -1,4 +1,5 @@
 import CityPackDiagnostics
+import CityPackFormat
 import CityPackIngest
 import CityPackModel
 import Foundation

@@ -1,5 +1,5 @@
 import CityPackEmit
-import CityPackFormat
+import CityPackSupport
 import Foundation
 
 /// SHA-256 of the source files, computed on a background queue; ``wait()`` returns them in input order.

@@ -3,6 +3,7 @@ import CityPackEmit
 import CityPackFormat
 import CityPackIngest
 import CityPackModel
+import CityPackSupport
 import CityPackValidate
 import Foundation
 

@@ -1,4 +1,4 @@
-import CityPackFormat
+import CityPackSupport
 import Foundation
 
 /// Known problems to silence: a list of diagnostic fingerprints, written by `citypack check --write-baseline`

@@ -1,4 +1,5 @@
 import CityPackFormat
+import CityPackSupport
 import Foundation
 
 /// Rebuilds `catalog.json` (``CityPackFormat/Catalog``) from the `*/manifest.json` files of an output folder.

@@ -1,5 +1,5 @@
-import CCityPackZlib
 import CityPackFormat
+import CityPackSupport
 import Foundation
 
 /// Computes ``CityPackFormat/PackDelta`` deltas between two pack databases: a block-matching binary diff of the

@@ -1,5 +1,6 @@
 import CityPackFormat
 import CityPackModel
+import CityPackSupport
 import Foundation
 
 /// Writes the editorial tables (`card`, `situation`, `action`, `route`, `route_waypoint`) and the UI copy

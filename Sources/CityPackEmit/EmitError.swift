@@ -1,5 +1,5 @@
 import CCityPackSQLite
-import CityPackFormat
+import CityPackStorage
 
 /// Unrecoverable failures while writing artifacts. Data problems are diagnostics, not errors.
 public enum EmitError: Error, Sendable, CustomStringConvertible {

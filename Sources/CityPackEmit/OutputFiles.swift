@@ -1,4 +1,4 @@
-import CityPackFormat
+import CityPackSupport
 import Foundation
 
 /// File operations of the emitter with POSIX error reporting: every failure is an ``EmitError/io(path:message:)``

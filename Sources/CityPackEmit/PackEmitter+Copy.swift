@@ -1,4 +1,5 @@
 import CityPackFormat
+import CityPackSupport
 import Foundation
 
 extension PackEmitter {

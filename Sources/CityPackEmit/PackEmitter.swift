@@ -1,5 +1,6 @@
 import CityPackFormat
 import CityPackModel
+import CityPackSupport
 import Foundation
 
 /// What ``PackEmitter/emit(_:outputDirectory:options:)`` produced.

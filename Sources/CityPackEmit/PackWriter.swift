@@ -1,5 +1,7 @@
 import CityPackFormat
 import CityPackModel
+import CityPackStorage
+import CityPackSupport
 import Foundation
 
 /// Writes the SQLite pack (format ``PackSchema/formatVersion``) for a ``PackInput``.

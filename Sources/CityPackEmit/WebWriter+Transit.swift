@@ -1,4 +1,5 @@
 import CityPackFormat
+import CityPackStorage
 import Foundation
 
 /// The web flavour's `transit` part (see ``WebWriter``).

@@ -1,4 +1,6 @@
 import CityPackFormat
+import CityPackStorage
+import CityPackSupport
 import Foundation
 
 /// Writes the web flavour of a pack: gzip'd JSON parts that a client without SQLite (a browser, a Capacitor

@@ -1,5 +1,5 @@
 import CCityPackSQLite
-import CCityPackZlib
+import CityPackStorage
 import Foundation
 
 /// Where a pack's bytes go: per table and index (FTS5 shadow tables separately), the SQLite pages it occupies, the
@@ -85,26 +85,20 @@ public struct PackSizes: Sendable, Codable, Equatable {
 
     /// Bytes of `bytes` deflated with gzip level 6.
     package static func deflatedSize(_ bytes: [UInt8]) -> Int {
-        guard !bytes.isEmpty else { return 0 }
-        var stream = z_stream()
-        guard citypack_deflateInit2(&stream, 6, 15 + 16, 8) == Z_OK else { return 0 }
-        defer { deflateEnd(&stream) }
-        var input = bytes
+        guard !bytes.isEmpty, let stream = try? ZlibStream(deflating: .gzip, level: 6) else { return 0 }
         let chunk = 64 * 1024
         var buffer = [UInt8](repeating: 0, count: chunk)
         var total = 0
-        input.withUnsafeMutableBufferPointer { inp in
-            stream.next_in = inp.baseAddress
-            stream.avail_in = UInt32(inp.count)
-            var rc: Int32 = Z_OK
+        bytes.withUnsafeBytes { input in
+            stream.setInput(input.baseAddress, count: input.count)
+            var result = ZlibResult.progress
             repeat {
-                buffer.withUnsafeMutableBufferPointer { b in
-                    stream.next_out = b.baseAddress
-                    stream.avail_out = UInt32(chunk)
-                    rc = deflate(&stream, Z_FINISH)
-                    total += chunk - Int(stream.avail_out)
+                buffer.withUnsafeMutableBytes { b in
+                    let produced: Int
+                    (result, produced) = stream.run(into: b, finish: true)
+                    total += produced
                 }
-            } while rc == Z_OK
+            } while result == .progress
         }
         return total
     }

@@ -1,25 +1,10 @@
-/// Length and map region of a walking route, as the pack stores them in `route`.
+/// Length and map region (a ``BoundingBox`` that never crosses the antimeridian) of a walking route, as the pack
+/// stores them in `route`.
 public enum RouteGeometry {
     /// Padding added on each side of the waypoints' bounding box, as a fraction of its span (20 %).
     public static let padding = 0.2
     /// Smallest span of the region on each axis, in degrees (0.01° ≈ 1.1 km of latitude).
     public static let minimumSpan = 0.01
-
-    /// A region in degrees: `[minLon, minLat, maxLon, maxLat]`.
-    public struct Region: Sendable, Hashable, Codable {
-        public var minLon: Double
-        public var minLat: Double
-        public var maxLon: Double
-        public var maxLat: Double
-        public init(minLon: Double, minLat: Double, maxLon: Double, maxLat: Double) {
-            self.minLon = minLon
-            self.minLat = minLat
-            self.maxLon = maxLon
-            self.maxLat = maxLat
-        }
-        public var centerLat: Double { (minLat + maxLat) / 2 }
-        public var centerLon: Double { (minLon + maxLon) / 2 }
-    }
 
     /// Sum of great-circle legs between consecutive points, in metres.
     /// - Parameter points: `(lat, lon)` in degrees, in route order.
@@ -34,9 +19,9 @@ public enum RouteGeometry {
 
     /// The region to focus a map on: the points' bounding box, padded by ``padding`` × span on each side, then
     /// widened symmetrically to at least ``minimumSpan`` per axis, clamped to ±90° / ±180°. Nil for no points.
-    public static func region(_ points: [(lat: Double, lon: Double)]) -> Region? {
+    public static func region(_ points: [(lat: Double, lon: Double)]) -> BoundingBox? {
         guard let first = points.first else { return nil }
-        var r = Region(minLon: first.lon, minLat: first.lat, maxLon: first.lon, maxLat: first.lat)
+        var r = BoundingBox(minLon: first.lon, minLat: first.lat, maxLon: first.lon, maxLat: first.lat)
         for p in points.dropFirst() {
             r.minLat = min(r.minLat, p.lat)
             r.maxLat = max(r.maxLat, p.lat)
@@ -54,6 +39,6 @@ public enum RouteGeometry {
         }
         let (minLat, maxLat) = widen(r.minLat, r.maxLat)
         let (minLon, maxLon) = widen(r.minLon, r.maxLon)
-        return Region(minLon: max(-180, minLon), minLat: max(-90, minLat), maxLon: min(180, maxLon), maxLat: min(90, maxLat))
+        return BoundingBox(minLon: max(-180, minLon), minLat: max(-90, minLat), maxLon: min(180, maxLon), maxLat: min(90, maxLat))
     }
 }

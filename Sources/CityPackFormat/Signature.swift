@@ -1,3 +1,4 @@
+import CityPackSupport
 import Foundation
 
 /// What exactly is signed in a manifest or catalog, shared by the signer (`CityPackEmit`) and the verifier

@@ -1,4 +1,4 @@
-import CityPackFormat
+import CityPackSupport
 
 /// A calendar date as GTFS uses it for service days (proleptic Gregorian, no time zone).
 public struct ServiceDate: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {

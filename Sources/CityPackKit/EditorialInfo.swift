@@ -75,7 +75,7 @@ public struct WalkingRouteInfo: Sendable, Codable, Hashable {
     /// Sum of great-circle legs, metres.
     public var lengthMetres: Double
     /// Map region to focus: the waypoints' box with 20 % padding, at least 0.01° per axis.
-    public var region: RouteGeometry.Region
+    public var region: BoundingBox
     /// Display order.
     public var position: Int
     /// Ordered by sequence; empty in ``EditorialReader/routes(locale:)`` (use ``EditorialReader/route(id:locale:)``).

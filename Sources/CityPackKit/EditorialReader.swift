@@ -205,7 +205,7 @@ public final class EditorialReader: @unchecked Sendable {
         WalkingRouteInfo(
             id: stmt.text(0) ?? "", name: pick(stmt.text(1), locale) ?? "", description: pick(stmt.text(2), locale),
             lengthMetres: stmt.double(3),
-            region: RouteGeometry.Region(minLon: stmt.double(4), minLat: stmt.double(5), maxLon: stmt.double(6), maxLat: stmt.double(7)),
+            region: BoundingBox(minLon: stmt.double(4), minLat: stmt.double(5), maxLon: stmt.double(6), maxLat: stmt.double(7)),
             position: Int(stmt.int64(8)), waypoints: [])
     }
 

@@ -1,4 +1,4 @@
-import CityPackFormat
+import CityPackStorage
 import Foundation
 
 /// The open database of a reader and the lock that serialises every use of it, shared by ``PackReader``,

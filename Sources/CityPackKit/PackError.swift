@@ -1,4 +1,4 @@
-import CityPackFormat
+import CityPackStorage
 
 /// Why a pack could not be opened or read. Every public throwing API of `CityPackKit` throws only this type.
 public enum PackError: Error, Sendable, Equatable, CustomStringConvertible {

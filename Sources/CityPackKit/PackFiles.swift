@@ -1,5 +1,5 @@
-import CCityPackZlib
-import CityPackFormat
+import CityPackStorage
+import CityPackSupport
 import Crypto
 import Foundation
 
@@ -59,11 +59,10 @@ enum PackFiles {
             if !completed { unlink(destination) }
         }
 
-        var stream = z_stream()
-        guard citypack_inflateInit2(&stream, 15 + 16) == Z_OK else {
+        let stream: ZlibStream
+        do { stream = try ZlibStream(inflating: .gzip) } catch {
             throw PackError.corruptCompressedData(path: source, message: "zlib initialisation failed")
         }
-        defer { inflateEnd(&stream) }
 
         let inBuffer = UnsafeMutablePointer<UInt8>.allocate(capacity: chunkSize)
         let outBuffer = UnsafeMutablePointer<UInt8>.allocate(capacity: chunkSize)
@@ -82,26 +81,25 @@ enum PackFiles {
             if n == 0 { break }
             inHash.update(bufferPointer: UnsafeRawBufferPointer(start: inBuffer, count: n))
             digests.compressedBytes += n
-            stream.next_in = inBuffer
-            stream.avail_in = UInt32(n)
+            stream.setInput(inBuffer, count: n)
+            var produced = 0
             repeat {
                 if ended {
                     // Another gzip member follows the one that just ended.
-                    inflateReset(&stream)
+                    stream.reset()
                     ended = false
                 }
-                stream.next_out = outBuffer
-                stream.avail_out = UInt32(chunkSize)
-                let rc = CCityPackZlib.inflate(&stream, Z_NO_FLUSH)
-                switch rc {
-                case Z_OK: break
-                case Z_STREAM_END: ended = true
-                case Z_BUF_ERROR: break  // no progress possible until more input arrives
-                default:
-                    let message = stream.msg.map { String(cString: $0) } ?? "zlib error \(rc)"
+                let result: ZlibResult
+                (result, produced) = stream.run(
+                    into: UnsafeMutableRawBufferPointer(start: outBuffer, count: chunkSize), finish: false)
+                switch result {
+                case .progress: break
+                case .end: ended = true
+                case .stalled: break  // no progress possible until more input arrives
+                case .failed(let code):
+                    let message = stream.message ?? "zlib error \(code)"
                     throw PackError.corruptCompressedData(path: source, message: message)
                 }
-                let produced = chunkSize - Int(stream.avail_out)
                 if produced > 0 {
                     digests.uncompressedBytes += produced
                     if digests.uncompressedBytes > maxBytes {
@@ -111,8 +109,8 @@ enum PackFiles {
                     outHash.update(bufferPointer: UnsafeRawBufferPointer(start: outBuffer, count: produced))
                     try writeAll(output, outBuffer, produced, path: destination)
                 }
-                if rc == Z_BUF_ERROR { break }
-            } while stream.avail_in > 0 || (stream.avail_out == 0 && !ended)
+                if result == .stalled { break }
+            } while stream.availableInput > 0 || (produced == chunkSize && !ended)
         }
         guard ended else {
             throw PackError.corruptCompressedData(path: source, message: "unexpected end of gzip stream")

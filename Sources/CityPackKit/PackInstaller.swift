@@ -1,5 +1,6 @@
-import CCityPackZlib
 import CityPackFormat
+import CityPackStorage
+import CityPackSupport
 import Foundation
 
 /// Updates an installed pack in place with a delta (``CityPackFormat/PackDelta``), all or nothing.

@@ -1,4 +1,5 @@
 import CityPackFormat
+import CityPackStorage
 import Foundation
 
 /// Everything before a pack is queried: finding it from its manifest, decompressing it, and checking its hashes,

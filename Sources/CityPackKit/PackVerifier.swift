@@ -1,4 +1,6 @@
 import CityPackFormat
+import CityPackStorage
+import CityPackSupport
 import Crypto
 import Foundation
 

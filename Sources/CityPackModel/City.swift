@@ -1,4 +1,5 @@
 import CityPackDiagnostics
+import CityPackFormat
 
 /// A city as described by its city file (`inputs/<city>/city.yaml`).
 public struct City: Sendable, Hashable {

@@ -1,4 +1,5 @@
 import CityPackDiagnostics
+import CityPackFormat
 
 /// OSM element type and id, written `n123`, `w456`, `r789`.
 public struct OSMRef: Sendable, Hashable, Codable, Comparable, CustomStringConvertible {

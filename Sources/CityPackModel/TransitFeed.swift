@@ -1,5 +1,6 @@
 import CityPackDiagnostics
 import CityPackFormat
+import CityPackSupport
 /// A GTFS feed as read by the ingest stage: compact tables, each row remembering its source line.
 ///
 /// Rows keep the raw IDs they reference (so validation can report dangling ones); resolved indices are

@@ -1,4 +1,4 @@
-@testable import CityPackCLI
+import CityPackDevTools
 import CityPackTestSupport
 import Foundation
 import Testing

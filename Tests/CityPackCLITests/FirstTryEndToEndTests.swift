@@ -1,4 +1,5 @@
 import CityPackDiagnostics
+import CityPackFormat
 import CityPackTestSupport
 import Foundation
 import Testing

@@ -1,4 +1,5 @@
 import CityPackCLI
+import CityPackDevTools
 import CityPackKit
 import CityPackTestSupport
 import Foundation

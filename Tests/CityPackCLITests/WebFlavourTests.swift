@@ -1,4 +1,5 @@
 import CityPackFormat
+import CityPackSupport
 import CityPackTestSupport
 import Foundation
 import Testing

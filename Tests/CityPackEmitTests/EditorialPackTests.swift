@@ -2,6 +2,7 @@ import CityPackDiagnostics
 import CityPackFormat
 import CityPackKit
 import CityPackModel
+import CityPackSupport
 import CityPackTestSupport
 import Foundation
 import Testing

@@ -1,6 +1,7 @@
 import CityPackDiagnostics
 import CityPackFormat
 import CityPackModel
+import CityPackSupport
 import Foundation
 import Testing
 

@@ -1,6 +1,8 @@
 import CityPackDiagnostics
 import CityPackFormat
 import CityPackModel
+import CityPackStorage
+import CityPackSupport
 import Foundation
 import Testing
 

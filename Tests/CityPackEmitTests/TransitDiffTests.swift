@@ -1,4 +1,3 @@
-import CityPackFormat
 import CityPackKit
 import Foundation
 import Testing

@@ -1,5 +1,6 @@
 import CityPackFormat
 import CityPackKit
+import CityPackSupport
 import Foundation
 import Testing
 

@@ -1,5 +1,6 @@
 import CityPackFormat
 import CityPackKit
+import CityPackSupport
 import CityPackTestSupport
 import Foundation
 import Testing

@@ -1,7 +1,8 @@
 import CCityPackSQLite
-import CCityPackZlib
 import CityPackFormat
 import CityPackKit
+import CityPackStorage
+import CityPackSupport
 import Foundation
 
 /// A POI as the test writes it into a pack.
@@ -118,29 +119,11 @@ enum TestPack {
         return url
     }
 
-    /// Gzips a file (RFC 1952, no name or time in the header) with zlib.
+    /// Gzips a file (RFC 1952, no name or time in the header) with zlib, at level 6.
     @discardableResult
     static func gzip(_ source: URL, to destination: URL) throws -> URL {
         let input = [UInt8](try Data(contentsOf: source))
-        var stream = z_stream()
-        guard citypack_deflateInit2(&stream, 6, 15 + 16, 8) == Z_OK else { throw Failure(description: "deflateInit2") }
-        defer { deflateEnd(&stream) }
-        var output = [UInt8]()
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        var rc: Int32 = Z_OK
-        input.withUnsafeBufferPointer { inBuf in
-            stream.next_in = UnsafeMutablePointer(mutating: inBuf.baseAddress)
-            stream.avail_in = UInt32(inBuf.count)
-            repeat {
-                chunk.withUnsafeMutableBufferPointer { outBuf in
-                    stream.next_out = outBuf.baseAddress
-                    stream.avail_out = UInt32(outBuf.count)
-                    rc = deflate(&stream, Z_FINISH)
-                    output.append(contentsOf: outBuf[0..<(outBuf.count - Int(stream.avail_out))])
-                }
-            } while rc == Z_OK
-        }
-        guard rc == Z_STREAM_END else { throw Failure(description: "deflate \(rc)") }
+        let output = try ZlibStream.deflated(input, into: .gzip, level: 6)
         try Data(output).write(to: destination)
         return destination
     }

@@ -1,4 +1,5 @@
 import CCityPackZlib
+import CityPackStorage
 import Foundation
 
 /// Writes zip archives byte by byte for hostile-input tests: entry names are not sanitised, declared sizes
@@ -52,31 +53,29 @@ public enum TestZip {
             var size = 0
             var body = Data()
             if entry.deflate {
-                var stream = z_stream()
-                citypack_deflateInit2(&stream, 9, -15, 9)
+                // Level 9 with zlib's largest memory level: the densest bombs.
+                guard let stream = try? ZlibStream(deflating: .raw, level: 9, memLevel: 9) else {
+                    preconditionFailure("zlib cannot start")
+                }
                 var buffer = [UInt8](repeating: 0, count: 1 << 16)
-                func pump(_ input: inout [UInt8], flush: Int32) {
-                    input.withUnsafeMutableBufferPointer { inp in
-                        stream.next_in = inp.baseAddress
-                        stream.avail_in = UInt32(inp.count)
+                func pump(_ input: [UInt8], finish: Bool) {
+                    input.withUnsafeBytes { inp in
+                        stream.setInput(inp.baseAddress, count: inp.count)
+                        var produced = 0
                         repeat {
-                            buffer.withUnsafeMutableBufferPointer { b in
-                                stream.next_out = b.baseAddress
-                                stream.avail_out = UInt32(b.count)
-                                deflate(&stream, flush)
-                                body.append(b.baseAddress!, count: b.count - Int(stream.avail_out))
+                            buffer.withUnsafeMutableBytes { b in
+                                produced = stream.run(into: b, finish: finish).produced
+                                body.append(contentsOf: b[0..<produced])
                             }
-                        } while stream.avail_out == 0
+                        } while produced == buffer.count
                     }
                 }
-                while var chunk = entry.chunks() {
+                while let chunk = entry.chunks() {
                     crc = chunk.withUnsafeBufferPointer { crc32(crc, $0.baseAddress, UInt32($0.count)) }
                     size += chunk.count
-                    pump(&chunk, flush: Z_NO_FLUSH)
+                    pump(chunk, finish: false)
                 }
-                var empty: [UInt8] = []
-                pump(&empty, flush: Z_FINISH)
-                deflateEnd(&stream)
+                pump([], finish: true)
             } else {
                 while let chunk = entry.chunks() {
                     crc = chunk.withUnsafeBufferPointer { crc32(crc, $0.baseAddress, UInt32($0.count)) }

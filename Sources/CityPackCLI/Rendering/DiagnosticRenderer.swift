@@ -1,6 +1,6 @@
 import CityPackCompiler
 import CityPackDiagnostics
-import CityPackFormat
+import CityPackSupport
 import Foundation
 
 /// Renders diagnostics for people and machines. Only the CLI renders; libraries report into a bag.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CityPackDevTools
 import CityPackFormat
 import CityPackIngest
 import CityPackKit

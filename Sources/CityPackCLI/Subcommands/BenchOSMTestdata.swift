@@ -1,5 +1,6 @@
 import ArgumentParser
 import CityPackCompiler
+import CityPackDevTools
 import CityPackIngest
 import Foundation
 

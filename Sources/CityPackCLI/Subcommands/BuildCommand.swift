@@ -1,9 +1,9 @@
 import ArgumentParser
 import CityPackCompiler
 import CityPackDiagnostics
-import CityPackFormat
 import CityPackEmit
 import CityPackKit
+import CityPackSupport
 import Foundation
 
 /// `citypack build <city-dir>`: ingest, validate, index and emit a pack.

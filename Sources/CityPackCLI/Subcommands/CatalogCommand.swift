@@ -1,5 +1,6 @@
 import ArgumentParser
 import CityPackEmit
+import CityPackFormat
 import Foundation
 
 /// `citypack catalog <outputs>`: rebuild `catalog.json` from every manifest in an output folder.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CityPackCompiler
 import CityPackDiagnostics
+import CityPackFormat
 import CityPackIngest
 import CityPackModel
 import Foundation

@@ -1,6 +1,6 @@
 import CityPackCompiler
 import CityPackDiagnostics
-import CityPackFormat
+import CityPackSupport
 import Foundation
 
 /// Renders the rule catalogue: the terminal listing, the JSON data, README's table and docs/RULES.md.

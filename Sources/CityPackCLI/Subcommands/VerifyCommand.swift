@@ -1,6 +1,7 @@
 import ArgumentParser
 import CityPackFormat
 import CityPackKit
+import CityPackSupport
 import Foundation
 
 /// `citypack verify <manifest|catalog>`: the checks an app makes before it installs a pack.

@@ -1,3 +1,4 @@
+import CityPackFormat
 import CityPackModel
 import Foundation
 

@@ -1,3 +1,4 @@
+import CityPackFormat
 import Foundation
 import CityPackDiagnostics
 import CityPackModel

@@ -4,7 +4,8 @@ import Glibc
 import Darwin
 #endif
 import CCityPackZlib
-import CityPackFormat
+import CityPackStorage
+import CityPackSupport
 import Foundation
 
 /// A read-only zip archive for untrusted feeds: the central directory is parsed with every offset and length
@@ -287,7 +288,7 @@ final class ZipEntryStream {
     private var crc: UInt = crc32(0, nil, 0)
     private var finished = false
     private var failed = false
-    private var zstream: UnsafeMutablePointer<z_stream>?
+    private var zstream: ZlibStream?
     private var input: UnsafeMutableRawBufferPointer?
     /// zlib stopped because it had no input left (as opposed to no room for output).
     private var needsInput = true
@@ -300,23 +301,12 @@ final class ZipEntryStream {
         position = dataOffset
         remaining = entry.compressedSize
         if entry.method == 8 {
-            // zlib keeps a pointer back to the z_stream: it needs a stable address.
-            let z = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
-            z.initialize(to: z_stream())
-            guard citypack_inflateInit2(z, -15) == Z_OK else {
-                z.deallocate()
-                throw ZipReader.Failure.corrupt("zlib cannot start")
-            }
-            zstream = z
+            do { zstream = try ZlibStream(inflating: .raw) } catch { throw ZipReader.Failure.corrupt("zlib cannot start") }
             input = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.step, alignment: 16)
         }
     }
 
     deinit {
-        if let z = zstream {
-            inflateEnd(z)
-            z.deallocate()
-        }
         input?.deallocate()
     }
 
@@ -353,36 +343,32 @@ final class ZipEntryStream {
         }
         let z = zstream!
         while written < buffer.count {
-            if needsInput && z.pointee.avail_in == 0 {
+            if needsInput && z.availableInput == 0 {
                 guard remaining > 0 else { throw ZipReader.Failure.corrupt("the compressed data ends early (truncated entry)") }
                 let n = Int(min(remaining, UInt64(Self.step)))
                 let inp = input!
                 try archive.read(into: UnsafeMutableRawBufferPointer(rebasing: inp[..<n]), at: position)
                 position += UInt64(n)
                 remaining -= UInt64(n)
-                z.pointee.next_in = inp.baseAddress!.assumingMemoryBound(to: Bytef.self)
-                z.pointee.avail_in = UInt32(n)
+                z.setInput(inp.baseAddress, count: n)
             }
             let room = min(buffer.count - written, Self.step)
-            let inBefore = z.pointee.avail_in
-            z.pointee.next_out = (out + written).assumingMemoryBound(to: Bytef.self)
-            z.pointee.avail_out = UInt32(room)
-            let status = inflate(z, Z_NO_FLUSH)
-            let made = room - Int(z.pointee.avail_out)
-            let taken = inBefore - z.pointee.avail_in
+            let inBefore = z.availableInput
+            let (status, made) = z.run(into: UnsafeMutableRawBufferPointer(start: out + written, count: room), finish: false)
+            let taken = inBefore - z.availableInput
             consumed += UInt64(taken)
             try account(out + written, made)
             written += made
-            if status == Z_STREAM_END {
+            if status == .end {
                 try end()
                 return written
             }
-            guard status == Z_OK || status == Z_BUF_ERROR else {
-                throw ZipReader.Failure.corrupt("the compressed data is corrupt (zlib \(status))")
+            guard status == .progress || status == .stalled else {
+                throw ZipReader.Failure.corrupt("the compressed data is corrupt (zlib \(status.code))")
             }
             // Output room left over means zlib ran out of input; a full output may hide more pending output.
-            needsInput = z.pointee.avail_out > 0 || (made == 0 && taken == 0)
-            if made == 0 && taken == 0 && z.pointee.avail_in > 0 {
+            needsInput = made < room || (made == 0 && taken == 0)
+            if made == 0 && taken == 0 && z.availableInput > 0 {
                 throw ZipReader.Failure.corrupt("the compressed data is corrupt (no progress)")
             }
         }

@@ -1,6 +1,7 @@
 import CityPackDiagnostics
 import CityPackFormat
 import CityPackModel
+import CityPackSupport
 
 /// The kind of an OSM element (and of a relation member).
 enum OSMElementKind {

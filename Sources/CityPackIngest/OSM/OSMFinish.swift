@@ -1,6 +1,7 @@
 import CityPackDiagnostics
 import CityPackFormat
 import CityPackModel
+import CityPackSupport
 import Foundation
 
 /// What ``OSMReader/finish()`` does once every file is read, by what it finishes: duplicate ids and the node

@@ -1,3 +1,4 @@
+import CityPackFormat
 import CityPackModel
 
 /// What the OSM ingest stage produced from all files given to one ``OSMReader``.

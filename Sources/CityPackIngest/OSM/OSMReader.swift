@@ -1,9 +1,9 @@
 import CCityPackXML2
+import CityPackSupport
 #if canImport(Glibc)
 import Glibc
 #endif
 import CityPackDiagnostics
-import CityPackFormat
 import CityPackModel
 import Foundation
 

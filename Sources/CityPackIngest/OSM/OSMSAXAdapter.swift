@@ -2,6 +2,7 @@ import CCityPackXML2
 import CityPackDiagnostics
 import CityPackFormat
 import CityPackModel
+import CityPackSupport
 import Foundation
 
 /// Feeds OSM XML to the element sink from libxml2's SAX2 callbacks, reached through the user-data pointer.

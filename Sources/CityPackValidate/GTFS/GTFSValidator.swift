@@ -1,6 +1,7 @@
 import CityPackDiagnostics
 import CityPackFormat
 import CityPackModel
+import CityPackSupport
 
 /// Semantic validation of a ``GTFSFeed`` (keys, references, geometry, times, calendars).
 ///

@@ -1,3 +1,4 @@
+import CityPackDevTools
 import CityPackDiagnostics
 import CityPackIngest
 import CityPackTestSupport

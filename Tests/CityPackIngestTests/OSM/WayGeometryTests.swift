@@ -1,3 +1,4 @@
+import CityPackFormat
 import CityPackIngest
 import CityPackModel
 import Testing

@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CCityPackZlib
+import CityPackStorage
 
 /// Why an OSM PBF file could not be read; every case names a byte offset in the file (for errors inside a
 /// decompressed block: the file offset of that block's header-length prefix, plus the offset in the block).
@@ -199,32 +199,24 @@ package final class PBFBlobReader {
 
     /// Inflates the zlib stream at `range` of `bytes`, which must produce exactly `rawSize` bytes.
     static func inflate(_ bytes: [UInt8], range: Range<Int>, rawSize: Int, blobOffset: Int64) throws(PBFError) -> [UInt8] {
-        var input = Array(bytes[range])
         // One spare byte: a stream that fills it inflates to more than it declared.
         var output = [UInt8](repeating: 0, count: rawSize + 1)
-        // zlib keeps a pointer back to the z_stream: it needs a stable address.
-        let z = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
-        z.initialize(to: z_stream())
-        defer { z.deinitialize(count: 1); z.deallocate() }
-        guard citypack_inflateInit2(z, 15) == Z_OK else { throw .inflateFailed("inflateInit failed", offset: blobOffset) }
-        defer { inflateEnd(z) }
-        let (status, produced, message): (Int32, Int, String?) = input.withUnsafeMutableBufferPointer { inBuf in
-            output.withUnsafeMutableBufferPointer { outBuf in
-                z.pointee.next_in = inBuf.baseAddress
-                z.pointee.avail_in = uInt(inBuf.count)
-                z.pointee.next_out = outBuf.baseAddress
-                z.pointee.avail_out = uInt(outBuf.count)
-                let status = CCityPackZlib.inflate(z, Z_FINISH)
-                return (status, Int(z.pointee.total_out), z.pointee.msg.map { String(cString: $0) })
+        let z: ZlibStream
+        do { z = try ZlibStream(inflating: .zlib) } catch { throw .inflateFailed("inflateInit failed", offset: blobOffset) }
+        let (result, produced): (ZlibResult, Int) = bytes.withUnsafeBytes { all in
+            output.withUnsafeMutableBytes { out in
+                let input = UnsafeRawBufferPointer(rebasing: all[range])
+                z.setInput(input.baseAddress, count: input.count)
+                return z.run(into: out, finish: true)
             }
         }
         if produced > rawSize { throw .rawSizeMismatch(declared: Int64(rawSize), offset: blobOffset) }
-        guard status == Z_STREAM_END else {
-            if status == Z_BUF_ERROR || status == Z_OK {
-                // Input ran out before the end of the stream.
-                throw .inflateFailed("zlib stream ends early", offset: blobOffset)
-            }
-            throw .inflateFailed(message ?? "zlib error \(status)", offset: blobOffset)
+        switch result {
+        case .end: break
+        case .stalled, .progress:
+            // Input ran out before the end of the stream.
+            throw .inflateFailed("zlib stream ends early", offset: blobOffset)
+        case .failed(let code): throw .inflateFailed(z.message ?? "zlib error \(code)", offset: blobOffset)
         }
         guard produced == rawSize else { throw .rawSizeMismatch(declared: Int64(rawSize), offset: blobOffset) }
         output.removeLast()

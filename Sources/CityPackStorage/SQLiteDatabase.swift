@@ -27,6 +27,14 @@ package struct SQLiteError: Error, Sendable, Equatable {
     package var message: String
     /// The statement text, for ``Operation/exec`` and ``Operation/prepare``.
     package var sql: String?
+
+    package init(operation: Operation, path: String, code: Int32, message: String, sql: String? = nil) {
+        self.operation = operation
+        self.path = path
+        self.code = code
+        self.message = message
+        self.sql = sql
+    }
 }
 
 /// An error type the SQLite wrapper can throw directly: Kit's `PackError`, Emit's `EmitError`. The conformance

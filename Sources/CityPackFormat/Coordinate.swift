@@ -61,6 +61,16 @@ public struct BoundingBox: Sendable, Hashable, Codable {
         ]
     }
 
+    /// Latitude of the middle of the box.
+    public var centerLat: Double { (minLat + maxLat) / 2 }
+
+    /// Longitude of the middle of the box, in −180…180 (across the antimeridian for a box that crosses it).
+    public var centerLon: Double {
+        guard crossesAntimeridian else { return (minLon + maxLon) / 2 }
+        let center = minLon + lonSpan / 2
+        return center > 180 ? center - 360 : center
+    }
+
     /// `[minLon, minLat, maxLon, maxLat]`, the GeoJSON order.
     public var array: [Double] { [minLon, minLat, maxLon, maxLat] }
 

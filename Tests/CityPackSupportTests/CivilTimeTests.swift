@@ -1,4 +1,4 @@
-import CityPackFormat
+import CityPackSupport
 import CityPackTestSupport
 import Foundation
 import Testing

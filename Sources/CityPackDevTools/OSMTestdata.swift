@@ -1,4 +1,5 @@
 import CityPackDiagnostics
+import CityPackIngest
 import Foundation
 
 /// Runs the cases of osmcode/osm-testdata (`xml/data/NNN-name/` and `grid/data/C/NNN/`) through ``OSMReader``

@@ -1,5 +1,6 @@
 import CityPackFormat
 import CityPackKit
+import CityPackStorage
 import Dispatch
 
 /// `citypack bench`'s nearby-query figures for one pack, in nanoseconds per query: how fast an app's `nearby` is,

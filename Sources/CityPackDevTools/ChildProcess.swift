@@ -14,16 +14,16 @@ import Foundation
 /// the parent's, so every child's `ru_maxrss` would be floored at citypack's own high-water mark (xmllint and
 /// osmium read as 24 MB where `/usr/bin/time -v` gives 5–15 MB). The spawner's own peak is about a megabyte.
 /// Sampling `/proc/<pid>/status` VmHWM instead would miss a peak reached between the last sample and exit.
-enum ChildProcess {
-    struct Measurement {
-        var status: Int32
-        var seconds: Double
+package enum ChildProcess {
+    package struct Measurement {
+        package var status: Int32
+        package var seconds: Double
         /// Peak RSS in bytes; nil when it could not be measured on its own (no `citypack-rusage`).
-        var peakRSS: Int?
+        package var peakRSS: Int?
     }
 
     /// Finds `name` on `PATH`.
-    static func which(_ name: String) -> String? {
+    package static func which(_ name: String) -> String? {
         for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
             let path = "\(dir)/\(name)"
             if FileManager.default.isExecutableFile(atPath: path) { return path }
@@ -32,10 +32,10 @@ enum ChildProcess {
     }
 
     /// The spawner's name; it is looked for beside the running executable.
-    static let spawnerName = "citypack-rusage"
+    package static let spawnerName = "citypack-rusage"
 
     /// `citypack-rusage` beside this executable (in a test run: beside the test bundle, in the same build folder).
-    static var spawner: String? {
+    package static var spawner: String? {
         var candidates: [String] = []
         if let exe = Bundle.main.executableURL?.resolvingSymlinksInPath() {
             candidates.append(exe.deletingLastPathComponent().appendingPathComponent(spawnerName).path)
@@ -57,7 +57,7 @@ enum ChildProcess {
 
     /// Runs `executable` with `arguments`, stdout and stderr sent to /dev/null, through `spawner` (default: the
     /// one beside this executable; without one the program is started directly and its peak RSS is nil).
-    static func measure(
+    package static func measure(
         _ executable: String, _ arguments: [String], environment: [String: String] = [:], spawner: String? = Self.spawner
     ) -> Measurement? {
         var env = ProcessInfo.processInfo.environment
@@ -96,13 +96,13 @@ enum ChildProcess {
     }
 
     /// A peak RSS in MiB (2^20 bytes) for a table column `width` wide, or "n/a" right-aligned when it was not measured.
-    static func megabytes(_ bytes: Int?, width: Int = 12) -> String {
+    package static func megabytes(_ bytes: Int?, width: Int = 12) -> String {
         let text = bytes.map { String(format: "%.1f", Double($0) / 1_048_576) } ?? "n/a"
         return String(repeating: " ", count: max(0, width - text.count)) + text
     }
 
     /// `key=value` pairs of the spawner's report line.
-    static func fields(_ line: String) -> [String: String] {
+    package static func fields(_ line: String) -> [String: String] {
         var result: [String: String] = [:]
         for pair in line.split(whereSeparator: { $0 == " " || $0 == "\n" }) {
             guard let eq = pair.firstIndex(of: "=") else { continue }

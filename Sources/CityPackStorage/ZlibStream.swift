@@ -1,0 +1,161 @@
+import CCityPackZlib
+
+/// Which wrapper a deflate stream has: zlib's window bits (15) plus 16 for gzip, negated for raw deflate.
+public enum ZlibFraming: Sendable {
+    /// RFC 1952 gzip: packs, deltas, `.osm.gz`.
+    case gzip
+    /// RFC 1950 zlib: PBF blobs.
+    case zlib
+    /// RFC 1951 raw deflate: zip entries.
+    case raw
+
+    var windowBits: Int32 {
+        switch self {
+        case .gzip: 15 + 16
+        case .zlib: 15
+        case .raw: -15
+        }
+    }
+}
+
+/// What one call of zlib did (``ZlibStream/run(into:finish:)``).
+public enum ZlibResult: Sendable, Equatable {
+    /// Progress was made; more input or output room may follow (`Z_OK`).
+    case progress
+    /// The stream is complete (`Z_STREAM_END`).
+    case end
+    /// No progress was possible: the input ran out or there was no room for output (`Z_BUF_ERROR`).
+    case stalled
+    /// zlib refused the stream (damaged data, or misuse): its return code.
+    case failed(code: Int32)
+
+    /// zlib's return code.
+    public var code: Int32 {
+        switch self {
+        case .progress: Z_OK
+        case .end: Z_STREAM_END
+        case .stalled: Z_BUF_ERROR
+        case .failed(let code): code
+        }
+    }
+}
+
+/// zlib could not set a stream up (out of memory, a bad parameter), or an in-memory deflate did not finish.
+public struct ZlibError: Error, Sendable, Equatable {
+    /// zlib's return code.
+    public var code: Int32
+}
+
+/// One zlib stream, inflating or deflating: the only place the project sets up a `z_stream`.
+///
+/// The stream keeps zlib's state at a stable address (zlib points back into it), so an instance can be reused:
+/// ``reset()`` starts the next stream (the next gzip member) without a new set-up. The caller drives it the way
+/// zlib is driven — ``setInput(_:count:)``, then ``run(into:finish:)`` until the input is taken and the output
+/// room is not filled — which keeps each caller's chunking, and so its output bytes, exactly as chosen.
+///
+/// A gzip deflater writes a deterministic header: no file name, no modification time, OS byte 255 ("unknown"), so
+/// the same input always gives the same bytes.
+public final class ZlibStream {
+    private let stream: UnsafeMutablePointer<z_stream>
+    private let header: UnsafeMutablePointer<gz_header>?
+    private let inflating: Bool
+
+    /// A stream that decompresses `framing`.
+    public init(inflating framing: ZlibFraming) throws(ZlibError) {
+        stream = .allocate(capacity: 1)
+        stream.initialize(to: z_stream())
+        header = nil
+        inflating = true
+        let rc = citypack_inflateInit2(stream, framing.windowBits)
+        guard rc == Z_OK else {
+            stream.deallocate()
+            throw ZlibError(code: rc)
+        }
+    }
+
+    /// A stream that compresses into `framing` at `level` (0…9) with zlib's default strategy.
+    /// - Parameter memLevel: zlib's memory level, 8 (its default) unless a caller wants otherwise.
+    public init(deflating framing: ZlibFraming, level: Int32, memLevel: Int32 = 8) throws(ZlibError) {
+        stream = .allocate(capacity: 1)
+        stream.initialize(to: z_stream())
+        inflating = false
+        var rc = citypack_deflateInit2(stream, level, framing.windowBits, memLevel)
+        if rc == Z_OK && framing == .gzip {
+            // zlib reads the header when it writes the first bytes: it lives as long as the stream.
+            let h = UnsafeMutablePointer<gz_header>.allocate(capacity: 1)
+            h.initialize(to: gz_header())
+            h.pointee.os = 255
+            header = h
+            rc = deflateSetHeader(stream, h)
+            if rc != Z_OK { deflateEnd(stream) }
+        } else {
+            header = nil
+        }
+        guard rc == Z_OK else {
+            stream.deallocate()
+            header?.deallocate()
+            throw ZlibError(code: rc)
+        }
+    }
+
+    deinit {
+        if inflating { inflateEnd(stream) } else { deflateEnd(stream) }
+        stream.deallocate()
+        header?.deallocate()
+    }
+
+    /// Hands zlib its next input. The bytes must stay valid until ``availableInput`` is 0 or the next call.
+    public func setInput(_ bytes: UnsafeRawPointer?, count: Int) {
+        stream.pointee.next_in = UnsafeMutablePointer(mutating: bytes?.assumingMemoryBound(to: Bytef.self))
+        stream.pointee.avail_in = UInt32(count)
+    }
+
+    /// Input bytes zlib has not taken yet.
+    public var availableInput: Int { Int(stream.pointee.avail_in) }
+
+    /// Output bytes produced since the set-up (or the last ``reset()``).
+    public var totalOut: Int { Int(stream.pointee.total_out) }
+
+    /// zlib's message about the last failure, when it has one.
+    public var message: String? { stream.pointee.msg.map { String(cString: $0) } }
+
+    /// Runs zlib once, writing into `output`.
+    /// - Parameter finish: `Z_FINISH` (all input is given; end the stream) rather than `Z_NO_FLUSH`.
+    /// - Returns: What zlib did, and how many bytes it wrote at the start of `output`.
+    public func run(into output: UnsafeMutableRawBufferPointer, finish: Bool) -> (result: ZlibResult, produced: Int) {
+        stream.pointee.next_out = output.baseAddress?.assumingMemoryBound(to: Bytef.self)
+        stream.pointee.avail_out = UInt32(output.count)
+        let flush = finish ? Z_FINISH : Z_NO_FLUSH
+        let rc = inflating ? CCityPackZlib.inflate(stream, flush) : CCityPackZlib.deflate(stream, flush)
+        let produced = output.count - Int(stream.pointee.avail_out)
+        switch rc {
+        case Z_OK: return (.progress, produced)
+        case Z_STREAM_END: return (.end, produced)
+        case Z_BUF_ERROR: return (.stalled, produced)
+        default: return (.failed(code: rc), produced)
+        }
+    }
+
+    /// Starts the next stream with the same settings (the next member of a concatenated gzip file).
+    public func reset() {
+        if inflating { inflateReset(stream) } else { deflateReset(stream) }
+    }
+
+    /// `bytes` compressed whole into `framing` at `level`, in memory.
+    public static func deflated(_ bytes: [UInt8], into framing: ZlibFraming, level: Int32) throws(ZlibError)
+        -> [UInt8]
+    {
+        let z = try ZlibStream(deflating: framing, level: level)
+        // deflateBound is what one Z_FINISH call can need; the margin covers the gzip header.
+        var out = [UInt8](repeating: 0, count: Int(deflateBound(z.stream, UInt(bytes.count))) + 64)
+        let result = bytes.withUnsafeBytes { input in
+            out.withUnsafeMutableBytes { output in
+                z.setInput(input.baseAddress, count: input.count)
+                return z.run(into: output, finish: true).result
+            }
+        }
+        guard result == .end else { throw ZlibError(code: result.code) }
+        out.removeSubrange(z.totalOut...)
+        return out
+    }
+}
