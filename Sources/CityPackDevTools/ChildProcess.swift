@@ -1,4 +1,5 @@
 import Foundation
+import CityPackSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -50,7 +51,7 @@ package enum ChildProcess {
         }
         let argv0 = CommandLine.arguments.first ?? ""
         if argv0.contains("/") {
-            candidates.append(((argv0 as NSString).deletingLastPathComponent as NSString).appendingPathComponent(spawnerName))
+            candidates.append((PathText.parent(argv0) as NSString).appendingPathComponent(spawnerName))
         }
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
     }

@@ -1,5 +1,6 @@
 import CityPackFormat
 import Foundation
+import CityPackSupport
 
 /// Joins the output folders of a sharded fleet build (`citypack catalog --merge DIR… --output OUT`): every city
 /// folder of every shard goes into OUT, then OUT gets one catalog, built from the manifests as a one-machine
@@ -116,9 +117,9 @@ public enum CatalogMerger {
         for relative in manifestLast {
             let source = (from as NSString).appendingPathComponent(relative)
             let target = (to as NSString).appendingPathComponent(relative)
-            try OutputFiles.makeDirectory((target as NSString).deletingLastPathComponent)
+            try OutputFiles.makeDirectory(PathText.parent(target))
             if OutputFiles.sameContents(source, target) { continue }
-            let temporary = ((target as NSString).deletingLastPathComponent as NSString)
+            let temporary = (PathText.parent(target) as NSString)
                 .appendingPathComponent(OutputFiles.temporaryName(for: (target as NSString).lastPathComponent))
             try OutputFiles.copy(source, to: temporary)
             try OutputFiles.rename(temporary, target)

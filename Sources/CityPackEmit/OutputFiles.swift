@@ -30,7 +30,7 @@ enum OutputFiles {
             if isDirectory.boolValue { return }
             throw .io(path: path, message: "cannot create folder: a file is in the way (EEXIST)")
         }
-        let parent = (path as NSString).deletingLastPathComponent
+        let parent = PathText.parent(path)
         if !parent.isEmpty && parent != path { try makeDirectory(parent) }
         if mkdir(path, 0o755) != 0 && errno != EEXIST {
             throw .io(path: path, message: "cannot create folder: \(errnoText())")
@@ -99,7 +99,7 @@ enum OutputFiles {
 
     /// Writes `data` under a hidden temporary name beside `path`, flushes it, and renames it over `path`.
     static func writeAtomically(_ data: Data, to path: String, mode: mode_t = 0o644) throws(EmitError) {
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = PathText.parent(path)
         let temporary = (directory.isEmpty ? "" : directory + "/") + temporaryName(for: (path as NSString).lastPathComponent)
         try write(data, to: temporary, mode: mode)
         do { try rename(temporary, path) } catch {

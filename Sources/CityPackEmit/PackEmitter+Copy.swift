@@ -16,7 +16,7 @@ extension PackEmitter {
             let path = (stagedCopy as NSString).appendingPathComponent(relative)
             do {
                 try FileManager.default.createDirectory(
-                    atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                    atPath: PathText.parent(path), withIntermediateDirectories: true)
                 try data.write(to: URL(fileURLWithPath: path))
             } catch {
                 throw .io(path: path, message: "cannot write: \(error.localizedDescription)")

@@ -3,6 +3,7 @@ import CityPackDiagnostics
 import CityPackFormat
 import CityPackKit
 import Foundation
+import CityPackSupport
 
 /// Writes the report files of a build or check into `<output>/<city>/`: `report.json` (the `--format json`
 /// document, complete), `report.html` (self-contained page with a map) and `build-stats.json` (stage timings
@@ -34,7 +35,7 @@ enum ReportWriter {
     /// atomic writes go through a second hidden file of Foundation's own (`.dat.nosync…`), which a build killed
     /// at that moment would leave behind under a name the next build cannot recognise as its debris.
     static func atomicWrite(_ data: Data, to path: String) throws {
-        let dir = (path as NSString).deletingLastPathComponent
+        let dir = PathText.parent(path)
         let tmp = (dir as NSString).appendingPathComponent(".\((path as NSString).lastPathComponent).\(getpid()).\(UUID().uuidString).tmp")
         do { try data.write(to: URL(fileURLWithPath: tmp)) } catch {
             unlink(tmp)

@@ -183,7 +183,7 @@ enum BuildRunner {
     static func cityRoot(_ city: String) -> String? {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: city, isDirectory: &isDirectory) else { return nil }
-        return isDirectory.boolValue ? city : (city as NSString).deletingLastPathComponent
+        return isDirectory.boolValue ? city : PathText.parent(city)
     }
 
     /// The `--baseline` file, loaded before any work: a missing or unreadable baseline is a usage problem.

@@ -95,7 +95,7 @@ struct Verify: ParsableCommand {
         } catch {
             return [Check(path: path, ok: false, message: "\(error)")]
         }
-        let base = (path as NSString).deletingLastPathComponent
+        let base = PathText.parent(path)
         for entry in catalog.packs {
             let manifestPath = (base as NSString).appendingPathComponent(entry.manifest)
             guard let bytes = FileManager.default.contents(atPath: manifestPath) else {
@@ -122,7 +122,7 @@ struct Verify: ParsableCommand {
                     + "pack \(manifest.artifact.path) (\(manifest.artifact.bytes) bytes) matches")
         ]
         // The other files the manifest lists: copy tables, web parts, deltas.
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = PathText.parent(path)
         for member in PackVerifier.checkMemberFiles(of: manifest, folder: URL(fileURLWithPath: directory)) {
             let memberPath = (directory as NSString).appendingPathComponent(member.path)
             checks.append(Check(

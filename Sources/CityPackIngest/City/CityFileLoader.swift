@@ -3,6 +3,7 @@ import CityPackFormat
 import CityPackModel
 import Foundation
 import Yams
+import CityPackSupport
 
 /// Reads `city.yaml`, the file that describes a city's sources, locales, bounding box and rule overrides.
 ///
@@ -176,7 +177,7 @@ public enum CityFileLoader {
 
         func resolve(_ path: String) -> String {
             if path.hasPrefix("/") { return path }
-            let dir = (file as NSString).deletingLastPathComponent
+            let dir = PathText.parent(file)
             return dir.isEmpty ? path : (dir as NSString).appendingPathComponent(path)
         }
 
@@ -321,7 +322,7 @@ public enum CityFileLoader {
                 id: id, name: name, names: names, defaultLocale: defaultLocale, locales: locales, bbox: bbox,
                 osmFiles: osm, gtfsFeeds: gtfs, profile: profile, severityOverrides: overrides,
                 disabledRules: disabled, sizeBudget: budget, attribution: attribution,
-                directory: (file as NSString).deletingLastPathComponent, file: file)
+                directory: PathText.parent(file), file: file)
             city.editorialDirectory = editorial
             city.copyDirectory = copy
             city.limits = limits

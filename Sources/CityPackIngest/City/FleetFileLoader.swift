@@ -1,6 +1,7 @@
 import CityPackDiagnostics
 import Foundation
 import Yams
+import CityPackSupport
 
 /// A fleet file (`citypack build --fleet fleet.yaml`): the cities built together and defaults for the run.
 ///
@@ -61,7 +62,7 @@ public enum FleetFileLoader {
             return nil
         }
         let before = bag.errorCount
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = PathText.parent(path)
         func resolve(_ p: String) -> String {
             p.hasPrefix("/") || directory.isEmpty ? p : (directory as NSString).appendingPathComponent(p)
         }

@@ -1,4 +1,5 @@
 import CityPackDiagnostics
+import CityPackFormat
 import CityPackModel
 import Foundation
 
