@@ -272,7 +272,9 @@ enum WebWriter {
         var vocabIndex: [String: Int] = [:]
         var names = [[(offset: Int64, term: Int)]](repeating: [], count: out.rowid.count)
         var terms = [[(offset: Int64, term: Int)]](repeating: [], count: out.rowid.count)
-        let scan = try db.prepare("SELECT term, doc, col = 'name', offset FROM temp.web_search_vocab")
+        // fts5vocab's own columns (term, doc, col, offset); `col` holds the name of a `search` column.
+        let scan = try db.prepare(
+            "SELECT term, doc, col = '\(PackSchema.Search.name)', offset FROM temp.web_search_vocab")
         var lastTerm: [UInt8]?
         var lastIndex = 0
         while try scan.step() {
