@@ -341,7 +341,8 @@ enum WebWriter {
         typealias R = PackSchema.Route
         typealias W = PackSchema.RouteWaypoint
         let cards = try db.prepare(
-            "SELECT \(PackSchema.list([C.id, C.position, C.icon, C.home, C.title])) FROM \(C.table) ORDER BY \(C.position), \(C.id)")
+            "SELECT \(PackSchema.list([C.id, C.position, C.icon, C.home, C.title])) FROM \(C.table) "
+                + "ORDER BY \(C.position), \(C.id)")
         while try cards.step() {
             out.cards.append(.init(
                 id: cards.text(0) ?? "", position: Int(cards.int64(1)), icon: cards.isNull(2) ? nil : cards.text(2),
@@ -365,8 +366,8 @@ enum WebWriter {
                 label: texts(actions.text(5)) ?? [:], text: texts(actions.text(6))))
         }
         let routes = try db.prepare(
-            "SELECT \(PackSchema.list([R.id, R.position, R.name, R.description, R.lengthM, R.minLon, R.minLat, R.maxLon, R.maxLat])) "
-                + "FROM \(R.table) ORDER BY \(R.position), \(R.id)")
+            "SELECT \(PackSchema.list([R.id, R.position, R.name, R.description, R.lengthM])), "
+                + "\(PackSchema.list([R.minLon, R.minLat, R.maxLon, R.maxLat])) FROM \(R.table) ORDER BY \(R.position), \(R.id)")
         let waypoints = try db.prepare(
             "SELECT \(PackSchema.list([W.sequence, W.poi, W.lat, W.lon, W.radius, W.name])) FROM \(W.table) "
                 + "WHERE \(W.route) = ?1 ORDER BY \(W.sequence)")

@@ -4,8 +4,9 @@
 /// edit. SQL still reads as SQL at the call site: a column interpolates as its bare name
 /// (`"SELECT \(P.lat), \(P.lon) FROM \(P.table)"`, `"p.\(P.lat)"` for an alias).
 ///
-/// The CREATE text is stored verbatim in `sqlite_master`, so what ``PackSchema/TableSchema/createTable(primaryKey:withoutRowID:)``
-/// builds is part of the file's bytes: one space after each comma, declarations as written here.
+/// The CREATE text is stored verbatim in `sqlite_master`, so what
+/// ``PackSchema/TableSchema/createTable(primaryKey:withoutRowID:)`` builds is part of the file's bytes: one space
+/// after each comma, declarations as written here (`PackSchemaTests` holds format 3's text to compare).
 extension PackSchema {
     /// A column of a pack table: its name and its declaration in the table's CREATE statement.
     public struct Column: Sendable, Hashable, CustomStringConvertible {

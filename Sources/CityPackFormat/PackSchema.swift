@@ -248,12 +248,15 @@ public enum PackSchema {
     }
 
     /// Every table, in creation order (the order of `sqlite_master` and of the tables' pages in a new pack).
-    public static let tables: [any TableSchema.Type] = [
-        Meta.self, Category.self, CategoryLabel.self, POI.self, POIName.self, POICategory.self, Search.self,
-        Stop.self, StopBucket.self, Line.self, Service.self, ServiceDate.self, Trip.self, Departure.self,
-        Frequency.self, TripOffset.self, Card.self, Situation.self, Action.self, Route.self, RouteWaypoint.self,
-        Strings.self,
-    ]
+    /// Computed: an array of metatypes is not `Sendable`, so it cannot be a stored static.
+    public static var tables: [any TableSchema.Type] {
+        [
+            Meta.self, Category.self, CategoryLabel.self, POI.self, POIName.self, POICategory.self, Search.self,
+            Stop.self, StopBucket.self, Line.self, Service.self, ServiceDate.self, Trip.self, Departure.self,
+            Frequency.self, TripOffset.self, Card.self, Situation.self, Action.self, Route.self, RouteWaypoint.self,
+            Strings.self,
+        ]
+    }
 
     /// The statements that create a pack of ``formatVersion``, in order: each table of ``tables`` then its indexes.
     public static let createStatements: [String] = tables.flatMap { [$0.create] + $0.createIndexes }

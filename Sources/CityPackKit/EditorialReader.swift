@@ -34,7 +34,8 @@ public final class EditorialReader: @unchecked Sendable {
     private typealias U = PackSchema.Strings
     private typealias P = PackSchema.POI
     /// The columns ``routeRow(_:locale:)`` reads, in its order.
-    private static let routeColumns = PackSchema.list([R.id, R.name, R.description, R.lengthM, R.minLon, R.minLat, R.maxLon, R.maxLat, R.position])
+    private static let routeColumns = PackSchema.list(
+        [R.id, R.name, R.description, R.lengthM, R.minLon, R.minLat, R.maxLon, R.maxLat, R.position])
 
     /// Cards in display order, titles in `locale`.
     /// - Parameters:
@@ -43,7 +44,8 @@ public final class EditorialReader: @unchecked Sendable {
     /// - Returns: `[]` for packs without editorial content.
     /// - Throws: `PackError.closed`, `.sqlite`.
     public func cards(locale: String? = nil, homeOnly: Bool = false) throws(PackError) -> [CardInfo] {
-        let sql = "SELECT \(C.id), \(C.title), \(C.icon), \(C.home), \(C.position) FROM \(C.table) ORDER BY \(C.position), \(C.id)"
+        let sql = "SELECT \(C.id), \(C.title), \(C.icon), \(C.home), \(C.position) FROM \(C.table) "
+            + "ORDER BY \(C.position), \(C.id)"
         return try query(C.table, sql) { stmt, _ throws(PackError) in
             var out: [CardInfo] = []
             while try stmt.step() {
@@ -93,7 +95,8 @@ public final class EditorialReader: @unchecked Sendable {
     /// Every walking route in display order, without waypoints.
     /// - Throws: `PackError.closed`, `.sqlite`.
     public func routes(locale: String? = nil) throws(PackError) -> [WalkingRouteInfo] {
-        try query(R.table, "SELECT \(Self.routeColumns) FROM \(R.table) ORDER BY \(R.position), \(R.id)") { stmt, _ throws(PackError) in
+        let sql = "SELECT \(Self.routeColumns) FROM \(R.table) ORDER BY \(R.position), \(R.id)"
+        return try query(R.table, sql) { stmt, _ throws(PackError) in
             var out: [WalkingRouteInfo] = []
             while try stmt.step() { out.append(routeRow(stmt, locale: locale)) }
             return out
