@@ -75,7 +75,8 @@ package struct NearbyBenchmark: Sendable, Codable, Hashable {
         var sqlScan: [UInt64] = []
         if let db = try? SQLiteDatabase<PackError>(path: reader.databasePath, mode: .readOnly),
             let stmt = try? db.prepare(
-                "SELECT id, \(PackSchema.degreesSQL("lat")), \(PackSchema.degreesSQL("lon")) FROM \(PackSchema.Table.poi)")
+                "SELECT \(PackSchema.POI.id), \(PackSchema.degreesSQL("\(PackSchema.POI.lat)")), "
+                    + "\(PackSchema.degreesSQL("\(PackSchema.POI.lon)")) FROM \(PackSchema.POI.table)")
         {
             sqlScan = positions.prefix(200).map { p in
                 time(sink) {

@@ -8,12 +8,12 @@ import Foundation
 /// positions, ids and keys sorted), so the same input gives the same rows.
 enum EditorialWriter {
     static func write(_ content: EditorialContent, copy: CopyTable?, city: City, db: PackWriter.Database) throws(EmitError) {
-        typealias T = PackSchema.Table
         let locales = city.locales
         let fallback = city.defaultLocale
         func text(_ t: LocalizedText) -> String? { t.isEmpty ? nil : localizedJSON(t, locales: locales, fallback: fallback) }
 
-        let cardInsert = try db.prepare("INSERT INTO \(T.card)(id, position, icon, home, title) VALUES (?, ?, ?, ?, ?)")
+        // Parameters are bound in each table's column order (``PackSchema/TableSchema/insert(or:)``).
+        let cardInsert = try db.prepare(PackSchema.Card.insert())
         for card in content.cards.sorted(by: { $0.id < $1.id }) {
             cardInsert.bind(1, card.id)
             cardInsert.bind(2, card.position)
@@ -22,7 +22,7 @@ enum EditorialWriter {
             cardInsert.bind(5, text(card.title) ?? "{}")
             try cardInsert.run()
         }
-        let situationInsert = try db.prepare("INSERT INTO \(T.situation)(id, card, position, title, body) VALUES (?, ?, ?, ?, ?)")
+        let situationInsert = try db.prepare(PackSchema.Situation.insert())
         for s in content.situations.sorted(by: { $0.id < $1.id }) {
             situationInsert.bind(1, s.id)
             situationInsert.bind(2, s.card)
@@ -31,8 +31,7 @@ enum EditorialWriter {
             situationInsert.bind(5, text(s.body))
             try situationInsert.run()
         }
-        let actionInsert = try db.prepare(
-            "INSERT INTO \(T.action)(id, situation, position, kind, target, label, text) VALUES (?, ?, ?, ?, ?, ?, ?)")
+        let actionInsert = try db.prepare(PackSchema.Action.insert())
         for a in content.actions.sorted(by: { $0.id < $1.id }) {
             actionInsert.bind(1, a.id)
             actionInsert.bind(2, a.situation)
@@ -43,10 +42,8 @@ enum EditorialWriter {
             actionInsert.bind(7, text(a.text))
             try actionInsert.run()
         }
-        let routeInsert = try db.prepare(
-            "INSERT INTO \(T.route)(id, position, name, description, length_m, min_lon, min_lat, max_lon, max_lat) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
-        let waypointInsert = try db.prepare(
-            "INSERT INTO \(T.routeWaypoint)(route, sequence, poi, lat, lon, radius, name) VALUES (?, ?, ?, ?, ?, ?, ?)")
+        let routeInsert = try db.prepare(PackSchema.Route.insert())
+        let waypointInsert = try db.prepare(PackSchema.RouteWaypoint.insert())
         for route in content.routes.sorted(by: { $0.id < $1.id }) {
             let points = route.waypoints.compactMap(\.coordinate).map { (lat: $0.lat, lon: $0.lon) }
             guard points.count == route.waypoints.count, let region = RouteGeometry.region(points) else { continue }
@@ -75,7 +72,7 @@ enum EditorialWriter {
             }
         }
         guard let copy else { return }
-        let stringInsert = try db.prepare("INSERT INTO \(T.string)(key, locale, form, value) VALUES (?, ?, ?, ?)")
+        let stringInsert = try db.prepare(PackSchema.Strings.insert())
         for key in copy.keys {
             for locale in copy.locales.sorted() {
                 guard let value = copy.resolved(key, locale: locale) else { continue }

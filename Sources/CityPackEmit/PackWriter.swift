@@ -8,8 +8,8 @@ import Foundation
 ///
 /// Rows are inserted in a fixed order (POIs by stable id, stop buckets in ``ProximityIndex`` order, search rows by
 /// rank), FTS5 is optimised
-/// and the file vacuumed, so the same input always gives the same bytes. Table names come from
-/// ``PackSchema/Table``, as in the reader.
+/// and the file vacuumed, so the same input always gives the same bytes. Tables, columns and the INSERTs come from
+/// the table namespaces of ``PackSchema`` (``PackSchema/POI``, …), as the readers' queries do.
 enum PackWriter {
     /// The shared SQLite wrapper, failing with ``EmitError``.
     typealias Database = SQLiteDatabase<EmitError>
@@ -44,8 +44,7 @@ enum PackWriter {
             (PackSchema.MetaKey.cardCount, String(input.editorial.cards.count)),
             (PackSchema.MetaKey.routeCount, String(input.editorial.routes.count)),
         ]
-        typealias T = PackSchema.Table
-        let metaInsert = try db.prepare("INSERT INTO \(T.meta)(key, value) VALUES (?, ?)")
+        let metaInsert = try db.prepare(PackSchema.Meta.insert())
         for (key, value) in meta.sorted(by: { $0.0 < $1.0 }) {
             metaInsert.bind(1, key)
             metaInsert.bind(2, value)
@@ -53,8 +52,8 @@ enum PackWriter {
         }
 
         let categories = input.categories.sorted { $0.id < $1.id }
-        let categoryInsert = try db.prepare("INSERT INTO \(T.category)(id, priority, label) VALUES (?, ?, ?)")
-        let labelInsert = try db.prepare("INSERT INTO \(T.categoryLabel)(category, locale, label) VALUES (?, ?, ?)")
+        let categoryInsert = try db.prepare(PackSchema.Category.insert())
+        let labelInsert = try db.prepare(PackSchema.CategoryLabel.insert())
         var terms: [String: String] = [:]
         for category in categories {
             categoryInsert.bind(1, category.id)
@@ -74,10 +73,9 @@ enum PackWriter {
 
         let categoryCodes = PackSchema.categoryCodes(categories.map(\.id))
         let pois = input.pois.sorted { $0.ref.stableID < $1.ref.stableID }
-        let poiInsert = try db.prepare(
-            "INSERT INTO \(T.poi)(id, lat, lon, category, name, tags) VALUES (?, ?, ?, ?, ?, ?)")
-        let nameInsert = try db.prepare("INSERT INTO \(T.poiName)(poi, locale, name) VALUES (?, ?, ?)")
-        let alsoInsert = try db.prepare("INSERT OR IGNORE INTO \(T.poiCategory)(poi, category) VALUES (?, ?)")
+        let poiInsert = try db.prepare(PackSchema.POI.insert())
+        let nameInsert = try db.prepare(PackSchema.POIName.insert())
+        let alsoInsert = try db.prepare(PackSchema.POICategory.insert(or: .ignore))
         var searchDocuments: [Int64: (name: String, terms: String)] = [:]
         for poi in pois {
             let id = poi.ref.stableID
@@ -114,7 +112,7 @@ enum PackWriter {
         for document in transit.searchDocuments { searchDocuments[document.id] = (document.name, document.terms) }
         try writeSearch(searchDocuments, db: db)
         try EditorialWriter.write(input.editorial, copy: input.copy, city: city, db: db)
-        try db.exec("INSERT INTO \(T.search)(\(T.search)) VALUES ('optimize')")
+        try db.exec(PackSchema.Search.optimize)
         try db.exec("COMMIT")
         try db.exec("VACUUM")
     }
@@ -125,7 +123,7 @@ enum PackWriter {
         let db = try Database(path: path, mode: .readWriteCreate)
         defer { db.close() }
         try db.exec("PRAGMA journal_mode = OFF")
-        let insert = try db.prepare("INSERT OR REPLACE INTO \(PackSchema.Table.meta)(key, value) VALUES (?, ?)")
+        let insert = try db.prepare(PackSchema.Meta.insert(or: .replace))
         for (key, value) in [(PackSchema.MetaKey.createdAt, createdAt), (PackSchema.MetaKey.dataVersion, String(dataVersion))] {
             insert.bind(1, key)
             insert.bind(2, value)
@@ -145,14 +143,13 @@ enum PackWriter {
     /// Fills `search`: rowid = 1-based rank of the id in ``PackSchema/searchIDsQuery`` (run on the rows just
     /// written, as readers do), in rowid order.
     static func writeSearch(_ documents: [Int64: (name: String, terms: String)], db: Database) throws(EmitError) {
-        typealias T = PackSchema.Table
         let ids = try db.prepare(PackSchema.searchIDsQuery)
         var ranked: [Int64] = []
         while try ids.step() { ranked.append(ids.int64(0)) }
         guard ranked.count == documents.count else {
             throw .io(path: "search", message: "search ids (\(ranked.count)) do not match the documents (\(documents.count))")
         }
-        let insert = try db.prepare("INSERT INTO \(T.search)(rowid, name, terms) VALUES (?, ?, ?)")
+        let insert = try db.prepare(PackSchema.Search.insertRanked)
         for (rank, id) in ranked.enumerated() {
             guard let document = documents[id] else { throw .io(path: "search", message: "no search document for id \(id)") }
             insert.bind(1, Int64(rank + 1))
@@ -163,10 +160,10 @@ enum PackWriter {
         }
     }
 
-    /// Writes the rows of a proximity bucket table (`stop_bucket`) in index order: by cell, then
+    /// Writes the rows of the proximity bucket table (``PackSchema/StopBucket``) in index order: by cell, then
     /// by id.
-    static func writeBuckets(_ index: ProximityIndex, into table: String, idColumn: String, db: Database) throws(EmitError) {
-        let insert = try db.prepare("INSERT INTO \(table)(cell, \(idColumn), lat, lon) VALUES (?, ?, ?, ?)")
+    static func writeBuckets(_ index: ProximityIndex, db: Database) throws(EmitError) {
+        let insert = try db.prepare(PackSchema.StopBucket.insert())
         for row in 0..<index.count {
             insert.bind(1, index.cells[row])
             insert.bind(2, index.ids[row])

@@ -28,18 +28,13 @@ enum TransitWriter {
     @discardableResult
     static func write(_ feeds: [GTFSFeed], city: City, db: PackWriter.Database) throws(EmitError) -> Summary {
         let bbox = city.bbox
-        typealias T = PackSchema.Table
-        let stopInsert = try db.prepare(
-            "INSERT INTO \(T.stop)(id, feed, stop_id, name, lat, lon, cell, location_type, parent) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
-        let lineInsert = try db.prepare(
-            "INSERT INTO \(T.line)(id, feed, route_id, agency, short_name, long_name, type, colour, text_colour) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
-        let serviceInsert = try db.prepare(
-            "INSERT INTO \(T.service)(id, feed, service_id, start_date, end_date, days) VALUES (?, ?, ?, ?, ?, ?)")
-        let serviceDateInsert = try db.prepare("INSERT OR REPLACE INTO \(T.serviceDate)(service, date, type) VALUES (?, ?, ?)")
-        let tripInsert = try db.prepare(
-            "INSERT INTO \(T.trip)(id, trip_id, line, service, headsign, direction) VALUES (?, ?, ?, ?, ?, ?)")
-        let frequencyInsert = try db.prepare(
-            "INSERT OR IGNORE INTO \(T.frequency)(trip, start, end, headway, exact_times) VALUES (?, ?, ?, ?, ?)")
+        // Parameters are bound in each table's column order (``PackSchema/TableSchema/insert(or:)``).
+        let stopInsert = try db.prepare(PackSchema.Stop.insert())
+        let lineInsert = try db.prepare(PackSchema.Line.insert())
+        let serviceInsert = try db.prepare(PackSchema.Service.insert())
+        let serviceDateInsert = try db.prepare(PackSchema.ServiceDate.insert(or: .replace))
+        let tripInsert = try db.prepare(PackSchema.Trip.insert())
+        let frequencyInsert = try db.prepare(PackSchema.Frequency.insert(or: .ignore))
 
         // Ids are assigned over all feeds at once so they stay unique.
         var summary = Summary()
@@ -196,15 +191,15 @@ enum TransitWriter {
             }
         }
 
-        try PackWriter.writeBuckets(ProximityIndex(bucketed), into: T.stopBucket, idColumn: "stop", db: db)
-        let departureInsert = try db.prepare("INSERT OR IGNORE INTO \(T.departure)(stop, seconds, trip) VALUES (?, ?, ?)")
+        try PackWriter.writeBuckets(ProximityIndex(bucketed), db: db)
+        let departureInsert = try db.prepare(PackSchema.Departure.insert(or: .ignore))
         for departure in departures.sorted() {
             departureInsert.bind(1, departure.stop)
             departureInsert.bind(2, departure.seconds)
             departureInsert.bind(3, departure.trip)
             try departureInsert.run()
         }
-        let offsetInsert = try db.prepare("INSERT OR IGNORE INTO \(T.tripOffset)(stop, trip, offset) VALUES (?, ?, ?)")
+        let offsetInsert = try db.prepare(PackSchema.TripOffset.insert(or: .ignore))
         for offset in offsets.sorted(by: { ($0.stop, $0.trip, $0.seconds) < ($1.stop, $1.trip, $1.seconds) }) {
             offsetInsert.bind(1, offset.stop)
             offsetInsert.bind(2, offset.trip)
@@ -212,7 +207,7 @@ enum TransitWriter {
             try offsetInsert.run()
         }
         if maxSeconds >= 0 {
-            let meta = try db.prepare("INSERT OR REPLACE INTO \(T.meta)(key, value) VALUES (?, ?)")
+            let meta = try db.prepare(PackSchema.Meta.insert(or: .replace))
             meta.bind(1, PackSchema.MetaKey.transitMaxSeconds)
             meta.bind(2, String(maxSeconds))
             try meta.run()

@@ -44,13 +44,22 @@ extension WebWriter {
 
     static func transit(_ db: Database) throws(EmitError) -> Transit {
         var out = Transit()
-        let maxRow = try db.prepare("SELECT value FROM \(T.meta) WHERE key = ?1")
+        let maxRow = try db.prepare(PackSchema.Meta.valueQuery)
         maxRow.bind(1, PackSchema.MetaKey.transitMaxSeconds)
         if try maxRow.step() { out.maxSeconds = Int64(maxRow.text(0) ?? "") ?? 0 }
         func int(_ s: SQLiteStatement<EmitError>, _ c: Int32) -> Int? { s.isNull(c) ? nil : Int(s.int64(c)) }
         func text(_ s: SQLiteStatement<EmitError>, _ c: Int32) -> String? { s.isNull(c) ? nil : s.text(c) }
+        typealias S = PackSchema.Stop
+        typealias L = PackSchema.Line
+        typealias V = PackSchema.Service
+        typealias D = PackSchema.ServiceDate
+        typealias T = PackSchema.Trip
+        typealias P = PackSchema.Departure
+        typealias F = PackSchema.Frequency
+        typealias O = PackSchema.TripOffset
         let stops = try db.prepare(
-            "SELECT id, feed, stop_id, name, lat, lon, location_type, parent FROM \(T.stop) ORDER BY id")
+            "SELECT \(PackSchema.list([S.id, S.feed, S.stopID, S.name, S.lat, S.lon, S.locationType, S.parent])) "
+                + "FROM \(S.table) ORDER BY \(S.id)")
         while try stops.step() {
             out.stops.id.append(stops.int64(0))
             out.stops.feed.append(Int(stops.int64(1)))
@@ -62,7 +71,8 @@ extension WebWriter {
             out.stops.parent.append(stops.isNull(7) ? nil : stops.int64(7))
         }
         let lines = try db.prepare(
-            "SELECT id, route_id, short_name, long_name, type, colour, text_colour FROM \(T.line) ORDER BY id")
+            "SELECT \(PackSchema.list([L.id, L.routeID, L.shortName, L.longName, L.type, L.colour, L.textColour])) "
+                + "FROM \(L.table) ORDER BY \(L.id)")
         while try lines.step() {
             out.lines.id.append(lines.int64(0))
             out.lines.routeId.append(lines.text(1) ?? "")
@@ -72,20 +82,23 @@ extension WebWriter {
             out.lines.colour.append(text(lines, 5))
             out.lines.textColour.append(text(lines, 6))
         }
-        let services = try db.prepare("SELECT id, start_date, end_date, days FROM \(T.service) ORDER BY id")
+        let services = try db.prepare(
+            "SELECT \(V.id), \(V.startDate), \(V.endDate), \(V.days) FROM \(V.table) ORDER BY \(V.id)")
         while try services.step() {
             out.services.id.append(services.int64(0))
             out.services.start.append(int(services, 1))
             out.services.end.append(int(services, 2))
             out.services.days.append(int(services, 3))
         }
-        let dates = try db.prepare("SELECT service, date, type FROM \(T.serviceDate) ORDER BY service, date")
+        let dates = try db.prepare(
+            "SELECT \(D.service), \(D.date), \(D.type) FROM \(D.table) ORDER BY \(D.service), \(D.date)")
         while try dates.step() {
             out.serviceDates.service.append(dates.int64(0))
             out.serviceDates.date.append(Int(dates.int64(1)))
             out.serviceDates.type.append(Int(dates.int64(2)))
         }
-        let trips = try db.prepare("SELECT id, trip_id, line, service, headsign FROM \(T.trip) ORDER BY id")
+        let trips = try db.prepare(
+            "SELECT \(T.id), \(T.tripID), \(T.line), \(T.service), \(T.headsign) FROM \(T.table) ORDER BY \(T.id)")
         while try trips.step() {
             out.trips.id.append(trips.int64(0))
             out.trips.tripId.append(trips.text(1) ?? "")
@@ -93,7 +106,8 @@ extension WebWriter {
             out.trips.service.append(trips.int64(3))
             out.trips.headsign.append(text(trips, 4))
         }
-        let departures = try db.prepare("SELECT stop, seconds, trip FROM \(T.departure) ORDER BY stop, seconds, trip")
+        let departures = try db.prepare(
+            "SELECT \(P.stop), \(P.seconds), \(P.trip) FROM \(P.table) ORDER BY \(P.stop), \(P.seconds), \(P.trip)")
         var lastStop: Int64? = nil
         var lastSeconds: Int64 = 0
         while try departures.step() {
@@ -110,14 +124,16 @@ extension WebWriter {
             lastSeconds = seconds
             out.departures.trip.append(departures.int64(2))
         }
-        let frequencies = try db.prepare("SELECT trip, start, end, headway FROM \(T.frequency) ORDER BY trip, start")
+        let frequencies = try db.prepare(
+            "SELECT \(F.trip), \(F.start), \(F.end), \(F.headway) FROM \(F.table) ORDER BY \(F.trip), \(F.start)")
         while try frequencies.step() {
             out.frequencies.trip.append(frequencies.int64(0))
             out.frequencies.start.append(frequencies.int64(1))
             out.frequencies.end.append(frequencies.int64(2))
             out.frequencies.headway.append(frequencies.int64(3))
         }
-        let offsets = try db.prepare("SELECT stop, trip, offset FROM \(T.tripOffset) ORDER BY stop, trip, offset")
+        let offsets = try db.prepare(
+            "SELECT \(O.stop), \(O.trip), \(O.offset) FROM \(O.table) ORDER BY \(O.stop), \(O.trip), \(O.offset)")
         while try offsets.step() {
             out.tripOffsets.stop.append(offsets.int64(0))
             out.tripOffsets.trip.append(offsets.int64(1))

@@ -23,7 +23,6 @@ import Foundation
 /// Output is deterministic: sorted keys, rows in primary-key order, gzip without name or time.
 enum WebWriter {
     typealias Database = SQLiteDatabase<EmitError>
-    typealias T = PackSchema.Table
 
     /// Writes the parts into `<folder>/` (created) and returns them as manifest entries, sorted by name.
     /// - Parameters:
@@ -55,7 +54,7 @@ enum WebWriter {
         out.append(try writePart(WebFlavour.searchPart, searchJSON, folder: folder, prefix: prefix))
         lap.mark("web: search gzip")
         out.append(try writePart(WebFlavour.editorialPart, try encode(editorial(db), path: database), folder: folder, prefix: prefix))
-        if try db.scalarInt("SELECT count(*) FROM \(T.stop)") > 0 {
+        if try db.scalarInt("SELECT count(*) FROM \(PackSchema.Stop.table)") > 0 {
             out.append(try writePart(WebFlavour.transitPart, try encode(transit(db), path: database), folder: folder, prefix: prefix))
         }
         lap.mark("web: editorial, transit")
@@ -117,22 +116,26 @@ enum WebWriter {
 
     static func places(_ db: Database) throws(EmitError) -> Places {
         var meta: [String: String] = [:]
-        let metaRows = try db.prepare("SELECT key, value FROM \(T.meta)")
+        let metaRows = try db.prepare(PackSchema.Meta.selectAll)
         while try metaRows.step() { meta[metaRows.text(0) ?? ""] = metaRows.text(1) ?? "" }
         var out = Places(
             city: meta[PackSchema.MetaKey.cityID] ?? "", defaultLocale: meta[PackSchema.MetaKey.defaultLocale] ?? "en",
             locales: (meta[PackSchema.MetaKey.locales] ?? "").split(separator: ",").map { String($0) },
             precision: PackSchema.bucketPrecision)
         var names: [Int64: [String: String]] = [:]
-        let nameRows = try db.prepare("SELECT poi, locale, name FROM \(T.poiName)")
+        typealias N = PackSchema.POIName
+        typealias P = PackSchema.POI
+        typealias A = PackSchema.POICategory
+        typealias S = PackSchema.Stop
+        let nameRows = try db.prepare("SELECT \(N.poi), \(N.locale), \(N.name) FROM \(N.table)")
         while try nameRows.step() { names[nameRows.int64(0), default: [:]][nameRows.text(1) ?? ""] = nameRows.text(2) ?? "" }
         // The same points, hence the same index order, as the reader's proximity index (`PackReader`): POIs from
         // `poi` (coordinates as stored, read back exactly), stops from `stop_bucket`.
         var points: [ProximityIndex.Point] = []
         var poiDetails: [Int64: (category: String, name: String?, tags: String?)] = [:]
         let pois = try db.prepare(
-            "SELECT p.id, \(PackSchema.degreesSQL("p.lat")), \(PackSchema.degreesSQL("p.lon")), \(PackSchema.categorySQL("p")), "
-                + "p.name, p.tags FROM \(T.poi) p \(PackSchema.categoryJoinSQL("p"))")
+            "SELECT p.\(P.id), \(PackSchema.degreesSQL("p.\(P.lat)")), \(PackSchema.degreesSQL("p.\(P.lon)")), "
+                + "\(PackSchema.categorySQL("p")), p.\(P.name), p.\(P.tags) FROM \(P.table) p \(PackSchema.categoryJoinSQL("p"))")
         while try pois.step() {
             let id = pois.int64(0)
             points.append(ProximityIndex.Point(id: id, lat: pois.double(1), lon: pois.double(2)))
@@ -141,20 +144,20 @@ enum WebWriter {
         var codes: [String] = []
         let categoryRows = try db.prepare(PackSchema.categoryCodesQuery)
         while try categoryRows.step() { codes.append(categoryRows.text(0) ?? "") }
-        let alsoRows = try db.prepare("SELECT poi, category FROM \(T.poiCategory) ORDER BY poi, category")
+        let alsoRows = try db.prepare("SELECT \(A.poi), \(A.category) FROM \(A.table) ORDER BY \(A.poi), \(A.category)")
         while try alsoRows.step() {
             let code = Int(alsoRows.int64(1))
             out.also[String(alsoRows.int64(0)), default: []].append(code < codes.count ? codes[code] : String(code))
         }
         for key in out.also.keys { out.also[key]?.sort() }
-        let buckets = try db.prepare("SELECT stop, lat, lon FROM \(T.stopBucket)")
+        let buckets = try db.prepare(PackSchema.StopBucket.pointsQuery)
         var indexedStops: Set<Int64> = []
         while try buckets.step() {
             points.append(ProximityIndex.Point(id: buckets.int64(0), lat: buckets.double(1), lon: buckets.double(2)))
             indexedStops.insert(buckets.int64(0))
         }
         var stopDetails: [Int64: (stopID: String?, name: String?, type: Int64)] = [:]
-        let stops = try db.prepare("SELECT id, stop_id, name, location_type FROM \(T.stop)")
+        let stops = try db.prepare("SELECT \(S.id), \(S.stopID), \(S.name), \(S.locationType) FROM \(S.table)")
         while try stops.step() {
             stopDetails[stops.int64(0)] = (stops.text(1), stops.isNull(2) ? nil : stops.text(2), stops.int64(3))
         }
@@ -201,7 +204,7 @@ enum WebWriter {
         // without coordinates): details only, after the indexed rows; `counts` covers the indexed rows alone.
         let searchable = try searchIDs(db)
         let unindexed = try db.prepare(
-            "SELECT id, stop_id, name, lat, lon, location_type FROM \(T.stop) ORDER BY id")
+            "SELECT \(PackSchema.list([S.id, S.stopID, S.name, S.lat, S.lon, S.locationType])) FROM \(S.table) ORDER BY \(S.id)")
         while try unindexed.step() {
             let id = unindexed.int64(0)
             guard searchable.contains(id), !indexedStops.contains(id) else { continue }
@@ -247,12 +250,12 @@ enum WebWriter {
     static func search(_ db: Database) throws(EmitError) -> Search {
         var out = Search()
         try db.exec("DROP TABLE IF EXISTS temp.web_search_vocab")
-        try db.exec("CREATE VIRTUAL TABLE temp.web_search_vocab USING fts5vocab(main, \(T.search), instance)")
+        try db.exec("CREATE VIRTUAL TABLE temp.web_search_vocab USING fts5vocab(main, \(PackSchema.Search.table), instance)")
         defer { try? db.exec("DROP TABLE IF EXISTS temp.web_search_vocab") }
         // Every row of the table, also one without tokens (it counts in bm25's row total). A rowid is the
         // 1-based rank of its place in `PackSchema.searchIDsQuery`; the web part lists the places' ids, ascending.
         let ids = try searchIDList(db)
-        let rows = try db.prepare("SELECT rowid FROM \(T.search) ORDER BY rowid")
+        let rows = try db.prepare("SELECT rowid FROM \(PackSchema.Search.table) ORDER BY rowid")
         var rowIDs: [(rowid: Int64, id: Int64)] = []
         while try rows.step() {
             let rowid = rows.int64(0)
@@ -271,7 +274,9 @@ enum WebWriter {
         var vocabIndex: [String: Int] = [:]
         var names = [[(offset: Int64, term: Int)]](repeating: [], count: out.rowid.count)
         var terms = [[(offset: Int64, term: Int)]](repeating: [], count: out.rowid.count)
-        let scan = try db.prepare("SELECT term, doc, col = 'name', offset FROM temp.web_search_vocab")
+        // fts5vocab's own columns (term, doc, col, offset); `col` holds the name of a `search` column.
+        let scan = try db.prepare(
+            "SELECT term, doc, col = '\(PackSchema.Search.name)', offset FROM temp.web_search_vocab")
         var lastTerm: [UInt8]?
         var lastIndex = 0
         while try scan.step() {
@@ -332,21 +337,30 @@ enum WebWriter {
 
     static func editorial(_ db: Database) throws(EmitError) -> Editorial {
         var out = Editorial()
-        let cards = try db.prepare("SELECT id, position, icon, home, title FROM \(T.card) ORDER BY position, id")
+        typealias C = PackSchema.Card
+        typealias S = PackSchema.Situation
+        typealias A = PackSchema.Action
+        typealias R = PackSchema.Route
+        typealias W = PackSchema.RouteWaypoint
+        let cards = try db.prepare(
+            "SELECT \(PackSchema.list([C.id, C.position, C.icon, C.home, C.title])) FROM \(C.table) "
+                + "ORDER BY \(C.position), \(C.id)")
         while try cards.step() {
             out.cards.append(.init(
                 id: cards.text(0) ?? "", position: Int(cards.int64(1)), icon: cards.isNull(2) ? nil : cards.text(2),
                 home: cards.int64(3) != 0, title: texts(cards.text(4)) ?? [:]))
         }
         let situations = try db.prepare(
-            "SELECT id, card, position, title, body FROM \(T.situation) ORDER BY card, position, id")
+            "SELECT \(PackSchema.list([S.id, S.card, S.position, S.title, S.body])) FROM \(S.table) "
+                + "ORDER BY \(S.card), \(S.position), \(S.id)")
         while try situations.step() {
             out.situations.append(.init(
                 id: situations.text(0) ?? "", card: situations.text(1) ?? "", position: Int(situations.int64(2)),
                 title: texts(situations.text(3)) ?? [:], body: texts(situations.text(4))))
         }
         let actions = try db.prepare(
-            "SELECT id, situation, position, kind, target, label, text FROM \(T.action) ORDER BY situation, position, id")
+            "SELECT \(PackSchema.list([A.id, A.situation, A.position, A.kind, A.target, A.label, A.text])) FROM \(A.table) "
+                + "ORDER BY \(A.situation), \(A.position), \(A.id)")
         while try actions.step() {
             out.actions.append(.init(
                 id: actions.text(0) ?? "", situation: actions.text(1) ?? "", position: Int(actions.int64(2)),
@@ -354,10 +368,11 @@ enum WebWriter {
                 label: texts(actions.text(5)) ?? [:], text: texts(actions.text(6))))
         }
         let routes = try db.prepare(
-            "SELECT id, position, name, description, length_m, min_lon, min_lat, max_lon, max_lat FROM \(T.route) "
-                + "ORDER BY position, id")
+            "SELECT \(PackSchema.list([R.id, R.position, R.name, R.description, R.lengthM])), "
+                + "\(PackSchema.list([R.minLon, R.minLat, R.maxLon, R.maxLat])) FROM \(R.table) ORDER BY \(R.position), \(R.id)")
         let waypoints = try db.prepare(
-            "SELECT sequence, poi, lat, lon, radius, name FROM \(T.routeWaypoint) WHERE route = ?1 ORDER BY sequence")
+            "SELECT \(PackSchema.list([W.sequence, W.poi, W.lat, W.lon, W.radius, W.name])) FROM \(W.table) "
+                + "WHERE \(W.route) = ?1 ORDER BY \(W.sequence)")
         while try routes.step() {
             let id = routes.text(0) ?? ""
             var points: [Editorial.Waypoint] = []

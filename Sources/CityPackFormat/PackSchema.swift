@@ -1,8 +1,11 @@
 import Foundation
 /// The pack format: SQLite table and column names, version numbers and file naming shared by the writer
-/// (`CityPackEmit`) and the reader (`CityPackKit`); both name tables through ``Table``.
+/// (`CityPackEmit`) and the reader (`CityPackKit`); both name tables and columns through the table namespaces
+/// (``POI``, ``Stop``, …; `PackSchema+Columns.swift`), which also build the CREATE statements and the queries both
+/// sides share.
 ///
-/// Format version 1 tables:
+/// The tables of format ``formatVersion`` (3; older formats differ as ``formatVersion`` and
+/// ``oldestReadableFormatVersion`` say):
 /// - `meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)`: see ``MetaKey``.
 /// - `category(id TEXT PRIMARY KEY, priority INTEGER NOT NULL, label TEXT NOT NULL)`: labels in the default locale.
 /// - `category_label(category TEXT, locale TEXT, label TEXT, PRIMARY KEY(category, locale))`: labels in the city's locales.
@@ -127,9 +130,10 @@ public enum PackSchema {
     /// category's places makes the doclists of its terms runs of consecutive rowids, which compress to almost
     /// nothing; since rowid order is then not id order, readers break bm25 ties by id themselves.
     public static let searchIDsQuery = """
-        SELECT id FROM (SELECT id, category AS k FROM poi UNION ALL \
-        SELECT id, CASE location_type WHEN 1 THEN '\(StopTerms.station)' ELSE '\(StopTerms.stop)' END FROM stop \
-        WHERE name IS NOT NULL AND name <> '' AND location_type <= 1) ORDER BY k, id
+        SELECT \(POI.id) FROM (SELECT \(POI.id), \(POI.category) AS k FROM \(POI.table) UNION ALL \
+        SELECT \(Stop.id), CASE \(Stop.locationType) WHEN 1 THEN '\(StopTerms.station)' ELSE '\(StopTerms.stop)' END \
+        FROM \(Stop.table) WHERE \(Stop.name) IS NOT NULL AND \(Stop.name) <> '' AND \(Stop.locationType) <= 1) \
+        ORDER BY k, \(POI.id)
         """
 
     /// The OSM ref (`n123`, `w45`, `r6`) of a POI id (`osmId × 4 + kind`).
@@ -166,7 +170,7 @@ public enum PackSchema {
 
     /// The category ids in code order: since format 3, `poi.category` is an INTEGER, the 0-based position of the
     /// POI's category in this result (formats 1 and 2 store the id as TEXT; readers accept both).
-    public static let categoryCodesQuery = "SELECT id FROM category ORDER BY id"
+    public static let categoryCodesQuery = "SELECT \(Category.id) FROM \(Category.table) ORDER BY \(Category.id)"
 
     /// The codes ``categoryCodesQuery`` gives, from category ids (ascending by UTF-8 bytes, SQLite's BINARY order).
     public static func categoryCodes(_ ids: [String]) -> [String: Int64] {
@@ -177,13 +181,13 @@ public enum PackSchema {
     /// A `LEFT JOIN` of category codes for the `poi` alias `alias`, and the expression giving its category id
     /// whatever the format: `SELECT \(categorySQL("p")) … FROM poi p \(categoryJoinSQL("p"))`.
     public static func categoryJoinSQL(_ alias: String) -> String {
-        "LEFT JOIN (SELECT id AS category_id, row_number() OVER (ORDER BY id) - 1 AS category_code FROM category) "
-            + "\(alias)_category ON \(alias)_category.category_code = \(alias).category"
+        "LEFT JOIN (SELECT \(Category.id) AS category_id, row_number() OVER (ORDER BY \(Category.id)) - 1 AS category_code "
+            + "FROM \(Category.table)) \(alias)_category ON \(alias)_category.category_code = \(alias).\(POI.category)"
     }
 
     /// See ``categoryJoinSQL(_:)``.
     public static func categorySQL(_ alias: String) -> String {
-        "coalesce(\(alias)_category.category_id, \(alias).category)"
+        "coalesce(\(alias)_category.category_id, \(alias).\(POI.category))"
     }
 
     /// `poi.tags` since format 3: `key U+001F value` entries joined by U+001E, keys ascending by UTF-8 bytes, "" for
@@ -243,33 +247,17 @@ public enum PackSchema {
         public static let routeCount = "route_count"
     }
 
-    /// The statements that create a pack of ``formatVersion``, in order.
-    public static let createStatements: [String] = [
-        "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID",
-        "CREATE TABLE category(id TEXT PRIMARY KEY, priority INTEGER NOT NULL, label TEXT NOT NULL) WITHOUT ROWID",
-        "CREATE TABLE category_label(category TEXT NOT NULL, locale TEXT NOT NULL, label TEXT NOT NULL, PRIMARY KEY(category, locale)) WITHOUT ROWID",
-        "CREATE TABLE poi(id INTEGER PRIMARY KEY, lat NOT NULL, lon NOT NULL, category NOT NULL, name TEXT, tags TEXT NOT NULL)",
-        "CREATE TABLE poi_name(poi INTEGER NOT NULL, locale TEXT NOT NULL, name TEXT NOT NULL, PRIMARY KEY(poi, locale)) WITHOUT ROWID",
-        "CREATE TABLE poi_category(poi INTEGER NOT NULL, category NOT NULL, PRIMARY KEY(poi, category)) WITHOUT ROWID",
-        "CREATE VIRTUAL TABLE search USING fts5(name, terms, content = '', tokenize = 'unicode61 remove_diacritics 2')",
-        "CREATE TABLE stop(id INTEGER PRIMARY KEY, feed INTEGER NOT NULL, stop_id TEXT NOT NULL, name TEXT, lat REAL, lon REAL, cell INTEGER, location_type INTEGER NOT NULL, parent INTEGER)",
-        "CREATE INDEX stop_by_stop_id ON stop(stop_id, feed)",
-        "CREATE INDEX stop_by_parent ON stop(parent)",
-        "CREATE TABLE stop_bucket(cell INTEGER NOT NULL, stop INTEGER NOT NULL, lat REAL NOT NULL, lon REAL NOT NULL, PRIMARY KEY(cell, stop)) WITHOUT ROWID",
-        "CREATE TABLE line(id INTEGER PRIMARY KEY, feed INTEGER NOT NULL, route_id TEXT NOT NULL, agency TEXT, short_name TEXT, long_name TEXT, type INTEGER NOT NULL, colour TEXT, text_colour TEXT)",
-        "CREATE TABLE service(id INTEGER PRIMARY KEY, feed INTEGER NOT NULL, service_id TEXT NOT NULL, start_date INTEGER, end_date INTEGER, days INTEGER)",
-        "CREATE TABLE service_date(service INTEGER NOT NULL, date INTEGER NOT NULL, type INTEGER NOT NULL, PRIMARY KEY(service, date)) WITHOUT ROWID",
-        "CREATE TABLE trip(id INTEGER PRIMARY KEY, trip_id TEXT NOT NULL, line INTEGER NOT NULL, service INTEGER NOT NULL, headsign TEXT, direction INTEGER)",
-        "CREATE TABLE departure(stop INTEGER NOT NULL, seconds INTEGER NOT NULL, trip INTEGER NOT NULL, PRIMARY KEY(stop, seconds, trip)) WITHOUT ROWID",
-        "CREATE TABLE frequency(trip INTEGER NOT NULL, start INTEGER NOT NULL, end INTEGER NOT NULL, headway INTEGER NOT NULL, exact_times INTEGER NOT NULL, PRIMARY KEY(trip, start)) WITHOUT ROWID",
-        "CREATE TABLE trip_offset(stop INTEGER NOT NULL, trip INTEGER NOT NULL, offset INTEGER NOT NULL, PRIMARY KEY(stop, trip, offset)) WITHOUT ROWID",
-        "CREATE TABLE card(id TEXT PRIMARY KEY, position INTEGER NOT NULL, icon TEXT, home INTEGER NOT NULL, title TEXT NOT NULL) WITHOUT ROWID",
-        "CREATE TABLE situation(id TEXT PRIMARY KEY, card TEXT NOT NULL, position INTEGER NOT NULL, title TEXT NOT NULL, body TEXT) WITHOUT ROWID",
-        "CREATE INDEX situation_by_card ON situation(card, position)",
-        "CREATE TABLE action(id TEXT PRIMARY KEY, situation TEXT NOT NULL, position INTEGER NOT NULL, kind TEXT NOT NULL, target TEXT, label TEXT NOT NULL, text TEXT) WITHOUT ROWID",
-        "CREATE INDEX action_by_situation ON action(situation, position)",
-        "CREATE TABLE route(id TEXT PRIMARY KEY, position INTEGER NOT NULL, name TEXT NOT NULL, description TEXT, length_m REAL NOT NULL, min_lon REAL NOT NULL, min_lat REAL NOT NULL, max_lon REAL NOT NULL, max_lat REAL NOT NULL) WITHOUT ROWID",
-        "CREATE TABLE route_waypoint(route TEXT NOT NULL, sequence INTEGER NOT NULL, poi INTEGER, lat REAL NOT NULL, lon REAL NOT NULL, radius REAL NOT NULL, name TEXT, PRIMARY KEY(route, sequence)) WITHOUT ROWID",
-        "CREATE TABLE string(key TEXT NOT NULL, locale TEXT NOT NULL, form TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY(key, locale, form)) WITHOUT ROWID",
-    ]
+    /// Every table, in creation order (the order of `sqlite_master` and of the tables' pages in a new pack).
+    /// Computed: an array of metatypes is not `Sendable`, so it cannot be a stored static.
+    public static var tables: [any TableSchema.Type] {
+        [
+            Meta.self, Category.self, CategoryLabel.self, POI.self, POIName.self, POICategory.self, Search.self,
+            Stop.self, StopBucket.self, Line.self, Service.self, ServiceDate.self, Trip.self, Departure.self,
+            Frequency.self, TripOffset.self, Card.self, Situation.self, Action.self, Route.self, RouteWaypoint.self,
+            Strings.self,
+        ]
+    }
+
+    /// The statements that create a pack of ``formatVersion``, in order: each table of ``tables`` then its indexes.
+    public static let createStatements: [String] = tables.flatMap { [$0.create] + $0.createIndexes }
 }

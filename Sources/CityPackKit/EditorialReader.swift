@@ -26,8 +26,16 @@ public final class EditorialReader: @unchecked Sendable {
     /// Drops the prepared statements (the reader is closing; its lock is held).
     func release() { statements = [:] }
 
-    private typealias T = PackSchema.Table
-    private static let routeColumns = "id, name, description, length_m, min_lon, min_lat, max_lon, max_lat, position"
+    private typealias C = PackSchema.Card
+    private typealias S = PackSchema.Situation
+    private typealias A = PackSchema.Action
+    private typealias R = PackSchema.Route
+    private typealias W = PackSchema.RouteWaypoint
+    private typealias U = PackSchema.Strings
+    private typealias P = PackSchema.POI
+    /// The columns ``routeRow(_:locale:)`` reads, in its order.
+    private static let routeColumns = PackSchema.list(
+        [R.id, R.name, R.description, R.lengthM, R.minLon, R.minLat, R.maxLon, R.maxLat, R.position])
 
     /// Cards in display order, titles in `locale`.
     /// - Parameters:
@@ -36,7 +44,9 @@ public final class EditorialReader: @unchecked Sendable {
     /// - Returns: `[]` for packs without editorial content.
     /// - Throws: `PackError.closed`, `.sqlite`.
     public func cards(locale: String? = nil, homeOnly: Bool = false) throws(PackError) -> [CardInfo] {
-        try query(T.card, "SELECT id, title, icon, home, position FROM \(T.card) ORDER BY position, id") { stmt, _ throws(PackError) in
+        let sql = "SELECT \(C.id), \(C.title), \(C.icon), \(C.home), \(C.position) FROM \(C.table) "
+            + "ORDER BY \(C.position), \(C.id)"
+        return try query(C.table, sql) { stmt, _ throws(PackError) in
             var out: [CardInfo] = []
             while try stmt.step() {
                 let home = stmt.int64(3) != 0
@@ -52,8 +62,9 @@ public final class EditorialReader: @unchecked Sendable {
     /// Situations of a card in display order.
     /// - Throws: `PackError.closed`, `.sqlite`.
     public func situations(card: String, locale: String? = nil) throws(PackError) -> [SituationInfo] {
-        let sql = "SELECT id, card, title, body, position FROM \(T.situation) WHERE card = ?1 ORDER BY position, id"
-        return try query(T.situation, sql, binding: card) { stmt, _ throws(PackError) in
+        let sql = "SELECT \(S.id), \(S.card), \(S.title), \(S.body), \(S.position) FROM \(S.table) WHERE \(S.card) = ?1 "
+            + "ORDER BY \(S.position), \(S.id)"
+        return try query(S.table, sql, binding: card) { stmt, _ throws(PackError) in
             var out: [SituationInfo] = []
             while try stmt.step() {
                 out.append(SituationInfo(
@@ -67,9 +78,9 @@ public final class EditorialReader: @unchecked Sendable {
     /// Actions of a situation in display order. Actions of an unknown kind (from a newer writer) are skipped.
     /// - Throws: `PackError.closed`, `.sqlite`.
     public func actions(situation: String, locale: String? = nil) throws(PackError) -> [ActionInfo] {
-        let sql = "SELECT id, situation, kind, target, label, text, position FROM \(T.action) WHERE situation = ?1 "
-            + "ORDER BY position, id"
-        return try query(T.action, sql, binding: situation) { stmt, _ throws(PackError) in
+        let sql = "SELECT \(PackSchema.list([A.id, A.situation, A.kind, A.target, A.label, A.text, A.position])) FROM \(A.table) "
+            + "WHERE \(A.situation) = ?1 ORDER BY \(A.position), \(A.id)"
+        return try query(A.table, sql, binding: situation) { stmt, _ throws(PackError) in
             var out: [ActionInfo] = []
             while try stmt.step() {
                 guard let kind = ActionKind(rawValue: stmt.text(2) ?? "") else { continue }
@@ -84,7 +95,8 @@ public final class EditorialReader: @unchecked Sendable {
     /// Every walking route in display order, without waypoints.
     /// - Throws: `PackError.closed`, `.sqlite`.
     public func routes(locale: String? = nil) throws(PackError) -> [WalkingRouteInfo] {
-        try query(T.route, "SELECT \(Self.routeColumns) FROM \(T.route) ORDER BY position, id") { stmt, _ throws(PackError) in
+        let sql = "SELECT \(Self.routeColumns) FROM \(R.table) ORDER BY \(R.position), \(R.id)"
+        return try query(R.table, sql) { stmt, _ throws(PackError) in
             var out: [WalkingRouteInfo] = []
             while try stmt.step() { out.append(routeRow(stmt, locale: locale)) }
             return out
@@ -96,13 +108,14 @@ public final class EditorialReader: @unchecked Sendable {
     /// - Throws: `PackError.closed`, `.sqlite`, `.malformedData`.
     public func route(id: String, locale: String? = nil) throws(PackError) -> WalkingRouteInfo? {
         let found: WalkingRouteInfo?? = try query(
-            T.route, "SELECT \(Self.routeColumns) FROM \(T.route) WHERE id = ?1", binding: id
+            R.table, "SELECT \(Self.routeColumns) FROM \(R.table) WHERE \(R.id) = ?1", binding: id
         ) { stmt, db throws(PackError) -> WalkingRouteInfo?? in
             guard try stmt.step() else { return .some(nil) }
             var route = routeRow(stmt, locale: locale)
             let points = try statement(
-                "SELECT w.sequence, w.poi, w.lat, w.lon, w.radius, w.name, p.name FROM \(T.routeWaypoint) w "
-                    + "LEFT JOIN \(T.poi) p ON p.id = w.poi WHERE w.route = ?1 ORDER BY w.sequence", db)
+                "SELECT w.\(W.sequence), w.\(W.poi), w.\(W.lat), w.\(W.lon), w.\(W.radius), w.\(W.name), p.\(P.name) "
+                    + "FROM \(W.table) w LEFT JOIN \(P.table) p ON p.\(P.id) = w.\(W.poi) WHERE w.\(W.route) = ?1 "
+                    + "ORDER BY w.\(W.sequence)", db)
             points.reset()
             points.bind(1, id)
             defer { points.reset() }
@@ -122,7 +135,8 @@ public final class EditorialReader: @unchecked Sendable {
     /// Every UI string of a locale (falling back to its language, then the default locale, per key).
     /// - Throws: `PackError.closed`, `.sqlite`.
     public func strings(locale: String) throws(PackError) -> [String: LocalizedString] {
-        try query(T.string, "SELECT key, locale, form, value FROM \(T.string) ORDER BY key, locale, form") { stmt, _ throws(PackError) in
+        let sql = "SELECT \(U.key), \(U.locale), \(U.form), \(U.value) FROM \(U.table) ORDER BY \(U.key), \(U.locale), \(U.form)"
+        return try query(U.table, sql) { stmt, _ throws(PackError) in
             let chain = localeChain(locale)
             var byLocale: [String: [String: LocalizedString]] = [:]
             while try stmt.step() {
@@ -146,8 +160,8 @@ public final class EditorialReader: @unchecked Sendable {
     /// One UI string in a locale (with the same fallbacks as ``strings(locale:)``); nil when the key is unknown.
     /// - Throws: `PackError.closed`, `.sqlite`.
     public func string(key: String, locale: String) throws(PackError) -> LocalizedString? {
-        let sql = "SELECT form, value FROM \(T.string) WHERE key = ?1 AND locale = ?2 ORDER BY form"
-        let found: LocalizedString?? = try query(T.string, sql) { stmt, _ throws(PackError) -> LocalizedString?? in
+        let sql = "SELECT \(U.form), \(U.value) FROM \(U.table) WHERE \(U.key) = ?1 AND \(U.locale) = ?2 ORDER BY \(U.form)"
+        let found: LocalizedString?? = try query(U.table, sql) { stmt, _ throws(PackError) -> LocalizedString?? in
             for loc in localeChain(locale) {
                 stmt.reset()
                 stmt.bind(1, key)
@@ -194,7 +208,7 @@ public final class EditorialReader: @unchecked Sendable {
 
     private func hasTable(_ table: String, _ db: PackConnection.Database) throws(PackError) -> Bool {
         if let known = tables[table] { return known }
-        let check = try db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?1")
+        let check = try db.prepare(PackSchema.tableCountQuery)
         check.bind(1, table)
         let exists = try check.step() && check.int64(0) > 0
         tables[table] = exists

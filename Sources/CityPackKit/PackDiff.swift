@@ -117,78 +117,99 @@ public struct PackDiff: Sendable, Codable, Equatable {
         }
     }
 
-    /// Every kind of record compared, in output order.
-    public static let specs: [Spec] = [
-        Spec(
-            entity: "pois", table: PackSchema.Table.poi,
-            sql: """
-                SELECT \(PackSchema.osmRefSQL("p.id")) AS osm, p.name AS name, \(PackSchema.degreesSQL("p.lat")) AS lat,
-                  \(PackSchema.degreesSQL("p.lon")) AS lon, \(PackSchema.categorySQL("p")) AS category,
-                  (SELECT json_group_object(locale, name) FROM (SELECT locale, name FROM \(PackSchema.Table.poiName)
-                     WHERE poi = p.id ORDER BY locale)) AS names,
-                  p.tags AS tags
-                FROM \(PackSchema.Table.poi) p \(PackSchema.categoryJoinSQL("p"))
-                """,
-            labelColumn: "name", position: ("lat", "lon"), nameColumns: ["name", "names"],
-            categoryColumns: ["category"], jsonColumns: ["names", "tags"]),
-        Spec(
-            entity: "stops", table: PackSchema.Table.stop,
-            sql: """
-                SELECT s.feed || ':' || s.stop_id AS stop, s.name AS name, s.lat AS lat, s.lon AS lon,
-                  s.location_type AS location_type, p.stop_id AS parent
-                FROM \(PackSchema.Table.stop) s LEFT JOIN \(PackSchema.Table.stop) p ON p.id = s.parent
-                """,
-            labelColumn: "name", position: ("lat", "lon"), nameColumns: ["name"], categoryColumns: ["location_type"]),
-        Spec(
-            entity: "lines", table: PackSchema.Table.line,
-            sql: """
-                SELECT feed || ':' || route_id AS line, coalesce(short_name, long_name) AS label, agency,
-                  short_name, long_name, type, colour, text_colour
-                FROM \(PackSchema.Table.line)
-                """,
-            labelColumn: "label", nameColumns: ["short_name", "long_name", "label"], categoryColumns: ["type"]),
-        Spec(
-            entity: "trips", table: PackSchema.Table.trip,
-            sql: """
-                SELECT l.feed || ':' || t.trip_id AS trip, t.headsign AS headsign, l.route_id AS line,
-                  s.service_id AS service, t.direction AS direction,
-                  (SELECT count(*) FROM \(PackSchema.Table.departure) d WHERE d.trip = t.id) AS departures,
-                  (SELECT min(d.seconds) FROM \(PackSchema.Table.departure) d WHERE d.trip = t.id) AS first_departure
-                FROM \(PackSchema.Table.trip) t JOIN \(PackSchema.Table.line) l ON l.id = t.line
-                  LEFT JOIN \(PackSchema.Table.service) s ON s.id = t.service
-                """,
-            labelColumn: "headsign", nameColumns: ["headsign"], categoryColumns: ["line"]),
-        Spec(
-            entity: "routes", table: PackSchema.Table.route,
-            sql: """
-                SELECT r.id AS route, r.name AS name, r.description AS description, r.position AS position,
-                  r.length_m AS length_m,
-                  (SELECT group_concat(coalesce('poi ' || w.poi, w.lat || ',' || w.lon), ' → ') FROM
-                    (SELECT poi, lat, lon FROM \(PackSchema.Table.routeWaypoint) WHERE route = r.id ORDER BY sequence) w)
-                    AS waypoints
-                FROM \(PackSchema.Table.route) r
-                """,
-            labelColumn: "name", nameColumns: ["name"]),
-        Spec(
-            entity: "cards", table: PackSchema.Table.card,
-            sql: """
-                SELECT id AS card, title, icon, position, home FROM \(PackSchema.Table.card)
-                """,
-            labelColumn: "title", nameColumns: ["title"]),
-        Spec(
-            entity: "situations", table: PackSchema.Table.situation,
-            sql: """
-                SELECT s.id AS situation, s.title AS title, s.card AS card, s.body AS body, s.position AS position,
-                  (SELECT group_concat(a.kind || ' ' || coalesce(a.target, '') || ' “' || a.label || '”', ' | ') FROM
-                    (SELECT kind, target, label FROM \(PackSchema.Table.action) WHERE situation = s.id ORDER BY position) a)
-                    AS actions
-                FROM \(PackSchema.Table.situation) s
-                """,
-            labelColumn: "title", nameColumns: ["title"], categoryColumns: ["card"]),
-        Spec(
-            entity: "strings", table: PackSchema.Table.string,
-            sql: "SELECT key, locale, form, value FROM \(PackSchema.Table.string)", keyColumns: 3),
-    ]
+    /// Every kind of record compared, in output order. The pack's columns come from ``PackSchema``; the `AS` names
+    /// are the diff's own field names (what reports print), so they stay put when a column is renamed.
+    public static let specs: [Spec] = {
+        typealias P = PackSchema.POI
+        typealias N = PackSchema.POIName
+        typealias S = PackSchema.Stop
+        typealias L = PackSchema.Line
+        typealias T = PackSchema.Trip
+        typealias D = PackSchema.Departure
+        typealias V = PackSchema.Service
+        typealias R = PackSchema.Route
+        typealias W = PackSchema.RouteWaypoint
+        typealias C = PackSchema.Card
+        typealias U = PackSchema.Situation
+        typealias A = PackSchema.Action
+        typealias K = PackSchema.Strings
+        return [
+            Spec(
+                entity: "pois", table: P.table,
+                sql: """
+                    SELECT \(PackSchema.osmRefSQL("p.\(P.id)")) AS osm, p.\(P.name) AS name,
+                      \(PackSchema.degreesSQL("p.\(P.lat)")) AS lat, \(PackSchema.degreesSQL("p.\(P.lon)")) AS lon,
+                      \(PackSchema.categorySQL("p")) AS category,
+                      (SELECT json_group_object(\(N.locale), \(N.name)) FROM (SELECT \(N.locale), \(N.name) FROM \(N.table)
+                         WHERE \(N.poi) = p.\(P.id) ORDER BY \(N.locale))) AS names,
+                      p.\(P.tags) AS tags
+                    FROM \(P.table) p \(PackSchema.categoryJoinSQL("p"))
+                    """,
+                labelColumn: "name", position: ("lat", "lon"), nameColumns: ["name", "names"],
+                categoryColumns: ["category"], jsonColumns: ["names", "tags"]),
+            Spec(
+                entity: "stops", table: S.table,
+                sql: """
+                    SELECT s.\(S.feed) || ':' || s.\(S.stopID) AS stop, s.\(S.name) AS name, s.\(S.lat) AS lat,
+                      s.\(S.lon) AS lon, s.\(S.locationType) AS location_type, p.\(S.stopID) AS parent
+                    FROM \(S.table) s LEFT JOIN \(S.table) p ON p.\(S.id) = s.\(S.parent)
+                    """,
+                labelColumn: "name", position: ("lat", "lon"), nameColumns: ["name"], categoryColumns: ["location_type"]),
+            Spec(
+                entity: "lines", table: L.table,
+                sql: """
+                    SELECT \(L.feed) || ':' || \(L.routeID) AS line, coalesce(\(L.shortName), \(L.longName)) AS label,
+                      \(L.agency) AS agency, \(L.shortName) AS short_name, \(L.longName) AS long_name, \(L.type) AS type,
+                      \(L.colour) AS colour, \(L.textColour) AS text_colour
+                    FROM \(L.table)
+                    """,
+                labelColumn: "label", nameColumns: ["short_name", "long_name", "label"], categoryColumns: ["type"]),
+            Spec(
+                entity: "trips", table: T.table,
+                sql: """
+                    SELECT l.\(L.feed) || ':' || t.\(T.tripID) AS trip, t.\(T.headsign) AS headsign, l.\(L.routeID) AS line,
+                      s.\(V.serviceID) AS service, t.\(T.direction) AS direction,
+                      (SELECT count(*) FROM \(D.table) d WHERE d.\(D.trip) = t.\(T.id)) AS departures,
+                      (SELECT min(d.\(D.seconds)) FROM \(D.table) d WHERE d.\(D.trip) = t.\(T.id)) AS first_departure
+                    FROM \(T.table) t JOIN \(L.table) l ON l.\(L.id) = t.\(T.line)
+                      LEFT JOIN \(V.table) s ON s.\(V.id) = t.\(T.service)
+                    """,
+                labelColumn: "headsign", nameColumns: ["headsign"], categoryColumns: ["line"]),
+            Spec(
+                entity: "routes", table: R.table,
+                sql: """
+                    SELECT r.\(R.id) AS route, r.\(R.name) AS name, r.\(R.description) AS description,
+                      r.\(R.position) AS position, r.\(R.lengthM) AS length_m,
+                      (SELECT group_concat(coalesce('poi ' || w.\(W.poi), w.\(W.lat) || ',' || w.\(W.lon)), ' → ') FROM
+                        (SELECT \(W.poi), \(W.lat), \(W.lon) FROM \(W.table) WHERE \(W.route) = r.\(R.id) ORDER BY \(W.sequence)) w)
+                        AS waypoints
+                    FROM \(R.table) r
+                    """,
+                labelColumn: "name", nameColumns: ["name"]),
+            Spec(
+                entity: "cards", table: C.table,
+                sql: """
+                    SELECT \(C.id) AS card, \(C.title) AS title, \(C.icon) AS icon, \(C.position) AS position,
+                      \(C.home) AS home FROM \(C.table)
+                    """,
+                labelColumn: "title", nameColumns: ["title"]),
+            Spec(
+                entity: "situations", table: U.table,
+                sql: """
+                    SELECT s.\(U.id) AS situation, s.\(U.title) AS title, s.\(U.card) AS card, s.\(U.body) AS body,
+                      s.\(U.position) AS position,
+                      (SELECT group_concat(a.\(A.kind) || ' ' || coalesce(a.\(A.target), '') || ' “' || a.\(A.label) || '”', ' | ')
+                        FROM (SELECT \(A.kind), \(A.target), \(A.label) FROM \(A.table) WHERE \(A.situation) = s.\(U.id)
+                          ORDER BY \(A.position)) a)
+                        AS actions
+                    FROM \(U.table) s
+                    """,
+                labelColumn: "title", nameColumns: ["title"], categoryColumns: ["card"]),
+            Spec(
+                entity: "strings", table: K.table,
+                sql: "SELECT \(K.key), \(K.locale), \(K.form), \(K.value) AS value FROM \(K.table)", keyColumns: 3),
+        ]
+    }()
 
     // MARK: - Comparison
 

@@ -108,20 +108,19 @@ public final class PackReader: @unchecked Sendable {
     }
 
     private init(_ file: PackOpener.DatabaseFile, options: Options) throws(PackError) {
-        typealias T = PackSchema.Table
         databasePath = file.path
         let db = try PackConnection.Database(path: file.path, mode: .readOnly)
         formatVersion = try PackOpener.checkFormat(of: db)
         let transitMaxSeconds: Int64
         do {
             var values: [String: String] = [:]
-            let metaRows = try db.prepare("SELECT key, value FROM \(T.meta)")
+            let metaRows = try db.prepare(PackSchema.Meta.selectAll)
             while try metaRows.step() { values[metaRows.text(0) ?? ""] = metaRows.text(1) ?? "" }
             meta = PackMeta(values: values)
             if let manifest = options.manifest {
                 try PackVerifier.checkPack(meta: meta, formatVersion: formatVersion, against: manifest)
             }
-            poiCount = Int(try db.scalarInt("SELECT count(*) FROM \(T.poi)"))
+            poiCount = Int(try db.scalarInt("SELECT count(*) FROM \(PackSchema.POI.table)"))
             proximityIndex = try Self.loadProximityIndex(db)
             var ranked: [Int64] = []
             if formatVersion >= 2 {  // format 1: the search rowid is the id
@@ -131,9 +130,7 @@ public final class PackReader: @unchecked Sendable {
             searchIDs = ranked
             transitMaxSeconds = values[PackSchema.MetaKey.transitMaxSeconds].flatMap { Int64($0) } ?? 0
             places = try PlaceLookup(database: db, cacheLimit: options.detailCacheLimit)
-            searchStatement = try db.prepare(
-                "SELECT rowid, bm25(\(T.search), 10.0, 1.0) AS score FROM \(T.search) WHERE \(T.search) MATCH ?1 "
-                    + "ORDER BY score", persistent: true)
+            searchStatement = try db.prepare(PackSchema.Search.matchQuery, persistent: true)
         } catch {
             if error.isManifestMismatch { throw error }
             throw PackError.notAPack(path: file.path, message: "\(error)")
@@ -148,11 +145,11 @@ public final class PackReader: @unchecked Sendable {
     /// computed from their positions, exactly as the writer's ``CityPackFormat/ProximityIndex`` does.
     private static func loadProximityIndex(_ db: PackConnection.Database) throws(PackError) -> ProximityIndex {
         var points: [ProximityIndex.Point] = []
-        let pois = try db.prepare("SELECT id, lat, lon FROM \(PackSchema.Table.poi)")
+        let pois = try db.prepare(PackSchema.POI.pointsQuery)
         while try pois.step() {
             points.append(ProximityIndex.Point(id: pois.int64(0), lat: degrees(pois, 1), lon: degrees(pois, 2)))
         }
-        let stops = try db.prepare("SELECT stop, lat, lon FROM \(PackSchema.Table.stopBucket)")
+        let stops = try db.prepare(PackSchema.StopBucket.pointsQuery)
         while try stops.step() {
             points.append(ProximityIndex.Point(id: stops.int64(0), lat: stops.double(1), lon: stops.double(2)))
         }
@@ -284,11 +281,13 @@ public final class PackReader: @unchecked Sendable {
     public func categoryCounts() throws(PackError) -> [String: Int] {
         try connection.withDatabase { db throws(PackError) in
             let ids = try PlaceLookup.categoryIDs(db)
-            var tables = [PackSchema.Table.poi]
-            if try PlaceLookup.hasTable(db, PackSchema.Table.poiCategory) { tables.append(PackSchema.Table.poiCategory) }
+            typealias P = PackSchema.POI
+            typealias A = PackSchema.POICategory
+            var tables = [(P.table, P.category)]
+            if try PlaceLookup.hasTable(db, A.table) { tables.append((A.table, A.category)) }
             var out: [String: Int] = [:]
-            for table in tables {
-                let stmt = try db.prepare("SELECT category, count(*) FROM \(table) GROUP BY category")
+            for (table, category) in tables {
+                let stmt = try db.prepare("SELECT \(category), count(*) FROM \(table) GROUP BY \(category)")
                 while try stmt.step() { out[PlaceLookup.category(stmt, 0, ids: ids), default: 0] += Int(stmt.int64(1)) }
             }
             return out

@@ -30,25 +30,30 @@ final class PlaceLookup {
     /// Prepares the lookups.
     /// - Parameter cacheLimit: How many places' details are kept (0 disables the cache).
     init(database db: PackConnection.Database, cacheLimit: Int) throws(PackError) {
-        typealias T = PackSchema.Table
+        typealias P = PackSchema.POI
+        typealias N = PackSchema.POIName
+        typealias A = PackSchema.POICategory
+        typealias S = PackSchema.Stop
         self.cacheLimit = max(0, cacheLimit)
         poiStatement = try db.prepare(
-            "SELECT lat, lon, category, name, tags FROM \(T.poi) WHERE id = ?1", persistent: true)
-        namesStatement = try db.prepare("SELECT locale, name FROM \(T.poiName) WHERE poi = ?1", persistent: true)
+            "SELECT \(P.lat), \(P.lon), \(P.category), \(P.name), \(P.tags) FROM \(P.table) WHERE \(P.id) = ?1", persistent: true)
+        namesStatement = try db.prepare(
+            "SELECT \(N.locale), \(N.name) FROM \(N.table) WHERE \(N.poi) = ?1", persistent: true)
         categoryIDs = try Self.categoryIDs(db)
-        if try Self.hasTable(db, T.poiCategory) {
+        if try Self.hasTable(db, A.table) {
             alsoStatement = try db.prepare(
-                "SELECT category FROM \(T.poiCategory) WHERE poi = ?1 ORDER BY category", persistent: true)
+                "SELECT \(A.category) FROM \(A.table) WHERE \(A.poi) = ?1 ORDER BY \(A.category)", persistent: true)
         }
         stopStatement = try db.prepare(
-            "SELECT stop_id, name, lat, lon, location_type FROM \(T.stop) WHERE id = ?1", persistent: true)
+            "SELECT \(PackSchema.list([S.stopID, S.name, S.lat, S.lon, S.locationType])) FROM \(S.table) WHERE \(S.id) = ?1",
+            persistent: true)
     }
 
     /// Whether the pack has a table (older packs lack the ones added later in a format).
     static func hasTable(_ db: PackConnection.Database, _ name: String) throws(PackError) -> Bool {
-        let stmt = try db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1")
+        let stmt = try db.prepare(PackSchema.tableCountQuery)
         stmt.bind(1, name)
-        return try stmt.step()
+        return try stmt.step() && stmt.int64(0) > 0
     }
 
     /// Category ids in code order (``CityPackFormat/PackSchema/categoryCodesQuery``).

@@ -128,23 +128,35 @@ public final class TransitReader: @unchecked Sendable {
 
     private func prepared(_ db: PackConnection.Database) throws(PackError) -> Statements {
         if let statements { return statements }
-        typealias T = PackSchema.Table
+        typealias S = PackSchema.Stop
+        typealias D = PackSchema.Departure
+        typealias O = PackSchema.TripOffset
+        typealias F = PackSchema.Frequency
+        typealias T = PackSchema.Trip
+        typealias L = PackSchema.Line
+        typealias V = PackSchema.Service
+        typealias X = PackSchema.ServiceDate
         let prepared = Statements(
             stopsByCode: try db.prepare(
-                "SELECT id, stop_id FROM \(T.stop) WHERE stop_id = ?1 ORDER BY feed, id", persistent: true),
-            children: try db.prepare("SELECT id, stop_id FROM \(T.stop) WHERE parent = ?1 ORDER BY id", persistent: true),
-            departures: try db.prepare(
-                "SELECT seconds, trip FROM \(T.departure) WHERE stop = ?1 AND seconds >= ?2 ORDER BY seconds, trip",
+                "SELECT \(S.id), \(S.stopID) FROM \(S.table) WHERE \(S.stopID) = ?1 ORDER BY \(S.feed), \(S.id)",
                 persistent: true),
+            children: try db.prepare(
+                "SELECT \(S.id), \(S.stopID) FROM \(S.table) WHERE \(S.parent) = ?1 ORDER BY \(S.id)", persistent: true),
+            departures: try db.prepare(
+                "SELECT \(D.seconds), \(D.trip) FROM \(D.table) WHERE \(D.stop) = ?1 AND \(D.seconds) >= ?2 "
+                    + "ORDER BY \(D.seconds), \(D.trip)", persistent: true),
             frequencies: try db.prepare(
-                "SELECT o.trip, o.offset, f.start, f.end, f.headway FROM \(T.tripOffset) o JOIN \(T.frequency) f "
-                    + "ON f.trip = o.trip WHERE o.stop = ?1 ORDER BY o.trip, o.offset, f.start", persistent: true),
+                "SELECT o.\(O.trip), o.\(O.offset), f.\(F.start), f.\(F.end), f.\(F.headway) FROM \(O.table) o "
+                    + "JOIN \(F.table) f ON f.\(F.trip) = o.\(O.trip) WHERE o.\(O.stop) = ?1 "
+                    + "ORDER BY o.\(O.trip), o.\(O.offset), f.\(F.start)", persistent: true),
             trip: try db.prepare(
-                "SELECT t.trip_id, t.service, t.headsign, l.route_id, l.short_name, l.long_name, l.type, l.colour, "
-                    + "l.text_colour FROM \(T.trip) t JOIN \(T.line) l ON l.id = t.line WHERE t.id = ?1", persistent: true),
-            service: try db.prepare("SELECT start_date, end_date, days FROM \(T.service) WHERE id = ?1", persistent: true),
+                "SELECT t.\(T.tripID), t.\(T.service), t.\(T.headsign), l.\(L.routeID), l.\(L.shortName), "
+                    + "l.\(L.longName), l.\(L.type), l.\(L.colour), l.\(L.textColour) FROM \(T.table) t "
+                    + "JOIN \(L.table) l ON l.\(L.id) = t.\(T.line) WHERE t.\(T.id) = ?1", persistent: true),
+            service: try db.prepare(
+                "SELECT \(V.startDate), \(V.endDate), \(V.days) FROM \(V.table) WHERE \(V.id) = ?1", persistent: true),
             exception: try db.prepare(
-                "SELECT type FROM \(T.serviceDate) WHERE service = ?1 AND date = ?2", persistent: true))
+                "SELECT \(X.type) FROM \(X.table) WHERE \(X.service) = ?1 AND \(X.date) = ?2", persistent: true))
         statements = prepared
         return prepared
     }

@@ -92,20 +92,18 @@ enum TestPack {
             (PackSchema.MetaKey.attribution, "© OpenStreetMap contributors"),
             (PackSchema.MetaKey.poiCount, "\(pois.count)"),
         ]
-        for (k, v) in meta { try insert("INSERT INTO meta(key, value) VALUES (?, ?)", [k, v]) }
+        for (k, v) in meta { try insert(PackSchema.Meta.insert(), [k, v]) }
         for (category, priority) in [("toilet", 1), ("cafe", 2), ("pharmacy", 3)] {
-            try insert("INSERT INTO category(id, priority, label) VALUES (?, ?, ?)", [category, priority, category])
+            try insert(PackSchema.Category.insert(), [category, priority, category])
         }
         for p in pois {
             let tags = String(decoding: try JSONEncoder.sorted.encode(p.tags), as: UTF8.self)
             // Coordinates as the writer stores them: integer degrees × 10⁷ when exact, else REAL.
             let lat: Any = PackSchema.storedDegrees(p.lat) ?? p.lat
             let lon: Any = PackSchema.storedDegrees(p.lon) ?? p.lon
-            try insert(
-                "INSERT INTO poi(id, lat, lon, category, name, tags) VALUES (?, ?, ?, ?, ?, ?)",
-                [p.id, lat, lon, p.category, p.name, tags])
+            try insert(PackSchema.POI.insert(), [p.id, lat, lon, p.category, p.name, tags])
             for (locale, name) in p.names.sorted(by: { $0.key < $1.key }) {
-                try insert("INSERT INTO poi_name(poi, locale, name) VALUES (?, ?, ?)", [p.id, locale, name])
+                try insert(PackSchema.POIName.insert(), [p.id, locale, name])
             }
         }
         // search rowids are ranks in PackSchema.searchIDsQuery's order: by category, then id.
@@ -113,7 +111,7 @@ enum TestPack {
             let allNames = ([p.name].compactMap { $0 } + p.names.sorted(by: { $0.key < $1.key }).map(\.value))
                 .joined(separator: " ")
             let terms = ([p.category] + (synonyms[p.category] ?? [])).joined(separator: " ")
-            try insert("INSERT INTO search(rowid, name, terms) VALUES (?, ?, ?)", [Int64(rank + 1), allNames, terms])
+            try insert(PackSchema.Search.insertRanked, [Int64(rank + 1), allNames, terms])
         }
         try exec("COMMIT")
         return url
@@ -162,7 +160,8 @@ extension TestPack {
         guard sqlite3_open(url.path, &db) == SQLITE_OK, let db else { throw Failure(description: "open failed") }
         defer { sqlite3_close(db) }
         let escaped = text.replacingOccurrences(of: "'", with: "''")
-        guard sqlite3_exec(db, "UPDATE poi SET tags = '\(escaped)' WHERE id = \(id)", nil, nil, nil) == SQLITE_OK else {
+        typealias P = PackSchema.POI
+        guard sqlite3_exec(db, "UPDATE \(P.table) SET \(P.tags) = '\(escaped)' WHERE \(P.id) = \(id)", nil, nil, nil) == SQLITE_OK else {
             throw Failure(description: String(cString: sqlite3_errmsg(db)))
         }
     }
