@@ -79,7 +79,7 @@ let package = Package(
         .testTarget(name: "CityPackFormatTests", dependencies: ["CityPackFormat", "CityPackTestSupport"]),
         .testTarget(name: "CityPackModelTests", dependencies: ["CityPackModel", "CityPackTestSupport"]),
         .testTarget(name: "CityPackEmitTests", dependencies: ["CityPackEmit", "CityPackKit", "CityPackFormat", "CityPackModel", "CityPackIngest", "CityPackDiagnostics", "CityPackTestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "CityPackKitTests", dependencies: ["CityPackKit", "CityPackEmit", "CityPackFormat", "CityPackModel", "CityPackTestSupport"]),
+        .testTarget(name: "CityPackKitTests", dependencies: ["CityPackKit", "CityPackEmit", "CityPackCompiler", "CityPackFormat", "CityPackModel", "CityPackTestSupport"]),
         .testTarget(name: "CityPackCLITests", dependencies: ["CityPackCLI", "CityPackKit", "CityPackFormat", "CityPackTestSupport"]),
         .testTarget(name: "CityPackCompilerTests", dependencies: ["CityPackCompiler", "CityPackDiagnostics", "CityPackModel", "CityPackTestSupport", "CCityPackSQLite"], exclude: ["Golden"]),
     ],

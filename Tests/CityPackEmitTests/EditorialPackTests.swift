@@ -1,12 +1,11 @@
 import CityPackDiagnostics
+import CityPackEmit
 import CityPackFormat
 import CityPackKit
 import CityPackModel
 import CityPackTestSupport
 import Foundation
 import Testing
-
-@testable import CityPackEmit
 
 /// Editorial tables and copy written with Emit and read back with CityPackKit; copy files beside the pack are
 /// listed in the manifest with sizes and hashes and replaced atomically.

@@ -1,10 +1,9 @@
 import CityPackDiagnostics
+import CityPackEmit
 import CityPackFormat
 import CityPackModel
 import Foundation
 import Testing
-
-@testable import CityPackEmit
 
 /// Emit: determinism, versioning, the gzip header, the manifest, and atomic replacement.
 @Suite struct PackEmitterTests {

@@ -1,10 +1,9 @@
 import CityPackDiagnostics
+import CityPackEmit
 import CityPackFormat
 import CityPackModel
 import Foundation
 import Testing
-
-@testable import CityPackEmit
 
 /// Versions, kept versions, debris, signing bytes, the output lock and I/O failures of the emitter.
 @Suite struct ReleaseTests {

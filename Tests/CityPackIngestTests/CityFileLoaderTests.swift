@@ -1,10 +1,9 @@
 import CityPackDiagnostics
+import CityPackIngest
 import CityPackModel
 import CityPackTestSupport
 import Foundation
 import Testing
-
-@testable import CityPackIngest
 
 /// The city file: accepted forms, and every problem reported at its line and column.
 @Suite struct CityFileLoaderTests {

@@ -1,7 +1,6 @@
 import CityPackDiagnostics
 import CityPackModel
-
-@testable import CityPackValidate
+import CityPackValidate
 
 /// A city, two categories and POIs made in code for the POI rule tests.
 enum POIRuleFixture {
