@@ -3,6 +3,9 @@ import CityPackTestSupport
 import Foundation
 import Testing
 
+// @testable: unit tests of ChildProcess, the command line's internal process runner.
+@testable import CityPackCLI
+
 /// `citypack bench` measures other tools through `citypack-rusage`: each child's peak RSS must be its own, not
 /// floored at the (large) peak of the process that started it.
 @Suite struct ChildProcessTests {

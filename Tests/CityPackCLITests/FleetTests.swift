@@ -35,7 +35,7 @@ import Testing
         let walker = FileManager.default.enumerator(atPath: folder.path)
         while let path = walker?.nextObject() as? String {
             var isDirectory: ObjCBool = false
-            FileManager.default.fileExists(atPath: folder.appendingPathComponent(path).path, isDirectory: &isDirectory)
+            _ = FileManager.default.fileExists(atPath: folder.appendingPathComponent(path).path, isDirectory: &isDirectory)
             let name = (path as NSString).lastPathComponent
             if !isDirectory.boolValue && !name.hasPrefix(".") && !reports.contains(name) { out.append(path) }
         }

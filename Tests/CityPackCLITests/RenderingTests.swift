@@ -1,6 +1,8 @@
 import CityPackDiagnostics
 import Foundation
 import Testing
+
+// @testable: unit tests of the command line's internal renderers (DiagnosticRenderer, SourceSnippet, ProgressLine…).
 @testable import CityPackCLI
 
 /// Units of the human renderer: source snippets, carets, limits, colour decisions and the progress text.

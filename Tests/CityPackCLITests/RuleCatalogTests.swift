@@ -4,6 +4,7 @@ import CityPackTestSupport
 import Foundation
 import Testing
 
+// @testable: RulesCommand, whose markdownTable README's table is checked against, is the CLI's internal command type.
 @testable import CityPackCLI
 
 /// The rule catalogue: unique codes, one-line summaries, and README's table in step with `citypack rules`.

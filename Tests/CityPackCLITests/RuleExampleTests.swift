@@ -4,8 +4,6 @@ import CityPackTestSupport
 import Foundation
 import Testing
 
-@testable import CityPackCLI
-
 /// Runs every rule's example: the triggering variant, overlaid on the example city, must report the rule; the
 /// passing variant must not, and must report no error at all (so it cannot pass by stopping the check early).
 /// Rules added later are covered automatically, and a rule without an example must say why.

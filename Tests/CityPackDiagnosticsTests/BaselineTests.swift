@@ -1,6 +1,6 @@
+import CityPackDiagnostics
 import Foundation
 import Testing
-@testable import CityPackDiagnostics
 
 @Suite struct BaselineTests {
     @Test func fingerprintIgnoresLinesAndWorkingDirectory() {

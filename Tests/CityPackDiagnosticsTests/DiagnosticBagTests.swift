@@ -1,5 +1,5 @@
+import CityPackDiagnostics
 import Testing
-@testable import CityPackDiagnostics
 
 @Suite struct DiagnosticBagTests {
     @Test func overridesAndWerror() {

@@ -1,4 +1,4 @@
-@testable import CityPackDiagnostics
+import CityPackDiagnostics
 
 /// Rules for the bag and baseline tests. Only a rule's code and default severity matter here, and the real
 /// descriptions live in the stages above this module, so these stand in for them with the same codes.

@@ -1,3 +1,4 @@
+import CityPackEmit
 import CityPackModel
 import CityPackTestSupport
 import Foundation
@@ -5,8 +6,6 @@ import Foundation
 import FoundationXML
 #endif
 import Testing
-
-@testable import CityPackEmit
 
 /// Copy outputs: goldens per format, the String Catalog's structure, well-formed Android XML whose escaping
 /// round-trips, and placeholder conversion per platform.

@@ -1,4 +1,5 @@
 import CityPackDiagnostics
+import CityPackEmit
 import CityPackFormat
 import CityPackKit
 import CityPackModel
@@ -6,8 +7,6 @@ import CityPackSupport
 import CityPackTestSupport
 import Foundation
 import Testing
-
-@testable import CityPackEmit
 
 /// Editorial tables and copy written with Emit and read back with CityPackKit; copy files beside the pack are
 /// listed in the manifest with sizes and hashes and replaced atomically.

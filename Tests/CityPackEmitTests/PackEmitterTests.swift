@@ -1,11 +1,10 @@
 import CityPackDiagnostics
+import CityPackEmit
 import CityPackFormat
 import CityPackModel
 import CityPackSupport
 import Foundation
 import Testing
-
-@testable import CityPackEmit
 
 /// Emit: determinism, versioning, the gzip header, the manifest, and atomic replacement.
 @Suite struct PackEmitterTests {

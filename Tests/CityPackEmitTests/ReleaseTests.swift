@@ -1,12 +1,11 @@
 import CityPackDiagnostics
+import CityPackEmit
 import CityPackFormat
 import CityPackModel
 import CityPackStorage
 import CityPackSupport
 import Foundation
 import Testing
-
-@testable import CityPackEmit
 
 /// Versions, kept versions, debris, signing bytes, the output lock and I/O failures of the emitter.
 @Suite struct ReleaseTests {

@@ -1,12 +1,11 @@
 import CityPackDiagnostics
+import CityPackEmit
 import CityPackFormat
 import CityPackKit
 import CityPackModel
 import CityPackTestSupport
 import Foundation
 import Testing
-
-@testable import CityPackEmit
 
 /// Writes packs with Emit and reads them back with CityPackKit, as an app would.
 @Suite struct RoundTripTests {

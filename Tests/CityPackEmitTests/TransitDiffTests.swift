@@ -1,8 +1,8 @@
+import CityPackEmit
+import CityPackFormat
 import CityPackKit
 import Foundation
 import Testing
-
-@testable import CityPackEmit
 
 /// `PackDiff` over transit: stops, lines and trips matched by their GTFS ids.
 @Suite struct TransitDiffTests {

@@ -7,6 +7,7 @@ import CityPackTestSupport
 import Foundation
 import Testing
 
+// @testable: writes bare databases with PackWriter, the emitter's internal database writer (no manifest, no signing).
 @testable import CityPackEmit
 
 /// Transit in the pack: GTFS feeds written by Emit, read back by CityPackKit.

@@ -7,6 +7,7 @@ import CityPackTestSupport
 import Foundation
 import Testing
 
+// @testable: writes a bare database with PackWriter, the emitter's internal database writer.
 @testable import CityPackEmit
 
 /// Departures from packs of real feeds equal an independent computation straight from the CSV text (our own

@@ -1,8 +1,10 @@
 import CityPackDiagnostics
-@testable import CityPackIngest
 import CityPackTestSupport
 import Foundation
 import Testing
+
+// @testable: realTablesAgree unpacks the zip feeds with ZipReader, the GTFS reader's internal archive reader.
+@testable import CityPackIngest
 
 /// The CSV scanner read in chunks gives exactly what it gives on the whole file (whose behaviour
 /// `CSVScannerTests` pins down): same rows, cells, lines, columns, header, counts and diagnostics,

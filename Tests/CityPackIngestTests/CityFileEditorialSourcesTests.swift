@@ -1,10 +1,9 @@
 import CityPackDiagnostics
+import CityPackIngest
 import CityPackModel
 import CityPackTestSupport
 import Foundation
 import Testing
-
-@testable import CityPackIngest
 
 /// `sources.editorial` and `sources.copy` in the city file, and the conventional folders beside it.
 @Suite struct CityFileEditorialSourcesTests {

@@ -1,11 +1,10 @@
 import CityPackDiagnostics
 import CityPackFormat
+import CityPackIngest
 import CityPackModel
 import CityPackTestSupport
 import Foundation
 import Testing
-
-@testable import CityPackIngest
 
 /// The city file: accepted forms, and every problem reported at its line and column.
 @Suite struct CityFileLoaderTests {

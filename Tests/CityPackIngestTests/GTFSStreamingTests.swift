@@ -1,9 +1,11 @@
 import CityPackDiagnostics
-@testable import CityPackIngest
 import CityPackModel
 import CityPackTestSupport
 import Foundation
 import Testing
+
+// @testable: tests ZipReader, the GTFS reader's internal archive reader, directly.
+@testable import CityPackIngest
 
 /// GTFS tables are streamed from folders and zips: the feed and the diagnostics do not depend on how the bytes
 /// are cut, a zip entry is trusted only once it proved sound (rows read before a failure are dropped), and a

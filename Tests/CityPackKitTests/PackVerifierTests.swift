@@ -1,11 +1,10 @@
 import CityPackDiagnostics
 import CityPackEmit
 import CityPackFormat
+import CityPackKit
 import CityPackModel
 import Foundation
 import Testing
-
-@testable import CityPackKit
 
 /// What an app checks before it opens a downloaded pack: signature, hashes, rollback, mix-and-match.
 @Suite struct PackVerifierTests {

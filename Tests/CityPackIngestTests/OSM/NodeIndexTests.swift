@@ -1,6 +1,7 @@
 import CityPackTestSupport
 import Testing
 
+// @testable: tests NodeIndex, the OSM assembler's internal node table.
 @testable import CityPackIngest
 
 /// The node index's bucket table finds exactly the ids a plain binary search finds, for dense, sparse, negative

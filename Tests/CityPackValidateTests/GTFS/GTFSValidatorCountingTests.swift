@@ -1,10 +1,12 @@
 import CityPackDiagnostics
 import CityPackFormat
 import CityPackModel
-@testable import CityPackValidate
 import CityPackTestSupport
 import Foundation
 import Testing
+
+// @testable: pointToPolylineDistance checks StopTooFarFromShapeRule.distance, an internal helper of the rule.
+@testable import CityPackValidate
 
 /// Rules that count as gtfs-validator counts: `gtfs.expired_calendar` (which services) and
 /// `gtfs.stop_too_far_from_shape` (once per shape and stop, 100 m). The expected counts on fixtures were taken from

@@ -2,10 +2,9 @@ import CityPackDiagnostics
 import CityPackIngest
 import CityPackModel
 import CityPackTestSupport
+import CityPackValidate
 import Foundation
 import Testing
-
-@testable import CityPackValidate
 
 /// Every copy rule with a triggering and a non-triggering input, through the real YAML reader and validator.
 /// The template holds the required keys in en, de and fr; tests add a city copy folder on top.

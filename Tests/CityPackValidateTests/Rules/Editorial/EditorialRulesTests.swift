@@ -6,6 +6,7 @@ import CityPackTestSupport
 import Foundation
 import Testing
 
+// @testable: phoneNumbers checks InvalidActionRule.isPhoneNumber, an internal helper of the rule.
 @testable import CityPackValidate
 
 /// Every editorial rule with an input that triggers it and a close one that does not. Files are written to a

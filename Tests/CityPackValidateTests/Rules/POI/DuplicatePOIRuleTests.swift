@@ -1,8 +1,7 @@
 import CityPackDiagnostics
 import CityPackModel
+import CityPackValidate
 import Testing
-
-@testable import CityPackValidate
 
 @Suite struct DuplicatePOIRuleTests {
     typealias F = POIRuleFixture

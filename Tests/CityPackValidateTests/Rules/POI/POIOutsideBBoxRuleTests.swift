@@ -1,8 +1,7 @@
 import CityPackDiagnostics
 import CityPackModel
+import CityPackValidate
 import Testing
-
-@testable import CityPackValidate
 
 @Suite struct POIOutsideBBoxRuleTests {
     typealias F = POIRuleFixture

@@ -1,8 +1,7 @@
 import CityPackDiagnostics
 import CityPackFormat
 import CityPackModel
-
-@testable import CityPackValidate
+import CityPackValidate
 
 /// A city, two categories and POIs made in code for the POI rule tests.
 enum POIRuleFixture {

@@ -1,3 +1,7 @@
+import CityPackCompiler
+import CityPackDiagnostics
+import CityPackFormat
+import CityPackIngest
 import CityPackKit
 import CityPackTestSupport
 import Foundation
@@ -8,6 +12,9 @@ import Testing
 /// the centimetre) — recorded with the build before the format changed. Every later format must give the same
 /// lines (`RECORD_ANSWERS=1` rewrites them when what is read from OSM changes, as when multipolygon relations
 /// became POIs; the diff must then only be that). Each line is its own query: `search TEXT: id id …` or `near LAT,LON RADIUS: id@metres …`.
+///
+/// The packs are built with the compiler library, as `citypack build` builds them: what is tested is the reader's
+/// answers, not the command line.
 @Suite struct AnswersUnchangedTests {
     static func answers(_ reader: PackReader, queries: URL) throws -> (got: [String], want: [String]) {
         let want = try String(contentsOf: queries, encoding: .utf8).split(separator: "\n").map(String.init)
@@ -44,14 +51,20 @@ import Testing
         for (g, w) in zip(got, want) where g != w { Issue.record("got:  \(g)\nwant: \(w)") }
     }
 
+    /// Builds the city at `city` into `output` as `citypack build --templates templates/` does.
+    static func build(_ city: URL, output: URL) throws {
+        let templates = TestPaths.root.appendingPathComponent("templates").path
+        let bag = DiagnosticBag()
+        let report = Compiler.build(
+            BuildOptions(cityPath: city.path, outputDirectory: output.path, templatesDirectory: templates), bag: bag)
+        try #require(!bag.hasErrors && report.failure == nil && report.emitted != nil,
+            "\(bag.diagnostics.filter { $0.severity == .error }.map(\.message))")
+    }
+
     @Test func monacoAnswersAsBefore() throws {
         let output = try TestPaths.temporaryDirectory("answers-monaco")
         defer { try? FileManager.default.removeItem(at: output) }
-        let result = try CLIRunner.run([
-            "build", TestPaths.root.appendingPathComponent("inputs/monaco").path, "--output", output.path, "--templates",
-            TestPaths.root.appendingPathComponent("templates").path, "--quiet",
-        ])
-        try #require(result.status == 0, "\(result.stderr)")
+        try Self.build(TestPaths.root.appendingPathComponent("inputs/monaco"), output: output)
         try Self.check(manifest: output.appendingPathComponent("monaco/manifest.json"), fixture: "monaco.txt")
     }
 
@@ -61,13 +74,18 @@ import Testing
         defer { try? FileManager.default.removeItem(at: root) }
         let city = root.appendingPathComponent("li")
         let osm = data.appendingPathComponent("osm/liechtenstein-2024.osm.gz").path
-        // German first, as the country speaks it: a pack carries the search words of English and its locales.
-        try #require(try CLIRunner.run(["init", city.path, "--osm", osm, "--locales", "de,en"]).status == 0)
-        let result = try CLIRunner.run([
-            "build", city.path, "--output", root.appendingPathComponent("out").path, "--templates",
-            TestPaths.root.appendingPathComponent("templates").path, "--quiet",
-        ])
-        try #require(result.status == 0, "\(result.stderr)")
+        // The city file `citypack init li --osm … --locales de,en` writes: the box the data spans, German first,
+        // as the country speaks it (a pack carries the search words of English and its locales).
+        let templates = TestPaths.root.appendingPathComponent("templates").path
+        let extent = try #require(
+            DataExtent.measure(osm: [osm], gtfs: [], templates: templates, directory: city.path, bag: DiagnosticBag()))
+        try FileManager.default.createDirectory(at: city, withIntermediateDirectories: true)
+        let yaml = CityFileWriter.yaml(
+            id: "li", name: "Li", locales: ["de", "en"], bbox: extent.box,
+            osm: [CityFileWriter.relativePath(of: osm, from: city.path)], gtfs: [],
+            attribution: "© OpenStreetMap contributors, ODbL 1.0")
+        try Data(yaml.utf8).write(to: city.appendingPathComponent("city.yaml"))
+        try Self.build(city, output: root.appendingPathComponent("out"))
         try Self.check(manifest: root.appendingPathComponent("out/li/manifest.json"), fixture: "liechtenstein.txt")
     }
 }
