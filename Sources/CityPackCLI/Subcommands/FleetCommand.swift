@@ -1,0 +1,197 @@
+import ArgumentParser
+import Foundation
+
+/// `citypack fleet workflow --github | --kubernetes`: a ready-made array job that builds a fleet in shards
+/// (`citypack build --fleet F --shard i/n`) and merges them (`citypack catalog --merge`).
+struct FleetCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fleet",
+        abstract: "Tools for building many cities: array-job definitions for CI engines.",
+        subcommands: [FleetWorkflow.self])
+}
+
+struct FleetWorkflow: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "workflow",
+        abstract: "Write a workflow that builds a fleet in shards on several machines and merges them.",
+        discussion: """
+            --github: a GitHub Actions workflow (a matrix job per shard, each uploading its output folder as an
+            artifact; a merge job that downloads them, runs `citypack catalog --merge` and signs the catalog with
+            the repository secret CITYPACK_SIGNING_KEY when it is set). --kubernetes: an Indexed Job whose pods
+            each build shard $JOB_COMPLETION_INDEX into a shared volume; merge with `citypack catalog --merge`.
+            Written to stdout, or to --output. Exit codes: 0 written, 64 usage, 74 I/O failure.
+            """)
+
+    @Flag(name: .long, help: "Write a GitHub Actions workflow.")
+    var github = false
+
+    @Flag(name: .long, help: "Write a Kubernetes Indexed Job.")
+    var kubernetes = false
+
+    @Option(name: .long, help: "The fleet file, relative to the repository root.")
+    var fleet = "fleet.yaml"
+
+    @Option(name: .long, help: "How many shards (machines).")
+    var shards = 4
+
+    @Option(name: .long, help: "The git repository citypack is built from in the workflow.")
+    var citypackRepository = "https://github.com/citypack/citypack.git"
+
+    @Option(name: .long, help: "The container image with citypack installed (Kubernetes).")
+    var image = "ghcr.io/citypack/citypack:latest"
+
+    @Option(name: [.short, .long], help: "Write to this file instead of stdout.")
+    var output: String?
+
+    func validate() throws {
+        guard github != kubernetes else { throw ValidationError("give exactly one of --github and --kubernetes") }
+        guard (1...256).contains(shards) else { throw ValidationError("--shards must be 1…256") }
+        guard !fleet.isEmpty, !fleet.contains("'"), !fleet.contains("\n") else { throw ValidationError("--fleet: a plain relative path") }
+    }
+
+    func run() throws {
+        let text = github
+            ? FleetWorkflowText.github(fleet: fleet, shards: shards, repository: citypackRepository)
+            : FleetWorkflowText.kubernetes(fleet: fleet, shards: shards, image: image)
+        guard let output else {
+            Terminal.out(text)
+            return
+        }
+        do {
+            try ReportWriter.atomicWrite(Data(text.utf8), to: output)
+        } catch {
+            Terminal.err("citypack: error: cannot write \(output): \(error)\n")
+            throw ExitCode(ExitCodes.ioFailure)
+        }
+    }
+}
+
+/// The workflow texts (also shipped as docs/examples/, checked against these by the tests).
+enum FleetWorkflowText {
+    static func github(fleet: String, shards: Int, repository: String) -> String {
+        let matrix = (0..<shards).map(String.init).joined(separator: ", ")
+        return """
+            # Builds the city packs of \(fleet) on \(shards) machines and merges them into one catalog.
+            # Written by `citypack fleet workflow --github --shards \(shards) --fleet \(fleet)`.
+            # Each shard builds a deterministic, size-balanced share of the cities (`--shard i/\(shards)`); the merge
+            # refuses a shard that did not finish, so a half catalog is never published. Set the repository secret
+            # CITYPACK_SIGNING_KEY (the file `citypack keygen` writes) to sign the catalog.
+            name: City packs
+
+            on:
+              push:
+                branches: [main]
+              workflow_dispatch:
+
+            permissions:
+              contents: read
+
+            env:
+              CITYPACK_REPOSITORY: \(repository)
+
+            jobs:
+              shard:
+                name: Shard ${{ matrix.shard }} of \(shards)
+                runs-on: ubuntu-24.04
+                container: swift:6.1-noble
+                strategy:
+                  fail-fast: false
+                  matrix:
+                    shard: [\(matrix)]
+                steps:
+                  - uses: actions/checkout@v4
+                  - name: Install citypack
+                    run: |
+                      apt-get update -q && apt-get install -yq --no-install-recommends libxml2-dev libsqlite3-dev zlib1g-dev git
+                      git clone --depth 1 "$CITYPACK_REPOSITORY" /tmp/citypack
+                      swift build -c release --package-path /tmp/citypack --product citypack
+                      echo "/tmp/citypack/.build/release" >> "$GITHUB_PATH"
+                  - name: Build shard ${{ matrix.shard }}
+                    run: >-
+                      citypack build --fleet '\(fleet)' --shard "${{ matrix.shard }}/\(shards)"
+                      --output "shard-${{ matrix.shard }}" --format json > "shard-${{ matrix.shard }}.json"
+                  - name: Fleet summary
+                    if: always()
+                    run: cat "shard-${{ matrix.shard }}.json" || true
+                  - uses: actions/upload-artifact@v4
+                    with:
+                      name: shard-${{ matrix.shard }}
+                      path: shard-${{ matrix.shard }}/
+                      if-no-files-found: error
+
+              merge:
+                name: Merge shards into one catalog
+                needs: shard
+                runs-on: ubuntu-24.04
+                container: swift:6.1-noble
+                steps:
+                  - name: Install citypack
+                    run: |
+                      apt-get update -q && apt-get install -yq --no-install-recommends libxml2-dev libsqlite3-dev zlib1g-dev git
+                      git clone --depth 1 "$CITYPACK_REPOSITORY" /tmp/citypack
+                      swift build -c release --package-path /tmp/citypack --product citypack
+                      echo "/tmp/citypack/.build/release" >> "$GITHUB_PATH"
+                  - uses: actions/download-artifact@v4
+                    with:
+                      pattern: shard-*
+                      path: shards
+                  - name: Merge
+                    env:
+                      CITYPACK_SIGNING_KEY: ${{ secrets.CITYPACK_SIGNING_KEY }}
+                    run: |
+                      sign=()
+                      if [ -n "$CITYPACK_SIGNING_KEY" ]; then
+                        umask 077
+                        printf '%s\\n' "$CITYPACK_SIGNING_KEY" > "$RUNNER_TEMP/citypack.key"
+                        sign=(--sign-key "$RUNNER_TEMP/citypack.key")
+                      fi
+                      citypack catalog --merge shards/shard-* --output packs "${sign[@]}"
+                  - uses: actions/upload-artifact@v4
+                    with:
+                      name: packs
+                      path: packs/
+                      if-no-files-found: error
+
+            """
+    }
+
+    static func kubernetes(fleet: String, shards: Int, image: String) -> String {
+        """
+        # Builds the city packs of \(fleet) on \(shards) pods (a Kubernetes Indexed Job): pod i builds shard i of
+        # \(shards) into /work/shards/shard-i on a shared volume. When the Job has succeeded, merge the shards into
+        # one catalog (the merge refuses a shard that did not finish):
+        #   citypack catalog --merge /work/shards/shard-* --output /work/packs
+        # Written by `citypack fleet workflow --kubernetes --shards \(shards) --fleet \(fleet)`.
+        apiVersion: batch/v1
+        kind: Job
+        metadata:
+          name: citypack-fleet
+        spec:
+          completionMode: Indexed
+          completions: \(shards)
+          parallelism: \(shards)
+          backoffLimitPerIndex: 2
+          template:
+            spec:
+              restartPolicy: Never
+              containers:
+                - name: citypack
+                  image: \(image)
+                  workingDir: /work
+                  command: ["/bin/sh", "-c"]
+                  args:
+                    - >-
+                      rm -rf "/work/shards/shard-$JOB_COMPLETION_INDEX" &&
+                      citypack build --fleet '\(fleet)' --shard "$JOB_COMPLETION_INDEX/\(shards)"
+                      --output "/work/shards/shard-$JOB_COMPLETION_INDEX" --quiet
+                  volumeMounts:
+                    - name: work
+                      mountPath: /work
+              volumes:
+                - name: work
+                  persistentVolumeClaim:
+                    claimName: citypack-work
+
+        """
+    }
+}
