@@ -113,12 +113,16 @@ package final class PBFDecodePipeline {
         }
         let slot = inFlight[inFlightHead]
         slot.done.wait()
+        // The caller owns the block now: the slot lets go of it at once (consumed slots are dropped in batches,
+        // and each would otherwise hold a whole decoded block until then).
+        let result = slot.result
+        slot.result = .success(.other)
         inFlightHead += 1
         if inFlightHead > 64 {
             inFlight.removeFirst(inFlightHead)
             inFlightHead = 0
         }
-        return try slot.result.get()
+        return try result.get()
     }
 
     /// Waits for every decode still running.
