@@ -47,6 +47,7 @@ extension Bench {
             "{\"output\": \"c\(i).osm.pbf\", \"bbox\": [\(boxes[i].map { String($0) }.joined(separator: ", "))]}"
         }.joined(separator: ", ") + "]}"
         try config.write(toFile: "\(work)/extracts.json", atomically: true, encoding: .utf8)
+        try fm.createDirectory(atPath: "\(work)/extracts", withIntermediateDirectories: true)
 
         Terminal.err("benchmarking \(country) (\(String(format: "%.0f", mb)) MB, \(n) cities), \(runs) runs each…\n")
         Self.noteSpawner()

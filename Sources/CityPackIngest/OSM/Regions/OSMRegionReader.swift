@@ -242,21 +242,49 @@ private struct Router {
             }
             if la0 <= la1 { extent = (la0, lo0, la1, lo1) }
         }
+        // Runs of untagged nodes bound for the same regions go over at once (the sink's bulk path), as a
+        // region's nodes sit together in a block; tagged nodes one by one.
+        let (lats, lons, tagged) = (block.nodeLatE7, block.nodeLonE7, block.nodeTags)
         var t = 0
-        for i in ids.indices {
-            var tags: [(String, String)] = []
-            if t < block.nodeTags.count && block.nodeTags[t].index == i {
-                tags = block.nodeTags[t].tags
-                t += 1
+        var i = 0
+        while i < ids.count {
+            let mask = grid.mask(latE7: lats[i], lonE7: lons[i])
+            guard mask != 0 else {
+                i += 1
+                continue
             }
-            let (lat, lon) = (block.nodeLatE7[i], block.nodeLonE7[i])
-            let mask = grid.mask(latE7: lat, lonE7: lon)
-            guard mask != 0 else { continue }
             inside.insert(ids[i], mask)
-            let column = Int32(i + 1)
-            each(mask) { r in
-                readers[r].withSink { $0.node(id: ids[i], latE7: lat, lonE7: lon, tags: tags, line: line, column: column) }
+            while t < tagged.count && tagged[t].index < i { t += 1 }
+            if t < tagged.count && tagged[t].index == i {
+                let (id, lat, lon, tags, column) = (ids[i], lats[i], lons[i], tagged[t].tags, Int32(i + 1))
+                each(mask) { r in
+                    readers[r].withSink { $0.node(id: id, latE7: lat, lonE7: lon, tags: tags, line: line, column: column) }
+                }
+                i += 1
+                continue
             }
+            let nextTagged = t < tagged.count ? tagged[t].index : ids.count
+            var end = i + 1
+            while end < nextTagged && grid.mask(latE7: lats[end], lonE7: lons[end]) == mask {
+                inside.insert(ids[end], mask)
+                end += 1
+            }
+            let start = i
+            each(mask) { r in
+                readers[r].withSink { sink in
+                    var k = start
+                    while k < end {
+                        k += sink.untaggedNodes(
+                            ids: ids[k..<end], latE7: lats[k..<end], lonE7: lons[k..<end], line: line, firstColumn: Int32(k + 1))
+                        if k < end {
+                            // An invalid position: the full path reports it.
+                            sink.node(id: ids[k], latE7: lats[k], lonE7: lons[k], tags: [], line: line, column: Int32(k + 1))
+                            k += 1
+                        }
+                    }
+                }
+            }
+            i = end
         }
         var column = Int32(ids.count)
         var w = 0

@@ -2,12 +2,14 @@
 /// ``OSMRegionReader``, which asks it once per way node reference of a whole country file.
 ///
 /// Almost every lookup is a miss (a country's references mostly lie outside every city), so a dense two-level
-/// bitset answers "is the id here at all" first: one bit per id in 8 KiB chunks of 65 536 ids, allocated only
-/// for the chunks that hold an id (as osmium's `IdSetDense`). The masks of the ids that are here live in an
-/// open-addressing hash table. Both grow with the ids stored — the cities' elements — never with the file.
+/// bitset answers "is the id here at all" first: one bit per id in 128-byte chunks of 1 024 ids, allocated only for
+/// the chunks that hold an id (as osmium's `IdSetDense`). Ids close in number were created together, mostly in one
+/// place, so a chunk usually holds ids of one region set: its mask is stored once, beside the chunk. Only the
+/// ids of chunks that mix region sets (and ids beyond the dense range) go to an open-addressing hash table.
+/// Everything grows with the ids stored — the cities' elements — never with the file.
 struct RegionIDMap {
-    /// Ids per chunk: 2¹⁶, 1 024 words of 64 bits.
-    private static let chunkShift = 16
+    /// Ids per chunk: 2¹⁰, 16 words of 64 bits (small, so that few chunks straddle two regions' runs of ids).
+    private static let chunkShift = 10
     private static let wordsPerChunk = 1 << (chunkShift - 6)
     /// Ids at or above this (and negative ids, which editors' files use for new objects) skip the bitset.
     private static let denseLimit: Int64 = 1 << 40
@@ -16,9 +18,14 @@ struct RegionIDMap {
     private var chunkSlots: [Int32] = []
     /// The chunks' words, one chunk after the other.
     private var words: [UInt64] = []
+    /// Per chunk slot: the mask of every id in it, unless the chunk is mixed (its ids are in the table).
+    private var chunkMasks: [UInt64] = []
+    private var chunkMixed: [Bool] = []
     /// Open addressing, linear probing; `Int64.min` marks an empty slot.
     private var keys: [Int64]
     private var masks: [UInt64]
+    private var tableCount = 0
+    /// Distinct ids stored.
     private(set) var count = 0
 
     init() {
@@ -32,42 +39,53 @@ struct RegionIDMap {
     /// The regions of `id`; 0 when it belongs to none.
     @inline(__always)
     func mask(of id: Int64) -> UInt64 {
-        if id >= 0 && id < Self.denseLimit {
-            let chunk = Int(id >> Int64(Self.chunkShift))
-            guard chunk < chunkSlots.count else { return 0 }
-            let slot = Int(chunkSlots[chunk])
-            guard slot >= 0 else { return 0 }
-            let bit = Int(id & Int64((1 << Self.chunkShift) - 1))
-            guard words[slot * Self.wordsPerChunk + bit >> 6] & (1 << UInt64(bit & 63)) != 0 else { return 0 }
-        }
-        return lookup(id)
+        guard id >= 0 && id < Self.denseLimit else { return lookup(id) }
+        let chunk = Int(id >> Int64(Self.chunkShift))
+        guard chunk < chunkSlots.count else { return 0 }
+        let slot = Int(chunkSlots[chunk])
+        guard slot >= 0 else { return 0 }
+        let bit = Int(id & Int64((1 << Self.chunkShift) - 1))
+        guard words[slot * Self.wordsPerChunk + bit >> 6] & (1 << UInt64(bit & 63)) != 0 else { return 0 }
+        return chunkMixed[slot] ? lookup(id) : chunkMasks[slot]
     }
 
     /// Adds the regions of `mask` to `id`'s.
     mutating func insert(_ id: Int64, _ mask: UInt64) {
         guard mask != 0, id != .min else { return }
-        if id >= 0 && id < Self.denseLimit { setBit(id) }
-        if (count + 1) * 2 > keys.count { grow() }
-        var i = Self.slot(id, keys.count)
-        while true {
-            let key = keys[i]
-            if key == id {
-                masks[i] |= mask
-                return
-            }
-            if key == .min {
-                keys[i] = id
-                masks[i] = mask
-                count += 1
-                return
-            }
-            i = (i + 1) & (keys.count - 1)
+        guard id >= 0 && id < Self.denseLimit else {
+            if tableInsert(id, mask) { count += 1 }
+            return
         }
-    }
-
-    /// Every stored id with its mask, in no particular order.
-    func forEach(_ body: (Int64, UInt64) -> Void) {
-        for i in keys.indices where keys[i] != .min { body(keys[i], masks[i]) }
+        let chunk = Int(id >> Int64(Self.chunkShift))
+        if chunk >= chunkSlots.count {
+            chunkSlots.append(contentsOf: repeatElement(-1, count: max(chunk + 1 - chunkSlots.count, chunkSlots.count)))
+        }
+        if chunkSlots[chunk] < 0 {
+            chunkSlots[chunk] = Int32(chunkMasks.count)
+            words.append(contentsOf: repeatElement(0, count: Self.wordsPerChunk))
+            chunkMasks.append(mask)
+            chunkMixed.append(false)
+        }
+        let slot = Int(chunkSlots[chunk])
+        let bit = Int(id & Int64((1 << Self.chunkShift) - 1))
+        let w = slot * Self.wordsPerChunk + bit >> 6
+        let isNew = words[w] & (1 << UInt64(bit & 63)) == 0
+        if !chunkMixed[slot] && chunkMasks[slot] != mask {
+            // A second region set in this chunk: its ids move to the table with the chunk's mask.
+            let old = chunkMasks[slot]
+            let base = Int64(chunk) << Int64(Self.chunkShift)
+            for k in 0..<Self.wordsPerChunk {
+                var word = words[slot * Self.wordsPerChunk + k]
+                while word != 0 {
+                    _ = tableInsert(base + Int64(k * 64 + word.trailingZeroBitCount), old)
+                    word &= word - 1
+                }
+            }
+            chunkMixed[slot] = true
+        }
+        words[w] |= 1 << UInt64(bit & 63)
+        if chunkMixed[slot] { _ = tableInsert(id, mask) }
+        if isNew { count += 1 }
     }
 
     /// Whether any id in `lo...hi` may be stored (exact for the dense range, conservative beyond it).
@@ -106,23 +124,30 @@ struct RegionIDMap {
         }
     }
 
+    /// ORs `mask` into the table's entry for `id`; true when the id is new to the table.
+    private mutating func tableInsert(_ id: Int64, _ mask: UInt64) -> Bool {
+        if (tableCount + 1) * 2 > keys.count { grow() }
+        var i = Self.slot(id, keys.count)
+        while true {
+            let key = keys[i]
+            if key == id {
+                masks[i] |= mask
+                return false
+            }
+            if key == .min {
+                keys[i] = id
+                masks[i] = mask
+                tableCount += 1
+                return true
+            }
+            i = (i + 1) & (keys.count - 1)
+        }
+    }
+
     @inline(__always)
     private static func slot(_ id: Int64, _ capacity: Int) -> Int {
         // Fibonacci hashing: ids of one chunk of the file are consecutive, the multiplier spreads them.
         Int(truncatingIfNeeded: (UInt64(bitPattern: id) &* 0x9E37_79B9_7F4A_7C15) >> 20) & (capacity - 1)
-    }
-
-    private mutating func setBit(_ id: Int64) {
-        let chunk = Int(id >> Int64(Self.chunkShift))
-        if chunk >= chunkSlots.count {
-            chunkSlots.append(contentsOf: repeatElement(-1, count: max(chunk + 1 - chunkSlots.count, chunkSlots.count)))
-        }
-        if chunkSlots[chunk] < 0 {
-            chunkSlots[chunk] = Int32(words.count / Self.wordsPerChunk)
-            words.append(contentsOf: repeatElement(0, count: Self.wordsPerChunk))
-        }
-        let bit = Int(id & Int64((1 << Self.chunkShift) - 1))
-        words[Int(chunkSlots[chunk]) * Self.wordsPerChunk + bit >> 6] |= 1 << UInt64(bit & 63)
     }
 
     private mutating func grow() {
