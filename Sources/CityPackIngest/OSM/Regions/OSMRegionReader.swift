@@ -16,7 +16,8 @@ import Foundation
 ///    collected, with each node blob's id range.
 /// 2. Only the node blobs whose id range holds a needed id are read again, and those nodes go to the regions
 ///    that need them (a sorted file lists nodes before the ways that use them, so they cannot be kept in pass 1
-///    without keeping every node).
+///    without keeping every node). While the nodes outside some box are few (at most twice those inside, or
+///    2¹⁸ — a city read from its own extract), pass 1 keeps them and pass 2 is not needed.
 ///
 /// Elements outside every box are not the regions' problem: they are decoded, never stored or reported. A PBF
 /// framing or decoding error is reported to every region. At most ``maxRegions`` regions share a pass.
@@ -57,7 +58,9 @@ public enum OSMRegionReader {
     /// Reads `path` once for `regions` (at most ``maxRegions``), `workers` threads inflating and decoding.
     /// Data problems are reported into each region's bag; a file that cannot be opened throws.
     @discardableResult
-    public static func read(path: String, regions: [Region], workers: Int) throws -> Figures {
+    /// - Parameter keepOutside: Most nodes outside every box kept in pass 1 (nil: twice those inside, at least
+    ///   2¹⁸; 0 always takes pass 2 — tests).
+    public static func read(path: String, regions: [Region], workers: Int, keepOutside: Int? = nil) throws -> Figures {
         precondition(regions.count <= maxRegions, "at most \(maxRegions) regions share a pass")
         var figures = Figures()
         guard !regions.isEmpty else { return figures }
@@ -77,6 +80,7 @@ public enum OSMRegionReader {
         let grid = RegionGrid(boxes: active.map { boxE7(regions[$0].box) })
         let readers = active.map { regions[$0].reader }
         var router = Router(readers: readers, grid: grid)
+        router.fixedSpillBudget = keepOutside
         let filter = unionFilter(readers)
 
         // Pass 1.
@@ -107,8 +111,13 @@ public enum OSMRegionReader {
             failure = error
         }
 
+        // The nodes outside some box, when they were few enough to keep (a city built from its own extract),
+        // give the needed ones without a second pass.
+        if failure == nil && router.spilling && !router.needed.isEmpty {
+            router.feedNeededFromSpill()
+        }
         // Pass 2: the node blobs that hold a needed node.
-        if failure == nil && !router.needed.isEmpty {
+        if failure == nil && !router.spilling && !router.needed.isEmpty {
             let ranges = router.nodeRanges
             let needed = router.needed
             var wanted = Set<Int32>()
@@ -203,12 +212,27 @@ private struct Router {
     var needed = RegionIDMap()
     /// Each node blob's id range (pass 2 reads only those holding a needed id).
     var nodeRanges: [(Int32, (lo: Int64, hi: Int64))] = []
+    /// The nodes outside some box, kept while they number at most ``spillBudget``: a file not much bigger than
+    /// its cities (their own extracts) then needs no second pass. Dropped, for good, once over budget.
+    private(set) var spilling = true
+    private var spillIDs: [Int64] = []
+    private var spillLats: [Int64] = []
+    private var spillLons: [Int64] = []
+    private var spillLines: [Int32] = []
+    private var spillColumns: [Int32] = []
+    /// Twice the nodes inside the boxes so far, and at least 2¹⁸, unless fixed.
+    var fixedSpillBudget: Int?
+    private var spillBudget: Int { fixedSpillBudget ?? max(2 * inside.count, 1 << 18) }
     /// Where the file's valid nodes lie, in 1e-7 degrees.
     var extent: (minLat: Int32, minLon: Int32, maxLat: Int32, maxLon: Int32)?
+
+    /// Every region's bit.
+    let allRegions: UInt64
 
     init(readers: [OSMReader], grid: RegionGrid) {
         self.readers = readers
         self.grid = grid
+        allRegions = readers.count >= 64 ? .max : (1 << UInt64(readers.count)) - 1
     }
 
     /// Calls `body` with each region index of `mask`.
@@ -249,6 +273,8 @@ private struct Router {
         var i = 0
         while i < ids.count {
             let mask = grid.mask(latE7: lats[i], lonE7: lons[i])
+            // A node outside some box may be what a way of that box's region needs.
+            if spilling && mask != allRegions { spill(ids[i], lats[i], lons[i], line, Int32(i + 1)) }
             guard mask != 0 else {
                 i += 1
                 continue
@@ -325,6 +351,35 @@ private struct Router {
                         line: line, column: column)
                 }
             }
+        }
+    }
+
+    /// Keeps a node outside every box while the budget allows.
+    @inline(__always)
+    private mutating func spill(_ id: Int64, _ lat: Int64, _ lon: Int64, _ line: Int32, _ column: Int32) {
+        guard spillIDs.count < spillBudget else {
+            spilling = false
+            spillIDs = []
+            spillLats = []
+            spillLons = []
+            spillLines = []
+            spillColumns = []
+            return
+        }
+        spillIDs.append(id)
+        spillLats.append(lat)
+        spillLons.append(lon)
+        spillLines.append(line)
+        spillColumns.append(column)
+    }
+
+    /// Hands the kept outside nodes that routed ways need to their regions, in file order (what pass 2 would do).
+    mutating func feedNeededFromSpill() {
+        for k in spillIDs.indices {
+            let mask = needed.mask(of: spillIDs[k])
+            guard mask != 0 else { continue }
+            let (id, lat, lon, line, column) = (spillIDs[k], spillLats[k], spillLons[k], spillLines[k], spillColumns[k])
+            each(mask) { r in readers[r].withSink { $0.node(id: id, latE7: lat, lonE7: lon, tags: [], line: line, column: column) } }
         }
     }
 
