@@ -92,9 +92,9 @@ import Testing
         #expect(fleet.status == 0, "\(fleet.stderr)")
         let reads = try CLIRunner.json(fleet.stdout)["sharedReads"] as? [[String: Any]] ?? []
         #expect(reads.count == 1 && (reads.first?["cities"] as? [String]) == ["mid", "other"], "one read of whole.osm.pbf")
-        // The museum way needs nodes from outside the box: a file this small keeps them in the first pass
-        // (OSMRegionReaderTests takes the second pass on the same data).
-        #expect(reads.first?["secondPassBlobs"] as? Int == 0)
+        // The museum way needs nodes from outside the box, which a fleet fetches in a second pass (one city alone
+        // keeps them in the first: OSMRegionReaderTests compares both).
+        #expect((reads.first?["secondPassBlobs"] as? Int ?? 0) >= 1)
         let cut = try Self.run(["build", "fromcut", "-o", "b", "--quiet"], in: dir)
         #expect(cut.status == 0, "\(cut.stderr)")
         let m1 = try CLIRunner.json(String(decoding: Self.bytes(dir.appendingPathComponent("a/mid/manifest.json")) ?? Data(), as: UTF8.self))

@@ -16,8 +16,8 @@ import Foundation
 ///    collected, with each node blob's id range.
 /// 2. Only the node blobs whose id range holds a needed id are read again, and those nodes go to the regions
 ///    that need them (a sorted file lists nodes before the ways that use them, so they cannot be kept in pass 1
-///    without keeping every node). While the nodes outside some box are few (at most twice those inside, or
-///    2¹⁸ — a city read from its own extract), pass 1 keeps them and pass 2 is not needed.
+///    without keeping every node). For one region whose file holds few nodes outside its box (at most as many as
+///    inside, or 2¹⁸ — a city read from its own extract), pass 1 keeps those and pass 2 is not needed.
 ///
 /// Elements outside every box are not the regions' problem: they are decoded, never stored or reported. A PBF
 /// framing or decoding error is reported to every region. At most ``maxRegions`` regions share a pass.
@@ -58,8 +58,8 @@ public enum OSMRegionReader {
     /// Reads `path` once for `regions` (at most ``maxRegions``), `workers` threads inflating and decoding.
     /// Data problems are reported into each region's bag; a file that cannot be opened throws.
     @discardableResult
-    /// - Parameter keepOutside: Most nodes outside every box kept in pass 1 (nil: twice those inside, at least
-    ///   2¹⁸; 0 always takes pass 2 — tests).
+    /// - Parameter keepOutside: Most nodes outside the box kept in pass 1 when there is one region (nil: as many
+    ///   as inside, at least 2¹⁸; 0 always takes pass 2 — tests).
     public static func read(path: String, regions: [Region], workers: Int, keepOutside: Int? = nil) throws -> Figures {
         precondition(regions.count <= maxRegions, "at most \(maxRegions) regions share a pass")
         var figures = Figures()
@@ -212,17 +212,17 @@ private struct Router {
     var needed = RegionIDMap()
     /// Each node blob's id range (pass 2 reads only those holding a needed id).
     var nodeRanges: [(Int32, (lo: Int64, hi: Int64))] = []
-    /// The nodes outside some box, kept while they number at most ``spillBudget``: a file not much bigger than
-    /// its cities (their own extracts) then needs no second pass. Dropped, for good, once over budget.
+    /// For one region, the nodes outside its box, kept while they number at most ``spillBudget``: a city read
+    /// from its own extract then needs no second pass. Dropped, for good, once over budget.
     private(set) var spilling = true
     private var spillIDs: [Int64] = []
     private var spillLats: [Int64] = []
     private var spillLons: [Int64] = []
     private var spillLines: [Int32] = []
     private var spillColumns: [Int32] = []
-    /// Twice the nodes inside the boxes so far, and at least 2¹⁸, unless fixed.
+    /// As many as the nodes inside the box so far, and at least 2¹⁸, unless fixed.
     var fixedSpillBudget: Int?
-    private var spillBudget: Int { fixedSpillBudget ?? max(2 * inside.count, 1 << 18) }
+    private var spillBudget: Int { fixedSpillBudget ?? max(inside.count, 1 << 18) }
     /// Where the file's valid nodes lie, in 1e-7 degrees.
     var extent: (minLat: Int32, minLon: Int32, maxLat: Int32, maxLon: Int32)?
 
@@ -233,6 +233,8 @@ private struct Router {
         self.readers = readers
         self.grid = grid
         allRegions = readers.count >= 64 ? .max : (1 << UInt64(readers.count)) - 1
+        // With several regions nearly every node lies outside some box: keeping them would hold the file.
+        spilling = readers.count == 1
     }
 
     /// Calls `body` with each region index of `mask`.

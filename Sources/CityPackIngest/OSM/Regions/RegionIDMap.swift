@@ -14,8 +14,13 @@ struct RegionIDMap {
     /// Ids at or above this (and negative ids, which editors' files use for new objects) skip the bitset.
     private static let denseLimit: Int64 = 1 << 40
 
-    /// Chunk slot of `id >> chunkShift`, or -1.
-    private var chunkSlots: [Int32] = []
+    /// Chunks per page of the top level: a page (2²⁰ ids) is a table of 1 024 chunk slots, made when first
+    /// touched, so real OSM ids (up to ~10¹⁰) cost a few pages, not a table over the whole id range.
+    private static let pageShift = 10
+    /// Page index of `id >> (chunkShift + pageShift)`, or -1.
+    private var pages: [Int32] = []
+    /// Chunk slot of each chunk of each page (`page * 1024 + chunk % 1024`), or -1.
+    private var pageSlots: [Int32] = []
     /// The chunks' words, one chunk after the other.
     private var words: [UInt64] = []
     /// Per chunk slot: the mask of every id in it, unless the chunk is mixed (its ids are in the table).
@@ -40,13 +45,21 @@ struct RegionIDMap {
     @inline(__always)
     func mask(of id: Int64) -> UInt64 {
         guard id >= 0 && id < Self.denseLimit else { return lookup(id) }
-        let chunk = Int(id >> Int64(Self.chunkShift))
-        guard chunk < chunkSlots.count else { return 0 }
-        let slot = Int(chunkSlots[chunk])
+        let slot = chunkSlot(Int(id >> Int64(Self.chunkShift)))
         guard slot >= 0 else { return 0 }
         let bit = Int(id & Int64((1 << Self.chunkShift) - 1))
         guard words[slot * Self.wordsPerChunk + bit >> 6] & (1 << UInt64(bit & 63)) != 0 else { return 0 }
         return chunkMixed[slot] ? lookup(id) : chunkMasks[slot]
+    }
+
+    /// The slot of chunk `chunk`, or -1.
+    @inline(__always)
+    private func chunkSlot(_ chunk: Int) -> Int {
+        let page = chunk >> Self.pageShift
+        guard page < pages.count else { return -1 }
+        let p = Int(pages[page])
+        guard p >= 0 else { return -1 }
+        return Int(pageSlots[p << Self.pageShift | chunk & ((1 << Self.pageShift) - 1)])
     }
 
     /// Adds the regions of `mask` to `id`'s.
@@ -57,16 +70,22 @@ struct RegionIDMap {
             return
         }
         let chunk = Int(id >> Int64(Self.chunkShift))
-        if chunk >= chunkSlots.count {
-            chunkSlots.append(contentsOf: repeatElement(-1, count: max(chunk + 1 - chunkSlots.count, chunkSlots.count)))
+        let page = chunk >> Self.pageShift
+        if page >= pages.count {
+            pages.append(contentsOf: repeatElement(-1, count: max(page + 1 - pages.count, pages.count)))
         }
-        if chunkSlots[chunk] < 0 {
-            chunkSlots[chunk] = Int32(chunkMasks.count)
+        if pages[page] < 0 {
+            pages[page] = Int32(pageSlots.count >> Self.pageShift)
+            pageSlots.append(contentsOf: repeatElement(-1, count: 1 << Self.pageShift))
+        }
+        let entry = Int(pages[page]) << Self.pageShift | chunk & ((1 << Self.pageShift) - 1)
+        if pageSlots[entry] < 0 {
+            pageSlots[entry] = Int32(chunkMasks.count)
             words.append(contentsOf: repeatElement(0, count: Self.wordsPerChunk))
             chunkMasks.append(mask)
             chunkMixed.append(false)
         }
-        let slot = Int(chunkSlots[chunk])
+        let slot = Int(pageSlots[entry])
         let bit = Int(id & Int64((1 << Self.chunkShift) - 1))
         let w = slot * Self.wordsPerChunk + bit >> 6
         let isNew = words[w] & (1 << UInt64(bit & 63)) == 0
@@ -94,8 +113,9 @@ struct RegionIDMap {
         if lo < 0 || hi >= Self.denseLimit { return !isEmpty }
         var chunk = Int(lo >> Int64(Self.chunkShift))
         let lastChunk = Int(hi >> Int64(Self.chunkShift))
-        while chunk <= lastChunk && chunk < chunkSlots.count {
-            let slot = Int(chunkSlots[chunk])
+        let chunkLimit = pages.count << Self.pageShift
+        while chunk <= lastChunk && chunk < chunkLimit {
+            let slot = chunkSlot(chunk)
             if slot >= 0 {
                 let base = Int64(chunk) << Int64(Self.chunkShift)
                 let first = Int(max(lo, base) - base), last = Int(min(hi, base + Int64(1 << Self.chunkShift) - 1) - base)
