@@ -86,6 +86,11 @@ package struct PBFPrimitiveBlock: Sendable {
     /// The newest element timestamp of the block (Info / DenseInfo), in seconds since 1970; nil when the file
     /// carries no metadata.
     package var newestTimestamp: Int64?
+    /// Per node, the regions whose box holds it (bits of a mask), when a ``PBFDecodePipeline`` transform filled
+    /// it in on the decode thread (``OSMRegionReader``); empty otherwise.
+    package var nodeRegions: [UInt64] = []
+    /// Where the block's valid nodes lie, in 1e-7 degrees (minLat, minLon, maxLat, maxLon), when filled in.
+    package var nodeExtent: (Int32, Int32, Int32, Int32)?
 
     /// An empty block.
     package init() {}

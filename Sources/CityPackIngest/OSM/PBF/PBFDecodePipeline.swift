@@ -25,6 +25,8 @@ package final class PBFDecodePipeline {
 
     private let reader: PBFBlobReader
     private let filter: PBFTagFilter?
+    /// Work done on each decoded block on its decode thread, before it is handed over.
+    private let transform: (@Sendable (inout PBFPrimitiveBlock) -> Void)?
     /// Which blobs (by index in the file) are inflated and decoded; the others come as `.other` unread.
     private let keep: ((Int) -> Bool)?
     private var blobIndex = 0
@@ -42,9 +44,14 @@ package final class PBFDecodePipeline {
 
     /// Opens `path`; `workers` threads decode at once, handing over tags as `filter` says (all without one).
     /// `keep`, when given, says which blobs (by index) to decode; the data of the others is not even read.
-    package init(path: String, workers: Int, filter: PBFTagFilter? = nil, keep: ((Int) -> Bool)? = nil) throws(PBFError) {
+    /// `transform`, when given, runs on each decoded data block on its decode thread.
+    package init(
+        path: String, workers: Int, filter: PBFTagFilter? = nil, keep: ((Int) -> Bool)? = nil,
+        transform: (@Sendable (inout PBFPrimitiveBlock) -> Void)? = nil
+    ) throws(PBFError) {
         reader = try PBFBlobReader(path: path)
         self.filter = filter
+        self.transform = transform
         self.keep = keep
         let n = max(1, workers)
         inline = n == 1
@@ -54,12 +61,17 @@ package final class PBFDecodePipeline {
     }
 
     /// Decodes one blob (runs on a worker thread).
-    private static func decode(_ raw: PBFRawBlob, filter: PBFTagFilter?) -> Result<Decoded, PBFError> {
+    private static func decode(
+        _ raw: PBFRawBlob, filter: PBFTagFilter?, transform: (@Sendable (inout PBFPrimitiveBlock) -> Void)? = nil
+    ) -> Result<Decoded, PBFError> {
         do throws(PBFError) {
             let data = try PBFBlobReader.decodeBlob(raw.bytes, blobOffset: raw.offset)
             switch raw.type {
             case "OSMHeader": return .success(.header(try PBFBlockDecoder.decodeHeader(data, blobOffset: raw.offset), offset: raw.offset))
-            case "OSMData": return .success(.data(try PBFBlockDecoder.decodePrimitiveBlock(data, blobOffset: raw.offset, filter: filter)))
+            case "OSMData":
+                var block = try PBFBlockDecoder.decodePrimitiveBlock(data, blobOffset: raw.offset, filter: filter)
+                transform?(&block)
+                return .success(.data(block))
             default: return .success(.other)
             }
         } catch {
@@ -84,14 +96,14 @@ package final class PBFDecodePipeline {
                     continue
                 }
                 if inline {
-                    slot.result = Self.decode(raw, filter: filter)
+                    slot.result = Self.decode(raw, filter: filter, transform: transform)
                     slot.done.signal()
                     continue
                 }
-                let (workers, filter) = (self.workers, self.filter)
+                let (workers, filter, transform) = (self.workers, self.filter, self.transform)
                 queue.async {
                     workers.wait()
-                    slot.result = Self.decode(raw, filter: filter)
+                    slot.result = Self.decode(raw, filter: filter, transform: transform)
                     workers.signal()
                     slot.done.signal()
                 }

@@ -86,7 +86,9 @@ public enum OSMRegionReader {
         // Pass 1.
         var failure: PBFError?
         do throws(PBFError) {
-            let pipeline = try PBFDecodePipeline(path: path, workers: workers, filter: filter)
+            // Each node's regions and the block's extent are worked out on the decode threads.
+            let pipeline = try PBFDecodePipeline(
+                path: path, workers: workers, filter: filter, transform: { block in Self.locate(&block, grid: grid) })
             defer { pipeline.drain() }
             var blob: Int32 = 0
             let progress = readers.compactMap(\.options.progress)
@@ -166,6 +168,29 @@ public enum OSMRegionReader {
             Int32(max(-1_800_000_000, min(1_800_000_000, (v * 1e7).rounded(rule))))
         }
         return (e7(box.minLat, .down), e7(box.minLon, .down), e7(box.maxLat, .up), e7(box.maxLon, .up))
+    }
+
+    /// Fills in a block's ``PBFPrimitiveBlock/nodeRegions`` and ``PBFPrimitiveBlock/nodeExtent``.
+    static func locate(_ block: inout PBFPrimitiveBlock, grid: RegionGrid) {
+        let count = block.nodeIDs.count
+        guard count > 0 else { return }
+        var regions = [UInt64](repeating: 0, count: count)
+        var (la0, lo0, la1, lo1) = (Int32.max, Int32.max, Int32.min, Int32.min)
+        block.nodeLatE7.withUnsafeBufferPointer { lats in
+            block.nodeLonE7.withUnsafeBufferPointer { lons in
+                for i in 0..<count {
+                    let lat = lats[i], lon = lons[i]
+                    regions[i] = grid.mask(latE7: lat, lonE7: lon)
+                    guard abs(lat) <= 900_000_000, abs(lon) <= 1_800_000_000 else { continue }
+                    la0 = min(la0, Int32(lat))
+                    la1 = max(la1, Int32(lat))
+                    lo0 = min(lo0, Int32(lon))
+                    lo1 = max(lo1, Int32(lon))
+                }
+            }
+        }
+        block.nodeRegions = regions
+        if la0 <= la1 { block.nodeExtent = (la0, lo0, la1, lo1) }
     }
 
     /// Whether a box (minLon > maxLon across the antimeridian) meets the file's node extent.
@@ -257,24 +282,20 @@ private struct Router {
                 hi = max(hi, id)
             }
             nodeRanges.append((line, (lo, hi)))
-            var (la0, lo0, la1, lo1) = extent ?? (Int32.max, Int32.max, Int32.min, Int32.min)
-            for i in ids.indices {
-                let lat = block.nodeLatE7[i], lon = block.nodeLonE7[i]
-                guard abs(lat) <= 900_000_000, abs(lon) <= 1_800_000_000 else { continue }
-                la0 = min(la0, Int32(lat))
-                la1 = max(la1, Int32(lat))
-                lo0 = min(lo0, Int32(lon))
-                lo1 = max(lo1, Int32(lon))
+            if let e = block.nodeExtent {
+                let (la0, lo0, la1, lo1) = extent ?? e
+                extent = (min(la0, e.0), min(lo0, e.1), max(la1, e.2), max(lo1, e.3))
             }
-            if la0 <= la1 { extent = (la0, lo0, la1, lo1) }
         }
+        // Worked out on the decode thread (``OSMRegionReader/locate(_:grid:)``).
+        let regions = block.nodeRegions
         // Runs of untagged nodes bound for the same regions go over at once (the sink's bulk path), as a
         // region's nodes sit together in a block; tagged nodes one by one.
         let (lats, lons, tagged) = (block.nodeLatE7, block.nodeLonE7, block.nodeTags)
         var t = 0
         var i = 0
         while i < ids.count {
-            let mask = grid.mask(latE7: lats[i], lonE7: lons[i])
+            let mask = regions[i]
             // A node outside some box may be what a way of that box's region needs.
             if spilling && mask != allRegions { spill(ids[i], lats[i], lons[i], line, Int32(i + 1)) }
             guard mask != 0 else {
@@ -293,7 +314,7 @@ private struct Router {
             }
             let nextTagged = t < tagged.count ? tagged[t].index : ids.count
             var end = i + 1
-            while end < nextTagged && grid.mask(latE7: lats[end], lonE7: lons[end]) == mask {
+            while end < nextTagged && regions[end] == mask {
                 inside.insert(ids[end], mask)
                 end += 1
             }

@@ -185,7 +185,7 @@ struct RegionIDMap {
 
 /// Which regions' boxes hold a point: a coarse grid over the union of the boxes, each cell listing the regions
 /// whose box meets it, so a node far from every city costs one cell lookup.
-struct RegionGrid {
+struct RegionGrid: Sendable {
     private let boxes: [(minLat: Int32, maxLat: Int32, minLon: Int32, maxLon: Int32)]
     private let crossing: [Bool]
     private let minLat: Int64, minLon: Int64, cellLat: Int64, cellLon: Int64
