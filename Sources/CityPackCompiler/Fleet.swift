@@ -61,8 +61,7 @@ public enum Fleet {
         var prereadFiles: [Int: Set<String>] = [:]
         var groups: [(key: String, members: [(city: Int, file: String)])] = []
         for (i, plan) in plans.enumerated() {
-            guard let plan, let profile = plan.profile, !cities[i].bag.hasErrors else { continue }
-            _ = profile
+            guard let plan, plan.profile != nil, !cities[i].bag.hasErrors else { continue }
             for stage in plan.stages {
                 guard case .ingestOSM(let files) = stage.kind else { continue }
                 for file in files where OSMReader.isPBF(path: file) {

@@ -114,7 +114,6 @@ struct FleetRunner {
 
         var summaries: [CitySummary] = []
         var ioFailure = fleet.catalogFailure != nil
-        var built = 0
         for (i, city) in cities.enumerated() {
             guard let root = roots[i], let slot = present.firstIndex(of: i) else {
                 Terminal.err("citypack: error: no such city directory or file: \(city)\n")
@@ -129,7 +128,6 @@ struct FleetRunner {
                 verbose: command.verbose, printReport: diagnostics.format != .json)
             ioFailure = ioFailure || outcome.ioFailure
             let emitted = build.emitted
-            if emitted != nil { built += 1 }
             let id = build.city?.id
             summaries.append(
                 CitySummary(
@@ -162,7 +160,6 @@ struct FleetRunner {
         }
         if ioFailure { throw ExitCode(ExitCodes.ioFailure) }
         if failed > 0 { throw ExitCode(ExitCodes.dataErrors) }
-        _ = built
     }
 
     /// The human summary: one line for the fleet, one per shared read, a table of cities.

@@ -91,6 +91,8 @@ package struct PBFPrimitiveBlock: Sendable {
     package var nodeRegions: [UInt64] = []
     /// Where the block's valid nodes lie, in 1e-7 degrees (minLat, minLon, maxLat, maxLon), when filled in.
     package var nodeExtent: (Int32, Int32, Int32, Int32)?
+    /// The smallest and largest node id, when filled in.
+    package var nodeIDRange: ClosedRange<Int64>?
 
     /// An empty block.
     package init() {}

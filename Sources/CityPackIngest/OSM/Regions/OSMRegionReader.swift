@@ -70,11 +70,9 @@ public enum OSMRegionReader {
         figures.fileBytes = fileSize
         // Regions whose limits refuse the file get that finding and nothing else.
         var active: [Int] = []
-        for (r, region) in regions.enumerated() {
-            if let file = region.reader.beginSharedFile(displayPath: region.displayPath, fileSize: fileSize) {
-                _ = file
-                active.append(r)
-            }
+        for (r, region) in regions.enumerated()
+        where region.reader.beginSharedFile(displayPath: region.displayPath, fileSize: fileSize) != nil {
+            active.append(r)
         }
         guard !active.isEmpty else { return figures }
         let grid = RegionGrid(boxes: active.map { boxE7(regions[$0].box) })
@@ -191,6 +189,12 @@ public enum OSMRegionReader {
         }
         block.nodeRegions = regions
         if la0 <= la1 { block.nodeExtent = (la0, lo0, la1, lo1) }
+        var low = Int64.max, high = Int64.min
+        for id in block.nodeIDs {
+            low = min(low, id)
+            high = max(high, id)
+        }
+        block.nodeIDRange = low...high
     }
 
     /// Whether a box (minLon > maxLon across the antimeridian) meets the file's node extent.
@@ -275,13 +279,8 @@ private struct Router {
     mutating func firstPass(_ block: PBFPrimitiveBlock, line: Int32) {
         if let newest = block.newestTimestamp { for reader in readers { reader.withSink { $0.timestamp(newest) } } }
         let ids = block.nodeIDs
-        if !ids.isEmpty {
-            var lo = Int64.max, hi = Int64.min
-            for id in ids {
-                lo = min(lo, id)
-                hi = max(hi, id)
-            }
-            nodeRanges.append((line, (lo, hi)))
+        if let range = block.nodeIDRange {
+            nodeRanges.append((line, (range.lowerBound, range.upperBound)))
             if let e = block.nodeExtent {
                 let (la0, lo0, la1, lo1) = extent ?? e
                 extent = (min(la0, e.0), min(lo0, e.1), max(la1, e.2), max(lo1, e.3))
