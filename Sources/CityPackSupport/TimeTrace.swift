@@ -82,7 +82,7 @@ public enum TimeTrace {
         }
         var events: [String] = []
         for span in recorded {
-            let name = span.name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            let name = span.name.escapingScalars(["\\": "\\\\", "\"": "\\\""])
             events.append(
                 "{\"name\":\"\(name)\",\"ph\":\"X\",\"pid\":1,\"tid\":\(span.thread),\"ts\":\((span.start &- base) / 1000),"
                     + "\"dur\":\((span.end &- span.start) / 1000)}")

@@ -158,6 +158,9 @@ import Testing
         #expect(CopyWriter.format(m, arguments: order, platform: .apple, formatted: true) == "%2$@: %1$lld of %3$lld (%4$@) 5%%")
         #expect(CopyWriter.format(m, arguments: order, platform: .android, formatted: true) == "%2$s: %1$d of %3$d (%4$s) 5%%")
         #expect(CopyWriter.format(try CopyMessage.parse("50% off"), arguments: [], platform: .android, formatted: false) == "50% off")
+        // `%` followed by a combining mark is one character but still a `%` to printf: it is doubled too.
+        #expect(CopyWriter.format(try CopyMessage.parse("{n} 5%\u{301}"), arguments: ["n"], platform: .android, formatted: true)
+            == "%1$s 5%%\u{301}")
         #expect(CopyWriter.argumentOrder(.text(try CopyMessage.parse("{b} {a} {b}"))) == ["b", "a"])
         let plural = CopyValue.plural([.one: try CopyMessage.parse("One in {city}"), .other: try CopyMessage.parse("{count} in {city}")])
         #expect(CopyWriter.argumentOrder(plural) == ["count", "city"])

@@ -88,6 +88,19 @@ import Testing
         #expect(CityFileWriter.relativePath(of: "/a/b/c/d.osm", from: "/a/b/x") == "../c/d.osm")
     }
 
+    /// Names with a quote followed by a combining mark, a backslash, a newline or a control character still give a
+    /// city file that reads back to the same name.
+    @Test func writerEscapesByScalar() throws {
+        for name in ["Quote\"\u{301} mark", "back\\slash", "two\nlines", "tab\there", "bell\u{7}"] {
+            let text = CityFileWriter.yaml(
+                id: "x", name: name, locales: ["en"], bbox: BoundingBox(minLon: 4.3, minLat: 45.4, maxLon: 4.4, maxLat: 45.5),
+                osm: ["a.osm"], gtfs: [], attribution: "© OpenStreetMap contributors")
+            let (city, bag) = try parse(text)
+            #expect(bag.diagnostics.isEmpty, "\(name.debugDescription): \(bag.diagnostics)")
+            #expect(city?.name.unicodeScalars.elementsEqual(name.unicodeScalars) == true, "\(name.debugDescription)")
+        }
+    }
+
     @Test func localeTags() {
         for ok in ["en", "fr", "pt-BR", "zh-Hant", "sr_Latn", "gsw"] { #expect(CityFileLoader.isLocale(ok), "\(ok)") }
         for bad in ["", "e", "english", "en-", "1a", "name"] { #expect(!CityFileLoader.isLocale(bad), "\(bad)") }

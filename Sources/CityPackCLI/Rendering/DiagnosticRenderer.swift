@@ -249,11 +249,10 @@ enum DiagnosticRenderer {
     /// always written to the output folder as well.
     static func github(_ report: DiagnosticReport, limits: Limits) -> String {
         func escapeData(_ s: String) -> String {
-            s.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
-                .replacingOccurrences(of: "\n", with: "%0A")
+            s.escapingScalars(["%": "%25", "\r": "%0D", "\n": "%0A"])
         }
         func escapeProperty(_ s: String) -> String {
-            escapeData(s).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
+            s.escapingScalars(["%": "%25", "\r": "%0D", "\n": "%0A", ":": "%3A", ",": "%2C"])
         }
         let (shown, cut) = limited(report.diagnostics, limits)
         var out = ""

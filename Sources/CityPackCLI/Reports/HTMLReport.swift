@@ -370,14 +370,15 @@ enum HTMLReport {
     static func escape(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
-        for ch in text {
-            switch ch {
+        // By scalar, not character: `"` followed by a combining mark is one character that is not `"`.
+        for scalar in text.unicodeScalars {
+            switch scalar {
             case "&": out += "&amp;"
             case "<": out += "&lt;"
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
             case "'": out += "&#39;"
-            default: out.append(ch)
+            default: out.unicodeScalars.append(scalar)
             }
         }
         return out

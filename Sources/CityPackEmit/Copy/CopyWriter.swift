@@ -1,4 +1,5 @@
 import CityPackModel
+import CityPackSupport
 import Foundation
 
 /// Renders a ``CopyTable`` for each platform, as (relative path, bytes) pairs with deterministic bytes:
@@ -66,7 +67,7 @@ public enum CopyWriter {
         for segment in message.segments {
             switch segment {
             case .literal(let text):
-                out += formatted ? text.replacingOccurrences(of: "%", with: "%%") : text
+                out += formatted ? text.escapingScalars(["%": "%%"]) : text
             case .placeholder(let name):
                 if !order.contains(name) { order.append(name) }
                 let n = order.firstIndex(of: name)! + 1

@@ -1,5 +1,6 @@
 import CityPackFormat
 import CityPackModel
+import CityPackSupport
 import Foundation
 
 /// Writes a `city.yaml` that ``CityFileLoader`` accepts; used by `citypack init`.
@@ -9,8 +10,21 @@ public enum CityFileWriter {
         id: String, name: String, locales: [String], bbox: BoundingBox, osm: [String], gtfs: [String],
         attribution: String
     ) -> String {
+        // A YAML double-quoted scalar: `\` and `"` escaped, control characters as `\n`, `\t` or `\xNN`.
         func quote(_ s: String) -> String {
-            let escaped = s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            let escaped = s.escapingScalars { scalar -> String? in
+                switch scalar {
+                case "\\": return "\\\\"
+                case "\"": return "\\\""
+                case "\n": return "\\n"
+                case "\t": return "\\t"
+                case "\r": return "\\r"
+                default:
+                    guard scalar.value < 0x20 || scalar.value == 0x7F else { return nil }
+                    let hex = String(scalar.value, radix: 16, uppercase: true)
+                    return "\\x" + (hex.count < 2 ? "0" : "") + hex
+                }
+            }
             return "\"\(escaped)\""
         }
         func list(_ items: [String]) -> String { "[" + items.map(quote).joined(separator: ", ") + "]" }
