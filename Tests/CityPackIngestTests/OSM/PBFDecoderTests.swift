@@ -320,7 +320,7 @@ struct PBFDecoderTests {
         }
         // The ways and relations decode plausibly: refs and members exist.
         #expect(all.ways.allSatisfy { !$0.refs.isEmpty })
-        #expect(all.relations.allSatisfy { !$0.members.isEmpty })
+        #expect(all.relations.allSatisfy { !$0.memberRefs.isEmpty && $0.memberRefs.count == $0.memberTypes.count })
     }
 
     /// Nodes with an `amenity` tag in OSM XML written one element per line (osmium): id → coordinates and tags.

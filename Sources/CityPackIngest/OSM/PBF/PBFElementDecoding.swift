@@ -144,15 +144,20 @@ extension BlockContext {
         guard roles.count == memids.count, types.count == memids.count else {
             throw BlockFailure.pbf(.inconsistentArrays("relation roles/memids/types", blobOffset: blobOffset))
         }
-        var members: [(type: PBFMemberType, ref: Int64, role: String)] = []
-        members.reserveCapacity(memids.count)
-        for i in memids.indices {
-            guard types[i] <= 2, let type = PBFMemberType(rawValue: Int(types[i])) else {
-                throw BlockFailure.pbf(.invalidMemberType(Int64(bitPattern: types[i]), blobOffset: blobOffset))
+        var memberTypes: [PBFMemberType] = []
+        memberTypes.reserveCapacity(types.count)
+        for (i, raw) in types.enumerated() {
+            guard raw <= 2, let type = PBFMemberType(rawValue: Int(raw)) else {
+                throw BlockFailure.pbf(.invalidMemberType(Int64(bitPattern: raw), blobOffset: blobOffset))
             }
-            members.append((type, memids[i], try string(Int64(roles[i]))))
+            // Roles are not kept, but an index beyond the string table is still an error.
+            try check(Int64(roles[i]))
+            memberTypes.append(type)
         }
         // Relations keep every tag: `type` decides whether one is assembled at all.
-        return PBFRelation(id: id, members: members, tags: try tags(keys, vals, what: "relation keys/vals", filtered: false))
+        return PBFRelation(
+            // An exact-size copy: the decoded array grew by doubling, and relations wait in the decode window.
+            id: id, memberTypes: memberTypes, memberRefs: memids.withUnsafeBufferPointer { Array($0) },
+            tags: try tags(keys, vals, what: "relation keys/vals", filtered: false))
     }
 }
