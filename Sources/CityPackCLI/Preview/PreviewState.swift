@@ -63,6 +63,8 @@ struct PreviewState: Encodable {
     var seconds: Double
     /// When the build ended: milliseconds since 1970 (how long the page took to follow is measured from it).
     var finishedAt: Double
+    /// When this state was ready to send (same clock): what the server adds after the build.
+    var publishedAt: Double = 0
     var newCount: Int
     var fixedCount: Int
     var city: CityInfo
@@ -73,25 +75,27 @@ struct PreviewState: Encodable {
     /// At most this many problems carry a source excerpt (reading lines of big files costs time).
     static let maxExcerpts = 500
 
-    static func make(round: CityWatch.Round, lastGood: CityWatch.Round?, packOnDisk: Bool, fallbackID: String) -> PreviewState {
+    /// - Parameter excerpts: source lines kept from earlier builds (a file is read again only when it changed).
+    static func make(
+        round: CityWatch.Round, lastGood: CityWatch.Round?, packOnDisk: Bool, fallbackID: String, excerpts: ExcerptCache
+    ) -> PreviewState {
         let build = round.build
         let city = build.city ?? lastGood?.build.city
         let bbox = city.map { [$0.bbox.minLon, $0.bbox.minLat, $0.bbox.maxLon, $0.bbox.maxLat] }
         let places = HTMLReport.ProblemPlaces(build)
         let newOnes = Set((round.delta?.new ?? []).map { $0 })
-        let sources = SourceText()
         var wanted: [String: Set<Int>] = [:]
         for d in round.report.diagnostics.prefix(maxExcerpts) {
             guard let l = d.location, l.line > 0 else { continue }
             wanted[l.file, default: []].formUnion([l.line - 1, l.line, l.line + 1].filter { $0 > 0 })
         }
-        sources.load(wanted)
+        let sources = excerpts.lines(wanted)
         var problems: [Problem] = []
         for (i, d) in round.report.diagnostics.enumerated() {
             var excerpt: [ExcerptLine] = []
             if i < maxExcerpts, let l = d.location, l.line > 0 {
                 for n in [l.line - 1, l.line, l.line + 1] where n > 0 {
-                    guard let bytes = sources.line(n, of: l.file) else { continue }
+                    guard let bytes = sources[l.file]?[n] else { continue }
                     if n == l.line {
                         let csv = l.field != nil && (l.file.hasSuffix(".txt") || l.file.hasSuffix(".csv"))
                         let (text, marker) = SourceSnippet.render(line: bytes, column: l.column, underlineCSVField: csv)
@@ -128,10 +132,38 @@ struct PreviewState: Encodable {
             lines: lines, problems: problems)
     }
 
+    /// The JSON, stamped with ``publishedAt`` now.
     func json() -> Data {
+        var stamped = self
+        stamped.publishedAt = (Date().timeIntervalSince1970 * 1000).rounded()
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return (try? encoder.encode(self)) ?? Data("{}".utf8)
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(stamped)) ?? Data("{}".utf8)
+    }
+}
+
+/// Source lines for excerpts, kept between builds: a file is read again (``SourceLines``; `.gz` through zlib) only
+/// when its stamp changed or lines not read before are asked for, so an edit to a CSV does not decompress the OSM
+/// file again. One caller at a time.
+final class ExcerptCache {
+    private var files: [String: (stamp: SourceWatcher.Stamp?, lines: [Int: [UInt8]], asked: Set<Int>)] = [:]
+
+    /// For each file, the lines asked for that exist.
+    func lines(_ wanted: [String: Set<Int>]) -> [String: [Int: [UInt8]]] {
+        var out: [String: [Int: [UInt8]]] = [:]
+        for (file, lines) in wanted {
+            let stamp = SourceWatcher.stamp(of: file)
+            var entry = files[file] ?? (stamp, [:], [])
+            if entry.stamp != stamp { entry = (stamp, [:], []) }
+            let missing = lines.subtracting(entry.asked)
+            if !missing.isEmpty {
+                entry.lines.merge(SourceLines.read(file: file, lines: missing)) { _, new in new }
+                entry.asked.formUnion(missing)
+            }
+            files[file] = entry
+            out[file] = entry.lines
+        }
+        return out
     }
 }
 

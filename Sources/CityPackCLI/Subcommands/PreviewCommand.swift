@@ -53,13 +53,14 @@ struct Preview: ParsableCommand {
             let fallbackID = (SourceWatcher.absolute(root) as NSString).lastPathComponent
             var lastGood: CityWatch.Round?
             var listening = false
+            let excerpts = ExcerptCache()
             let reader = PreviewPage.locateReader(templates: TemplateLocator.locate(explicit: templates, cityPath: city))
             try watch.run(onBuild: { round in
                 if round.packWritten { lastGood = round }
                 let folder = ReportWriter.folder(output: output, city: round.build.city?.id ?? lastGood?.build.city?.id ?? fallbackID)
                 hub.packFolder = folder
                 let onDisk = FileManager.default.fileExists(atPath: (folder as NSString).appendingPathComponent("manifest.json"))
-                let state = PreviewState.make(round: round, lastGood: lastGood, packOnDisk: onDisk, fallbackID: fallbackID)
+                let state = PreviewState.make(round: round, lastGood: lastGood, packOnDisk: onDisk, fallbackID: fallbackID, excerpts: excerpts)
                 hub.publish(state.json(), build: round.number)
                 guard !listening else { return }
                 listening = true

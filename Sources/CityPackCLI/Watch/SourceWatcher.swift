@@ -76,13 +76,24 @@ struct SourceWatcher {
                 collect(path + "/" + name, into: &out, depth: depth + 1)
             }
         } else {
-            #if canImport(Darwin)
-            let modified = Int64(info.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(info.st_mtimespec.tv_nsec)
-            #else
-            let modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-            #endif
-            out[path] = Stamp(modified: modified, size: Int64(info.st_size), inode: UInt64(info.st_ino))
+            out[path] = Self.stamp(info)
         }
+    }
+
+    /// The stamp of one file now; nil when it does not exist.
+    static func stamp(of path: String) -> Stamp? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return stamp(info)
+    }
+
+    private static func stamp(_ info: stat) -> Stamp {
+        #if canImport(Darwin)
+        let modified = Int64(info.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(info.st_mtimespec.tv_nsec)
+        #else
+        let modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        #endif
+        return Stamp(modified: modified, size: Int64(info.st_size), inode: UInt64(info.st_ino))
     }
 
     static func absolute(_ path: String) -> String {
