@@ -70,8 +70,8 @@ enum PreviewPage {
         .problem .note{color:#555;font-size:12px}
         .sea{fill:#f4f7fa}.bbox{fill:none;stroke:#7a8a99;stroke-dasharray:6 4}
         .line{fill:none;stroke-width:3;opacity:.8}
-        .poi{stroke:#fff;stroke-width:.6}
-        .stop{fill:#fff;stroke:#222;stroke-width:1.2}
+        .poi{stroke:#fff;stroke-width:.6;vector-effect:non-scaling-stroke}
+        .stop{fill:#fff;stroke:#222;stroke-width:1.2;vector-effect:non-scaling-stroke}
         .walk{fill:none;stroke-width:3;stroke-dasharray:8 5;stroke-linecap:round}
         .waypoint{fill:#fff;stroke-width:2}
         .ring{fill:none;stroke-width:2}.ring.error{stroke:#d00}.ring.warning{stroke:#e08a00}.ring.info{stroke:#3366cc}

@@ -200,8 +200,8 @@ try {
   console.log(`PREVIEW save→page (new error in the problem list [${errorItem.code}]): ${shownError - savedError} ms; rebuild ${failed.seconds.toFixed(2)} s; page updated ${after(failed, shownError)}`);
   console.log(`PREVIEW screenshot: ${png}`);
   // Generous bounds for a loaded 2-core machine; the figures above are the measurement.
-  assert.ok(!rename.finishedAt || shownRename - rename.finishedAt < 5000, 'the page followed the rebuild within 5 s');
-  assert.ok(!failed.finishedAt || shownError - failed.finishedAt < 5000, 'the page followed the rebuild within 5 s');
+  assert.ok(!rename.finishedAt || shownRename - rename.finishedAt < 10000, 'the page followed the rebuild within 10 s');
+  assert.ok(!failed.finishedAt || shownError - failed.finishedAt < 10000, 'the page followed the rebuild within 10 s');
 
   // 6. SIGTERM stops the preview cleanly.
   preview.kill('SIGTERM');
