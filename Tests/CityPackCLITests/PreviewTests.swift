@@ -291,22 +291,30 @@ enum RawHTTP {
         let waypoints = city.appendingPathComponent("editorial/route_waypoints.csv")
         let original = try String(contentsOf: waypoints, encoding: .utf8)
         try (original + "rocher,6,n999999999,,,,,,,\n").write(to: waypoints, atomically: true, encoding: .utf8)
-        let added = watch.wait(300) { watch.stderr.components(separatedBy: "\nrebuilt monaco").count >= 2 ? watch.stderr : nil }
+        let added = watch.wait(300) { Self.change(after: "\nnew: ", in: watch.stderr) }
         let first = try #require(added, "\(watch.stderr.suffix(3000))")
-        let newLine = first.split(separator: "\n").first { $0.hasPrefix("new: ") && $0.contains("route_waypoints.csv:") && $0.contains(": error: ") }
-        #expect(newLine != nil, "\(first.suffix(2000))")
-        #expect(first.contains("rebuilt monaco in ") && first.contains(": 1 new, 0 fixed; 1 error, ") && first.contains("no pack written, the previous one stays"), "\(first.suffix(2000))")
+        #expect(first.hasPrefix("new: ") && first.contains("route_waypoints.csv:12:") && first.contains(": error: ") && first.contains("[editorial.route_unknown_poi]"), "\(first)")
+        #expect(first.contains("\nrebuilt monaco in ") && first.contains(": 1 new, 0 fixed; 1 error, ") && first.contains("no pack written, the previous one stays"), "\(first)")
         // Only the change is printed: none of the warnings the first build listed come back.
-        let afterFirst = first.components(separatedBy: "citypack: watching").last ?? ""
+        let afterFirst = watch.stderr.components(separatedBy: "citypack: watching").last ?? ""
         #expect(!afterFirst.contains("[osm.poi_missing_name]"), "\(afterFirst)")
         // Fix it.
         try original.write(to: waypoints, atomically: true, encoding: .utf8)
-        let fixed = watch.wait(300) { watch.stderr.components(separatedBy: "\nrebuilt monaco").count >= 3 ? watch.stderr : nil }
+        let fixed = watch.wait(300) { Self.change(after: "\nfixed: ", in: watch.stderr) }
         let second = try #require(fixed, "\(watch.stderr.suffix(3000))")
-        let tail = second.components(separatedBy: "rebuilt monaco in ").dropLast().last ?? ""
-        #expect(tail.contains("fixed: ") && tail.contains("route_waypoints.csv:"), "\(second.suffix(2000))")
-        #expect(second.hasSuffix("unchanged\n") || second.contains(": 0 new, 1 fixed; 0 errors, "), "\(second.suffix(1000))")
+        #expect(second.hasPrefix("fixed: ") && second.contains("route_waypoints.csv:12:") && second.contains("[editorial.route_unknown_poi]"), "\(second)")
+        #expect(second.contains(": 0 new, 1 fixed; 0 errors, 19 warnings") && second.contains("pack data version 1"), "\(second)")
         #expect(watch.terminate() == 0)
+    }
+
+    /// From the first line starting with `marker` (after its newline) to the end of the summary line that follows it;
+    /// nil until that summary line is complete.
+    static func change(after marker: String, in text: String) -> String? {
+        guard let start = text.range(of: marker),
+            let summary = text.range(of: "\nrebuilt monaco in ", range: start.upperBound..<text.endIndex),
+            let end = text.range(of: "\n", range: summary.upperBound..<text.endIndex)
+        else { return nil }
+        return String(text[text.index(after: start.lowerBound)..<end.upperBound])
     }
 
     @Test func watchTakesOneCity() throws {

@@ -27,10 +27,10 @@ struct Preview: ParsableCommand {
     @Argument(help: "City directory (holding city.yaml) or city file.")
     var city: String
 
-    @Option(name: [.short, .long], help: "Output root folder (default: outputs).")
+    @Option(name: [.short, .long], help: "Output root folder; the city is built into <output>/<city>/.")
     var output: String = "outputs"
 
-    @Option(name: .long, help: "Port on 127.0.0.1 (default 0: a free port chosen by the system).")
+    @Option(name: .long, help: "Port on 127.0.0.1; 0 lets the system choose a free one.")
     var port: Int = 0
 
     func validate() throws {

@@ -14,7 +14,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
 
@@ -35,10 +35,11 @@ async function until(what, seconds, probe, every = 25) {
     await sleep(every);
   }
 }
-/** Writes `bytes` as editors save: a temporary file renamed over the original. */
+/** Writes `bytes` as editors save: a temporary (hidden) file beside it, renamed over the original. */
 function save(path, bytes) {
-  writeFileSync(`${path}.tmp-save`, bytes);
-  renameSync(`${path}.tmp-save`, path);
+  const temporary = join(dirname(path), `.${basename(path)}.tmp-save`);
+  writeFileSync(temporary, bytes);
+  renameSync(temporary, path);
 }
 
 const work = mkdtempSync(join(tmpdir(), 'citypack-preview-browser-'));
