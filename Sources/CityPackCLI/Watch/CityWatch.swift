@@ -61,20 +61,21 @@ final class CityWatch: @unchecked Sendable {
         var previous: Round?
         var changed: [String] = []
         while true {
-            let watcherBefore = watcher(plan: previous?.build.plan)
-            let before = watcherBefore.snapshot()
+            // Taken before the build, so an edit made while it runs starts the next one.
+            let watched = watcher(plan: previous?.build.plan)
+            let before = watched.snapshot()
             let round = try buildOnce(number: (previous?.number ?? 0) + 1, previous: previous, changed: changed)
             onBuild(round)
-            if round.number == 1 {
-                Terminal.err("citypack: watching \(before.count) files of \(round.build.city?.id ?? city) for changes (Ctrl-C stops)\n")
-            }
             previous = round
-            // The files the new plan names (a city file edit may add sources); changes made during the build
-            // count, since `before` was taken before it started.
-            var watcher = self.watcher(plan: round.build.plan)
-            watcher.paths = Array(Set(watcher.paths + watcherBefore.paths))
-            guard let change = watcher.waitForChange(since: before.merging(watcher.snapshot().filter { before[$0.key] == nil }) { a, _ in a })
-            else { continue }
+            // From now on, what the new plan reads (a city file edit may name other sources): paths it adds are
+            // compared from now, the others from before the build.
+            var next = watcher(plan: round.build.plan)
+            let added = SourceWatcher(paths: next.paths.filter { !watched.paths.contains($0) }, excluding: next.excluded).snapshot()
+            next.paths = Array(Set(next.paths + watched.paths)).sorted()
+            if round.number == 1 {
+                Terminal.err("citypack: watching \(next.snapshot().count) files of \(round.build.city?.id ?? city) for changes (Ctrl-C stops)\n")
+            }
+            guard let change = next.waitForChange(since: before.merging(added) { old, _ in old }) else { continue }
             changed = change.changed
         }
     }

@@ -84,9 +84,11 @@ try {
       }
     }
   });
+  // Every call answers within 120 s or fails (a chromium that died must not hang the test).
   const send = (method, params = {}, sessionId) => new Promise((resolveCall, reject) => {
     const id = nextId++;
-    waiting.set(id, { resolve: resolveCall, reject, method });
+    const timer = setTimeout(() => { waiting.delete(id); reject(new Error(`${method}: no answer from chromium in 120 s`)); }, 120000);
+    waiting.set(id, { resolve: (v) => { clearTimeout(timer); resolveCall(v); }, reject: (e) => { clearTimeout(timer); reject(e); }, method });
     toChrome.write(JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) }) + '\0');
   });
   const { targetInfos } = await until('a chromium page', 60, () => send('Target.getTargets').then((r) => r.targetInfos.some((t) => t.type === 'page') && r), 100);
