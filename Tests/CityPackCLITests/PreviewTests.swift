@@ -61,9 +61,9 @@ final class RunningCitypack: @unchecked Sendable {
         }
     }
 
-    /// Sends SIGTERM and waits for the exit status.
-    func terminate(within seconds: Double = 60) -> Int32? {
-        process.terminate()
+    /// Sends SIGTERM (or SIGINT, as Ctrl-C does, with `interrupt`) and waits for the exit status.
+    func terminate(within seconds: Double = 60, interrupt: Bool = false) -> Int32? {
+        if interrupt { process.interrupt() } else { process.terminate() }
         return wait(seconds) { process.isRunning ? nil : process.terminationStatus }
     }
 }
@@ -258,6 +258,26 @@ enum RawHTTP {
         #expect(preview.stderr.contains("citypack: stopped"))
     }
 
+    /// A port already taken: the preview says so and exits 74 (after its first build).
+    @Test func portInUseExits74() throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var a = sockaddr_in()
+        a.sin_family = sa_family_t(AF_INET)
+        inet_pton(AF_INET, "127.0.0.1", &a.sin_addr)
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &a) { p in
+            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && listen(fd, 1) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        try #require(bound)
+        let port = UInt16(bigEndian: a.sin_port)
+        let (city, output) = try Self.monacoCopy("preview-port")
+        let preview = try RunningCitypack(["preview", city.path, "--output", output.path, "--port", String(port)])
+        let status = preview.wait(300) { preview.process.isRunning ? nil : preview.process.terminationStatus }
+        #expect(status == 74, "\(preview.stderr.suffix(2000))")
+        #expect(preview.stderr.contains("citypack: error: cannot listen on 127.0.0.1:\(port)"))
+    }
+
     /// The page in headless chromium (clients/web/test-support/preview-browser.mjs, over the DevTools protocol):
     /// edits to the sources show up without a reload — a renamed POI in the search results, a new error in the
     /// problem list beside the last good pack — the map keeps its view, and a screenshot is saved.
@@ -304,7 +324,8 @@ enum RawHTTP {
         let second = try #require(fixed, "\(watch.stderr.suffix(3000))")
         #expect(second.hasPrefix("fixed: ") && second.contains("route_waypoints.csv:12:") && second.contains("[editorial.route_unknown_poi]"), "\(second)")
         #expect(second.contains(": 0 new, 1 fixed; 0 errors, 19 warnings") && second.contains("pack data version 1"), "\(second)")
-        #expect(watch.terminate() == 0)
+        #expect(watch.terminate(interrupt: true) == 0, "Ctrl-C stops it")
+        #expect(watch.stderr.hasSuffix("citypack: stopped\n"))
     }
 
     /// From the first line starting with `marker` (after its newline) to the end of the summary line that follows it;
