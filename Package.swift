@@ -29,6 +29,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        // The HTTP server of `citypack preview` (loopback only): small, pure Swift, no SwiftNIO.
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     ],
     targets: [
         // System libraries (Debian: libxml2-dev, zlib1g-dev, libsqlite3-dev).
@@ -79,6 +81,7 @@ let package = Package(
                 "CityPackCompiler", "CityPackKit", "CityPackDiagnostics", "CityPackModel", "CityPackIngest",
                 "CityPackDevTools", "CityPackEmit", "CityPackFormat", "CityPackSupport", "CityPackStorage", "CCityPackZlib",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "FlyingFox", package: "FlyingFox"),
             ]),
         // Dev tooling, not shipped in any library: `citypack bench`'s measurements and the osm-testdata
         // conformance run. The CLI keeps the thin `bench` subcommand over it.
@@ -100,7 +103,7 @@ let package = Package(
         .testTarget(name: "CityPackModelTests", dependencies: ["CityPackModel", "CityPackTestSupport"]),
         .testTarget(name: "CityPackEmitTests", dependencies: ["CityPackEmit", "CityPackKit", "CityPackFormat", "CityPackModel", "CityPackIngest", "CityPackDiagnostics", "CityPackSupport", "CityPackStorage", "CityPackTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "CityPackKitTests", dependencies: ["CityPackKit", "CityPackEmit", "CityPackCompiler", "CityPackFormat", "CityPackSupport", "CityPackStorage", "CityPackModel", "CityPackTestSupport"]),
-        .testTarget(name: "CityPackCLITests", dependencies: ["CityPackCLI", "CityPackDevTools", "CityPackKit", "CityPackFormat", "CityPackSupport", "CityPackTestSupport"]),
+        .testTarget(name: "CityPackCLITests", dependencies: ["CityPackCLI", "CityPackDiagnostics", "CityPackDevTools", "CityPackKit", "CityPackFormat", "CityPackSupport", "CityPackTestSupport"]),
         .testTarget(name: "CityPackCompilerTests", dependencies: ["CityPackCompiler", "CityPackDiagnostics", "CityPackModel", "CityPackTestSupport", "CCityPackSQLite"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]

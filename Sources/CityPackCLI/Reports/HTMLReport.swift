@@ -146,30 +146,10 @@ enum HTMLReport {
         let lines = build.feeds.flatMap(lineGeometries)
         let routes = build.walkingRoutes, leftOut = build.walkingRoutesLeftOut
 
-        // Where the problems are: entities that name a POI (`n123`) or a stop (`stop_id=S1`).
-        var positions: [String: Coordinate] = [:]
-        for poi in build.pois { positions[poi.ref.description] = poi.coordinate }
-        for feed in build.feeds { for stop in feed.stops { if let c = stop.coordinate { positions["stop_id=\(stop.id)"] = c } } }
-        // Waypoints (`rocher#3`); a route-level problem in routes.csv or route_waypoints.csv (`rocher`) sits at
-        // the route's first placed waypoint.
-        var routeStart: [String: Coordinate] = [:]
-        for route in routes + leftOut {
-            for w in route.waypoints {
-                guard let c = w.coordinate else { continue }
-                if positions["\(route.id)#\(w.sequence)"] == nil { positions["\(route.id)#\(w.sequence)"] = c }
-                if routeStart[route.id] == nil { routeStart[route.id] = c }
-            }
-        }
+        let places = ProblemPlaces(build)
         var problems: [(Coordinate, Diagnostic)] = []
         for d in report.diagnostics where d.severity == .error || d.severity == .warning {
-            guard let entity = d.entity else { continue }
-            if let c = positions[entity] {
-                problems.append((c, d))
-            } else if let file = d.location?.file, file.hasSuffix("routes.csv") || file.hasSuffix("route_waypoints.csv"),
-                let c = routeStart[entity]
-            {
-                problems.append((c, d))
-            }
+            if let c = places.coordinate(of: d) { problems.append((c, d)) }
         }
 
         // Extent: the data (POIs, stops, lines), else the city bbox; 4 % margin.
@@ -283,6 +263,36 @@ enum HTMLReport {
             out += "<p class=\"note\">Only the first \(maxMarkers) POIs and stops are drawn.</p>\n"
         }
         return out + "</section>\n"
+    }
+
+    /// Where the map puts a problem: at the POI (`n123`), stop (`stop_id=S1`) or waypoint (`rocher#3`) its
+    /// entity names; a route-level problem of routes.csv or route_waypoints.csv (`rocher`) at the route's first
+    /// placed waypoint. Shared by report.html and `citypack preview`.
+    struct ProblemPlaces {
+        var positions: [String: Coordinate] = [:]
+        var routeStart: [String: Coordinate] = [:]
+
+        init(_ build: BuildReport) {
+            for poi in build.pois { positions[poi.ref.description] = poi.coordinate }
+            for feed in build.feeds { for stop in feed.stops { if let c = stop.coordinate { positions["stop_id=\(stop.id)"] = c } } }
+            for route in build.walkingRoutes + build.walkingRoutesLeftOut {
+                for w in route.waypoints {
+                    guard let c = w.coordinate else { continue }
+                    if positions["\(route.id)#\(w.sequence)"] == nil { positions["\(route.id)#\(w.sequence)"] = c }
+                    if routeStart[route.id] == nil { routeStart[route.id] = c }
+                }
+            }
+        }
+
+        /// The problem's place on the map, nil when its entity has none.
+        func coordinate(of d: Diagnostic) -> Coordinate? {
+            guard let entity = d.entity else { return nil }
+            if let c = positions[entity] { return c }
+            if let file = d.location?.file, file.hasSuffix("routes.csv") || file.hasSuffix("route_waypoints.csv") {
+                return routeStart[entity]
+            }
+            return nil
+        }
     }
 
     struct LineGeometry {

@@ -50,10 +50,15 @@ struct Build: ParsableCommand {
     @Option(name: .long, help: "How many previous data versions to keep beside the current one (default: the city file's keep_versions, else 2).")
     var keep: Int?
 
+    @Flag(name: .long, help: "Keep running: rebuild when a source, the city file or a template changes, and print what changed in the diagnostics (Ctrl-C stops).")
+    var watch = false
+
     @OptionGroup var testHooks: TestHookOptions
 
     func validate() throws {
         if let keep, keep < 0 { throw ValidationError("--keep must be 0 or more") }
+        if watch && !isSingleCity { throw ValidationError("--watch builds one city: give one city directory, without --fleet or --shard") }
+        if watch && dryRun { throw ValidationError("--watch and --dry-run do not go together") }
         if cities.isEmpty && fleet == nil { throw ValidationError("give a city directory (or several), or --fleet FILE") }
         if let shard, FleetShard.parse(shard) == nil {
             throw ValidationError("--shard \(shard): expected i/n with 0 ≤ i < n, e.g. 0/4")
@@ -70,7 +75,9 @@ struct Build: ParsableCommand {
             release.keepVersionsExplicit = keep != nil
             release.testStepDelayMicroseconds = testHooks.stepDelayMicroseconds
             if let signKey { release.signingKey = try KeyLoader.load(signKey) }
-            if isSingleCity {
+            if watch {
+                try BuildWatch.run(self, release: release)
+            } else if isSingleCity {
                 try BuildRunner.run(
                     city: cities[0], templates: templates ?? ToolEnvironment.templates, diagnostics: diagnostics,
                     output: output ?? "outputs", emit: true, dryRun: dryRun, verbose: verbose, release: release,
