@@ -73,6 +73,7 @@ public enum Compiler {
             record.cached = Array(work.cachedEntries[loaded...])
             report.records.append(record)
         }
+        work.flushCache()
         work.fill(&report)
         return report
     }

@@ -86,20 +86,18 @@ final class StageCache: @unchecked Sendable {
         }
     }
 
-    /// Stores `entry` for `key` (atomically: a temporary file renamed over the previous entry). Returns whether it
-    /// was written; a failure is not reported (the cache only saves time).
+    /// Stores `payload` (``CacheWriter`` bytes) as `entry` for `key` (atomically: a temporary file renamed over the
+    /// previous entry). Returns whether it was written; a failure is not reported (the cache only saves time).
     @discardableResult
-    func store(_ entry: String, key: CacheKey, encode: (inout CacheWriter) -> Void) -> Bool {
-        var payload = CacheWriter()
-        encode(&payload)
-        var w = CacheWriter(capacity: payload.bytes.count + 128)
+    func store(_ entry: String, key: CacheKey, payload: [UInt8]) -> Bool {
+        var w = CacheWriter(capacity: 128)
         for byte in Self.magic { w.u8(byte) }
         w.fixed(Self.formatVersion)
         w.string(cityID)
         w.string(entry)
         for word in key.words { w.fixed(word) }
-        w.fixed(UInt64(payload.bytes.count))
-        for byte in FileDigest.sha256Bytes(of: payload.bytes) { w.u8(byte) }
+        w.fixed(UInt64(payload.count))
+        for byte in FileDigest.sha256Bytes(of: payload) { w.u8(byte) }
         let file = path(entry)
         let temporary = "\(file).tmp-\(getpid())"
         do {
@@ -108,9 +106,9 @@ final class StageCache: @unchecked Sendable {
             for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where name.contains(".tmp-") {
                 unlink((directory as NSString).appendingPathComponent(name))
             }
-            var bytes = w.bytes
-            bytes.append(contentsOf: payload.bytes)
-            try Data(bytes).write(to: URL(fileURLWithPath: temporary))
+            var bytes = Data(w.bytes)
+            bytes.append(contentsOf: payload)
+            try bytes.write(to: URL(fileURLWithPath: temporary))
             guard rename(temporary, file) == 0 else {
                 unlink(temporary)
                 return false

@@ -39,6 +39,8 @@ struct StageWork {
     private var gtfsKey: CacheKey?
     /// The stages (and parts of validation) whose result came from the cache, by entry name.
     private(set) var cachedEntries: [String] = []
+    /// Entries to write once the build is over (``flushCache()``).
+    private var pendingStores: [(entry: String, key: CacheKey, payload: [UInt8])] = []
 
     init(plan: BuildPlan, profile: TemplatePOIProfile, bag: DiagnosticBag, preread: PrereadOSM? = nil) {
         self.preread = preread
@@ -85,18 +87,27 @@ struct StageWork {
 
     /// Stores what a stage that ran under `recording` produced, unless it failed to read or write something (an
     /// I/O failure may not happen again).
-    private func storeCached(
+    private mutating func storeCached(
         _ entry: String, key: CacheKey, events: [DiagnosticBag.Event], counts: [StageCount: Int],
         encode: (inout CacheWriter) -> Void
     ) {
         guard let cache else { return }
         let failed = events.contains { if case .report(let d) = $0 { d.code == Rules.packIOFailure.code } else { false } }
         guard !failed else { return }
-        cache.store(entry, key: key) { w in
-            w.events(events)
-            w.counts(counts)
-            encode(&w)
-        }
+        var payload = CacheWriter()
+        payload.events(events)
+        payload.counts(counts)
+        encode(&payload)
+        pendingStores.append((entry, key, payload.bytes))
+    }
+
+    /// Writes the entries the stages produced, once the build is over and only when it has no errors: a build
+    /// with errors writes nothing into the output folder, the cache included (the entries of the last good build
+    /// stay, and their stages still load from them once the error is fixed).
+    mutating func flushCache() {
+        defer { pendingStores = [] }
+        guard let cache, !bag.hasErrors else { return }
+        for (entry, key, payload) in pendingStores { cache.store(entry, key: key, payload: payload) }
     }
 
     /// Runs one stage.

@@ -308,4 +308,13 @@ import Testing
         let humanClean = try CLIRunner.runBinary(["build", city.path, "--output", out.path, "--no-cache"], environment: ["SOURCE_DATE_EPOCH": "1700000000"])
         #expect(human.stderr == humanClean.stderr && human.stdout == humanClean.stdout)
     }
+
+    /// A build with errors writes nothing into the output folder, the cache included.
+    @Test func buildWithErrorsWritesNoCache() throws {
+        let out = try TestPaths.temporaryDirectory("cache-errors")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let r = try CLIRunner.runBinary(["build", "Tests/Fixtures/diagnostics/city", "--output", out.path, "--quiet"])
+        #expect(r.status == 1)
+        #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent(".cache").path))
+    }
 }
