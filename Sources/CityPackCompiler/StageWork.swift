@@ -440,6 +440,17 @@ struct StageWork {
         return out
     }
 
+    /// Whether the output root or the city folder holds hidden files other than the lock and the cache: leftovers
+    /// of an interrupted build (staging folders, temporary files), which only the emitter removes, under its lock.
+    private func hasDebris(_ outputDirectory: String) -> Bool {
+        let cityFolder = (outputDirectory as NSString).appendingPathComponent(city.id)
+        return [outputDirectory, cityFolder].contains { folder in
+            ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).contains {
+                $0.hasPrefix(".") && $0 != ".lock" && $0 != StageCache.folderName
+            }
+        }
+    }
+
     private mutating func emit(_ outputDirectory: String) -> [StageCount: Int] {
         var k: CacheKey?
         if cache != nil {
@@ -452,7 +463,7 @@ struct StageWork {
             }) {
                 let (files, sizes, manifestPath, packPath, catalogPath) = hit.value
                 let now = emitOutputs(outputDirectory)
-                if now.map(\.path) == files.map(\.0) && now.map(\.sha256) == files.map(\.1),
+                if now.map(\.path) == files.map(\.0) && now.map(\.sha256) == files.map(\.1), !hasDebris(outputDirectory),
                     let data = FileManager.default.contents(atPath: manifestPath),
                     let manifest = try? JSONDecoder().decode(Manifest.self, from: data)
                 {

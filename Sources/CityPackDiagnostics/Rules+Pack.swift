@@ -39,5 +39,5 @@ extension Rules {
             + "length, SHA-256 of its payload) is never trusted, the stage runs as in a clean build and the entry is "
             + "replaced. The note says why, in case a disk or a copy damages the cache again and again.",
         exampleWaiver: "Needs a damaged cache entry, which an input file cannot make; "
-            + "StageCacheTests.damagedEntriesAreIgnoredWithANote flips a byte, truncates and swaps entries.")
+            + "BuildCacheTests.damagedEntriesAreIgnoredWithANote flips a byte, truncates and swaps entries.")
 }
