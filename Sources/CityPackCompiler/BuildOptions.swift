@@ -22,6 +22,10 @@ public struct BuildOptions: Sendable {
     public var buildDate: (year: Int, month: Int, day: Int)?
     /// Receives progress events; called from the building thread.
     public var progress: (@Sendable (ProgressEvent) -> Void)?
+    /// Use the build cache (`<output>/.cache/<city-id>/`, see ``StageCache``): a stage whose inputs are unchanged
+    /// loads its previous result instead of running. False (`--no-cache`) neither reads nor writes it. Fleet builds
+    /// do not use it (their OSM reads are shared between cities).
+    public var useCache = true
     /// Release options: kept previous versions and the signing key (docs/RELEASES.md).
     public var release: EmitOptions = EmitOptions()
 

@@ -9,6 +9,9 @@ public struct StageRecord: Sendable {
     public var seconds: Double
     /// What the stage handled (``StageCount``); figures it does not count are absent.
     public var counts: [StageCount: Int]
+    /// The build-cache entries the stage loaded instead of doing their work (`ingestOSM`; validation has two parts,
+    /// `validatePOIs` and `validateGTFS`); empty when it ran in full.
+    public var cached: [String] = []
 
     /// Creates a record.
     public init(stage: Stage, seconds: Double, counts: [StageCount: Int]) {

@@ -64,12 +64,16 @@ public enum Compiler {
             if bag.hasErrors && !stage.phase.runsAfterErrors { break }
             let start = ContinuousClock.now
             var lap = TimeTrace.Lap()
+            let loaded = work.cachedEntries.count
             let counts = work.execute(stage.kind)
             lap.mark("stage: \(stage.kind.name)")
             let elapsed = ContinuousClock.now - start
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            report.records.append(StageRecord(stage: stage, seconds: seconds, counts: counts))
+            var record = StageRecord(stage: stage, seconds: seconds, counts: counts)
+            record.cached = Array(work.cachedEntries[loaded...])
+            report.records.append(record)
         }
+        work.flushCache()
         work.fill(&report)
         return report
     }

@@ -126,6 +126,8 @@ public enum Fleet {
                 continue
             }
             plan.options.release.writeCatalog = false
+            // The cities' OSM reads are shared, so a fleet neither reads nor writes the build cache.
+            plan.options.useCache = false
             let preread = readers[i].map { PrereadOSM(reader: $0.0, files: prereadFiles[i] ?? [], current: $0.1) }
             let box = UncheckedBox((plan, preread, cities[i].bag))
             group.enter()

@@ -85,7 +85,7 @@ public enum RuleCatalog {
         Rules.copyPaddedText, Rules.copyEmptyText, Rules.copyErrorWithoutAction, Rules.copyMissingRequiredKey,
     ]
 
-    static let pack: [RuleDescription] = [Rules.packIOFailure, Rules.packEmpty, Rules.packRulesNotRun]
+    static let pack: [RuleDescription] = [Rules.packIOFailure, Rules.packEmpty, Rules.packRulesNotRun, Rules.packCacheIgnored]
 }
 
 extension CityFileLoader {

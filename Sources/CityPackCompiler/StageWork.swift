@@ -32,6 +32,16 @@ struct StageWork {
     /// OSM files a fleet already read for this city, and the reader they went into.
     private let preread: PrereadOSM?
 
+    /// The build cache, nil with `--no-cache` and in fleets (``BuildOptions/useCache``).
+    private let cache: StageCache?
+    /// The keys of the stages that ran so far, which later keys include (nil: no cache, or not that source).
+    private var osmKey: CacheKey?
+    private var gtfsKey: CacheKey?
+    /// The stages (and parts of validation) whose result came from the cache, by entry name.
+    private(set) var cachedEntries: [String] = []
+    /// Entries to write once the build is over (``flushCache()``).
+    private var pendingStores: [(entry: String, key: CacheKey, payload: [UInt8])] = []
+
     init(plan: BuildPlan, profile: TemplatePOIProfile, bag: DiagnosticBag, preread: PrereadOSM? = nil) {
         self.preread = preread
         self.current = preread?.current ?? CurrentItem()
@@ -42,6 +52,62 @@ struct StageWork {
             if case .source(let path) = input { path } else { nil }
         }
         sourceHashes = hashed.map { SourceHashes(files: $0) }
+        cache = plan.options.useCache && preread == nil
+            ? StageCache(outputDirectory: plan.options.outputDirectory, cityID: plan.city.id, bag: bag) : nil
+    }
+
+    // MARK: cache
+
+    /// A key for `entry` with what every entry depends on: the tool, the pack format and the bag's settings.
+    private func key(_ entry: String) -> CacheKey {
+        var k = CacheKey(entry)
+        k.add("bag", StageCache.bagSettings(bag))
+        return k
+    }
+
+    /// The category profile's files (what ``TemplatePOIProfile/load(templatesDirectory:)`` reads).
+    private var profileFiles: [String] {
+        let directory = city.profile ?? plan.templatesDirectory ?? "."
+        return ["categories.json", "synonyms.json"].map { (directory as NSString).appendingPathComponent($0) }
+    }
+
+    /// Loads `entry` for `key` and replays its findings into the bag; nil when the stage must run.
+    private mutating func loadCached<T>(
+        _ entry: String, key: CacheKey, decode: (inout CacheReader) throws(CacheReader.Malformed) -> T
+    ) -> (counts: [StageCount: Int], value: T)? {
+        guard let cache,
+            let hit = cache.load(entry, key: key, decode: { r throws(CacheReader.Malformed) in
+                (try r.events(), try r.counts(), try decode(&r))
+            })
+        else { return nil }
+        bag.replay(hit.0)
+        cachedEntries.append(entry)
+        return (hit.1, hit.2)
+    }
+
+    /// Stores what a stage that ran under `recording` produced, unless it failed to read or write something (an
+    /// I/O failure may not happen again).
+    private mutating func storeCached(
+        _ entry: String, key: CacheKey, events: [DiagnosticBag.Event], counts: [StageCount: Int],
+        encode: (inout CacheWriter) -> Void
+    ) {
+        guard let cache else { return }
+        let failed = events.contains { if case .report(let d) = $0 { d.code == Rules.packIOFailure.code } else { false } }
+        guard !failed else { return }
+        var payload = CacheWriter()
+        payload.events(events)
+        payload.counts(counts)
+        encode(&payload)
+        pendingStores.append((entry, key, payload.bytes))
+    }
+
+    /// Writes the entries the stages produced, once the build is over and only when it has no errors: a build
+    /// with errors writes nothing into the output folder, the cache included (the entries of the last good build
+    /// stay, and their stages still load from them once the error is fixed).
+    mutating func flushCache() {
+        defer { pendingStores = [] }
+        guard let cache, !bag.hasErrors else { return }
+        for (entry, key, payload) in pendingStores { cache.store(entry, key: key, payload: payload) }
     }
 
     /// Runs one stage.
@@ -90,6 +156,36 @@ struct StageWork {
     /// extract of the box with complete ways holds), so a city cut from a country file keeps only its own nodes;
     /// XML files are read whole. Files a fleet already read for this city (``preread``) are not read again.
     private mutating func ingestOSM(_ files: [String]) -> [StageCount: Int] {
+        if cache != nil {
+            var k = key("ingestOSM")
+            k.add("bbox", "\(city.bbox.array)")
+            k.add("bbox location", "\(Compiler.keyLocation("bbox", in: city.file))")
+            k.add("limits", "\(city.limits)")
+            for file in profileFiles { k.addContent(of: file) }
+            for file in files {
+                k.add("file", display(file))
+                k.add("pbf", "\(OSMReader.isPBF(path: file))")
+                k.addContent(of: file)
+            }
+            osmKey = k
+            if let hit = loadCached("ingestOSM", key: k, decode: { r throws(CacheReader.Malformed) in try r.osm() }) {
+                osm = hit.value
+                return hit.counts
+            }
+            bag.startRecording()
+        }
+        let counts = readOSM(files)
+        if let osmKey {
+            let events = bag.stopRecording()
+            // The osm-testdata run's multipolygon reports are not cached (no build asks for them).
+            if let osm, osm.multipolygons.isEmpty {
+                storeCached("ingestOSM", key: osmKey, events: events, counts: counts) { $0.osm(osm) }
+            }
+        }
+        return counts
+    }
+
+    private mutating func readOSM(_ files: [String]) -> [StageCount: Int] {
         let reader = preread?.reader ?? Self.makeOSMReader(plan: plan, profile: profile, bag: bag, current: current)
         for file in files where !(preread?.files.contains(file) ?? false) {
             let shown = display(file)
@@ -115,6 +211,37 @@ struct StageWork {
     }
 
     private mutating func ingestGTFS(_ paths: [String]) -> [StageCount: Int] {
+        if cache != nil {
+            var k = key("ingestGTFS")
+            k.add("limits", "\(city.limits)")
+            for path in paths {
+                k.add("feed", display(path))
+                k.addContent(of: path)
+            }
+            gtfsKey = k
+            if let hit = loadCached("ingestGTFS", key: k, decode: { r throws(CacheReader.Malformed) in try r.array { r throws(CacheReader.Malformed) in try r.feed() } }) {
+                feeds = hit.value
+                // The cell locator scans the feed's files again when validation asks (the key says they are unchanged).
+                for path in paths {
+                    let shown = display(path)
+                    guard let f = feeds.firstIndex(where: { $0.displayPath == shown }) else { continue }
+                    feeds[f].cellLocator = GTFSReader.cellLocator(path: path, displayPath: shown, options: GTFSReadOptions(limits: city.limits))
+                }
+                return hit.counts
+            }
+            bag.startRecording()
+        }
+        let counts = readGTFS(paths)
+        if let gtfsKey {
+            let feeds = self.feeds
+            storeCached("ingestGTFS", key: gtfsKey, events: bag.stopRecording(), counts: counts) { w in
+                w.array(feeds) { $0.feed($1) }
+            }
+        }
+        return counts
+    }
+
+    private mutating func readGTFS(_ paths: [String]) -> [StageCount: Int] {
         for path in paths {
             let shown = display(path)
             current.name = shown
@@ -158,9 +285,89 @@ struct StageWork {
         let errorFiles = Set(bag.diagnostics.filter { $0.severity == .error }.compactMap { $0.location?.file })
         let osmIncomplete = city.osmFiles.map(display).filter(errorFiles.contains)
         let categories = profile.categories
-        let keptPOIs = POIValidator.validate(read, city: city, categories: categories, bag: bag)
+        let keptPOIs = validatePOIs(read, categories: categories)
         kept = keptPOIs
         let today = plan.options.buildDate ?? CivilDate.utc(secondsSince1970: Compiler.wallClockOrEpoch(plan.options))
+        let stopsComplete = validateFeeds(today: today, errorFiles: errorFiles)
+        let stopIDs = Set(feeds.flatMap { $0.stops.map(\.id) })
+        var context = EditorialContext(city: city, pois: keptPOIs, categories: categories, stopIDs: stopIDs)
+        context.poisComplete = osmIncomplete.isEmpty
+        context.stopsComplete = stopsComplete
+        for file in osmIncomplete {
+            bag.report(
+                Rules.packRulesNotRun,
+                "the OSM data had reading errors: the POI rules ran on the \(read.count) POIs that were read, but "
+                    + "the checks that need every POI (editorial.route_unknown_poi, editorial.category_without_poi) did not run",
+                at: SourceLocation(file: file), entity: file)
+        }
+        let validated = EditorialValidator.validate(editorial, context: context, bag: bag)
+        keptEditorial = validated
+        routesLeftOut = Compiler.leftOutRoutes(read: Compiler.placedRoutes(editorial.routes, pois: read), packed: validated.routes)
+        if let copy { CopyValidator.validate(copy, bag: bag) }
+        if keptPOIs.isEmpty && feeds.reduce(0, { $0 + $1.stops.count }) == 0 {
+            bag.report(Rules.packEmpty, "no POI of the profile's categories inside the city bbox", at: SourceLocation(file: city.file))
+        }
+        return [.poisKept: keptPOIs.count, .feeds: feeds.count]
+    }
+
+    /// The POI rules (``POIValidator``), or their findings and the POIs they kept from the cache: keyed by the OSM
+    /// stage's key, the city file and the profile.
+    private mutating func validatePOIs(_ read: [POI], categories: [PackCategory]) -> [POI] {
+        var k: CacheKey?
+        if cache != nil, let osmKey {
+            var key = key("validatePOIs")
+            key.add(osmKey)
+            key.addContent(of: city.file)
+            key.add("city directory", city.directory)
+            for file in profileFiles { key.addContent(of: file) }
+            k = key
+            let decode = { (r: inout CacheReader) throws(CacheReader.Malformed) -> [Int32] in
+                let indexes = try r.block(Int32.self)
+                guard indexes.allSatisfy({ $0 >= 0 && Int($0) < read.count }) else { throw CacheReader.Malformed() }
+                return indexes
+            }
+            if let hit = loadCached("validatePOIs", key: key, decode: decode) {
+                return hit.value.map { read[Int($0)] }
+            }
+            bag.startRecording()
+        }
+        let keptPOIs = POIValidator.validate(read, city: city, categories: categories, bag: bag)
+        if let k {
+            let events = bag.stopRecording()
+            // Kept POIs are a subsequence of those read: stored as their indexes.
+            var indexes: [Int32] = []
+            var next = 0
+            for poi in keptPOIs {
+                while next < read.count && read[next] != poi { next += 1 }
+                guard next < read.count else { return keptPOIs }
+                indexes.append(Int32(next))
+                next += 1
+            }
+            storeCached("validatePOIs", key: k, events: events, counts: [:]) { $0.block(indexes) }
+        }
+        return keptPOIs
+    }
+
+    /// The GTFS rules on every feed read and the `pack.rules_not_run` findings about feeds, or their findings from
+    /// the cache: keyed by the GTFS stage's key, the city file, the build date and the files that had reading
+    /// errors.
+    /// - Returns: whether every feed's stops were read completely.
+    private mutating func validateFeeds(today: (year: Int, month: Int, day: Int), errorFiles: Set<String>) -> Bool {
+        var k: CacheKey?
+        if cache != nil, let gtfsKey {
+            var key = key("validateGTFS")
+            key.add(gtfsKey)
+            key.addContent(of: city.file)
+            key.add("city directory", city.directory)
+            key.add("today", "\(today)")
+            key.add("error files", "\(errorFiles.sorted())")
+            key.add("feeds existing", "\(city.gtfsFeeds.map { FileManager.default.fileExists(atPath: $0) })")
+            k = key
+            if let hit = loadCached("validateGTFS", key: key, decode: { r throws(CacheReader.Malformed) in try r.bool() }) {
+                return hit.value
+            }
+            bag.startRecording()
+        }
         var stopsComplete = feeds.count == city.gtfsFeeds.count
         for feed in feeds {
             let incomplete = GTFSValidator.incompleteTables(of: feed, errorFiles: errorFiles)
@@ -183,30 +390,118 @@ struct StageWork {
                 Rules.packRulesNotRun, "the feed could not be read, so no GTFS rule ran on it",
                 at: SourceLocation(file: shown), entity: shown)
         }
-        let stopIDs = Set(feeds.flatMap { $0.stops.map(\.id) })
-        var context = EditorialContext(city: city, pois: keptPOIs, categories: categories, stopIDs: stopIDs)
-        context.poisComplete = osmIncomplete.isEmpty
-        context.stopsComplete = stopsComplete
-        for file in osmIncomplete {
-            bag.report(
-                Rules.packRulesNotRun,
-                "the OSM data had reading errors: the POI rules ran on the \(read.count) POIs that were read, but "
-                    + "the checks that need every POI (editorial.route_unknown_poi, editorial.category_without_poi) did not run",
-                at: SourceLocation(file: file), entity: file)
+        if let k {
+            storeCached("validateGTFS", key: k, events: bag.stopRecording(), counts: [:]) { [stopsComplete] in $0.bool(stopsComplete) }
         }
-        let validated = EditorialValidator.validate(editorial, context: context, bag: bag)
-        keptEditorial = validated
-        routesLeftOut = Compiler.leftOutRoutes(read: Compiler.placedRoutes(editorial.routes, pois: read), packed: validated.routes)
-        if let copy { CopyValidator.validate(copy, bag: bag) }
-        if keptPOIs.isEmpty && feeds.reduce(0, { $0 + $1.stops.count }) == 0 {
-            bag.report(Rules.packEmpty, "no POI of the profile's categories inside the city bbox", at: SourceLocation(file: city.file))
-        }
-        return [.poisKept: keptPOIs.count, .feeds: feeds.count]
+        return stopsComplete
     }
 
     // MARK: emit
 
+    /// The emit stage's key: everything the pack, manifest, copy tables, web flavour and catalog are made from (the
+    /// earlier stages' keys, the editorial and copy folders, the city file, the profile, the build date and
+    /// time) and the release options. The stage is skipped only when, besides, the outputs it wrote last time are
+    /// all still there with the same bytes (``emitOutputs(_:)``): running it would then write nothing.
+    private func emitKey(_ outputDirectory: String) -> CacheKey {
+        var k = key("emit")
+        k.add("osm", osmKey?.hex ?? "none")
+        k.add("gtfs", gtfsKey?.hex ?? "none")
+        if let directory = city.editorialDirectory { k.addContent(of: directory) }
+        for case .ingestCopy(let template, let cityCopy) in plan.kinds {
+            k.addContent(of: template)
+            if let cityCopy { k.addContent(of: cityCopy) }
+        }
+        k.addContent(of: city.file)
+        k.add("city directory", city.directory)
+        for file in profileFiles { k.addContent(of: file) }
+        for file in BuildPlan.hashedSources(of: city) { k.add("source", display(file)) }
+        let options = plan.options
+        k.add("today", "\(options.buildDate ?? CivilDate.utc(secondsSince1970: Compiler.wallClockOrEpoch(options)))")
+        k.add("source date epoch", "\(options.sourceDateEpoch.map(String.init) ?? "none")")
+        k.add("output", outputDirectory)
+        let release = options.release
+        k.add("release", "keep \(release.keepVersions) explicit \(release.keepVersionsExplicit) city keep \(city.keepVersions.map(String.init) ?? "none") "
+            + "key \(release.signingKey?.keyID ?? "none") catalog \(release.writeCatalog) sizes \(release.measureSizes) "
+            + "delay \(release.testStepDelayMicroseconds)")
+        return k
+    }
+
+    /// Every file the emit stage leaves for readers, with its SHA-256: the city folder's files (not the reports
+    /// the CLI writes there, nor hidden files) and, when the stage writes it, the catalog.
+    private func emitOutputs(_ outputDirectory: String) -> [(path: String, sha256: String)] {
+        let cityFolder = (outputDirectory as NSString).appendingPathComponent(city.id)
+        let reports: Set<String> = ["report.json", "report.html", "build-stats.json"]
+        var out: [(String, String)] = []
+        for file in (FileManager.default.subpaths(atPath: cityFolder) ?? []).sorted() {
+            let path = (cityFolder as NSString).appendingPathComponent(file)
+            if reports.contains(file) || file.split(separator: "/").contains(where: { $0.hasPrefix(".") }) { continue }
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+            out.append((path, (try? FileDigest(path: path))?.sha256 ?? "unreadable"))
+        }
+        if plan.options.release.writeCatalog {
+            let catalog = (outputDirectory as NSString).appendingPathComponent(PackSchema.catalogName)
+            out.append((catalog, (try? FileDigest(path: catalog))?.sha256 ?? "missing"))
+        }
+        return out
+    }
+
+    /// Whether the output root or the city folder holds hidden files other than the lock and the cache: leftovers
+    /// of an interrupted build (staging folders, temporary files), which only the emitter removes, under its lock.
+    private func hasDebris(_ outputDirectory: String) -> Bool {
+        let cityFolder = (outputDirectory as NSString).appendingPathComponent(city.id)
+        return [outputDirectory, cityFolder].contains { folder in
+            ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).contains {
+                $0.hasPrefix(".") && $0 != ".lock" && $0 != StageCache.folderName
+            }
+        }
+    }
+
     private mutating func emit(_ outputDirectory: String) -> [StageCount: Int] {
+        var k: CacheKey?
+        if cache != nil {
+            let key = emitKey(outputDirectory)
+            k = key
+            if let hit = loadCached("emit", key: key, decode: { r throws(CacheReader.Malformed) in
+                let files = try r.array { r throws(CacheReader.Malformed) in (try r.string(), try r.string()) }
+                let sizes = try r.optional { r throws(CacheReader.Malformed) in try r.bytes() }
+                return (files, sizes, try r.string(), try r.string(), try r.string())
+            }) {
+                let (files, sizes, manifestPath, packPath, catalogPath) = hit.value
+                let now = emitOutputs(outputDirectory)
+                if now.map(\.path) == files.map(\.0) && now.map(\.sha256) == files.map(\.1), !hasDebris(outputDirectory),
+                    let data = FileManager.default.contents(atPath: manifestPath),
+                    let manifest = try? JSONDecoder().decode(Manifest.self, from: data)
+                {
+                    var result = EmitResult(
+                        manifest: manifest, manifestPath: manifestPath, packPath: packPath, catalogPath: catalogPath, changed: false)
+                    result.sizes = sizes.flatMap { try? JSONDecoder().decode(PackSizes.self, from: Data($0)) }
+                    emitted = result
+                    return hit.counts
+                }
+                // The outputs changed since (another build, or a hand): the stage runs.
+                cachedEntries.removeLast()
+            }
+        }
+        let counts = runEmit(outputDirectory)
+        if let k, let emitted {
+            let files = emitOutputs(outputDirectory)
+            let sizes = emitted.sizes.flatMap { try? JSONEncoder().encode($0) }
+            storeCached("emit", key: k, events: [], counts: counts) { w in
+                w.array(files) { w, file in
+                    w.string(file.path)
+                    w.string(file.sha256)
+                }
+                w.optional(sizes) { $0.bytes(Array($1)) }
+                w.string(emitted.manifestPath)
+                w.string(emitted.packPath)
+                w.string(emitted.catalogPath)
+            }
+        }
+        return counts
+    }
+
+    private mutating func runEmit(_ outputDirectory: String) -> [StageCount: Int] {
         var sources: [Manifest.SourceFile] = []
         for (file, digest) in sourceHashes?.wait() ?? [] {
             sources.append(.init(path: display(file), bytes: digest.bytes, sha256: digest.sha256))

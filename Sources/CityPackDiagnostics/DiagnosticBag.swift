@@ -66,6 +66,7 @@ public final class DiagnosticBag: @unchecked Sendable {
     public func report(_ diagnostic: Diagnostic) {
         lock.lock()
         defer { lock.unlock() }
+        if recording != nil { recording?.append(.report(diagnostic)) }
         var d = diagnostic
         if let pin = pinned[d.code] {
             guard let severity = pin else { return }
@@ -118,6 +119,7 @@ public final class DiagnosticBag: @unchecked Sendable {
         guard !picked.isEmpty else { return }
         let moved = resolve(picked)
         guard !moved.isEmpty else { return }
+        lock.withLock { if recording != nil { recording?.append(.relocate(moved)) } }
         func move(_ d: inout Diagnostic) {
             if let l = d.location, let m = moved[l] { d.location = m }
             for i in d.notes.indices { if let l = d.notes[i].location, let m = moved[l] { d.notes[i].location = m } }
@@ -125,6 +127,39 @@ public final class DiagnosticBag: @unchecked Sendable {
         lock.withLock {
             for i in items.indices { move(&items[i]) }
             for i in baselinedItems.indices { move(&baselinedItems[i]) }
+        }
+    }
+
+    // MARK: recording (the build cache)
+
+    /// What a stage did to the bag, in order: a finding as it was reported (before severity settings, caps and
+    /// baselines), or a relocation's moves. Replaying the events into a bag that holds what it held before the
+    /// stage ran leaves it as the stage left it.
+    public enum Event: Sendable, Equatable {
+        case report(Diagnostic)
+        case relocate([SourceLocation: SourceLocation])
+    }
+
+    private var recording: [Event]?
+
+    /// Starts recording every ``report(_:)`` and ``relocate(where:_:)`` (one recording at a time).
+    public func startRecording() { lock.withLock { recording = [] } }
+
+    /// Stops recording and returns the events since ``startRecording()``, in order.
+    public func stopRecording() -> [Event] {
+        lock.withLock {
+            defer { recording = nil }
+            return recording ?? []
+        }
+    }
+
+    /// Applies recorded events again, in order, through the bag's own settings.
+    public func replay(_ events: [Event]) {
+        for event in events {
+            switch event {
+            case .report(let d): report(d)
+            case .relocate(let moved): relocate(where: { moved[$0] != nil }) { picked in moved.filter { picked.contains($0.key) } }
+            }
         }
     }
 

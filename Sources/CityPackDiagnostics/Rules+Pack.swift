@@ -30,4 +30,14 @@ extension Rules {
             file: "gtfs/stops.txt",
             triggering: Base.edit(Base.stops, "S2,Casino,43.74,7.42,0,\n", "S2,Casino,43.74,7.42,0,,x\n"),
             passing: Base.stops))
+
+    public static let packCacheIgnored = RuleDescription(
+        "pack.cache_ignored", .pack, .note,
+        "An entry of the build cache (`<output>/.cache/<city>/`) was damaged or not this city's, so the stage ran instead",
+        title: "Cache entry ignored",
+        rationale: "The build cache only saves time: an entry that fails its checks (magic, version, city, stage, "
+            + "length, SHA-256 of its payload) is never trusted, the stage runs as in a clean build and the entry is "
+            + "replaced. The note says why, in case a disk or a copy damages the cache again and again.",
+        exampleWaiver: "Needs a damaged cache entry, which an input file cannot make; "
+            + "BuildCacheTests.damagedEntriesAreIgnoredWithANote flips a byte, truncates and swaps entries.")
 }

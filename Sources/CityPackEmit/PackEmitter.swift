@@ -18,6 +18,20 @@ public struct EmitResult: Sendable {
     public var pruned: [Int] = []
     /// Where the pack's bytes go (``EmitOptions/measureSizes``); nil when not measured or measuring failed.
     public var sizes: PackSizes?
+
+    /// A result (the build cache makes one for a release that is already in place).
+    public init(
+        manifest: Manifest, manifestPath: String, packPath: String, catalogPath: String, changed: Bool,
+        pruned: [Int] = [], sizes: PackSizes? = nil
+    ) {
+        self.manifest = manifest
+        self.manifestPath = manifestPath
+        self.packPath = packPath
+        self.catalogPath = catalogPath
+        self.changed = changed
+        self.pruned = pruned
+        self.sizes = sizes
+    }
 }
 
 /// How the emitter releases a pack.

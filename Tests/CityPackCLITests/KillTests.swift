@@ -39,7 +39,8 @@ import Testing
         let root = f.output.path
         let city = f.cityDir.path
         for name in (try? fm.contentsOfDirectory(atPath: root)) ?? [] {
-            if name == ".lock" || name == "catalog.json" || name == "release" { continue }
+            // `.cache` is the build cache (not debris: kept between builds, outside the release's contract).
+            if name == ".lock" || name == ".cache" || name == "catalog.json" || name == "release" { continue }
             if name.hasPrefix(".") { r.hiddenDebris += 1; r.hiddenNames.append(name) } else { r.problems.append("unexpected visible file \(name)") }
         }
         // manifest.json and the versioned manifests: each artifact exists with the recorded size and hash.

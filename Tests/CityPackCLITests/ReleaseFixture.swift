@@ -75,6 +75,8 @@ struct ReleaseFixture {
             // Build reports carry timings: they are not release files.
             let name = (relative as NSString).lastPathComponent
             if ["report.json", "report.html", "build-stats.json"].contains(name) { continue }
+            // Nor is the build cache (its entries follow the build options, e.g. SOURCE_DATE_EPOCH).
+            if relative.hasPrefix(".cache/") || relative == ".cache" { continue }
             if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
                 out[relative] = try Self.sha256(path)
             }

@@ -74,6 +74,8 @@ struct BuildStats: Codable, Sendable {
         var ran: Bool
         var seconds: Double?
         var counts: [String: Int]?
+        /// The build-cache entries the stage loaded instead of working (absent when it ran in full).
+        var cached: [String]?
     }
 
     var version = 1
@@ -102,7 +104,8 @@ struct BuildStats: Codable, Sendable {
             return PlannedStage(
                 stage: stage.kind.id, name: stage.kind.name, phase: stage.phase.rawValue,
                 inputs: stage.inputs.map(\.description), outputs: stage.outputs.map(\.description), ran: record != nil,
-                seconds: record.map { Self.milliseconds($0.seconds) }, counts: record.map { Self.keyed($0.counts) })
+                seconds: record.map { Self.milliseconds($0.seconds) }, counts: record.map { Self.keyed($0.counts) },
+                cached: record.flatMap { $0.cached.isEmpty ? nil : $0.cached })
         }
         self.totalSeconds = Self.milliseconds(records.reduce(0) { $0 + Self.milliseconds($1.seconds) })
     }
@@ -121,7 +124,8 @@ struct BuildStats: Codable, Sendable {
         for stage in plan where stage.ran {
             let counts = (stage.counts ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")
             out += String(format: "  %@ %8.3f s", stage.name.padding(toLength: 16, withPad: " ", startingAt: 0), stage.seconds ?? 0)
-            out += counts.isEmpty ? "\n" : "  \(counts)\n"
+            out += counts.isEmpty ? "" : "  \(counts)"
+            out += stage.cached.map { "  (cached: \($0.joined(separator: ", ")))\n" } ?? "\n"
         }
         out += String(format: "  %@ %8.3f s\n", "total".padding(toLength: 16, withPad: " ", startingAt: 0), totalSeconds)
         return out

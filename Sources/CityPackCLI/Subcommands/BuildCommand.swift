@@ -53,6 +53,9 @@ struct Build: ParsableCommand {
     @Flag(name: .long, help: "Keep running: rebuild when a source, the city file or a template changes, and print what changed in the diagnostics (Ctrl-C stops).")
     var watch = false
 
+    @Flag(name: .long, help: "Neither read nor write the build cache (<output>/.cache/<city>/): every stage runs.")
+    var noCache = false
+
     @OptionGroup var testHooks: TestHookOptions
 
     func validate() throws {
@@ -81,7 +84,7 @@ struct Build: ParsableCommand {
                 try BuildRunner.run(
                     city: cities[0], templates: templates ?? ToolEnvironment.templates, diagnostics: diagnostics,
                     output: output ?? "outputs", emit: true, dryRun: dryRun, verbose: verbose, release: release,
-                    testHooks: testHooks)
+                    useCache: !noCache, testHooks: testHooks)
             } else {
                 var runner = FleetRunner(command: self, release: release)
                 try runner.run()
@@ -109,13 +112,16 @@ struct Check: ParsableCommand {
     @Flag(name: [.short, .long], help: "Print the plan and per-stage timings and counts to stderr.")
     var verbose = false
 
+    @Flag(name: .long, help: "Neither read nor write the build cache (<output>/.cache/<city>/): every stage runs.")
+    var noCache = false
+
     @OptionGroup var testHooks: TestHookOptions
 
     func run() throws {
         try BuildRunner.guarded {
             try BuildRunner.run(
                 city: input.city, templates: input.templatesDirectory, diagnostics: diagnostics, output: output, emit: false,
-                dryRun: false, verbose: verbose, testHooks: testHooks)
+                dryRun: false, verbose: verbose, useCache: !noCache, testHooks: testHooks)
         }
     }
 }
@@ -139,7 +145,8 @@ enum BuildRunner {
 
     static func run(
         city: String, templates: String?, diagnostics: DiagnosticOptions, output: String, emit: Bool, dryRun: Bool,
-        verbose: Bool = false, release: EmitOptions = EmitOptions(), testHooks: TestHookOptions = TestHookOptions()
+        verbose: Bool = false, release: EmitOptions = EmitOptions(), useCache: Bool = true,
+        testHooks: TestHookOptions = TestHookOptions()
     ) throws {
         let command = emit ? "build" : "check"
         defer { TimeTrace.flush() }
@@ -153,7 +160,7 @@ enum BuildRunner {
         let progress = ProgressLine(enabled: !diagnostics.quiet && diagnostics.format == .human)
         let options = buildOptions(
             city: city, templates: templates, output: output, emit: emit, diagnostics: diagnostics, release: release,
-            progress: progress)
+            progress: progress, useCache: useCache)
         let plan = Compiler.plan(options, bag: bag)
         lap.mark("plan")
         if dryRun {
@@ -220,12 +227,13 @@ enum BuildRunner {
     /// What to build, from the command line and the tool's environment.
     static func buildOptions(
         city: String, templates: String?, output: String, emit: Bool, diagnostics: DiagnosticOptions, release: EmitOptions,
-        progress: ProgressLine?
+        progress: ProgressLine?, useCache: Bool = true
     ) -> BuildOptions {
         var options = BuildOptions(
             cityPath: city, outputDirectory: output, templatesDirectory: templates, emit: emit,
             warningsAsErrors: diagnostics.warningsAsErrors, sourceDateEpoch: ToolEnvironment.sourceDateEpoch)
         options.threads = ToolEnvironment.threads
+        options.useCache = useCache
         options.release = release
         // The build stats' size breakdown, measured by the emitter on the staged database while it compresses.
         options.release.measureSizes = true

@@ -13,7 +13,7 @@ enum BuildWatch {
         }
         let watch = CityWatch(
             city: city, root: root, templates: command.templates ?? ToolEnvironment.templates, diagnostics: command.diagnostics,
-            output: command.output ?? "outputs", release: release)
+            output: command.output ?? "outputs", release: release, useCache: !command.noCache)
         try watch.run(onBuild: { _ in })
     }
 }

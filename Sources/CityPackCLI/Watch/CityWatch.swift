@@ -41,11 +41,17 @@ final class CityWatch: @unchecked Sendable {
     let diagnostics: DiagnosticOptions
     let output: String
     let release: EmitOptions
+    /// Whether the builds read and write the build cache (`--no-cache` turns it off).
+    let useCache: Bool
     /// Serialises builds with stopping: a signal waits for the build under way.
     private let buildLock = NSLock()
     private var signalSources: [any DispatchSourceSignal] = []
 
-    init(city: String, root: String, templates: String?, diagnostics: DiagnosticOptions, output: String, release: EmitOptions) {
+    init(
+        city: String, root: String, templates: String?, diagnostics: DiagnosticOptions, output: String, release: EmitOptions,
+        useCache: Bool = true
+    ) {
+        self.useCache = useCache
         self.city = city
         self.root = root
         self.templates = templates
@@ -97,7 +103,7 @@ final class CityWatch: @unchecked Sendable {
         let progress = ProgressLine(enabled: !options.quiet && options.format == .human)
         let buildOptions = BuildRunner.buildOptions(
             city: city, templates: templates, output: output, emit: true, diagnostics: options, release: release,
-            progress: progress)
+            progress: progress, useCache: useCache)
         let plan = Compiler.plan(buildOptions, bag: bag)
         let build = plan.map { Compiler.run($0, bag: bag) } ?? BuildReport()
         progress.clear()

@@ -135,4 +135,12 @@ public enum GTFSReader {
         feed.cellLocator = GTFSCellFinder(path: path, displayPath: shown, options: quiet, rowIndexes: parser.rowIndexes)
         return feed
     }
+
+    /// A cell locator for a feed read earlier (the build cache loads feeds without reading them): it scans the
+    /// feed's files from their start, as the first reading would have (no row marks), with `options`.
+    public static func cellLocator(path: String, displayPath: String, options: GTFSReadOptions) -> any GTFSCellLocator {
+        var quiet = options
+        quiet.progress = nil
+        return GTFSCellFinder(path: path, displayPath: displayPath, options: quiet, rowIndexes: [:])
+    }
 }
