@@ -91,7 +91,7 @@ struct StageWork {
         _ entry: String, key: CacheKey, events: [DiagnosticBag.Event], counts: [StageCount: Int],
         encode: (inout CacheWriter) -> Void
     ) {
-        guard let cache else { return }
+        guard cache != nil else { return }
         let failed = events.contains { if case .report(let d) = $0 { d.code == Rules.packIOFailure.code } else { false } }
         guard !failed else { return }
         var payload = CacheWriter()
