@@ -156,7 +156,7 @@ struct Bench: ParsableCommand {
         Self.noteSpawner()
         if let plain {
             let mb = size(plain)
-            time("citypack build (XML)", mb, me, ["build", city, "--output", "\(work)/out", "--quiet"])
+            time("citypack build (XML)", mb, me, ["build", city, "--output", "\(work)/out", "--quiet", "--no-cache"])
             if let xmllint = ChildProcess.which("xmllint") { time("xmllint --stream --noout", mb, xmllint, ["--stream", "--noout", plain]) }
             if let osmium {
                 time("osmium tags-filter (XML)", mb, osmium, ["tags-filter", plain, "n/amenity", "-o", "\(work)/filtered.osm", "--overwrite"])
@@ -166,10 +166,10 @@ struct Bench: ParsableCommand {
             let mb = size(pbf)
             let dir = sourceIsPBF ? city : pbfCity
             let out = sourceIsPBF ? "\(work)/out" : "\(work)/out-pbf"
-            time("citypack build (PBF, \(cores) cores)", mb, me, ["build", dir, "--output", out, "--quiet"])
-            time("citypack build (PBF, 1 core)", mb, me, ["build", dir, "--output", out, "--quiet"], environment: ["CITYPACK_THREADS": "1"])
+            time("citypack build (PBF, \(cores) cores)", mb, me, ["build", dir, "--output", out, "--quiet", "--no-cache"])
+            time("citypack build (PBF, 1 core)", mb, me, ["build", dir, "--output", out, "--quiet", "--no-cache"], environment: ["CITYPACK_THREADS": "1"])
             // Reading and checking alone (no pack, web flavour or deltas written): the part osmium's run compares to.
-            time("citypack check (PBF, \(cores) cores)", mb, me, ["check", dir, "--output", out, "--quiet"])
+            time("citypack check (PBF, \(cores) cores)", mb, me, ["check", dir, "--output", out, "--quiet", "--no-cache"])
             if let osmium {
                 time("osmium tags-filter (PBF)", mb, osmium, ["tags-filter", pbf, "n/amenity", "-o", "\(work)/filtered.osm.pbf", "--overwrite"])
             }
@@ -260,7 +260,7 @@ struct Bench: ParsableCommand {
             if let m = median(exe, args) { rows.append((label, m)) }
         }
         Terminal.err("benchmarking \(feed), \(runs) runs each…\n")
-        time("citypack check", me, ["check", "\(work)/city", "--quiet", "--format", "json"])
+        time("citypack check", me, ["check", "\(work)/city", "--quiet", "--no-cache", "--format", "json"])
         if let python = ChildProcess.which("python3"),
             ChildProcess.measure(python, ["-c", "import gtfs_guru"])?.status == 0
         {

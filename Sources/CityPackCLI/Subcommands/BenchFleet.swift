@@ -55,8 +55,8 @@ extension Bench {
         func time(_ label: String, _ exe: String, _ args: [String]) {
             if let m = median(exe, args) { rows.append((label, m)) }
         }
-        time("citypack build, 1 city of the country", me, ["build", cities[0], "--output", "\(work)/out1", "--quiet"])
-        time("citypack build, same city, own extract", me, ["build", ownCity, "--output", "\(work)/out-own", "--quiet"])
+        time("citypack build, 1 city of the country", me, ["build", cities[0], "--output", "\(work)/out1", "--quiet", "--no-cache"])
+        time("citypack build, same city, own extract", me, ["build", ownCity, "--output", "\(work)/out-own", "--quiet", "--no-cache"])
         time("citypack build, fleet of \(n)", me, ["build"] + cities + ["--output", "\(work)/out-fleet", "--quiet"])
         time("osmium tags-filter n/amenity", osmium, ["tags-filter", absolute, "n/amenity", "-o", "\(work)/filtered.osm.pbf", "--overwrite"])
         time("osmium extract --config (\(n) boxes)", osmium, ["extract", "--config", "\(work)/extracts.json", "-s", "complete_ways", absolute, "--overwrite"])

@@ -37,7 +37,7 @@ extension Bench {
         /// `check` on a city holding one feed; the report says which codes fired.
         func check(_ city: String) throws -> (ChildProcess.Measurement, Set<String>) {
             let out = "\(work)/out"
-            guard let m = ChildProcess.measure(checker, ["check", city, "--quiet", "--output", out]) else {
+            guard let m = ChildProcess.measure(checker, ["check", city, "--quiet", "--no-cache", "--output", out]) else {
                 Terminal.err("citypack: error: cannot run \(checker)\n")
                 throw ExitCode(ExitCodes.ioFailure)
             }
