@@ -13,34 +13,34 @@ struct StageWork {
     let plan: BuildPlan
     let profile: TemplatePOIProfile
     let bag: DiagnosticBag
-    private var city: City { plan.city }
+    var city: City { plan.city }
     /// The file being read, for the progress callback.
-    private let current: CurrentItem
+    let current: CurrentItem
     /// Hashes of the sources the emit stage lists, started at once so they are ready when it runs.
-    private let sourceHashes: SourceHashes?
+    let sourceHashes: SourceHashes?
 
-    private var osm: OSMIngestResult?
-    private var feeds: [GTFSFeed] = []
-    private var editorial = EditorialContent()
-    private var copy: CopyTable?
-    private var kept: [POI]?
-    private var keptEditorial: EditorialContent?
-    private var routesLeftOut: [WalkingRoute] = []
-    private var emitted: EmitResult?
-    private var failure: String?
+    var osm: OSMIngestResult?
+    var feeds: [GTFSFeed] = []
+    var editorial = EditorialContent()
+    var copy: CopyTable?
+    var kept: [POI]?
+    var keptEditorial: EditorialContent?
+    var routesLeftOut: [WalkingRoute] = []
+    var emitted: EmitResult?
+    var failure: String?
 
     /// OSM files a fleet already read for this city, and the reader they went into.
-    private let preread: PrereadOSM?
+    let preread: PrereadOSM?
 
     /// The build cache, nil with `--no-cache` and in fleets (``BuildOptions/useCache``).
-    private let cache: StageCache?
+    let cache: StageCache?
     /// The keys of the stages that ran so far, which later keys include (nil: no cache, or not that source).
-    private var osmKey: CacheKey?
-    private var gtfsKey: CacheKey?
+    var osmKey: CacheKey?
+    var gtfsKey: CacheKey?
     /// The stages (and parts of validation) whose result came from the cache, by entry name.
-    private(set) var cachedEntries: [String] = []
+    var cachedEntries: [String] = []
     /// Entries to write once the build is over (``flushCache()``).
-    private var pendingStores: [(entry: String, key: CacheKey, payload: [UInt8])] = []
+    var pendingStores: [(entry: String, key: CacheKey, payload: [UInt8])] = []
 
     init(plan: BuildPlan, profile: TemplatePOIProfile, bag: DiagnosticBag, preread: PrereadOSM? = nil) {
         self.preread = preread
@@ -59,20 +59,20 @@ struct StageWork {
     // MARK: cache
 
     /// A key for `entry` with what every entry depends on: the tool, the pack format and the bag's settings.
-    private func key(_ entry: String) -> CacheKey {
+    func key(_ entry: String) -> CacheKey {
         var k = CacheKey(entry)
         k.add("bag", StageCache.bagSettings(bag))
         return k
     }
 
     /// The category profile's files (what ``TemplatePOIProfile/load(templatesDirectory:)`` reads).
-    private var profileFiles: [String] {
+    var profileFiles: [String] {
         let directory = city.profile ?? plan.templatesDirectory ?? "."
         return ["categories.json", "synonyms.json"].map { (directory as NSString).appendingPathComponent($0) }
     }
 
     /// Loads `entry` for `key` and replays its findings into the bag; nil when the stage must run.
-    private mutating func loadCached<T>(
+    mutating func loadCached<T>(
         _ entry: String, key: CacheKey, decode: (inout CacheReader) throws(CacheReader.Malformed) -> T
     ) -> (counts: [StageCount: Int], value: T)? {
         guard let cache,
@@ -87,7 +87,7 @@ struct StageWork {
 
     /// Stores what a stage that ran under `recording` produced, unless it failed to read or write something (an
     /// I/O failure may not happen again).
-    private mutating func storeCached(
+    mutating func storeCached(
         _ entry: String, key: CacheKey, events: [DiagnosticBag.Event], counts: [StageCount: Int],
         encode: (inout CacheWriter) -> Void
     ) {
@@ -135,7 +135,7 @@ struct StageWork {
         report.failure = failure
     }
 
-    private func display(_ path: String) -> String { Compiler.displayPath(path, city: city) }
+    func display(_ path: String) -> String { Compiler.displayPath(path, city: city) }
 
     // MARK: ingest
 
@@ -155,7 +155,7 @@ struct StageWork {
     /// Reads the city's OSM files. A PBF file is read for the city's bbox only (``OSMRegionReader``: what an
     /// extract of the box with complete ways holds), so a city cut from a country file keeps only its own nodes;
     /// XML files are read whole. Files a fleet already read for this city (``preread``) are not read again.
-    private mutating func ingestOSM(_ files: [String]) -> [StageCount: Int] {
+    mutating func ingestOSM(_ files: [String]) -> [StageCount: Int] {
         if cache != nil {
             var k = key("ingestOSM")
             k.add("bbox", "\(city.bbox.array)")
@@ -185,7 +185,7 @@ struct StageWork {
         return counts
     }
 
-    private mutating func readOSM(_ files: [String]) -> [StageCount: Int] {
+    mutating func readOSM(_ files: [String]) -> [StageCount: Int] {
         let reader = preread?.reader ?? Self.makeOSMReader(plan: plan, profile: profile, bag: bag, current: current)
         for file in files where !(preread?.files.contains(file) ?? false) {
             let shown = display(file)
@@ -210,7 +210,7 @@ struct StageWork {
         ]
     }
 
-    private mutating func ingestGTFS(_ paths: [String]) -> [StageCount: Int] {
+    mutating func ingestGTFS(_ paths: [String]) -> [StageCount: Int] {
         if cache != nil {
             var k = key("ingestGTFS")
             k.add("limits", "\(city.limits)")
@@ -241,7 +241,7 @@ struct StageWork {
         return counts
     }
 
-    private mutating func readGTFS(_ paths: [String]) -> [StageCount: Int] {
+    mutating func readGTFS(_ paths: [String]) -> [StageCount: Int] {
         for path in paths {
             let shown = display(path)
             current.name = shown
@@ -260,14 +260,14 @@ struct StageWork {
         return [.stops: feeds.reduce(0) { $0 + $1.stops.count }, .stopTimes: feeds.reduce(0) { $0 + $1.stopTimes.count }]
     }
 
-    private mutating func ingestEditorial(_ directory: String) -> [StageCount: Int] {
+    mutating func ingestEditorial(_ directory: String) -> [StageCount: Int] {
         editorial = EditorialReader.read(
             directory: directory, displayDirectory: display(directory), defaultLocale: city.defaultLocale,
             locales: city.locales, bag: bag)
         return [.cards: editorial.cards.count, .routes: editorial.routes.count]
     }
 
-    private mutating func ingestCopy(_ templateDirectory: String, _ cityDirectory: String?) -> [StageCount: Int] {
+    mutating func ingestCopy(_ templateDirectory: String, _ cityDirectory: String?) -> [StageCount: Int] {
         let city = self.city
         let table = CopyReader.read(
             templateDirectory: templateDirectory, cityDirectory: cityDirectory, display: { Compiler.displayPath($0, city: city) },
@@ -280,7 +280,7 @@ struct StageWork {
 
     /// Every rule on what was read, also after reading errors: the checks that need what could not be read are
     /// named instead, in one `pack.rules_not_run` finding per source. A build with errors emits nothing either way.
-    private mutating func validate() -> [StageCount: Int] {
+    mutating func validate() -> [StageCount: Int] {
         let read = osm?.pois ?? []
         let errorFiles = Set(bag.diagnostics.filter { $0.severity == .error }.compactMap { $0.location?.file })
         let osmIncomplete = city.osmFiles.map(display).filter(errorFiles.contains)
@@ -312,7 +312,7 @@ struct StageWork {
 
     /// The POI rules (``POIValidator``), or their findings and the POIs they kept from the cache: keyed by the OSM
     /// stage's key, the city file and the profile.
-    private mutating func validatePOIs(_ read: [POI], categories: [PackCategory]) -> [POI] {
+    mutating func validatePOIs(_ read: [POI], categories: [PackCategory]) -> [POI] {
         var k: CacheKey?
         if cache != nil, let osmKey {
             var key = key("validatePOIs")
@@ -352,7 +352,7 @@ struct StageWork {
     /// the cache: keyed by the GTFS stage's key, the city file, the build date and the files that had reading
     /// errors.
     /// - Returns: whether every feed's stops were read completely.
-    private mutating func validateFeeds(today: (year: Int, month: Int, day: Int), errorFiles: Set<String>) -> Bool {
+    mutating func validateFeeds(today: (year: Int, month: Int, day: Int), errorFiles: Set<String>) -> Bool {
         var k: CacheKey?
         if cache != nil, let gtfsKey {
             var key = key("validateGTFS")
@@ -395,143 +395,12 @@ struct StageWork {
         }
         return stopsComplete
     }
-
-    // MARK: emit
-
-    /// The emit stage's key: everything the pack, manifest, copy tables, web flavour and catalog are made from (the
-    /// earlier stages' keys, the editorial and copy folders, the city file, the profile, the build date and
-    /// time) and the release options. The stage is skipped only when, besides, the outputs it wrote last time are
-    /// all still there with the same bytes (``emitOutputs(_:)``): running it would then write nothing.
-    private func emitKey(_ outputDirectory: String) -> CacheKey {
-        var k = key("emit")
-        k.add("osm", osmKey?.hex ?? "none")
-        k.add("gtfs", gtfsKey?.hex ?? "none")
-        if let directory = city.editorialDirectory { k.addContent(of: directory) }
-        for case .ingestCopy(let template, let cityCopy) in plan.kinds {
-            k.addContent(of: template)
-            if let cityCopy { k.addContent(of: cityCopy) }
-        }
-        k.addContent(of: city.file)
-        k.add("city directory", city.directory)
-        for file in profileFiles { k.addContent(of: file) }
-        for file in BuildPlan.hashedSources(of: city) { k.add("source", display(file)) }
-        let options = plan.options
-        k.add("today", "\(options.buildDate ?? CivilDate.utc(secondsSince1970: Compiler.wallClockOrEpoch(options)))")
-        k.add("source date epoch", "\(options.sourceDateEpoch.map(String.init) ?? "none")")
-        k.add("output", outputDirectory)
-        let release = options.release
-        k.add("release", "keep \(release.keepVersions) explicit \(release.keepVersionsExplicit) city keep \(city.keepVersions.map(String.init) ?? "none") "
-            + "key \(release.signingKey?.keyID ?? "none") catalog \(release.writeCatalog) sizes \(release.measureSizes) "
-            + "delay \(release.testStepDelayMicroseconds)")
-        return k
-    }
-
-    /// Every file the emit stage leaves for readers, with its SHA-256: the city folder's files (not the reports
-    /// the CLI writes there, nor hidden files) and, when the stage writes it, the catalog.
-    private func emitOutputs(_ outputDirectory: String) -> [(path: String, sha256: String)] {
-        let cityFolder = (outputDirectory as NSString).appendingPathComponent(city.id)
-        let reports: Set<String> = ["report.json", "report.html", "build-stats.json"]
-        var out: [(String, String)] = []
-        for file in (FileManager.default.subpaths(atPath: cityFolder) ?? []).sorted() {
-            let path = (cityFolder as NSString).appendingPathComponent(file)
-            if reports.contains(file) || file.split(separator: "/").contains(where: { $0.hasPrefix(".") }) { continue }
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
-            out.append((path, (try? FileDigest(path: path))?.sha256 ?? "unreadable"))
-        }
-        if plan.options.release.writeCatalog {
-            let catalog = (outputDirectory as NSString).appendingPathComponent(PackSchema.catalogName)
-            out.append((catalog, (try? FileDigest(path: catalog))?.sha256 ?? "missing"))
-        }
-        return out
-    }
-
-    /// Whether the output root or the city folder holds hidden files other than the lock and the cache: leftovers
-    /// of an interrupted build (staging folders, temporary files), which only the emitter removes, under its lock.
-    private func hasDebris(_ outputDirectory: String) -> Bool {
-        let cityFolder = (outputDirectory as NSString).appendingPathComponent(city.id)
-        return [outputDirectory, cityFolder].contains { folder in
-            ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).contains {
-                $0.hasPrefix(".") && $0 != ".lock" && $0 != StageCache.folderName
-            }
-        }
-    }
-
-    private mutating func emit(_ outputDirectory: String) -> [StageCount: Int] {
-        var k: CacheKey?
-        if cache != nil {
-            let key = emitKey(outputDirectory)
-            k = key
-            if let hit = loadCached("emit", key: key, decode: { r throws(CacheReader.Malformed) in
-                let files = try r.array { r throws(CacheReader.Malformed) in (try r.string(), try r.string()) }
-                let sizes = try r.optional { r throws(CacheReader.Malformed) in try r.bytes() }
-                return (files, sizes, try r.string(), try r.string(), try r.string())
-            }) {
-                let (files, sizes, manifestPath, packPath, catalogPath) = hit.value
-                let now = emitOutputs(outputDirectory)
-                if now.map(\.path) == files.map(\.0) && now.map(\.sha256) == files.map(\.1), !hasDebris(outputDirectory),
-                    let data = FileManager.default.contents(atPath: manifestPath),
-                    let manifest = try? JSONDecoder().decode(Manifest.self, from: data)
-                {
-                    var result = EmitResult(
-                        manifest: manifest, manifestPath: manifestPath, packPath: packPath, catalogPath: catalogPath, changed: false)
-                    result.sizes = sizes.flatMap { try? JSONDecoder().decode(PackSizes.self, from: Data($0)) }
-                    emitted = result
-                    return hit.counts
-                }
-                // The outputs changed since (another build, or a hand): the stage runs.
-                cachedEntries.removeLast()
-            }
-        }
-        let counts = runEmit(outputDirectory)
-        if let k, let emitted {
-            let files = emitOutputs(outputDirectory)
-            let sizes = emitted.sizes.flatMap { try? JSONEncoder().encode($0) }
-            storeCached("emit", key: k, events: [], counts: counts) { w in
-                w.array(files) { w, file in
-                    w.string(file.path)
-                    w.string(file.sha256)
-                }
-                w.optional(sizes) { $0.bytes(Array($1)) }
-                w.string(emitted.manifestPath)
-                w.string(emitted.packPath)
-                w.string(emitted.catalogPath)
-            }
-        }
-        return counts
-    }
-
-    private mutating func runEmit(_ outputDirectory: String) -> [StageCount: Int] {
-        var sources: [Manifest.SourceFile] = []
-        for (file, digest) in sourceHashes?.wait() ?? [] {
-            sources.append(.init(path: display(file), bytes: digest.bytes, sha256: digest.sha256))
-        }
-        let createdAt = Compiler.buildTime(
-            options: plan.options, newestTimestamp: osm?.newestTimestamp, feeds: feeds)
-        var input = PackInput(
-            city: city, pois: kept ?? [], categories: profile.categories, createdAt: createdAt,
-            generator: Compiler.generator, sources: sources, transit: feeds)
-        input.editorial = keptEditorial ?? EditorialContent()
-        input.copy = copy.flatMap { $0.isEmpty ? nil : $0 }
-        plan.options.progress?(ProgressEvent(stage: "emit", item: "\(city.id) pack", done: 0, total: 0, unit: "B"))
-        var release = plan.options.release
-        if !release.keepVersionsExplicit, let keep = city.keepVersions { release.keepVersions = keep }
-        do {
-            let result = try PackEmitter.emit(input, outputDirectory: outputDirectory, options: release)
-            emitted = result
-            return [.pois: result.manifest.counts.pois, .packBytes: Int(result.manifest.artifact.bytes)]
-        } catch {
-            bag.report(Rules.packIOFailure, error.message, at: SourceLocation(file: error.path))
-            failure = error.description
-            return [:]
-        }
-    }
 }
 
 /// The file being read, shared with the progress callback.
 final class CurrentItem: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = ""
+    let lock = NSLock()
+    var value = ""
     var name: String {
         get { lock.withLock { value } }
         set { lock.withLock { value = newValue } }
