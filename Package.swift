@@ -36,6 +36,7 @@ let package = Package(
         // System libraries (Debian: libxml2-dev, zlib1g-dev, libsqlite3-dev).
         .systemLibrary(name: "CCityPackXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CCityPackZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CCityPackDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         .systemLibrary(name: "CCityPackSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
         .target(name: "CityPackSupport", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
@@ -47,7 +48,7 @@ let package = Package(
             name: "CityPackIngest",
             dependencies: [
                 "CityPackModel", "CityPackDiagnostics", "CityPackFormat", "CityPackSupport", "CityPackStorage",
-                "CCityPackXML2", "CCityPackZlib",
+                "CCityPackXML2", "CCityPackZlib", "CCityPackDeflate",
                 .product(name: "Yams", package: "Yams"),
             ],
             // The SAX callbacks and CSV scanner are the hot paths: skip dynamic exclusivity checks in release

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what CityPack needs on a Debian machine that has the Swift toolchain.
 #
-#   scripts/install-deps.sh           the C libraries CityPack links (libxml2, zlib, SQLite) and pkg-config
+#   scripts/install-deps.sh           the C libraries CityPack links (libxml2, zlib, libdeflate, SQLite) and pkg-config
 #   scripts/install-deps.sh --tests   also every outside tool the tests use, the SARIF schema and gtfs-guru, so that a plain
 #                                     `swift test` runs every test (.ci/run calls this, then fails on any skip)
 #
@@ -16,7 +16,7 @@ for arg in "$@"; do
   esac
 done
 
-packages=(libxml2-dev zlib1g-dev libsqlite3-dev pkg-config ${EXTRA_PACKAGES:-})
+packages=(libxml2-dev zlib1g-dev libdeflate-dev libsqlite3-dev pkg-config ${EXTRA_PACKAGES:-})
 if [ "$tests" = 1 ]; then
   # The tools tests use as independent oracles: unzip and python3 read GTFS zips without the project's code;
   # gzip feeds the OSM oracle; chromium loads report.html and the web demo headless; xmllint (libxml2-utils)

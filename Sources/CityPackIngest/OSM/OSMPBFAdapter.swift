@@ -16,7 +16,7 @@ enum OSMPBFAdapter {
             let profile = sink.profile
             let filter = PBFTagFilter(maxTags: options.maxTagsPerElement, maxValueBytes: options.maxValueBytes) { key in
                 TagKeyDecision.decide(key, profile: profile).isKept ? profile.classificationRelevance(ofKey: key) : .never
-            }
+            }.memoizingKeys()
             let pipeline = try PBFDecodePipeline(path: path, workers: options.pbfWorkers, filter: filter)
             var blobIndex: Int32 = 0
             var nextProgress = options.progressInterval

@@ -257,8 +257,10 @@ struct BlockContext {
     /// Reused buffers for the packed arrays of one element or group.
     var scratchKeys: [Int32] = []
     var scratchValues: [Int32] = []
+    var scratchIDs: [Int64] = []
     var scratchLats: [Int64] = []
     var scratchLons: [Int64] = []
+    var scratchStamps: [Int64] = []
     /// Nanodegrees per coordinate unit.
     var granularity: Int64 = 100
     /// Nanodegrees added to every latitude.
@@ -346,7 +348,22 @@ struct BlockContext {
         let (nano, o2) = product.addingReportingOverflow(offset)
         guard !o1, !o2 else { throw .pbf(.coordinateOverflow(blobOffset: blobOffset)) }
         // Round half away from zero to 1e-7 degrees (100 nanodegrees), exactly, in integers.
-        return nano >= 0 ? (nano + 50) / 100 : -((-nano + 50) / 100)
+        // (Quotient and remainder: adding 50 first could leave Int64 near its ends.)
+        let (q, r) = nano.quotientAndRemainder(dividingBy: 100)
+        return r >= 50 ? q + 1 : r <= -50 ? q - 1 : q
+    }
+
+    /// ``e7(_:offset:)`` of the first `count` values, in place. The usual granularity (100 nanodegrees) and
+    /// offset (0) make it the identity, for values whose nanodegrees fit in `Int64`.
+    func toE7(_ values: inout [Int64], count: Int, offset: Int64) throws(BlockFailure) {
+        if granularity == 100 && offset == 0 {
+            let limit = Int64.max / 100
+            for i in 0..<count where values[i] > limit || values[i] < -limit {
+                throw .pbf(.coordinateOverflow(blobOffset: blobOffset))
+            }
+            return
+        }
+        for i in 0..<count { values[i] = try e7(values[i], offset: offset) }
     }
 
     /// Pairs `keys` and `vals` through the string table; empty when `filtered` and no tag matters.

@@ -36,39 +36,37 @@ extension BlockContext {
         var r = message
         let first = block.nodeIDs.count
         var idSum: Int64 = 0, latSum: Int64 = 0, lonSum: Int64 = 0
+        var (ids, lats, lons) = (0, 0, 0)
         var keysVals: [Int32] = []
-        scratchLats.removeAll(keepingCapacity: true)
-        scratchLons.removeAll(keepingCapacity: true)
         while let key = try r.readKey() {
             switch key.field {
-            case 1: try r.readDeltaSInt64(key.wireType, field: 1, at: key.offset, running: &idSum, into: &block.nodeIDs)
-            case 8: try r.readDeltaSInt64(key.wireType, field: 8, at: key.offset, running: &latSum, into: &scratchLats)
-            case 9: try r.readDeltaSInt64(key.wireType, field: 9, at: key.offset, running: &lonSum, into: &scratchLons)
+            case 1: try r.readDeltaSInt64(key.wireType, field: 1, at: key.offset, running: &idSum, scratch: &scratchIDs, filled: &ids)
+            case 8: try r.readDeltaSInt64(key.wireType, field: 8, at: key.offset, running: &latSum, scratch: &scratchLats, filled: &lats)
+            case 9: try r.readDeltaSInt64(key.wireType, field: 9, at: key.offset, running: &lonSum, scratch: &scratchLons, filled: &lons)
             case 10: try r.readRepeatedInt32(key.wireType, field: 10, at: key.offset, into: &keysVals)
             case 5 where key.wireType == .lengthDelimited:
-                // DenseInfo: timestamps are delta-coded (field 2).
+                // DenseInfo: timestamps are delta-coded (field 2); only the newest is kept.
                 var info = try r.readMessage()
                 var running: Int64 = 0
-                var stamps: [Int64] = []
+                var stamps = 0
                 while let k = try info.readKey() {
                     if k.field == 2 {
-                        try info.readDeltaSInt64(k.wireType, field: 2, at: k.offset, running: &running, into: &stamps)
+                        try info.readDeltaSInt64(k.wireType, field: 2, at: k.offset, running: &running, scratch: &scratchStamps, filled: &stamps)
                     } else { try info.skip(k.wireType, at: k.offset) }
                 }
-                if let m = stamps.max() { newest = max(newest, m) }
+                if let m = scratchStamps[0..<stamps].max() { newest = max(newest, m) }
             default: try r.skip(key.wireType, at: key.offset)
             }
         }
-        let count = block.nodeIDs.count - first
-        guard count == scratchLats.count, count == scratchLons.count else {
+        let count = ids
+        guard count == lats, count == lons else {
             throw BlockFailure.pbf(.inconsistentArrays("dense ids/lats/lons", blobOffset: blobOffset))
         }
-        block.nodeLatE7.reserveCapacity(block.nodeLatE7.count + count)
-        block.nodeLonE7.reserveCapacity(block.nodeLonE7.count + count)
-        for i in 0..<count {
-            block.nodeLatE7.append(try e7(scratchLats[i], offset: latOffset))
-            block.nodeLonE7.append(try e7(scratchLons[i], offset: lonOffset))
-        }
+        block.nodeIDs.append(contentsOf: scratchIDs[0..<count])
+        try toE7(&scratchLats, count: count, offset: latOffset)
+        try toE7(&scratchLons, count: count, offset: lonOffset)
+        block.nodeLatE7.append(contentsOf: scratchLats[0..<count])
+        block.nodeLonE7.append(contentsOf: scratchLons[0..<count])
         // An empty keys_vals means no node of the group has tags; else each node's pairs end with a 0.
         guard !keysVals.isEmpty else { return }
         var kv = 0
@@ -104,12 +102,13 @@ extension BlockContext {
         scratchKeys.removeAll(keepingCapacity: true)
         scratchValues.removeAll(keepingCapacity: true)
         var refSum: Int64 = 0
+        var refs = 0
         while let key = try r.readKey() {
             switch (key.field, key.wireType) {
             case (1, .varint): id = try r.readInt64()
             case (2, _): try r.readRepeatedInt32(key.wireType, field: 2, at: key.offset, into: &scratchKeys)
             case (3, _): try r.readRepeatedInt32(key.wireType, field: 3, at: key.offset, into: &scratchValues)
-            case (8, _): try r.readDeltaSInt64(key.wireType, field: 8, at: key.offset, running: &refSum, into: &block.wayRefs)
+            case (8, _): try r.readDeltaSInt64(key.wireType, field: 8, at: key.offset, running: &refSum, scratch: &scratchIDs, filled: &refs)
             case (4, .lengthDelimited): if let t = try infoTimestamp(try r.readMessage()) { newest = max(newest, t) }
             default: try r.skip(key.wireType, at: key.offset)
             }
@@ -117,6 +116,7 @@ extension BlockContext {
         let (keys, values) = (scratchKeys, scratchValues)
         let tags = try tags(keys, values, what: "way keys/vals")
         if !tags.isEmpty { block.wayTags.append((block.wayIDs.count, tags)) }
+        block.wayRefs.append(contentsOf: scratchIDs[0..<refs])
         block.wayIDs.append(id)
         block.wayRefEnds.append(block.wayRefs.count)
     }

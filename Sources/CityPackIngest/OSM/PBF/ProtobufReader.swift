@@ -252,4 +252,61 @@ package struct ProtobufReader {
         default: throw .unexpectedWireType(field: field, wireType: wireType.rawValue, offset: keyOffset)
         }
     }
+
+    /// ``readDeltaSInt64(_:field:at:running:into:)`` into a reused buffer: the running sums are written to
+    /// `scratch` from index `filled` on (growing it when needed, never shrinking), and `filled` moves past them.
+    /// The hot path of a PBF read (node ids and coordinates, way refs): no per-value append.
+    package mutating func readDeltaSInt64(
+        _ wireType: ProtobufWireType, field: Int, at keyOffset: Int, running: inout Int64, scratch: inout [Int64],
+        filled: inout Int
+    ) throws(ProtobufError) {
+        guard wireType == .lengthDelimited else {
+            var one: [Int64] = []
+            try readDeltaSInt64(wireType, field: field, at: keyOffset, running: &running, into: &one)
+            if scratch.count < filled + 1 { scratch.append(0) }
+            scratch[filled] = one[0]
+            filled += 1
+            return
+        }
+        let range = try readLengthDelimitedRange()
+        // At most one value per byte.
+        if scratch.count < filled + range.count {
+            scratch.append(contentsOf: repeatElement(0, count: filled + range.count - scratch.count))
+        }
+        guard !range.isEmpty else { return }
+        let base = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        var sum = running
+        var n = filled
+        try scratch.withUnsafeMutableBufferPointer { (out) throws(ProtobufError) in
+            var p = range.lowerBound
+            let end = range.upperBound
+            while p < end {
+                let start = p
+                var byte = base[p]
+                p += 1
+                var value = UInt64(byte)
+                if byte >= 0x80 {
+                    value &= 0x7F
+                    var shift: UInt64 = 7
+                    while true {
+                        guard p < end else { throw .truncated(offset: start) }
+                        byte = base[p]
+                        p += 1
+                        if shift == 63 && byte > 1 { throw .malformedVarint(offset: start) }
+                        value |= UInt64(byte & 0x7F) << shift
+                        if byte < 0x80 { break }
+                        shift += 7
+                        if shift > 63 { throw .malformedVarint(offset: start) }
+                    }
+                }
+                let (next, overflow) = sum.addingReportingOverflow(Self.zigzagDecode(value))
+                guard !overflow else { throw .deltaOverflow(offset: start) }
+                sum = next
+                out[n] = next
+                n += 1
+            }
+        }
+        running = sum
+        filled = n
+    }
 }

@@ -225,7 +225,7 @@ public enum OSMRegionReader {
                 }
             }
             return merged
-        }
+        }.memoizingKeys()
     }
 }
 
