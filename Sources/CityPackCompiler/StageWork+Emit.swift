@@ -39,6 +39,22 @@ extension StageWork {
         return k
     }
 
+    /// The key of the pack's base database (``EmitReuse``): what ``emitKey(_:)`` hashes but the editorial and copy
+    /// folders and the release options, which the base does not read.
+    func emitBaseKey() -> CacheKey {
+        var k = key("emit base")
+        k.add("osm", osmKey?.hex ?? "none")
+        k.add("gtfs", gtfsKey?.hex ?? "none")
+        k.addContent(of: city.file)
+        k.add("city directory", city.directory)
+        for file in profileFiles { k.addContent(of: file) }
+        for file in BuildPlan.hashedSources(of: city) { k.add("source", display(file)) }
+        let options = plan.options
+        k.add("today", "\(options.buildDate ?? CivilDate.utc(secondsSince1970: Compiler.wallClockOrEpoch(options)))")
+        k.add("source date epoch", "\(options.sourceDateEpoch.map(String.init) ?? "none")")
+        return k
+    }
+
     /// Every file the emit stage leaves for readers, with its SHA-256: the city folder's files (not the reports
     /// the CLI writes there, nor hidden files) and, when the stage writes it, the catalog.
     func emitOutputs(_ outputDirectory: String) -> [(path: String, sha256: String)] {
@@ -129,6 +145,14 @@ extension StageWork {
         plan.options.progress?(ProgressEvent(stage: "emit", item: "\(city.id) pack", done: 0, total: 0, unit: "B"))
         var release = plan.options.release
         if !release.keepVersionsExplicit, let keep = city.keepVersions { release.keepVersions = keep }
+        if let cache {
+            release.reuse = EmitReuse(directory: (cache.directory as NSString).appendingPathComponent("emit"), baseKey: emitBaseKey().hex)
+        }
+        defer {
+            for (path, why) in release.reuse?.notes ?? [] {
+                bag.report(Rules.packCacheIgnored, "cache entry ignored (\(why)); the emit stage made it again", at: SourceLocation(file: path))
+            }
+        }
         do {
             let result = try PackEmitter.emit(input, outputDirectory: outputDirectory, options: release)
             emitted = result

@@ -52,6 +52,8 @@ public struct EmitOptions: Sendable {
     /// Rewrite `catalog.json` with this release (default). A fleet build turns it off and writes the catalog once
     /// after its last city (``CatalogWriter/write(outputDirectory:signingKey:)``).
     public var writeCatalog = true
+    /// The previous build's pieces to reuse and to replace with this build's (the build cache); nil: none.
+    public var reuse: EmitReuse?
 
     public init(keepVersions: Int = 2, signingKey: SigningKey? = nil) {
         self.keepVersions = max(0, keepVersions)
@@ -127,7 +129,17 @@ public enum PackEmitter {
 
         // 1. The database without release rows: its hash identifies the content.
         let database = (staging as NSString).appendingPathComponent("pack.sqlite")
-        try PackWriter.write(input, to: database)
+        let reuse = options.reuse
+        var base = reuse?.loadBase(to: database)
+        if base == nil {
+            try PackWriter.writeBase(input, to: database)
+            if let reuse {
+                let digest = try OutputFiles.digest(database)
+                reuse.storeBase(from: database, digest: digest)
+                base = digest
+            }
+        }
+        try PackWriter.writeEditorial(input, to: database)
         let content = try OutputFiles.digest(database)
         lap.mark("emit: database")
         let copyFiles = try copyTask.value()
@@ -136,10 +148,18 @@ public enum PackEmitter {
         // on another thread from a copy of the database while this one adds the release rows and compresses.
         let webDatabase = (staging as NSString).appendingPathComponent("web-source.sqlite")
         try OutputFiles.copy(database, to: webDatabase)
+        let webFolder = (staging as NSString).appendingPathComponent(WebFlavour.folder)
+        let baseDigest = base
         let webTask = Background { () throws(EmitError) in
-            try WebWriter.write(
-                database: webDatabase, folder: (staging as NSString).appendingPathComponent(WebFlavour.folder),
-                relativeTo: WebFlavour.folder)
+            // The parts made from the base alone come from the previous build when its base was the same.
+            try OutputFiles.makeDirectory(webFolder)
+            let stored = baseDigest.flatMap { reuse?.loadWebParts(base: $0.sha256, into: webFolder, prefix: WebFlavour.folder) }
+            let parts = try WebWriter.write(
+                database: webDatabase, folder: webFolder, relativeTo: WebFlavour.folder, baseParts: stored)
+            if stored == nil, let reuse, let base = baseDigest {
+                reuse.storeWebParts(parts.filter { $0.name != WebFlavour.editorialPart }, base: base.sha256, from: webFolder)
+            }
+            return parts
         }
         background.append(webTask)
         let previous = current?.manifest
@@ -174,7 +194,7 @@ public enum PackEmitter {
                     try? PackSizes.measure(databasePath: database, failing: EmitError.self)
                 }
             }
-            try Gzip.compress(database, to: stagedPack, level: 9)
+            try ChunkedGzip.compress(database, to: stagedPack, level: 9, store: reuse?.chunks)
             try OutputFiles.flush(stagedPack)
             let compressed = try OutputFiles.digest(stagedPack)
             return (dataVersion, updatedAt, createdAt, uncompressed, packName, stagedPack, compressed, inspection)

@@ -16,8 +16,17 @@ enum PackWriter {
 
     /// Writes a complete pack to `path` (which must not exist), without the release rows of `meta`
     /// (`data_version`, `created_at`): the file's hash then identifies the content alone, and
-    /// ``setReleaseMeta(dataVersion:createdAt:path:)`` adds them afterwards.
+    /// ``setReleaseMeta(dataVersion:createdAt:path:)`` adds them afterwards. Always in two steps, the base
+    /// (``writeBase(_:to:)``) and then the editorial and copy tables (``writeEditorial(_:to:)``), so that a build
+    /// that reuses a stored base (``EmitReuse``) gives the same bytes as one that writes it.
     static func write(_ input: PackInput, to path: String) throws(EmitError) {
+        try writeBase(input, to: path)
+        try writeEditorial(input, to: path)
+    }
+
+    /// The pack's base: every table but the editorial and copy ones (left empty), vacuumed. It depends on the
+    /// sources, profile and city file only, so an editorial or copy edit can start from the previous build's.
+    static func writeBase(_ input: PackInput, to path: String) throws(EmitError) {
         let db = try Database(path: path, mode: .readWriteCreate)
         defer { db.close() }
         try db.exec("PRAGMA page_size = 4096")
@@ -41,8 +50,6 @@ enum PackWriter {
             (PackSchema.MetaKey.poiCount, String(input.pois.count)),
             (PackSchema.MetaKey.stopCount, String(input.transitCounts.stops)),
             (PackSchema.MetaKey.lineCount, String(input.transitCounts.lines)),
-            (PackSchema.MetaKey.cardCount, String(input.editorial.cards.count)),
-            (PackSchema.MetaKey.routeCount, String(input.editorial.routes.count)),
         ]
         let metaInsert = try db.prepare(PackSchema.Meta.insert())
         for (key, value) in meta.sorted(by: { $0.0 < $1.0 }) {
@@ -111,10 +118,30 @@ enum PackWriter {
         let transit = try TransitWriter.write(input.transit, city: city, db: db)
         for document in transit.searchDocuments { searchDocuments[document.id] = (document.name, document.terms) }
         try writeSearch(searchDocuments, db: db)
-        try EditorialWriter.write(input.editorial, copy: input.copy, city: city, db: db)
         try db.exec(PackSchema.Search.optimize)
         try db.exec("COMMIT")
         try db.exec("VACUUM")
+    }
+
+    /// Adds the editorial and copy tables' rows and their counts in `meta` to a base written by
+    /// ``writeBase(_:to:)``: only the pages of those tables and of `meta` and the schema's header change.
+    static func writeEditorial(_ input: PackInput, to path: String) throws(EmitError) {
+        let db = try Database(path: path, mode: .readWriteCreate)
+        defer { db.close() }
+        try db.exec("PRAGMA journal_mode = OFF")
+        try db.exec("PRAGMA synchronous = OFF")
+        try db.exec("BEGIN")
+        let metaInsert = try db.prepare(PackSchema.Meta.insert())
+        for (key, value) in [
+            (PackSchema.MetaKey.cardCount, String(input.editorial.cards.count)),
+            (PackSchema.MetaKey.routeCount, String(input.editorial.routes.count)),
+        ].sorted(by: { $0.0 < $1.0 }) {
+            metaInsert.bind(1, key)
+            metaInsert.bind(2, value)
+            try metaInsert.run()
+        }
+        try EditorialWriter.write(input.editorial, copy: input.copy, city: input.city, db: db)
+        try db.exec("COMMIT")
     }
 
     /// Adds the release rows of `meta` to a finished pack: `data_version` and `created_at` (ISO 8601 UTC, the

@@ -30,8 +30,18 @@ enum WebWriter {
     ///   - folder: The staged `web` folder.
     ///   - relativeTo: Prefix of the paths in the manifest (`web`).
     /// - Throws: ``EmitError`` located at the failing file.
-    static func write(database: String, folder: String, relativeTo prefix: String) throws(EmitError) -> [Manifest.WebPart] {
+    /// - Parameter baseParts: The places, search and transit parts when they are already in `folder` (made from
+    ///   the same base database by an earlier build): only the editorial part is made.
+    static func write(
+        database: String, folder: String, relativeTo prefix: String, baseParts: [Manifest.WebPart]? = nil
+    ) throws(EmitError) -> [Manifest.WebPart] {
         try OutputFiles.makeDirectory(folder)
+        if let baseParts {
+            let db = try Database(path: database, mode: .readOnly)
+            defer { db.close() }
+            let editorialPart = try writePart(WebFlavour.editorialPart, try encode(editorial(db), path: database), folder: folder, prefix: prefix)
+            return (baseParts + [editorialPart]).sorted { $0.name < $1.name }
+        }
         // The places part (the largest) is made on another thread, over a connection of its own.
         let placesTask = Background { () throws(EmitError) -> Manifest.WebPart in
             let db = try Database(path: database, mode: .readOnly)

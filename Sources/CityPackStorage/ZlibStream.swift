@@ -158,4 +158,41 @@ public final class ZlibStream {
         out.removeSubrange(z.totalOut...)
         return out
     }
+
+    /// `bytes` as raw deflate blocks at `level`, from a fresh stream and ending with a sync flush (an empty stored
+    /// block, byte-aligned, not final): chunks made this way, concatenated and followed by a final empty block,
+    /// form one deflate stream, and each chunk's bytes depend on that chunk's input alone (pigz's independent
+    /// blocks), so an unchanged chunk can be reused and chunks can be compressed in parallel.
+    public static func deflatedChunk(_ bytes: UnsafeRawBufferPointer, level: Int32) throws(ZlibError) -> [UInt8] {
+        let z = try ZlibStream(deflating: .raw, level: level)
+        // deflateBound covers the blocks; the sync flush adds at most a few bytes (an empty stored block).
+        let capacity = Int(deflateBound(z.stream, UInt(bytes.count))) + 16
+        var rc: Int32 = Z_OK
+        let out = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+            z.stream.pointee.next_in = UnsafeMutablePointer(mutating: bytes.baseAddress?.assumingMemoryBound(to: Bytef.self))
+            z.stream.pointee.avail_in = UInt32(bytes.count)
+            z.stream.pointee.next_out = buffer.baseAddress
+            z.stream.pointee.avail_out = UInt32(capacity)
+            rc = CCityPackZlib.deflate(z.stream, Z_SYNC_FLUSH)
+            initialized = capacity - Int(z.stream.pointee.avail_out)
+        }
+        // All input taken and room left over: the flush is complete.
+        guard rc == Z_OK, z.stream.pointee.avail_in == 0, z.stream.pointee.avail_out > 0 else {
+            throw ZlibError(code: rc == Z_OK ? Z_BUF_ERROR : rc)
+        }
+        return out
+    }
+
+    /// zlib's CRC-32 of `bytes` (the gzip trailer's checksum).
+    public static func crc32(of bytes: UnsafeRawBufferPointer) -> UInt32 {
+        var crc = CCityPackZlib.crc32(0, nil, 0)
+        var offset = 0
+        // zlib takes a 32-bit length.
+        while offset < bytes.count {
+            let n = min(bytes.count - offset, 1 << 30)
+            crc = CCityPackZlib.crc32(crc, bytes.baseAddress!.assumingMemoryBound(to: Bytef.self) + offset, uInt(n))
+            offset += n
+        }
+        return UInt32(crc)
+    }
 }

@@ -57,25 +57,29 @@ extension Bench {
         }
         time("citypack build, 1 city of the country", me, ["build", cities[0], "--output", "\(work)/out1", "--quiet", "--no-cache"])
         time("citypack build, same city, own extract", me, ["build", ownCity, "--output", "\(work)/out-own", "--quiet", "--no-cache"])
-        time("citypack build, fleet of \(n)", me, ["build"] + cities + ["--output", "\(work)/out-fleet", "--quiet"])
+        time("citypack build, fleet of \(n)", me, ["build"] + cities + ["--output", "\(work)/out-fleet", "--quiet", "--no-cache"])
         time("osmium tags-filter n/amenity", osmium, ["tags-filter", absolute, "n/amenity", "-o", "\(work)/filtered.osm.pbf", "--overwrite"])
         time("osmium extract --config (\(n) boxes)", osmium, ["extract", "--config", "\(work)/extracts.json", "-s", "complete_ways", absolute, "--overwrite"])
-        // The shared read alone, as the fleet's own summary times it.
-        var sharedMBs: Double?
-        let summary = Process()
-        summary.executableURL = URL(fileURLWithPath: me)
-        summary.arguments = ["build"] + cities + ["--output", "\(work)/out-fleet", "--format", "json"]
-        let pipe = Pipe()
-        summary.standardOutput = pipe
-        summary.standardError = FileHandle.nullDevice
-        try summary.run()
-        let json = pipe.fileHandleForReading.readDataToEndOfFile()
-        summary.waitUntilExit()
-        if let object = try? JSONSerialization.jsonObject(with: json) as? [String: Any],
-            let reads = object["sharedReads"] as? [[String: Any]], let first = reads.first
-        {
-            sharedMBs = first["megabytesPerSecond"] as? Double
+        // The shared read alone, as the fleet's own summary times it: the median of `runs` fleet builds.
+        var sharedReads: [Double] = []
+        for _ in 0..<runs {
+            let summary = Process()
+            summary.executableURL = URL(fileURLWithPath: me)
+            summary.arguments = ["build"] + cities + ["--output", "\(work)/out-fleet", "--format", "json", "--no-cache"]
+            let pipe = Pipe()
+            summary.standardOutput = pipe
+            summary.standardError = FileHandle.nullDevice
+            try summary.run()
+            let json = pipe.fileHandleForReading.readDataToEndOfFile()
+            summary.waitUntilExit()
+            if let object = try? JSONSerialization.jsonObject(with: json) as? [String: Any],
+                let reads = object["sharedReads"] as? [[String: Any]], let first = reads.first,
+                let value = first["megabytesPerSecond"] as? Double
+            {
+                sharedReads.append(value)
+            }
         }
+        let sharedMBs = sharedReads.isEmpty ? nil : sharedReads.sorted()[sharedReads.count / 2]
 
         var text = "tool                                        wall s     MB/s   peak RSS MiB exit\n"
         for row in rows {
