@@ -225,7 +225,10 @@ import Testing
         let reference = Self.snapshot(out).filter { !$0.key.hasSuffix("report.json") && !$0.key.hasSuffix("report.html") }
         #expect(try Self.build(city, out).status == 0)
         let entries = out.appendingPathComponent(".cache/example")
-        let names = try FileManager.default.contentsOfDirectory(atPath: entries.path).sorted()
+        // The entries, and the emit step's reusable pieces (EmitReuse) in a folder of their own.
+        let names = try FileManager.default.contentsOfDirectory(atPath: entries.path).sorted().filter { $0 != "emit" }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: entries.appendingPathComponent("emit").path).sorted()
+            == ["base.json", "base.sqlite", "gz", "web", "web.json"])
         #expect(names == ["emit.entry", "ingestCopy.entry", "ingestGTFS.entry", "ingestOSM.entry", "validateGTFS.entry", "validatePOIs.entry"]
             || names == ["emit.entry", "ingestGTFS.entry", "ingestOSM.entry", "validateGTFS.entry", "validatePOIs.entry"], "\(names)")
         let osmEntry = entries.appendingPathComponent("ingestOSM.entry")
@@ -269,6 +272,40 @@ import Testing
         #expect(!edited.stderr.contains("(cached: ingestOSM)") && edited.stderr.contains("(cached: ingestGTFS)"), "\(edited.stderr)")
     }
 
+    /// The emit step's reusable pieces (the base database, the compressed chunks) are checked too: damaged, they
+    /// give `pack.cache_ignored` notes naming them, are made again, and the outputs equal a build without the cache.
+    @Test func damagedEmitPiecesAreIgnoredWithANote() throws {
+        let work = try TestPaths.temporaryDirectory("cache-emit-pieces")
+        defer { try? FileManager.default.removeItem(at: work) }
+        let (city, out) = try Self.builtExample(work)
+        let reference = work.appendingPathComponent("reference")
+        #expect(try Self.build(city, out).status == 0)
+        #expect(try Self.build(city, reference, ["--no-cache"]).status == 0)
+        let pieces = out.appendingPathComponent(".cache/example/emit")
+        for name in ["base.sqlite"] + (try FileManager.default.contentsOfDirectory(atPath: pieces.appendingPathComponent("gz").path)).map({ "gz/" + $0 }) {
+            var bytes = try Data(contentsOf: pieces.appendingPathComponent(name))
+            bytes[bytes.count / 2] ^= 0x5A
+            try bytes.write(to: pieces.appendingPathComponent(name))
+        }
+        // A new name in the city file: emit runs (the base's key changes too, so only the chunks are looked up).
+        try Self.replace("city-example/city.yaml", "name:", "name: Renamed #", in: work)
+        var notes = try Self.cacheNotes(try Self.build(city, out))
+        #expect(notes.allSatisfy { $0.contains("its bytes do not match") }, "\(notes)")
+        #expect(try Self.build(city, reference, ["--no-cache"]).status == 0)
+        #expect(Self.snapshot(out).filter { !$0.key.hasPrefix("example/report") } == Self.snapshot(reference).filter { !$0.key.hasPrefix("example/report") })
+        // The base under the same key, damaged: an SQL-level edit that keeps the base's key (the build date).
+        var base = try Data(contentsOf: pieces.appendingPathComponent("base.sqlite"))
+        base[base.count / 2] ^= 0x5A
+        try base.write(to: pieces.appendingPathComponent("base.sqlite"))
+        try FileManager.default.removeItem(at: out.appendingPathComponent("example/manifest.json"))
+        try FileManager.default.removeItem(at: reference.appendingPathComponent("example/manifest.json"))
+        let rebuilt = try Self.build(city, out)
+        notes = try Self.cacheNotes(rebuilt)
+        #expect(notes.count == 1 && notes[0].contains("base.json"), "\(notes)")
+        #expect(try Self.build(city, reference, ["--no-cache"]).status == 0)
+        #expect(Self.snapshot(out).filter { !$0.key.hasPrefix("example/report") } == Self.snapshot(reference).filter { !$0.key.hasPrefix("example/report") })
+    }
+
     /// `--no-cache` writes no cache and reads none: damaged entries give no note and stay as they are.
     @Test func noCacheNeitherReadsNorWrites() throws {
         let work = try TestPaths.temporaryDirectory("cache-off")
@@ -278,8 +315,9 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent(".cache").path))
         #expect(try Self.build(city, out).status == 0)
         let entries = out.appendingPathComponent(".cache/example")
-        let names = try FileManager.default.contentsOfDirectory(atPath: entries.path)
-        #expect(!names.isEmpty)
+        let names = try FileManager.default.contentsOfDirectory(atPath: entries.path).filter { $0 != "emit" }
+            + ["emit/base.json", "emit/base.sqlite", "emit/web.json"]
+        #expect(names.count > 3)
         for name in names { try Data("garbage".utf8).write(to: entries.appendingPathComponent(name)) }
         let r = try Self.build(city, out, ["--no-cache", "-v"])
         #expect(r.status == 0 && !r.stderr.contains("(cached:"), "\(r.stderr)")
