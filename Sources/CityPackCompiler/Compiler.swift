@@ -37,7 +37,7 @@ public enum Compiler {
         plan.templatesDirectory = templates
         let profileDirectory = city.profile ?? templates
         do {
-            plan.profile = try TemplatePOIProfile.load(templatesDirectory: URL(fileURLWithPath: profileDirectory))
+            plan.profile = try ProfileMemo.load(profileDirectory)
         } catch {
             bag.report(Rules.cityMissingSource, "cannot load the category profile: \(error)", at: SourceLocation(file: profileDirectory))
             return plan

@@ -159,21 +159,21 @@ struct CacheKey: Sendable, Equatable {
 }
 
 extension StageCache {
-    /// Hashed here, not through ``SourceHashes``' per-process memo (keyed by size and modification time): an edit
-    /// that keeps the size within the file system's time granularity must still change the key.
+    /// Hashed through ``DigestMemo``, which reuses a digest only for a file whose inode, size and times (to the
+    /// nanosecond) are unchanged and were settled when it was hashed, so an edit always changes the key.
     /// The SHA-256 of a file's bytes, or of a folder's files (every file below it, `relative path\0sha256\n` in
     /// path order; hidden files included); nil when the path does not exist.
     static func contentDigest(_ path: String) -> String? {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return nil }
-        if !isDirectory.boolValue { return (try? FileDigest(path: path))?.sha256 ?? "unreadable" }
+        if !isDirectory.boolValue { return DigestMemo.sha256(path) ?? "unreadable" }
         var lines = ""
         let files = (FileManager.default.subpaths(atPath: path) ?? []).sorted()
         for file in files {
             let full = (path as NSString).appendingPathComponent(file)
             var sub: ObjCBool = false
             guard FileManager.default.fileExists(atPath: full, isDirectory: &sub), !sub.boolValue else { continue }
-            lines += "\(file)\u{0}\((try? FileDigest(path: full))?.sha256 ?? "unreadable")\n"
+            lines += "\(file)\u{0}\(DigestMemo.sha256(full) ?? "unreadable")\n"
         }
         return FileDigest.sha256(of: Data(lines.utf8))
     }

@@ -5,7 +5,7 @@ import Foundation
 
 /// Gzip of a pack made of independently deflated chunks, as `pigz --independent` makes it: one ordinary gzip
 /// member (any gunzip, zlib, `DecompressionStream` or `GZIPInputStream` reads it), whose deflate stream restarts
-/// its dictionary every ``chunkBytes`` of input.
+/// its dictionary at every chunk boundary (``chunkRanges(count:)``).
 ///
 /// Each chunk's compressed bytes then depend on that chunk's input alone, which gives two things:
 /// - the chunks are compressed on every core at once;
@@ -17,6 +17,20 @@ import Foundation
 enum ChunkedGzip {
     /// Input bytes per chunk: 128 SQLite pages of 4 KiB.
     static let chunkBytes = 1 << 19
+    /// The first chunk is smaller: it holds the header page and, in a vacuumed pack, every table's root page, which
+    /// an editorial or copy edit always changes, so a smaller first chunk is less to recompress.
+    static let firstChunkBytes = 1 << 18
+
+    /// The chunks of `count` bytes: ``firstChunkBytes``, then ``chunkBytes`` each (one empty chunk for no bytes).
+    static func chunkRanges(count: Int) -> [Range<Int>] {
+        var ranges = [0..<min(count, firstChunkBytes)]
+        var start = firstChunkBytes
+        while start < count {
+            ranges.append(start..<min(count, start + chunkBytes))
+            start += chunkBytes
+        }
+        return ranges
+    }
 
     /// What one compression did.
     struct Figures: Equatable {
@@ -34,14 +48,15 @@ enum ChunkedGzip {
             throw .io(path: source, message: "cannot read: \(errnoText())")
         }
         let input = [UInt8](data)
-        let count = max(1, (input.count + chunkBytes - 1) / chunkBytes)
+        let ranges = chunkRanges(count: input.count)
+        let count = ranges.count
         var figures = Figures(chunks: count)
         let slots = ChunkSlots(count: count)
         // Keys first (cheap), then the chunks the store lacks, on every core.
         var keys: [String] = []
         input.withUnsafeBytes { all in
             for c in 0..<count {
-                let part = UnsafeRawBufferPointer(rebasing: all[min(all.count, c * chunkBytes)..<min(all.count, (c + 1) * chunkBytes)])
+                let part = UnsafeRawBufferPointer(rebasing: all[ranges[c]])
                 let key = "\(FileDigest.sha256(of: part))-\(level)"
                 keys.append(key)
                 if let reused = store?.chunk(key) {
@@ -55,7 +70,7 @@ enum ChunkedGzip {
         DispatchQueue.concurrentPerform(iterations: missing.count) { m in
             let c = missing[m]
             input.withUnsafeBytes { all in
-                let part = UnsafeRawBufferPointer(rebasing: all[min(all.count, c * chunkBytes)..<min(all.count, (c + 1) * chunkBytes)])
+                let part = UnsafeRawBufferPointer(rebasing: all[ranges[c]])
                 do throws(ZlibError) {
                     slots.set(c, .success(try ZlibStream.deflatedChunk(part, level: level)))
                 } catch {

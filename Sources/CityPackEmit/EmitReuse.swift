@@ -7,7 +7,9 @@ import Foundation
 /// - `base.sqlite`: the pack database before the editorial and copy tables (``PackWriter/writeBase(_:to:)``),
 ///   under ``baseKey``;
 /// - `web/`: the web parts made from the base alone (places, search, transit), under the base's SHA-256;
-/// - `gz/`: the compressed chunks of the last pack (``ChunkedGzip``), under their input's SHA-256.
+/// - `gz/`: the compressed chunks of the last pack (``ChunkedGzip``), under their input's SHA-256;
+/// - `sizes-values.json`: what each table's and index's pages compressed to (`build-stats.json`'s sizes), under
+///   the pages' SHA-256.
 ///
 /// A clean build takes the very same steps (base, then editorial tables, then chunks), so the bytes are the
 /// same with or without these pieces. Every piece is checked against a SHA-256 before use; one that does not
@@ -113,6 +115,28 @@ public final class EmitReuse: @unchecked Sendable {
             guard (try? OutputFiles.copy((folder as NSString).appendingPathComponent(file), to: path("web/\(file)"))) != nil else { return }
         }
         setStamp("web.json", Stamp(key: base, sha256: "", bytes: 0, parts: parts))
+    }
+
+    // MARK: measured sizes
+
+    /// Compressed sizes of the last pack's objects by their pages' SHA-256 (`sizes.json`, checked by its stamp).
+    func knownSizes() -> [String: Int] {
+        guard let stamp = stamp("sizes.json"), let data = FileManager.default.contents(atPath: path("sizes-values.json")) else { return [:] }
+        guard FileDigest.sha256(of: data) == stamp.sha256, let sizes = try? JSONDecoder().decode([String: Int].self, from: data) else {
+            ignore(path("sizes-values.json"), "its bytes do not match sizes.json")
+            return [:]
+        }
+        return sizes
+    }
+
+    /// Keeps this build's measured sizes for the next.
+    func storeSizes(_ sizes: [String: Int]) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        guard (try? OutputFiles.makeDirectory(directory)) != nil, let data = try? encoder.encode(sizes),
+            (try? OutputFiles.writeAtomically(data, to: path("sizes-values.json"))) != nil
+        else { return }
+        setStamp("sizes.json", Stamp(key: "sizes", sha256: FileDigest.sha256(of: data), bytes: data.count))
     }
 
     // MARK: compressed chunks

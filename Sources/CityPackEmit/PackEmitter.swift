@@ -191,7 +191,12 @@ public enum PackEmitter {
             var inspection: Background<PackSizes?>?
             if options.measureSizes {
                 inspection = Background { () throws(EmitError) in
-                    try? PackSizes.measure(databasePath: database, failing: EmitError.self)
+                    // Objects whose pages the last build measured are not compressed again.
+                    let known = reuse?.knownSizes() ?? [:]
+                    var measured: [String: Int] = [:]
+                    let sizes = try? PackSizes.measure(databasePath: database, failing: EmitError.self, known: known) { measured[$0] = $1 }
+                    if let reuse, sizes != nil { reuse.storeSizes(measured) }
+                    return sizes
                 }
             }
             try ChunkedGzip.compress(database, to: stagedPack, level: 9, store: reuse?.chunks)

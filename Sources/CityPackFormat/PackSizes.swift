@@ -1,3 +1,4 @@
+import CityPackSupport
 import CCityPackSQLite
 import CityPackStorage
 import Foundation
@@ -31,10 +32,14 @@ public struct PackSizes: Sendable, Codable, Equatable {
     public var objects: [Object]
 
     /// Measures a decompressed pack database, failing with the caller's module error.
-    /// - Parameter databasePath: The SQLite file.
-    package static func measure<Failure: SQLiteFailure>(databasePath: String, failing: Failure.Type) throws(Failure)
-        -> PackSizes
-    {
+    /// - Parameters:
+    ///   - databasePath: The SQLite file.
+    ///   - known: Compressed sizes already measured, by the SHA-256 of an object's pages (the build cache keeps
+    ///     the last build's, so an editorial edit compresses only the objects whose pages changed).
+    ///   - measured: Called with every object's pages' SHA-256 and compressed size.
+    package static func measure<Failure: SQLiteFailure>(
+        databasePath: String, failing: Failure.Type, known: [String: Int] = [:], measured: ((String, Int) -> Void)? = nil
+    ) throws(Failure) -> PackSizes {
         let db = try SQLiteDatabase<Failure>(path: databasePath, mode: .readOnly)
         defer { db.close() }
         let pageSize = Int(try db.scalarInt("PRAGMA page_size"))
@@ -60,9 +65,12 @@ public struct PackSizes: Sendable, Codable, Equatable {
                 guard start >= 0, start + pageSize <= data.count else { continue }
                 bytes.append(contentsOf: data[start..<(start + pageSize)])
             }
+            let key = FileDigest.sha256(of: bytes)
+            let gzipBytes = known[key] ?? deflatedSize(bytes)
+            measured?(key, gzipBytes)
             objects.append(Object(
                 name: name, pages: pages.count, bytes: pages.count * pageSize, payload: payloadOf[name] ?? 0,
-                gzipBytes: deflatedSize(bytes)))
+                gzipBytes: gzipBytes))
         }
         objects.sort { ($0.gzipBytes, $1.name) > ($1.gzipBytes, $0.name) }
         return PackSizes(pageSize: pageSize, databaseBytes: data.count, objects: objects)

@@ -228,7 +228,7 @@ import Testing
         // The entries, and the emit step's reusable pieces (EmitReuse) in a folder of their own.
         let names = try FileManager.default.contentsOfDirectory(atPath: entries.path).sorted().filter { $0 != "emit" }
         #expect(try FileManager.default.contentsOfDirectory(atPath: entries.appendingPathComponent("emit").path).sorted()
-            == ["base.json", "base.sqlite", "gz", "web", "web.json"])
+            == ["base.json", "base.sqlite", "gz", "sizes-values.json", "sizes.json", "web", "web.json"])
         #expect(names == ["emit.entry", "ingestCopy.entry", "ingestGTFS.entry", "ingestOSM.entry", "validateGTFS.entry", "validatePOIs.entry"]
             || names == ["emit.entry", "ingestGTFS.entry", "ingestOSM.entry", "validateGTFS.entry", "validatePOIs.entry"], "\(names)")
         let osmEntry = entries.appendingPathComponent("ingestOSM.entry")

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CityPackDevTools
 import CityPackDiagnostics
+import CityPackEmit
 import CityPackIngest
 import Foundation
 
@@ -154,9 +155,31 @@ extension Bench {
         try fm.copyItem(atPath: run, toPath: base)
 
         func label(_ text: String) -> String { text.padding(toLength: 34, withPad: " ", startingAt: 0) }
+        /// The same edit rebuilt in one process, as `build --watch` and `preview` rebuild: a first build (the
+        /// cache warm from `base`), the edit, then the timed rebuild. Sources are left 2 s to settle first, as an
+        /// editor's are, so the digest memo may keep them (``DigestMemo``: fresh files are always hashed again).
+        func inProcess(_ scenario: Scenario) throws -> Double {
+            try reset(withOutputOf: base)
+            Thread.sleep(forTimeInterval: 2.1)
+            var diagnostics = try DiagnosticOptions.parse([])
+            diagnostics.quiet = true
+            let watch = CityWatch(city: city, root: city, templates: nil, diagnostics: diagnostics, output: out, release: EmitOptions())
+            watch.printsRounds = false
+            // Numbered as rebuilds, so that neither prints a report.
+            let first = try watch.buildOnce(number: 2, previous: nil, changed: [])
+            try scenario.edit(city)
+            let second = try watch.buildOnce(number: 3, previous: first, changed: [])
+            guard second.packWritten else {
+                Terminal.err("citypack: error: the in-process rebuild of \(cityArgument) failed\n")
+                throw ExitCode(ExitCodes.dataErrors)
+            }
+            return second.seconds
+        }
+
         var text = label("build") + "   wall s  / clean  no cache s  outputs\n"
         text += label("clean build (--no-cache)") + String(format: " %8.3f %8.2f\n", clean, 1.0)
         var allIdentical = true
+        var inProcessRows = ""
         for scenario in scenarios {
             var times: [Double] = []
             var cached: [String: Data] = [:]
@@ -177,12 +200,17 @@ extension Bench {
                 uncached.append(try build(["--no-cache"]).seconds)
                 reference = snapshot(out)
             }
+            var watched: [Double] = []
+            for _ in 0..<runs { watched.append(try inProcess(scenario)) }
+            inProcessRows += label(scenario.label) + String(format: " %8.3f %8.2f\n", median(watched), median(watched) / clean)
             let identical = cached == reference
             allIdentical = allIdentical && identical
             let differing = Set(cached.keys).union(reference.keys).filter { cached[$0] != reference[$0] }.sorted()
             text += label(scenario.label) + String(format: " %8.3f %8.2f %10.3f  ", median(times), median(times) / clean, median(uncached))
                 + (identical ? "identical to the same builds without the cache" : "DIFFER: \(differing.prefix(5).joined(separator: ", "))") + "\n"
         }
+        text += "\nthe same rebuilds in one process (build --watch, preview), against the clean build above\n"
+            + label("rebuild") + "   wall s  / clean\n" + inProcessRows
         Terminal.out(text)
         if !allIdentical { throw ExitCode(ExitCodes.dataErrors) }
     }

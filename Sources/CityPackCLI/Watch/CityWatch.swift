@@ -43,6 +43,8 @@ final class CityWatch: @unchecked Sendable {
     let release: EmitOptions
     /// Whether the builds read and write the build cache (`--no-cache` turns it off).
     let useCache: Bool
+    /// Whether rebuilds print their delta and summary (`bench --incremental` times them silently).
+    var printsRounds = true
     /// Serialises builds with stopping: a signal waits for the build under way.
     private let buildLock = NSLock()
     private var signalSources: [any DispatchSourceSignal] = []
@@ -91,7 +93,7 @@ final class CityWatch: @unchecked Sendable {
         buildLock.lock()
         defer { buildLock.unlock() }
         let start = ContinuousClock.now
-        if number > 1 {
+        if number > 1 && printsRounds {
             let what = changed.prefix(3).map { Self.display($0) }.joined(separator: ", ") + (changed.count > 3 ? " and \(changed.count - 3) more" : "")
             Terminal.err("citypack: \(what.isEmpty ? "a source" : what) changed; rebuilding\n")
         }
@@ -117,7 +119,7 @@ final class CityWatch: @unchecked Sendable {
         if let previous {
             let delta = DiagnosticDelta(from: previous.report.diagnostics, to: outcome.report.diagnostics, root: root)
             round.delta = delta
-            Terminal.err(delta.lines.map { $0 + "\n" }.joined() + Self.summary(round))
+            if printsRounds { Terminal.err(delta.lines.map { $0 + "\n" }.joined() + Self.summary(round)) }
         }
         return round
     }
