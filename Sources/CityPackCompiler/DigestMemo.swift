@@ -52,6 +52,12 @@ enum DigestMemo {
         return digest.sha256
     }
 
+    /// Whether a digest of the file as it is now is remembered (tests).
+    static func remembers(_ path: String) -> Bool {
+        guard let now = stamp(path), let hit = lock.withLock({ known[path] }) else { return false }
+        return hit.0 == now
+    }
+
     /// Forgets everything (tests).
     static func reset() { lock.withLock { known = [:] } }
 }

@@ -118,4 +118,27 @@ import Testing
         // No temporary file is left beside the entries.
         #expect(try FileManager.default.contentsOfDirectory(atPath: cache.directory).sorted() == ["emit.entry", "ingestOSM.entry"])
     }
+
+    /// The digest memo of a rebuild loop: a file just written is hashed again every time (a rewrite of the same
+    /// size in the same clock tick must change its key); a settled file is remembered until it changes.
+    @Test func digestMemoNeverKeepsAFreshFile() throws {
+        let dir = try TestPaths.temporaryDirectory("digest-memo")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("source.csv").path
+        try Data("a,b\n1,2\n".utf8).write(to: URL(fileURLWithPath: file))
+        let first = DigestMemo.sha256(file)
+        #expect(!DigestMemo.remembers(file))
+        try Data("a,b\n1,3\n".utf8).write(to: URL(fileURLWithPath: file))
+        let second = DigestMemo.sha256(file)
+        #expect(first != nil && second != nil && first != second)
+        // Settled: remembered, and used while the file is as it was.
+        Thread.sleep(forTimeInterval: Double(DigestMemo.settledSeconds) + 0.2)
+        #expect(DigestMemo.sha256(file) == second)
+        #expect(DigestMemo.remembers(file))
+        #expect(DigestMemo.sha256(file) == second)
+        // Any write moves the status-change time: the memo no longer applies.
+        try Data("a,b\n1,4\n".utf8).write(to: URL(fileURLWithPath: file))
+        #expect(!DigestMemo.remembers(file))
+        #expect(DigestMemo.sha256(file) != second)
+    }
 }
