@@ -17,30 +17,24 @@ extension StageWork {
     /// all still there with the same bytes (``emitOutputs(_:)``): running it would then write nothing.
     func emitKey(_ outputDirectory: String) -> CacheKey {
         var k = key("emit")
-        k.add("osm", osmKey?.hex ?? "none")
-        k.add("gtfs", gtfsKey?.hex ?? "none")
+        // What the base database reads, then the editorial and copy folders and the release options.
+        k.add("base", emitBaseKey().hex)
         if let directory = city.editorialDirectory { k.addContent(of: directory) }
         for case .ingestCopy(let template, let cityCopy) in plan.kinds {
             k.addContent(of: template)
             if let cityCopy { k.addContent(of: cityCopy) }
         }
-        k.addContent(of: city.file)
-        k.add("city directory", city.directory)
-        for file in profileFiles { k.addContent(of: file) }
-        for file in BuildPlan.hashedSources(of: city) { k.add("source", display(file)) }
-        let options = plan.options
-        k.add("today", "\(options.buildDate ?? CivilDate.utc(secondsSince1970: Compiler.wallClockOrEpoch(options)))")
-        k.add("source date epoch", "\(options.sourceDateEpoch.map(String.init) ?? "none")")
         k.add("output", outputDirectory)
-        let release = options.release
+        let release = plan.options.release
         k.add("release", "keep \(release.keepVersions) explicit \(release.keepVersionsExplicit) city keep \(city.keepVersions.map(String.init) ?? "none") "
             + "key \(release.signingKey?.keyID ?? "none") catalog \(release.writeCatalog) sizes \(release.measureSizes) "
             + "delay \(release.testStepDelayMicroseconds)")
         return k
     }
 
-    /// The key of the pack's base database (``EmitReuse``): what ``emitKey(_:)`` hashes but the editorial and copy
-    /// folders and the release options, which the base does not read.
+    /// The key of the pack's base database (``EmitReuse``), and the part of ``emitKey(_:)`` it shares: the
+    /// earlier stages' keys, the city file, the profile and the build date, not the editorial and copy folders nor
+    /// the release options, which the base does not read.
     func emitBaseKey() -> CacheKey {
         var k = key("emit base")
         k.add("osm", osmKey?.hex ?? "none")

@@ -45,21 +45,22 @@ enum ChunkedGzip {
         guard let data = FileManager.default.contents(atPath: source) else {
             throw .io(path: source, message: "cannot read: \(errnoText())")
         }
-        let input = [UInt8](data)
+        let input = data
         let ranges = chunkRanges(count: input.count)
         let count = ranges.count
         var figures = Figures(chunks: count)
         let slots = ChunkSlots(count: count)
-        // Keys first (cheap), then the chunks the store lacks, on every core.
+        // With a store: keys first (cheap), then the chunks it lacks, on every core.
         var keys: [String] = []
-        input.withUnsafeBytes { all in
-            for c in 0..<count {
-                let part = UnsafeRawBufferPointer(rebasing: all[ranges[c]])
-                let key = "\(FileDigest.sha256(of: part))-\(level)"
-                keys.append(key)
-                if let reused = store?.chunk(key) {
-                    slots.set(c, .success(reused))
-                    figures.reused += 1
+        if let store {
+            input.withUnsafeBytes { all in
+                for c in 0..<count {
+                    let key = "\(FileDigest.sha256(of: UnsafeRawBufferPointer(rebasing: all[ranges[c]])))-\(level)"
+                    keys.append(key)
+                    if let reused = store.chunk(key) {
+                        slots.set(c, .success(reused))
+                        figures.reused += 1
+                    }
                 }
             }
         }
@@ -83,14 +84,14 @@ enum ChunkedGzip {
                 throw .compression(path: destination, message: "deflate failed (zlib \(code))")
             }
             out += bytes
-            if !reusedChunks.contains(c) { store?.put(keys[c], bytes) }
+            if let store, !reusedChunks.contains(c) { store.put(keys[c], bytes) }
         }
         // A final empty fixed-Huffman block ends the stream; then CRC-32 and size (mod 2³²), little-endian.
         out += [3, 0]
         let crc = input.withUnsafeBytes { ZlibStream.crc32(of: $0) }
         let size = UInt32(truncatingIfNeeded: input.count)
         for value in [crc, size] { for shift in stride(from: 0, to: 32, by: 8) { out.append(UInt8(truncatingIfNeeded: value >> UInt32(shift))) } }
-        store?.keepOnly(Set(keys))
+        if let store { store.keepOnly(Set(keys)) }
         try OutputFiles.write(Data(out), to: destination)
         return figures
     }

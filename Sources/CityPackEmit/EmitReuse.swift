@@ -161,12 +161,12 @@ final class GzipChunkStore {
     func chunk(_ key: String) -> [UInt8]? {
         let file = (folder as NSString).appendingPathComponent(key)
         guard let data = FileManager.default.contents(atPath: file) else { return nil }
-        let bytes = [UInt8](data)
-        guard bytes.count > 32, Array(bytes[32...]).withUnsafeBytes({ FileDigest.sha256Bytes(of: $0) }) == Array(bytes[..<32]) else {
+        let payload = [UInt8](data.dropFirst(32))
+        guard data.count > 32, FileDigest.sha256Bytes(of: payload) == [UInt8](data.prefix(32)) else {
             reuse.ignore(file, "its bytes do not match their SHA-256")
             return nil
         }
-        return Array(bytes[32...])
+        return payload
     }
 
     /// Stores the compressed bytes of `key`.

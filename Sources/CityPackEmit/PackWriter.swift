@@ -51,12 +51,7 @@ enum PackWriter {
             (PackSchema.MetaKey.stopCount, String(input.transitCounts.stops)),
             (PackSchema.MetaKey.lineCount, String(input.transitCounts.lines)),
         ]
-        let metaInsert = try db.prepare(PackSchema.Meta.insert())
-        for (key, value) in meta.sorted(by: { $0.0 < $1.0 }) {
-            metaInsert.bind(1, key)
-            metaInsert.bind(2, value)
-            try metaInsert.run()
-        }
+        try insertMeta(meta, db: db)
 
         let categories = input.categories.sorted { $0.id < $1.id }
         let categoryInsert = try db.prepare(PackSchema.Category.insert())
@@ -131,17 +126,21 @@ enum PackWriter {
         try db.exec("PRAGMA journal_mode = OFF")
         try db.exec("PRAGMA synchronous = OFF")
         try db.exec("BEGIN")
-        let metaInsert = try db.prepare(PackSchema.Meta.insert())
-        for (key, value) in [
-            (PackSchema.MetaKey.cardCount, String(input.editorial.cards.count)),
-            (PackSchema.MetaKey.routeCount, String(input.editorial.routes.count)),
-        ].sorted(by: { $0.0 < $1.0 }) {
-            metaInsert.bind(1, key)
-            metaInsert.bind(2, value)
-            try metaInsert.run()
-        }
+        try insertMeta(
+            [(PackSchema.MetaKey.cardCount, String(input.editorial.cards.count)),
+             (PackSchema.MetaKey.routeCount, String(input.editorial.routes.count))], db: db)
         try EditorialWriter.write(input.editorial, copy: input.copy, city: input.city, db: db)
         try db.exec("COMMIT")
+    }
+
+    /// Inserts `meta` rows in key order.
+    static func insertMeta(_ rows: [(String, String)], db: Database) throws(EmitError) {
+        let insert = try db.prepare(PackSchema.Meta.insert())
+        for (key, value) in rows.sorted(by: { $0.0 < $1.0 }) {
+            insert.bind(1, key)
+            insert.bind(2, value)
+            try insert.run()
+        }
     }
 
     /// Adds the release rows of `meta` to a finished pack: `data_version` and `created_at` (ISO 8601 UTC, the
