@@ -163,7 +163,8 @@ extension PackLibrary {
                 try? store.writePointer(PackStore.Pointer(current: manifest.dataVersion, previous: nil), city: city)
                 store.removeVersion(city, installed)
             }
-            memo?.seen[city] = max(memo?.seen[city] ?? 0, manifest.dataVersion)
+            let seen = max(memo?.seen[city] ?? 0, manifest.dataVersion)
+            memo?.seen[city] = seen
             step("done")
             publishResting(city)
             return hub.state(of: city)

@@ -99,7 +99,8 @@ public actor PackLibrary {
         if let data = FileManager.default.contents(atPath: folder.appendingPathComponent("catalog.json").path),
             let memoData = FileManager.default.contents(atPath: folder.appendingPathComponent("http.json").path),
             let memo = try? JSONDecoder().decode(CatalogMemo.self, from: memoData),
-            let catalog = try? JSONDecoder().decode(Catalog.self, from: data)
+            let catalog = try? JSONDecoder().decode(Catalog.self, from: data),
+            memo.url == configuration.catalogURL.absoluteString
         {
             self.memo = memo
             self.catalog = catalog
