@@ -192,6 +192,8 @@ extension PackLibrary {
     {
         // 1. The manifest, checked against the trust policy and the catalog entry that named it.
         step("manifest")
+        let total = Int64(plan.bytes)
+        hub.set(city, .downloading(bytes: 0, total: total))
         let manifestURL = folder.appendingPathComponent(PackStore.manifestName)
         let manifestResponse = try await fetch(resolve(entry.manifest), to: manifestURL, headers: [:], resume: true) { _ in }
         guard let manifestBytes = FileManager.default.contents(atPath: manifestURL.path) else {
@@ -212,8 +214,6 @@ extension PackLibrary {
         }
         // 2. The delta or the pack, resumable.
         step("download")
-        let total = Int64(plan.bytes)
-        hub.set(city, .downloading(bytes: 0, total: total))
         let download = folder.appendingPathComponent(plan.delta == nil ? "pack.citypack.gz" : "update.delta")
         let hub = self.hub
         let response = try await fetch(resolve(plan.path), to: download, headers: [:], resume: true) { bytes in

@@ -5,7 +5,7 @@ import FoundationNetworking
 #endif
 
 /// The default ``PackTransport``: `URLSession` (FoundationNetworking on Linux), one ephemeral session per request,
-/// no URL cache and no cookies, the body streamed to the file as it arrives.
+/// no URL cache and no cookies, the body streamed to the file as it arrives. `file:` URLs are read directly.
 ///
 /// A request that receives no bytes for ``stallTimeout`` seconds is cancelled and reported as
 /// ``TransportError/timeout(_:)`` (a watchdog of its own: URLSession's request timeout means different things on
@@ -25,6 +25,7 @@ public struct URLSessionTransport: PackTransport {
         async throws(TransportError) -> TransportResponse
     {
         if Task.isCancelled { throw .cancelled }
+        if request.url.isFileURL { return try Self.copyFile(request.url, to: destination, progress: progress) }
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = "GET"
         urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
@@ -48,6 +49,21 @@ public struct URLSessionTransport: PackTransport {
             fetch.cancelByCaller()
         }
         return try result.get()
+    }
+}
+
+extension URLSessionTransport {
+    /// A `file:` URL (a catalog on disk, for tests and side-loading): the whole file, as a `200` (or a `404`).
+    static func copyFile(_ url: URL, to destination: URL, progress: @escaping @Sendable (TransportResponse) -> Void)
+        throws(TransportError) -> TransportResponse
+    {
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            return TransportResponse(status: 404, headers: [:], bodyBytes: 0)
+        }
+        do { try data.write(to: destination) } catch { throw .io("\(destination.path): \(error)") }
+        let response = TransportResponse(status: 200, headers: ["Content-Length": String(data.count)], bodyBytes: Int64(data.count))
+        progress(response)
+        return response
     }
 }
 
