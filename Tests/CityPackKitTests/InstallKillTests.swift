@@ -96,7 +96,7 @@ import Testing
         while kills < 50 && round < 160 {
             let (store, log) = try fresh()
             let full = round % 2 == 0
-            let delay = random.unit() * (duration[full] ?? 0.3) * 1.05
+            let delay = random.unit() * (duration[full] ?? 0.3) * 0.9
             let r = try Self.run(Self.arguments(server.proxy, store: store, log: log, key: fixture.publicKeyFile, full: full), log: log, delay: delay)
             guard r.killed else {
                 completed += 1
