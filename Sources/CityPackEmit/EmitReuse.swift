@@ -92,7 +92,7 @@ public final class EmitReuse: @unchecked Sendable {
     /// are none for it or one does not check out.
     func loadWebParts(base: String, into folder: String, prefix: String) -> [Manifest.WebPart]? {
         guard let stamp = stamp("web.json"), stamp.key == base, let parts = stamp.parts else { return nil }
-        for part in parts {
+        for part in parts.flatMap(\.files) {
             let file = (part.path as NSString).lastPathComponent
             let staged = (folder as NSString).appendingPathComponent(file)
             guard part.path == "\(prefix)/\(file)", (try? OutputFiles.copy(path("web/\(file)"), to: staged)) != nil,
@@ -110,7 +110,7 @@ public final class EmitReuse: @unchecked Sendable {
         let web = path("web")
         try? FileManager.default.removeItem(atPath: web)
         guard (try? OutputFiles.makeDirectory(web)) != nil else { return }
-        for part in parts {
+        for part in parts.flatMap(\.files) {
             let file = (part.path as NSString).lastPathComponent
             guard (try? OutputFiles.copy((folder as NSString).appendingPathComponent(file), to: path("web/\(file)"))) != nil else { return }
         }
