@@ -101,7 +101,7 @@ extension WebWriter {
         for (cell, count) in zip(p.cells, p.counts) { keys += repeatElement(cell, count: count) }
         for i in indexedCount..<p.id.count { keys.append("~\(p.id[i])") }
         func estimate(_ i: Int) -> Int {
-            var n = 30 + (p.name[i]?.utf8.count ?? 0) + (searchRows[p.id[i]]?.tokens.utf8.count ?? 0)
+            var n = WebFlavour.rowChunkRowBytes + (p.name[i]?.utf8.count ?? 0) + (searchRows[p.id[i]]?.tokens.utf8.count ?? 0)
             for (k, v) in p.names[i] { n += k.utf8.count + v.utf8.count }
             for (k, v) in p.tags[i] { n += k.utf8.count + v.utf8.count }
             return n

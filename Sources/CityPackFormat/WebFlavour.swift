@@ -21,14 +21,17 @@ public enum WebFlavour {
     public static let rowsPrefix = "rows"
 
     /// Row chunking (places): a chunk ends after the last row of a geohash-8 cell (or of an unindexed stop) once it
-    /// holds at least ``rowChunkMinBytes`` (estimated JSON bytes of the rows' texts) and either the FNV-1a hash of
+    /// holds at least ``rowChunkMinBytes`` (estimated bytes of its rows, ``rowChunkRowBytes``) and either the FNV-1a hash of
     /// the cell is divisible by ``rowChunkDivisor`` or it holds ``rowChunkMaxBytes``: boundaries depend on the
     /// rows nearby only, so a local edit changes one chunk (or two, when a row moves).
-    public static let rowChunkMinBytes = 2450
+    public static let rowChunkMinBytes = 2000
     /// See ``rowChunkMinBytes``.
-    public static let rowChunkMaxBytes = 5250
+    public static let rowChunkMaxBytes = 6000
     /// See ``rowChunkMinBytes``.
-    public static let rowChunkDivisor: UInt32 = 3
+    public static let rowChunkDivisor: UInt32 = 8
+    /// A row's estimated bytes: this, plus the UTF-8 bytes of its name, its search tokens, and its localized names'
+    /// and tags' keys and values (ids, coordinates and codes weigh about as much as a short name once compressed).
+    public static let rowChunkRowBytes = 80
     /// Text chunking (transit): the part's JSON text is cut after a `,` once a piece holds ``textChunkMinBytes``
     /// and either the FNV-1a hash of the 32 bytes before the cut is divisible by ``textChunkDivisor`` or the
     /// piece holds ``textChunkMaxBytes``.
