@@ -540,7 +540,9 @@ export class CityPack {
   async _load(name) {
     const entry = this.manifest.web.parts.find((p) => p.name === name);
     if (!entry) throw new PackError('part', `the pack has no web part '${name}'`);
+    // Search rows live in the places chunks: loaded alongside (a failure is reported once, by the await below).
     const before = name === 'search' ? this.load('places') : null;
+    before?.catch(() => {});
     const files = [entry, ...(entry.chunks ?? [])];
     const texts = await Promise.all(files.map((f) => this._verifiedText(f)));
     const head = parseJSON(texts[0], entry.path);
