@@ -15,6 +15,8 @@ extension WebWriter {
         /// Category ids; a chunk's `category` and `also` hold positions in this list. The pack's categories (the
         /// profile's, whatever the data) and the stops', so an edit of the data leaves it as it is.
         var categories: [String]
+        /// Names of the columns of a row chunk, in order (``WebFlavour/rowColumns``).
+        var columns = WebFlavour.rowColumns
         /// Tag key by reference (the shortest prefix, at least 3 hex digits, of the key's SHA-256 that no other
         /// key of the pack shares): a reference does not move when other keys come or go.
         var tagKeys: [String: String]
@@ -31,9 +33,9 @@ extension WebWriter {
         var terms: [String: String] = [:]
     }
 
-    /// Rows of `places` (see `docs/WEB.md`).
+    /// Rows of `places` (see `docs/WEB.md`), encoded as a JSON array of its columns in the order of
+    /// ``WebFlavour/rowColumns`` (the head's `columns`), an absent column as null: no member names in every chunk.
     struct RowChunk: Encodable {
-        var format = WebFlavour.formatVersion
         /// Rows of the chunk in the proximity index; the rest (after them) are searchable stops it does not hold.
         /// Absent when every row is indexed.
         var indexed: Int?
@@ -60,6 +62,28 @@ extension WebWriter {
         var tokens: [String?] = []
         /// Per row, the reference of its `terms` tokens in the search head; null when the place has no search row.
         var terms: [String?] = []
+
+        func encode(to encoder: any Encoder) throws {
+            var columns = encoder.unkeyedContainer()
+            func put<T: Encodable>(_ value: T?) throws {
+                if let value { try columns.encode(value) } else { try columns.encodeNil() }
+            }
+            // The order of WebFlavour.rowColumns.
+            try put(indexed)
+            try put(id)
+            try put(lat7)
+            try put(lon7)
+            try put(lat)
+            try put(lon)
+            try put(category)
+            try put(name)
+            try put(names)
+            try put(tags)
+            try put(stopId)
+            try put(also)
+            try put(tokens)
+            try put(terms)
+        }
     }
 
     /// References for strings: for each, the shortest prefix (at least `minimum` hex digits) of its SHA-256 that

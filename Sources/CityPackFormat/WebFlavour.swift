@@ -19,14 +19,18 @@ public enum WebFlavour {
     public static let transitPart = "transit"
     /// File name prefix of the row chunks of `places` (`web/rows-<sha16>.json.gz`).
     public static let rowsPrefix = "rows"
+    /// The columns of a row chunk, in the order of its JSON array (the places head lists them as `columns`).
+    public static let rowColumns = [
+        "indexed", "id", "lat7", "lon7", "lat", "lon", "category", "name", "names", "tags", "stopId", "also", "tokens", "terms",
+    ]
 
     /// Row chunking (places): a chunk ends after the last row of a geohash-8 cell (or of an unindexed stop) once it
     /// holds at least ``rowChunkMinBytes`` (estimated bytes of its rows, ``rowChunkRowBytes``) and either the FNV-1a hash of
     /// the cell is divisible by ``rowChunkDivisor`` or it holds ``rowChunkMaxBytes``: boundaries depend on the
     /// rows nearby only, so a local edit changes one chunk (or two, when a row moves).
-    public static let rowChunkMinBytes = 2000
+    public static let rowChunkMinBytes = 1500
     /// See ``rowChunkMinBytes``.
-    public static let rowChunkMaxBytes = 6000
+    public static let rowChunkMaxBytes = 4000
     /// See ``rowChunkMinBytes``.
     public static let rowChunkDivisor: UInt32 = 8
     /// A row's estimated bytes: this, plus the UTF-8 bytes of its name, its search tokens, and its localized names'

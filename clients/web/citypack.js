@@ -552,11 +552,7 @@ export class CityPack {
       json = parseJSON(texts.slice(1).join(''), entry.path);
       if (json.format !== WEB_FORMAT) throw new PackError('format', `${entry.path}: web format ${json.format} is not supported`);
     } else if (name === 'places') {
-      const chunks = texts.slice(1).map((t, i) => parseJSON(t, files[i + 1].path));
-      for (let i = 0; i < chunks.length; i++) {
-        if (chunks[i].format !== WEB_FORMAT) throw new PackError('format', `${files[i + 1].path}: web format ${chunks[i].format} is not supported`);
-      }
-      json = assemblePlaces(head, chunks);
+      json = assemblePlaces(head, texts.slice(1).map((t, i) => parseJSON(t, files[i + 1].path)));
     } else if (name === 'search') {
       await before;
       json = assembleSearch(head, this._parts.places);
@@ -883,7 +879,13 @@ function assemblePlaces(head, chunks) {
   };
   const tagKeys = head.tagKeys ?? {};
   let indexedDone = false;
-  for (const c of chunks) {
+  for (const columns of chunks) {
+    if (!Array.isArray(columns) || columns.length !== head.columns.length) throw new PackError('part', 'places: a row chunk does not have the head\'s columns');
+    // The chunk's columns by the head's names; null is an absent column.
+    const c = {};
+    head.columns.forEach((name, k) => {
+      if (columns[k] != null) c[name] = columns[k];
+    });
     const n = c.id.length;
     const indexed = c.indexed ?? n;
     if (indexed > 0 && indexedDone) throw new PackError('part', 'places: indexed rows after unindexed ones');
