@@ -16,6 +16,8 @@ const EARTH_RADIUS = 6371008.8; // metres, GreatCircle.earthRadius
 const COVER_CELLS = 4; // ProximityIndex.coverCells
 const PAD_DEGREES = 1e-07; // GeohashCover.padDegrees
 const GEOHASH_ALPHABET = '0123456789bcdefghjkmnpqrstuvwxyz'; // Geohash.alphabet
+/** How the writer cuts the places rows into chunks (WebFlavour.rowChunk*; docs/WEB.md), for tools and tests. */
+export const ROW_CHUNKING = { minBytes: 1500, maxBytes: 4000, divisor: 8, rowBytes: 80 };
 // </generated>
 
 /** An error with a stable `code`: `manifest`, `hash`, `size`, `signature`, `format`, `fetch`, `part`. */

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { geohash, openPack, webFiles } from '../citypack.js';
+import { geohash, openPack, ROW_CHUNKING, webFiles } from '../citypack.js';
 import { buildCity, citypackBinary, fileFetch, needsSharedData, root } from '../test-support/support.mjs';
 
 const env = { ...process.env, SOURCE_DATE_EPOCH: '1700000000' };
@@ -173,4 +173,75 @@ test('the chunked web flavour is at most 1.05× the one-file-per-part layout (Mo
 test('the chunked web flavour is at most 1.05× the one-file-per-part layout (Liechtenstein, Milan + GTFS)', { skip: needsSharedData }, async (t) => {
   await compareWithFormatOne(t, 'vaduz');
   await compareWithFormatOne(t, 'milan');
+});
+
+/** FNV-1a (32 bits) of a string's UTF-8 bytes, as WebWriter.fnv1a. */
+function fnv1a(text) {
+  let hash = 0x811c9dc5;
+  for (const byte of Buffer.from(text, 'utf8')) hash = Math.imul(hash ^ byte, 0x01000193) >>> 0;
+  return hash;
+}
+
+/** The writer's row chunking (docs/WEB.md) over rows `{key, bytes, id}`: the chunks as lists of ids. */
+function chunkRows(rows) {
+  const out = [];
+  let current = [];
+  let size = 0;
+  rows.forEach((row, i) => {
+    current.push(row.id);
+    size += row.bytes;
+    const last = i + 1 === rows.length;
+    if (!last && rows[i + 1].key === row.key) return;
+    if (last || (size >= ROW_CHUNKING.minBytes && (size >= ROW_CHUNKING.maxBytes || fnv1a(row.key) % ROW_CHUNKING.divisor === 0))) {
+      out.push(current.join(','));
+      current = [];
+      size = 0;
+    }
+  });
+  return out;
+}
+
+/**
+ * Locality of the chunk boundaries: the rule (reproduced here from docs/WEB.md and checked against the chunks the
+ * writer made) applied to the rows without each one in turn — a POI removed, or, read backwards, added — and how
+ * many chunks that changes.
+ */
+async function boundaryLocality(t, city) {
+  const built = buildCity(city);
+  const m = JSON.parse(readFileSync(built.manifest, 'utf8'));
+  const pack = await openPack(fileFetch, built.manifestURL, { parts: ['places'], strings: [] });
+  const p = pack._parts.places;
+  const utf8 = (x) => Buffer.byteLength(x ?? '', 'utf8');
+  const pairs = (o) => Object.entries(o ?? {}).reduce((a, [k, v]) => a + utf8(k) + utf8(v), 0);
+  const rows = p.id.map((id, i) => ({
+    id,
+    key: i < p.cells.length ? geohash(p.lat[i], p.lon[i], p.precision) : `~${id}`,
+    bytes: ROW_CHUNKING.rowBytes + utf8(p.name[i]) + utf8(p.tokens[i]) + pairs(p.names[i]) + pairs(p.tags[i]),
+  }));
+  const written = m.web.parts
+    .find((x) => x.name === 'places')
+    .chunks.map((c) => JSON.parse(gunzipSync(readFileSync(join(built.output, city, c.path))).toString('utf8'))[1].join(','));
+  const chunks = chunkRows(rows);
+  assert.deepEqual(chunks, written, `${city}: the rule of docs/WEB.md makes the writer's chunks`);
+  const before = new Set(chunks);
+  const changed = new Map();
+  for (let i = 0; i < rows.length; i++) {
+    const after = chunkRows(rows.filter((_, k) => k !== i));
+    const n = after.filter((c) => !before.has(c)).length;
+    changed.set(n, (changed.get(n) ?? 0) + 1);
+  }
+  const spread = [...changed.entries()].sort((a, b) => a[0] - b[0]).map(([n, k]) => `${n} chunk${n === 1 ? '' : 's'}: ${k}`);
+  const line = `WEBCHUNKS ${city}: ${chunks.length} chunks; one row removed (or added) changes ${spread.join(', ')} of ${rows.length} cases`;
+  console.log(line);
+  t.diagnostic(line);
+  const mean = [...changed.entries()].reduce((a, [n, k]) => a + n * k, 0) / rows.length;
+  assert.ok(mean <= 1.5, line);
+}
+
+test('chunk boundaries are local: one row more or less changes few chunks (Monaco)', async (t) => {
+  await boundaryLocality(t, 'monaco');
+});
+
+test('chunk boundaries are local (Liechtenstein)', { skip: needsSharedData }, async (t) => {
+  await boundaryLocality(t, 'vaduz');
 });
