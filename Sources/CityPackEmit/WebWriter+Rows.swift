@@ -114,7 +114,9 @@ extension WebWriter {
         }
         let termRefs = references(Set(searchRows.values.map(\.terms)), minimum: 4)
         let tagRefs = references(Set(p.tags.flatMap(\.keys)), minimum: 3)
-        let categories = Array(Set(p.categoryCodes + p.category + p.also.values.flatMap { $0 })).sorted()
+        // The profile's categories and the three of stops, always (the rows' own only add ids outside them, which
+        // the pack does not make): a list that data edits leave alone.
+        let categories = Array(Set(p.categoryCodes + WebWriter.stopCategories + p.category + p.also.values.flatMap { $0 })).sorted()
         var categoryIndex: [String: Int] = [:]
         for (i, c) in categories.enumerated() { categoryIndex[c] = i }
 

@@ -155,6 +155,9 @@ enum WebWriter {
 
     // MARK: - places
 
+    /// Categories of stops by GTFS location_type: 2, 1, and every other (ascending).
+    static let stopCategories = ["transit_entrance", "transit_station", "transit_stop"]
+
     /// The rows of `places` as read from the pack, in index order (``writeRows(places:search:folder:prefix:path:)``
     /// chunks them).
     struct Places {
@@ -230,9 +233,9 @@ enum WebWriter {
         }
         func stopCategory(_ type: Int64) -> String {
             switch type {
-            case 1: "transit_station"
-            case 2: "transit_entrance"
-            default: "transit_stop"
+            case 1: stopCategories[1]
+            case 2: stopCategories[0]
+            default: stopCategories[2]
             }
         }
         let index = ProximityIndex(points)

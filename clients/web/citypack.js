@@ -908,8 +908,11 @@ function assemblePlaces(head, chunks) {
       }
       if (i < indexed) {
         const cell = geohash(la, lo, head.precision);
-        if (out.cells[out.cells.length - 1] === cell) out.counts[out.counts.length - 1] += 1;
+        const lastCell = out.cells[out.cells.length - 1];
+        if (lastCell === cell) out.counts[out.counts.length - 1] += 1;
         else {
+          // Rows come in cell order; a cell out of order means the grid here is not the writer's.
+          if (lastCell !== undefined && cell < lastCell) throw new PackError('part', `places: row ${id} is out of cell order`);
           out.cells.push(cell);
           out.counts.push(1);
         }
