@@ -57,18 +57,22 @@ header osm-bench "citypack bench --osm ../shared/data/osm/liechtenstein-2024.osm
 echo "doc-figures: web part sizes…" >&2
 header web-sizes "citypack build (SOURCE_DATE_EPOCH=1700000000), sizes from each manifest"
 python3 - "$work/out" >> "$work/blocks/web-sizes" <<'EOF'
-import json, sys
+import json, os, sys
 out = sys.argv[1]
 rows = [("Monaco (`inputs/monaco`)", "monaco"), ("Liechtenstein (`liechtenstein-2024.osm.gz`)", "liechtenstein"),
         ("Milan + ATM GTFS (`milan-2015.osm.gz`, `milan-atm-2015.zip`)", "milan")]
 def n(v): return f"{v:,}".replace(",", " ") if v is not None else "—"
-print("| city | POIs | pack.gz | places | search | editorial | transit | web total |")
-print("|---|---:|---:|---:|---:|---:|---:|---:|")
+print("| city | POIs | pack.gz | places | search | editorial | transit | web total | files | manifest.json |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 for label, city in rows:
     m = json.load(open(f"{out}/{city}/manifest.json"))
-    parts = {p["name"]: p["bytes"] for p in m.get("web", {}).get("parts", [])}
+    # A part's bytes: its head and its chunks (web format 2).
+    files = {p["name"]: [p] + p.get("chunks", []) for p in m.get("web", {}).get("parts", [])}
+    parts = {k: sum(f["bytes"] for f in v) for k, v in files.items()}
     pois = m.get("counts", {}).get("pois")
-    print(f"| {label} | {n(pois)} | {n(m['artifact']['bytes'])} | " + " | ".join(n(parts.get(k)) for k in ["places", "search", "editorial", "transit"]) + f" | {n(sum(parts.values()))} |")
+    size = os.path.getsize(f"{out}/{city}/manifest.json")
+    print(f"| {label} | {n(pois)} | {n(m['artifact']['bytes'])} | " + " | ".join(n(parts.get(k)) for k in ["places", "search", "editorial", "transit"])
+          + f" | {n(sum(parts.values()))} | {sum(len(v) for v in files.values())} | {n(size)} |")
 EOF
 
 node_bin="$(command -v node || true)"

@@ -91,8 +91,8 @@ public final class EmitReuse: @unchecked Sendable {
     /// The web parts stored for the base with SHA-256 `base`, copied into the staged web `folder`; nil when there
     /// are none for it or one does not check out.
     func loadWebParts(base: String, into folder: String, prefix: String) -> [Manifest.WebPart]? {
-        guard let stamp = stamp("web.json"), stamp.key == base, let parts = stamp.parts else { return nil }
-        for part in parts {
+        guard let stamp = stamp("web.json"), stamp.key == Self.webKey(base), let parts = stamp.parts else { return nil }
+        for part in parts.flatMap(\.files) {
             let file = (part.path as NSString).lastPathComponent
             let staged = (folder as NSString).appendingPathComponent(file)
             guard part.path == "\(prefix)/\(file)", (try? OutputFiles.copy(path("web/\(file)"), to: staged)) != nil,
@@ -110,12 +110,15 @@ public final class EmitReuse: @unchecked Sendable {
         let web = path("web")
         try? FileManager.default.removeItem(atPath: web)
         guard (try? OutputFiles.makeDirectory(web)) != nil else { return }
-        for part in parts {
+        for part in parts.flatMap(\.files) {
             let file = (part.path as NSString).lastPathComponent
             guard (try? OutputFiles.copy((folder as NSString).appendingPathComponent(file), to: path("web/\(file)"))) != nil else { return }
         }
-        setStamp("web.json", Stamp(key: base, sha256: "", bytes: 0, parts: parts))
+        setStamp("web.json", Stamp(key: Self.webKey(base), sha256: "", bytes: 0, parts: parts))
     }
+
+    /// The key of stored web parts: the base's SHA-256 and the web format (parts of another layout never return).
+    static func webKey(_ base: String) -> String { "\(base) web \(WebFlavour.formatVersion)" }
 
     // MARK: measured sizes
 

@@ -284,9 +284,9 @@ public enum PackEmitter {
         // go in before any manifest that names them, the versioned one included; the previous release's parts stay
         // until pruned below.
         try OutputFiles.makeDirectory((cityDir as NSString).appendingPathComponent(WebFlavour.folder))
-        for part in webParts {
+        for file in webParts.flatMap(\.files) {
             try commit(
-                (staging as NSString).appendingPathComponent(part.path), (cityDir as NSString).appendingPathComponent(part.path),
+                (staging as NSString).appendingPathComponent(file.path), (cityDir as NSString).appendingPathComponent(file.path),
                 delay: stepDelay)
         }
         let deltaCommits = stagedDeltas.map { ($0.staged, (cityDir as NSString).appendingPathComponent($0.delta.path)) }
@@ -324,7 +324,7 @@ public enum PackEmitter {
         var referenced: Set<String> = []
         for name in manifests {
             guard let manifest = readManifest((cityDirectory as NSString).appendingPathComponent(name)) else { continue }
-            for part in manifest.web?.parts ?? [] { referenced.insert(part.path) }
+            for file in (manifest.web?.parts ?? []).flatMap(\.files) { referenced.insert(file.path) }
         }
         let folder = (cityDirectory as NSString).appendingPathComponent(WebFlavour.folder)
         for file in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []

@@ -3,21 +3,24 @@ import CityPackStorage
 import CityPackSupport
 import Foundation
 
-/// Writes the web flavour of a pack: gzip'd JSON parts that a client without SQLite (a browser, a Capacitor
+/// Writes the web flavour of a pack: gzip'd JSON files that a client without SQLite (a browser, a Capacitor
 /// WebView) fetches and queries with `clients/web/citypack.js`, with the same answers as `CityPackKit`.
 ///
 /// The parts are derived from the finished pack database (before its release rows), so they hold exactly what
-/// the pack holds; `docs/WEB.md` describes them and `docs/schemas/web-*.schema.json` define them:
-/// Each part is written as `web/<name>-<first 16 hex digits of its SHA-256>.json.gz`: files are immutable and
-/// content-addressed, so a new release adds its parts beside the previous release's before `manifest.json`
-/// switches over, and readers of any kept manifest always find the parts it names (``PackEmitter`` removes parts
-/// no kept manifest references after the switch).
-/// - `web/places-….json.gz`: every POI and stop of the proximity index in (cell, id) order with its details, and
-///   the geohash-8 buckets as sorted keys with their run lengths (``WebFlavour/placesPart``).
-/// - `web/search-….json.gz`: the FTS table's own tokens (read back through `fts5vocab`, so folding is SQLite's) per
-///   row and column, for the same bm25 ranking (``WebFlavour/searchPart``).
-/// - `web/editorial-….json.gz`: cards, situations, actions, walking routes with regions and waypoints.
-/// - `web/transit-….json.gz`: stops, lines, services, trips and the departure timetable (only with GTFS).
+/// the pack holds; `docs/WEB.md` describes them and `docs/schemas/web-*.schema.json` define them. Every file is
+/// content-addressed (`web/<name>-<first 16 hex digits of its SHA-256>…gz`): a new release adds its files beside
+/// the previous release's before `manifest.json` switches over, readers of any kept manifest always find the files
+/// it names (``PackEmitter`` removes files no kept manifest references after the switch), and an app updating a
+/// city fetches only the files whose hashes are new. Each part is a small head plus chunks (format 2):
+/// - `places`: the head holds the shared tables (city, locales, category codes, tag keys by reference); the rows —
+///   every POI and stop of the proximity index in (cell, id) order, then the searchable stops it does not hold —
+///   are in `web/rows-….json.gz` chunks whose boundaries depend only on nearby rows (``WebFlavour/rowChunkMinBytes``),
+///   each row with its search tokens, so a one-POI edit changes one chunk (``WebFlavour/placesPart``).
+/// - `search`: the head alone: bm25 weights and the `terms` column's token strings by reference
+///   (``WebFlavour/searchPart``); the FTS table's own tokens (read back through `fts5vocab`) are in the row chunks.
+/// - `editorial`: cards, situations, actions, walking routes with regions and waypoints (one file).
+/// - `transit`: stops, lines, services, trips and the departure timetable (only with GTFS): a head and the JSON text
+///   in content-defined pieces (``WebFlavour/textChunkMinBytes``).
 /// Strings per locale are not repeated: they are the copy tables `copy/web/<locale>.json` (manifest `copy`).
 ///
 /// Output is deterministic: sorted keys, rows in primary-key order, gzip without name or time.
@@ -29,9 +32,9 @@ enum WebWriter {
     ///   - database: The pack database (content rows written; release rows not yet).
     ///   - folder: The staged `web` folder.
     ///   - relativeTo: Prefix of the paths in the manifest (`web`).
+    ///   - baseParts: The places, search and transit parts when their files are already in `folder` (made from
+    ///     the same base database by an earlier build): only the editorial part is made.
     /// - Throws: ``EmitError`` located at the failing file.
-    /// - Parameter baseParts: The places, search and transit parts when they are already in `folder` (made from
-    ///   the same base database by an earlier build): only the editorial part is made.
     static func write(
         database: String, folder: String, relativeTo prefix: String, baseParts: [Manifest.WebPart]? = nil
     ) throws(EmitError) -> [Manifest.WebPart] {
@@ -39,18 +42,16 @@ enum WebWriter {
         if let baseParts {
             let db = try Database(path: database, mode: .readOnly)
             defer { db.close() }
-            let editorialPart = try writePart(WebFlavour.editorialPart, try encode(editorial(db), path: database), folder: folder, prefix: prefix)
+            let editorialPart = try writeHead(WebFlavour.editorialPart, try encode(editorial(db), path: database), folder: folder, prefix: prefix)
             return (baseParts + [editorialPart]).sorted { $0.name < $1.name }
         }
-        // The places part (the largest) is made on another thread, over a connection of its own.
-        let placesTask = Background { () throws(EmitError) -> Manifest.WebPart in
+        // The places rows (the largest) are read on another thread, over a connection of its own.
+        let placesTask = Background { () throws(EmitError) -> Places in
             let db = try Database(path: database, mode: .readOnly)
             defer { db.close() }
             var lap = TimeTrace.Lap()
-            let json = try encode(places(db), path: database)
-            lap.mark("web: places")
-            defer { lap.mark("web: places gzip") }
-            return try writePart(WebFlavour.placesPart, json, folder: folder, prefix: prefix)
+            defer { lap.mark("web: places") }
+            return try places(db)
         }
         defer { placesTask.join() }
         let db = try Database(path: database, mode: .readWriteCreate)
@@ -59,32 +60,85 @@ enum WebWriter {
         var out: [Manifest.WebPart] = []
         let searchValue = try search(db)
         lap.mark("web: search")
-        let searchJSON = try encode(searchValue, path: database)
-        lap.mark("web: search encode")
-        out.append(try writePart(WebFlavour.searchPart, searchJSON, folder: folder, prefix: prefix))
-        lap.mark("web: search gzip")
-        out.append(try writePart(WebFlavour.editorialPart, try encode(editorial(db), path: database), folder: folder, prefix: prefix))
+        out.append(try writeHead(WebFlavour.editorialPart, try encode(editorial(db), path: database), folder: folder, prefix: prefix))
         if try db.scalarInt("SELECT count(*) FROM \(PackSchema.Stop.table)") > 0 {
-            out.append(try writePart(WebFlavour.transitPart, try encode(transit(db), path: database), folder: folder, prefix: prefix))
+            out.append(try writeText(WebFlavour.transitPart, try encode(transit(db), path: database), folder: folder, prefix: prefix))
         }
         lap.mark("web: editorial, transit")
-        out.append(try placesTask.value())
+        let placesValue = try placesTask.value()
+        out += try writeRows(places: placesValue, search: searchValue, folder: folder, prefix: prefix, path: database)
+        lap.mark("web: rows")
         return out.sorted { $0.name < $1.name }
     }
 
-    /// Compresses one part into `folder` under its content-addressed name: a release never rewrites a file an
-    /// earlier manifest references.
-    static func writePart(_ name: String, _ json: Data, folder: String, prefix: String) throws(EmitError) -> Manifest.WebPart {
-        let plain = (folder as NSString).appendingPathComponent(".\(name).json")
-        let gz = (folder as NSString).appendingPathComponent(".\(name).json.gz")
-        try OutputFiles.write(json, to: plain)
-        try Gzip.compress(plain, to: gz, level: 9)
-        unlink(plain)
-        try OutputFiles.flush(gz)
-        let digest = try OutputFiles.digest(gz)
-        let file = "\(name)-\(digest.sha256.prefix(16)).json.gz"
-        try OutputFiles.rename(gz, (folder as NSString).appendingPathComponent(file))
-        return .init(name: name, path: "\(prefix)/\(file)", bytes: digest.bytes, sha256: digest.sha256, uncompressedBytes: json.count)
+    /// Compresses one file into `folder` as `<name>-<sha16><suffix>`: a release never rewrites a file an earlier
+    /// manifest references.
+    static func writeFile(_ name: String, suffix: String = ".json.gz", _ bytes: [UInt8], folder: String, prefix: String) throws(EmitError) -> Manifest.WebFile {
+        let gz = try Gzip.compress(bytes: bytes, level: 9)
+        let sha256 = FileDigest.sha256(of: gz)
+        let file = "\(name)-\(sha256.prefix(16))\(suffix)"
+        let path = (folder as NSString).appendingPathComponent(file)
+        try OutputFiles.write(Data(gz), to: path)
+        try OutputFiles.flush(path)
+        return .init(path: "\(prefix)/\(file)", bytes: gz.count, sha256: sha256, uncompressedBytes: bytes.count)
+    }
+
+    /// A part that is one JSON file (its head).
+    static func writeHead(_ name: String, _ json: Data, folder: String, prefix: String, chunks: [Manifest.WebFile]? = nil) throws(EmitError) -> Manifest.WebPart {
+        let head = try writeFile(name, [UInt8](json), folder: folder, prefix: prefix)
+        return .init(name: name, path: head.path, bytes: head.bytes, sha256: head.sha256, uncompressedBytes: head.uncompressedBytes, chunks: chunks)
+    }
+
+    /// A part whose JSON text is cut into content-defined pieces (``textPieces(_:)``), behind a head that says so:
+    /// the reader joins the pieces' text and parses it. Generic: it knows nothing of the part's layout.
+    static func writeText(_ name: String, _ json: Data, folder: String, prefix: String) throws(EmitError) -> Manifest.WebPart {
+        let bytes = [UInt8](json)
+        var pieces: [Manifest.WebFile] = []
+        for range in textPieces(bytes) {
+            pieces.append(try writeFile(name, suffix: ".text.gz", Array(bytes[range]), folder: folder, prefix: prefix))
+        }
+        let head = try encode(TextHead(pieces: pieces.count), path: folder)
+        return try writeHead(name, head, folder: folder, prefix: prefix, chunks: pieces)
+    }
+
+    /// The head of a part stored as pieces of JSON text.
+    struct TextHead: Encodable {
+        var format = WebFlavour.formatVersion
+        /// How the chunks make the part: their texts, joined, are its JSON.
+        var assemble = "text"
+        var pieces: Int
+    }
+
+    /// FNV-1a (32 bits) of bytes: the boundary hash of the chunkers (cheap, and easy to state in the docs).
+    static func fnv1a<C: Collection>(_ bytes: C) -> UInt32 where C.Element == UInt8 {
+        var hash: UInt32 = 0x811c_9dc5
+        for byte in bytes {
+            hash ^= UInt32(byte)
+            hash = hash &* 0x0100_0193
+        }
+        return hash
+    }
+
+    /// Content-defined pieces of a JSON text (``WebFlavour/textChunkMinBytes``): cut after a `,` once the piece
+    /// holds the minimum and the hash of the 32 bytes before the cut is divisible by the divisor, or at the maximum.
+    /// Cuts depend on the bytes just before them only, so an edit changes the pieces around it, not the rest.
+    static func textPieces(_ bytes: [UInt8]) -> [Range<Int>] {
+        var out: [Range<Int>] = []
+        var start = 0
+        var i = 0
+        while i < bytes.count {
+            let length = i + 1 - start
+            if bytes[i] == UInt8(ascii: ","), length >= WebFlavour.textChunkMinBytes,
+                length >= WebFlavour.textChunkMaxBytes
+                    || fnv1a(bytes[(i + 1 - 32)...i]) % WebFlavour.textChunkDivisor == 0
+            {
+                out.append(start..<(i + 1))
+                start = i + 1
+            }
+            i += 1
+        }
+        if start < bytes.count || out.isEmpty { out.append(start..<bytes.count) }
+        return out
     }
 
     static func encode(_ value: some Encodable, path: String) throws(EmitError) -> Data {
@@ -101,8 +155,12 @@ enum WebWriter {
 
     // MARK: - places
 
-    struct Places: Encodable {
-        var format = WebFlavour.formatVersion
+    /// Categories of stops by GTFS location_type: 2, 1, and every other (ascending).
+    static let stopCategories = ["transit_entrance", "transit_station", "transit_stop"]
+
+    /// The rows of `places` as read from the pack, in index order (``writeRows(places:search:folder:prefix:path:)``
+    /// chunks them).
+    struct Places {
         var city: String
         var defaultLocale: String
         var locales: [String]
@@ -114,7 +172,6 @@ enum WebWriter {
         var id: [Int64] = []
         var lat: [Double] = []
         var lon: [Double] = []
-        var osm: [String] = []
         var category: [String] = []
         var name: [String?] = []
         var names: [[String: String]] = []
@@ -122,6 +179,8 @@ enum WebWriter {
         var stopId: [String?] = []
         /// Further categories of POIs (`poi_category`), ascending, keyed by POI id; only POIs that have some.
         var also: [String: [String]] = [:]
+        /// Every category of the pack (`category` table), ascending.
+        var categoryCodes: [String] = []
     }
 
     static func places(_ db: Database) throws(EmitError) -> Places {
@@ -154,6 +213,7 @@ enum WebWriter {
         var codes: [String] = []
         let categoryRows = try db.prepare(PackSchema.categoryCodesQuery)
         while try categoryRows.step() { codes.append(categoryRows.text(0) ?? "") }
+        out.categoryCodes = codes.sorted()
         let alsoRows = try db.prepare("SELECT \(A.poi), \(A.category) FROM \(A.table) ORDER BY \(A.poi), \(A.category)")
         while try alsoRows.step() {
             let code = Int(alsoRows.int64(1))
@@ -173,9 +233,9 @@ enum WebWriter {
         }
         func stopCategory(_ type: Int64) -> String {
             switch type {
-            case 1: "transit_station"
-            case 2: "transit_entrance"
-            default: "transit_stop"
+            case 1: stopCategories[1]
+            case 2: stopCategories[0]
+            default: stopCategories[2]
             }
         }
         let index = ProximityIndex(points)
@@ -194,7 +254,6 @@ enum WebWriter {
             out.lon.append(index.lons[i])
             if PackSchema.isStopID(id) {
                 let stop = stopDetails[id]
-                out.osm.append("")
                 out.category.append(stopCategory(stop?.type ?? 0))
                 out.name.append(stop?.name)
                 out.names.append([:])
@@ -202,7 +261,6 @@ enum WebWriter {
                 out.stopId.append(stop?.stopID)
             } else {
                 let poi = poiDetails[id]
-                out.osm.append(PackSchema.osmRef(id: id))
                 out.category.append(poi?.category ?? "")
                 out.name.append(poi?.name)
                 out.names.append(names[id] ?? [:])
@@ -224,7 +282,6 @@ enum WebWriter {
             out.lat.append(unindexed.isNull(3) ? 0 : unindexed.double(3))
             out.lon.append(unindexed.isNull(4) ? 0 : unindexed.double(4))
             out.category.append(stopCategory(unindexed.int64(5)))
-            out.osm.append("")
             out.names.append([:])
             out.tags.append([:])
         }
@@ -233,8 +290,8 @@ enum WebWriter {
 
     // MARK: - search
 
-    struct Search: Encodable {
-        var format = WebFlavour.formatVersion
+    /// The search table as read back (``writeRows(places:search:folder:prefix:path:)`` stores it in the rows).
+    struct Search {
         /// bm25 column weights (name, terms), as `PackReader.search` ranks.
         var weights: [Double] = [10, 1]
         /// Every distinct token of the FTS table, ascending by UTF-8 bytes (SQLite's order).

@@ -122,25 +122,56 @@ public struct Manifest: Sendable, Codable, Equatable {
         }
     }
 
-    /// One part of the web flavour (`web/<name>.json.gz`, gzip'd JSON; see `docs/WEB.md`).
-    public struct WebPart: Sendable, Codable, Equatable {
-        /// `places`, `search`, `editorial` or `transit` (``WebFlavour``).
-        public var name: String
-        /// Path relative to the manifest, e.g. `web/places.json.gz`.
+    /// One content-addressed file of the web flavour (a chunk of a part; see `docs/WEB.md`).
+    public struct WebFile: Sendable, Codable, Equatable {
+        /// Path relative to the manifest, e.g. `web/rows-5b2c6834cff445de.json.gz`.
         public var path: String
         /// Size of the gzip'd file in bytes.
         public var bytes: Int
         /// SHA-256 of the gzip'd file, lowercase hex.
         public var sha256: String
-        /// Size of the JSON after gunzip, in bytes.
+        /// Size after gunzip, in bytes.
         public var uncompressedBytes: Int
-        public init(name: String, path: String, bytes: Int, sha256: String, uncompressedBytes: Int) {
-            self.name = name
+        public init(path: String, bytes: Int, sha256: String, uncompressedBytes: Int) {
             self.path = path
             self.bytes = bytes
             self.sha256 = sha256
             self.uncompressedBytes = uncompressedBytes
         }
+    }
+
+    /// One part of the web flavour: a head file (`web/<name>-<sha16>.json.gz`, gzip'd JSON) and, since web format 2,
+    /// its chunks in order (see `docs/WEB.md`).
+    public struct WebPart: Sendable, Codable, Equatable {
+        /// `places`, `search`, `editorial` or `transit` (``WebFlavour``).
+        public var name: String
+        /// Path of the head file relative to the manifest, e.g. `web/places-5b2c6834cff445de.json.gz`.
+        public var path: String
+        /// Size of the gzip'd head file in bytes.
+        public var bytes: Int
+        /// SHA-256 of the gzip'd head file, lowercase hex.
+        public var sha256: String
+        /// Size of the head's JSON after gunzip, in bytes.
+        public var uncompressedBytes: Int
+        /// The part's further files in order (row chunks of `places`, JSON text pieces of `transit`); nil (absent)
+        /// when the head is the whole part.
+        public var chunks: [WebFile]? = nil
+        public init(name: String, path: String, bytes: Int, sha256: String, uncompressedBytes: Int, chunks: [WebFile]? = nil) {
+            self.name = name
+            self.path = path
+            self.bytes = bytes
+            self.sha256 = sha256
+            self.uncompressedBytes = uncompressedBytes
+            self.chunks = chunks
+        }
+
+        /// Every file of the part: the head, then the chunks.
+        public var files: [WebFile] {
+            [WebFile(path: path, bytes: bytes, sha256: sha256, uncompressedBytes: uncompressedBytes)] + (chunks ?? [])
+        }
+
+        /// Bytes of every file of the part.
+        public var totalBytes: Int { files.reduce(0) { $0 + $1.bytes } }
     }
 
     /// The web flavour beside the pack: its parts, and the copy tables that hold its strings per locale.

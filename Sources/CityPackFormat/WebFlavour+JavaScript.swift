@@ -4,7 +4,8 @@ extension WebFlavour {
         end: "// </generated>")
 
     /// The constants the JS reader shares with the Swift format, as JavaScript: the web format version, the Earth
-    /// radius of ``GreatCircle``, the cover of ``ProximityIndex`` and ``GeohashCover``, the geohash alphabet. The JS
+    /// radius of ``GreatCircle``, the cover of ``ProximityIndex`` and ``GeohashCover``, the geohash alphabet, the row
+    /// chunking parameters. The JS
     /// reader holds this block verbatim between ``javaScriptConstantsMarks`` (a test compares them and
     /// `RECORD_GOLDENS=1` rewrites it), so it cannot drift from Swift.
     public static var javaScriptConstants: String {
@@ -17,6 +18,8 @@ extension WebFlavour {
         const COVER_CELLS = \(ProximityIndex.coverCells); // ProximityIndex.coverCells
         const PAD_DEGREES = \(GeohashCover.padDegrees); // GeohashCover.padDegrees
         const GEOHASH_ALPHABET = '\(String(Geohash.alphabet))'; // Geohash.alphabet
+        /** How the writer cuts the places rows into chunks (WebFlavour.rowChunk*; docs/WEB.md), for tools and tests. */
+        export const ROW_CHUNKING = { minBytes: \(rowChunkMinBytes), maxBytes: \(rowChunkMaxBytes), divisor: \(rowChunkDivisor), rowBytes: \(rowChunkRowBytes) };
         \(javaScriptConstantsMarks.end)
         """
     }

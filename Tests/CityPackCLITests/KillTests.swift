@@ -63,10 +63,12 @@ import Testing
                     r.problems.append("\(path): delta \(file) missing or does not match")
                 }
             }
-            // The web parts it names are there, with the recorded hash.
+            // The web files it names (each part's head and chunks) are there, with the recorded hash.
             for part in (m["web"] as? [String: Any])?["parts"] as? [[String: Any]] ?? [] {
-                let file = (city as NSString).appendingPathComponent(part["path"] as? String ?? "?")
-                if sha256(file) != part["sha256"] as? String { r.problems.append("\(path): web part \(file) missing or does not match") }
+                for entry in [part] + (part["chunks"] as? [[String: Any]] ?? []) {
+                    let file = (city as NSString).appendingPathComponent(entry["path"] as? String ?? "?")
+                    if sha256(file) != entry["sha256"] as? String { r.problems.append("\(path): web file \(file) missing or does not match") }
+                }
             }
             return m
         }

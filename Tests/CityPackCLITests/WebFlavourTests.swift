@@ -68,8 +68,16 @@ import Testing
             try OutsideTools.pythonJSONSchema.require(),
             ["clients/web/test-support/validate_schemas.py", "docs/schemas", output.path])
         #expect(result.status == 0, "\(result.output.suffix(4000))")
-        // Monaco: manifest member + 3 parts + 4 string tables; Milan: member + 4 parts (transit) + 2 string tables.
-        #expect(result.output.trimmingCharacters(in: .whitespacesAndNewlines) == "15", "\(result.output)")
+        // Per city: the manifest member, each part's head, each row chunk, each text part joined, each string table.
+        var documents = 0
+        for id in ["milan", "monaco"] {
+            let manifest = try JSONDecoder().decode(
+                Manifest.self, from: Data(contentsOf: output.appendingPathComponent("\(id)/manifest.json")))
+            let web = try #require(manifest.web)
+            documents += 1 + web.strings.count
+            for part in web.parts { documents += 1 + (part.name == WebFlavour.transitPart ? 1 : part.chunks?.count ?? 0) }
+        }
+        #expect(result.output.trimmingCharacters(in: .whitespacesAndNewlines) == String(documents), "\(result.output)")
     }
 
     /// The web folder is written with the rest: listed in the manifest with the bytes and hashes on disk,
@@ -85,14 +93,20 @@ import Testing
         #expect(web.parts.map(\.name) == ["editorial", "places", "search"])
         #expect(web.strings["fr"] == "copy/web/fr.json")
         var first: [String: Data] = [:]
-        for part in web.parts {
-            let bytes = try Data(contentsOf: cityDir.appendingPathComponent(part.path))
-            #expect(bytes.count == part.bytes && FileDigest.sha256(of: bytes) == part.sha256, "\(part.path)")
-            first[part.path] = bytes
+        let files = web.parts.flatMap(\.files)
+        for file in files {
+            let bytes = try Data(contentsOf: cityDir.appendingPathComponent(file.path))
+            #expect(bytes.count == file.bytes && FileDigest.sha256(of: bytes) == file.sha256, "\(file.path)")
+            first[file.path] = bytes
         }
         let onDisk = try FileManager.default.contentsOfDirectory(atPath: cityDir.appendingPathComponent("web").path).sorted()
-        #expect(onDisk.map { "web/\($0)" } == web.parts.map(\.path), "content-addressed parts, no debris: \(onDisk)")
+        #expect(onDisk.map { "web/\($0)" } == files.map(\.path).sorted(), "content-addressed files, no debris: \(onDisk)")
         #expect(web.parts.allSatisfy { $0.path == "web/\($0.name)-\($0.sha256.prefix(16)).json.gz" })
+        // Places: a small head and its rows in several chunks, named by their hashes.
+        let places = try #require(web.parts.first { $0.name == WebFlavour.placesPart })
+        let chunks = try #require(places.chunks)
+        #expect(chunks.count > 1 && chunks.allSatisfy { $0.path == "web/\(WebFlavour.rowsPrefix)-\($0.sha256.prefix(16)).json.gz" })
+        #expect(places.bytes < chunks.map(\.bytes).reduce(0, +) / 4)
 
         #expect(try CLIRunner.run(["build", "inputs/monaco", "--output", output.path, "--quiet"], environment: env).status == 0)
         let again = try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: cityDir.appendingPathComponent("manifest.json")))
@@ -103,7 +117,7 @@ import Testing
         #expect(try CLIRunner.run(["build", "inputs/monaco", "--output", output.path, "--quiet", "--keep", "0"], environment: ["SOURCE_DATE_EPOCH": "1800000000"]).status == 0)
         let afterKeep0 = try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: cityDir.appendingPathComponent("manifest.json")))
         let remaining = try FileManager.default.contentsOfDirectory(atPath: cityDir.appendingPathComponent("web").path).sorted()
-        #expect(remaining.map { "web/\($0)" } == (afterKeep0.web?.parts ?? []).map(\.path).sorted())
+        #expect(remaining.map { "web/\($0)" } == (afterKeep0.web?.parts ?? []).flatMap(\.files).map(\.path).sorted())
 
         // A build with errors writes no pack, manifest, copy or web folder.
         let failed = try TestPaths.temporaryDirectory("web-failed")

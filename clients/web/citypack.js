@@ -10,12 +10,14 @@
 
 // <generated: WebFlavour.javaScriptConstants>
 /** Web format version this reader understands (manifest `web.format` and each part's `format`). */
-export const WEB_FORMAT = 1;
+export const WEB_FORMAT = 2;
 
 const EARTH_RADIUS = 6371008.8; // metres, GreatCircle.earthRadius
 const COVER_CELLS = 4; // ProximityIndex.coverCells
 const PAD_DEGREES = 1e-07; // GeohashCover.padDegrees
 const GEOHASH_ALPHABET = '0123456789bcdefghjkmnpqrstuvwxyz'; // Geohash.alphabet
+/** How the writer cuts the places rows into chunks (WebFlavour.rowChunk*; docs/WEB.md), for tools and tests. */
+export const ROW_CHUNKING = { minBytes: 1500, maxBytes: 4000, divisor: 8, rowBytes: 80 };
 // </generated>
 
 /** An error with a stable `code`: `manifest`, `hash`, `size`, `signature`, `format`, `fetch`, `part`. */
@@ -66,6 +68,30 @@ export async function openPack(fetchLike, manifestURL, options = {}) {
   const locales = options.strings ?? (Object.keys(manifest.web.strings ?? {}).length ? [pack.defaultLocale] : []);
   await Promise.all([...wanted.map((name) => pack.load(name)), ...locales.map((l) => pack.loadStrings(l))]);
   return pack;
+}
+
+/**
+ * Every file of the web flavour a manifest lists, each once, in a stable order: per part its head and its chunks,
+ * then the string tables (`copy/web/<locale>.json`). Paths are relative to the manifest. Files are
+ * content-addressed, so an app updating a city fetches only the paths it does not hold yet (same SHA-256).
+ * @param {object} manifest a parsed manifest.json
+ * @returns {{path: string, bytes: number, sha256: string}[]}
+ */
+export function webFiles(manifest) {
+  const out = [];
+  const seen = new Set();
+  const add = (f) => {
+    if (!f || seen.has(f.path)) return;
+    seen.add(f.path);
+    out.push({ path: f.path, bytes: f.bytes, sha256: f.sha256 });
+  };
+  for (const part of manifest?.web?.parts ?? []) {
+    add(part);
+    for (const chunk of part.chunks ?? []) add(chunk);
+  }
+  const copy = new Map((manifest?.copy ?? []).map((f) => [f.path, f]));
+  for (const locale of Object.keys(manifest?.web?.strings ?? {}).sort()) add(copy.get(manifest.web.strings[locale]));
+  return out;
 }
 
 async function fetchBytes(fetchLike, href) {
@@ -497,15 +523,64 @@ export class CityPack {
     return name in this._parts;
   }
 
-  /** Fetches, verifies and loads a part (`places`, `search`, `editorial`, `transit`); no-op when loaded. */
+  /**
+   * Fetches, verifies and loads a part (`places`, `search`, `editorial`, `transit`); no-op when loaded. Fetches the
+   * part's files only (its head and chunks; `search` also loads `places`, whose chunks hold the search tokens),
+   * checks each file's size and SHA-256, and assembles the part.
+   */
   async load(name) {
     if (this.has(name)) return;
+    if (!this._loading) this._loading = new Map();
+    if (!this._loading.has(name)) {
+      const pending = this._load(name);
+      this._loading.set(name, pending);
+      pending.catch(() => this._loading.delete(name));
+    }
+    await this._loading.get(name);
+  }
+
+  async _load(name) {
     const entry = this.manifest.web.parts.find((p) => p.name === name);
     if (!entry) throw new PackError('part', `the pack has no web part '${name}'`);
-    const json = await this._verifiedJSON(entry, true);
-    if (json.format !== WEB_FORMAT) throw new PackError('format', `${entry.path}: web format ${json.format} is not supported`);
+    // Search rows live in the places chunks: loaded alongside (a failure is reported once, by the await below).
+    const before = name === 'search' ? this.load('places') : null;
+    before?.catch(() => {});
+    const files = [entry, ...(entry.chunks ?? [])];
+    const texts = await Promise.all(files.map((f) => this._verifiedText(f)));
+    const head = parseJSON(texts[0], entry.path);
+    if (head.format !== WEB_FORMAT) throw new PackError('format', `${entry.path}: web format ${head.format} is not supported`);
+    let json;
+    if (head.assemble === 'text') {
+      json = parseJSON(texts.slice(1).join(''), entry.path);
+      if (json.format !== WEB_FORMAT) throw new PackError('format', `${entry.path}: web format ${json.format} is not supported`);
+    } else if (name === 'places') {
+      json = assemblePlaces(head, texts.slice(1).map((t, i) => parseJSON(t, files[i + 1].path)));
+    } else if (name === 'search') {
+      await before;
+      json = assembleSearch(head, this._parts.places);
+    } else {
+      json = head;
+    }
     const loader = { places: loadPlaces, search: loadSearch, editorial: loadEditorial, transit: loadTransit }[name];
     this._parts[name] = loader ? loader(json) : json;
+  }
+
+  /** A file's text after its size and SHA-256 are checked against the manifest and it is gunzipped. */
+  async _verifiedText(entry) {
+    const href = new URL(entry.path, this._url).href;
+    const bytes = await fetchBytes(this._fetch, href);
+    if (bytes.length !== entry.bytes) {
+      throw new PackError('size', `${entry.path}: ${bytes.length} bytes, the manifest says ${entry.bytes}`);
+    }
+    const digest = await sha256Hex(bytes);
+    if (digest !== entry.sha256) throw new PackError('hash', `${entry.path}: SHA-256 ${digest} is not the manifest's ${entry.sha256}`);
+    let plain;
+    try {
+      plain = await gunzip(bytes);
+    } catch (e) {
+      throw new PackError('part', `${entry.path}: not gzip (${e.message})`);
+    }
+    return new TextDecoder().decode(plain);
   }
 
   async _verifiedJSON(entry, gzipped) {
@@ -768,7 +843,9 @@ export class CityPack {
 
 /**
  * A pack from parts already at hand (bundled with an app, or built in tests): `parts` maps part names to their
- * parsed JSON. No hashes are checked — the caller vouches for the parts.
+ * assembled columns (the layout the loaders take: `places` with `cells`, `counts`, `id`, `lat`, `lon`, `osm`,
+ * `category`, `name`, `names`, `tags`, `stopId`, `also`; `search` with `vocab`, `rowid`, `name`, `terms` and
+ * `weights`; `editorial` and `transit` as their JSON). No hashes are checked — the caller vouches for the parts.
  */
 export function packFromParts(manifest, parts) {
   const pack = new CityPack(null, null, manifest, 'unverified');
@@ -781,6 +858,117 @@ export function packFromParts(manifest, parts) {
 
 // ---------------------------------------------------------------------------------------------------------------
 // Part loaders
+
+function parseJSON(text, path) {
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new PackError('part', `${path}: not JSON (${e.message})`);
+  }
+}
+
+/**
+ * The places part from its head and row chunks (web format 2), as the columns `loadPlaces` takes (the layout
+ * `packFromParts` accepts): cells from each indexed row's coordinates (the same exact grid as Swift's
+ * `Geohash`), OSM refs from ids, categories and tag keys from the head's tables. The chunks' search columns
+ * (`tokens`, `terms`) are kept for the search part.
+ */
+function assemblePlaces(head, chunks) {
+  const out = {
+    format: head.format, city: head.city, defaultLocale: head.defaultLocale, locales: head.locales, precision: head.precision,
+    cells: [], counts: [], id: [], lat: [], lon: [], osm: [], category: [], name: [], names: [], tags: [], stopId: [], also: {},
+    tokens: [], terms: [],
+  };
+  const tagKeys = head.tagKeys ?? {};
+  let indexedDone = false;
+  for (const columns of chunks) {
+    if (!Array.isArray(columns) || columns.length !== head.columns.length) throw new PackError('part', 'places: a row chunk does not have the head\'s columns');
+    // The chunk's columns by the head's names; null is an absent column.
+    const c = {};
+    head.columns.forEach((name, k) => {
+      if (columns[k] != null) c[name] = columns[k];
+    });
+    const n = c.id.length;
+    const indexed = c.indexed ?? n;
+    if (indexed > 0 && indexedDone) throw new PackError('part', 'places: indexed rows after unindexed ones');
+    let lat = 0;
+    let lon = 0;
+    for (let i = 0; i < n; i++) {
+      const id = c.id[i];
+      let la;
+      let lo;
+      if (c.lat7) {
+        lat += c.lat7[i];
+        lon += c.lon7[i];
+        la = lat / 1e7;
+        lo = lon / 1e7;
+      } else {
+        la = c.lat[i];
+        lo = c.lon[i];
+      }
+      if (i < indexed) {
+        const cell = geohash(la, lo, head.precision);
+        const lastCell = out.cells[out.cells.length - 1];
+        if (lastCell === cell) out.counts[out.counts.length - 1] += 1;
+        else {
+          // Rows come in cell order; a cell out of order means the grid here is not the writer's.
+          if (lastCell !== undefined && cell < lastCell) throw new PackError('part', `places: row ${id} is out of cell order`);
+          out.cells.push(cell);
+          out.counts.push(1);
+        }
+      }
+      out.id.push(id);
+      out.lat.push(la);
+      out.lon.push(lo);
+      out.osm.push(id % 4 === 3 ? '' : `${['n', 'w', 'r'][Math.min(id % 4, 2)]}${Math.floor(id / 4)}`);
+      out.category.push(head.categories[c.category[i]]);
+      out.name.push(c.name[i]);
+      out.names.push(c.names?.[i] ?? {});
+      const tags = {};
+      const refs = c.tags?.[i] ?? {};
+      for (const key of Object.keys(refs).map((r) => [tagKeys[r] ?? r, r]).sort((a, b) => compareStrings(a[0], b[0]))) {
+        tags[key[0]] = refs[key[1]];
+      }
+      out.tags.push(tags);
+      out.stopId.push(c.stopId?.[i] ?? null);
+      out.tokens.push(c.tokens[i]);
+      out.terms.push(c.terms[i]);
+    }
+    if (indexed < n) indexedDone = true;
+    for (const [id, codes] of Object.entries(c.also ?? {})) out.also[id] = codes.map((k) => head.categories[k]);
+  }
+  return out;
+}
+
+/**
+ * The search part from its head and the places part's rows (web format 2), as the columns `loadSearch` takes:
+ * rows are the places with a search row, tokens numbered by a vocabulary made of them.
+ */
+function assembleSearch(head, places) {
+  const vocab = [];
+  const index = new Map();
+  const number = (text) =>
+    text === '' ? [] : text.split(' ').map((t) => {
+      let i = index.get(t);
+      if (i === undefined) {
+        i = vocab.length;
+        index.set(t, i);
+        vocab.push(t);
+      }
+      return i;
+    });
+  const out = { format: head.format, weights: head.weights, vocab, rowid: [], name: [], terms: [] };
+  for (let i = 0; i < places.id.length; i++) {
+    const tokens = places.tokens[i];
+    if (tokens == null) continue;
+    const terms = head.terms[places.terms[i]];
+    if (terms === undefined) throw new PackError('part', `search: no terms '${places.terms[i]}' in the head`);
+    out.rowid.push(places.id[i]);
+    out.name.push(number(tokens));
+    out.terms.push(number(terms));
+  }
+  return out;
+}
 
 function loadPlaces(json) {
   // Rows past sum(counts) are details only (searchable stops outside the index).
@@ -810,6 +998,9 @@ function loadPlaces(json) {
     stopId: json.stopId,
     // Further categories by POI id (a bank with a cash machine: ['atm']); absent in older packs.
     also: json.also ?? {},
+    // The rows' search columns (format 2), for the search part.
+    tokens: json.tokens,
+    terms: json.terms,
     rowOf,
   };
 }

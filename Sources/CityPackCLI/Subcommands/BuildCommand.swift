@@ -307,7 +307,7 @@ enum BuildRunner {
                         + (emitted.changed ? "" : ", unchanged")
                         + (m.keyId.map { ", signed by key \($0)" } ?? "") + ")"
                         + (m.copy.map { "; \(m.counts.cards ?? 0) cards, \(m.counts.routes ?? 0) routes, \($0.count) copy files" } ?? "")
-                        + (m.web.map { "; web flavour \($0.parts.reduce(0) { $0 + $1.bytes }) bytes in \($0.parts.count) parts" } ?? "")
+                        + (m.web.map { "; web flavour \($0.parts.reduce(0) { $0 + $1.totalBytes }) bytes in \($0.parts.count) parts" } ?? "")
                         + "; \(summary)\n")
             } else if bag.hasErrors {
                 Terminal.err("citypack: \(command) failed: \(summary)\(emit ? "; no pack was written" : "")\n")

@@ -2,12 +2,13 @@
 // API on Monaco against `citypack inspect`.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { canonicalJSON, openPack } from '../citypack.js';
+import { canonicalJSON, openPack, webFiles } from '../citypack.js';
 import { buildCity, citypackBinary, fileFetch, root } from '../test-support/support.mjs';
 
 function copyOf(city) {
@@ -31,6 +32,51 @@ test('a part whose bytes differ from the manifest is refused (hash, size)', asyn
   await openPack(fileFetch, c.url, { parts: ['places'] }); // the other parts are fine
   writeFileSync(file, Buffer.concat([bytes, Buffer.from([0])]));
   await rejects(openPack(fileFetch, c.url, { parts: ['search'] }), 'size');
+});
+
+test('a damaged row chunk is refused; a manifest of another web format is refused', async () => {
+  const c = copyOf('monaco');
+  const m = JSON.parse(readFileSync(c.manifest, 'utf8'));
+  const places = m.web.parts.find((p) => p.name === 'places');
+  const chunk = places.chunks[places.chunks.length >> 1];
+  const file = join(c.dir, chunk.path);
+  const bytes = readFileSync(file);
+  bytes[10] ^= 1;
+  writeFileSync(file, bytes);
+  await rejects(openPack(fileFetch, c.url, { parts: ['places'] }), 'hash');
+  await rejects(openPack(fileFetch, c.url, { parts: ['search'] }), 'hash'); // search rows live in the places chunks
+  await openPack(fileFetch, c.url, { parts: ['editorial'] });
+  writeFileSync(c.manifest, JSON.stringify({ ...m, web: { ...m.web, format: 1 } }));
+  await rejects(openPack(fileFetch, c.url, { parts: [] }), 'format');
+});
+
+test('webFiles lists every file of the flavour once; loading a part fetches its files only', async () => {
+  const c = copyOf('monaco');
+  const m = JSON.parse(readFileSync(c.manifest, 'utf8'));
+  const files = webFiles(m);
+  const onDisk = readdirSync(join(c.dir, 'web')).map((f) => `web/${f}`);
+  const strings = Object.values(m.web.strings).sort();
+  assert.deepEqual(files.map((f) => f.path).sort(), [...onDisk, ...strings].sort());
+  assert.equal(new Set(files.map((f) => f.path)).size, files.length);
+  for (const f of files) {
+    const bytes = readFileSync(join(c.dir, f.path));
+    assert.equal(bytes.length, f.bytes, f.path);
+    assert.equal(createHash('sha256').update(bytes).digest('hex'), f.sha256, f.path);
+  }
+  const fetched = [];
+  const counting = (url) => {
+    fetched.push(url.slice(pathToFileURL(c.dir).href.length + 1));
+    return fileFetch(url);
+  };
+  const pack = await openPack(counting, c.url, { parts: ['places'], strings: [] });
+  const places = m.web.parts.find((p) => p.name === 'places');
+  assert.deepEqual(fetched.slice(1).sort(), [places.path, ...places.chunks.map((x) => x.path)].sort());
+  fetched.length = 0;
+  await pack.load('search');
+  assert.deepEqual(fetched, [m.web.parts.find((p) => p.name === 'search').path]);
+  fetched.length = 0;
+  await Promise.all([pack.load('editorial'), pack.load('editorial')]);
+  assert.deepEqual(fetched, [m.web.parts.find((p) => p.name === 'editorial').path]);
 });
 
 test('signed manifests: verified with the right key, refused when tampered or signed by another key', async () => {
