@@ -26,9 +26,11 @@ if [ "$tests" = 1 ]; then
   # schema below); osmium-tool is the PBF oracle and the benchmarks' baseline. node (≥ 20) runs the web reader's
   # tests: Debian's nodejs, unless a node is already on the PATH. unicode-cldr-core is Unicode CLDR (its
   # common/annotations/*.xml): scripts/cldr-synonyms.py makes templates/synonyms.json from it, and a test checks
-  # that the templates are what the script makes of it.
+  # that the templates are what the script makes of it. nginx-light is the real static server the pack library's
+  # fault tests (Swift and web) download through, behind their fault-injecting proxy; node-typescript's tsc checks
+  # the web reader's TypeScript declarations.
   packages+=(unzip python3 gzip chromium libxml2-utils util-linux sqlite3 e2fsprogs python3-pip python3-jsonschema python3-yaml
-    python3-cryptography osmium-tool unicode-cldr-core)
+    python3-cryptography osmium-tool unicode-cldr-core nginx-light node-typescript)
   command -v node >/dev/null 2>&1 || packages+=(nodejs)
 fi
 

@@ -1,6 +1,7 @@
 /// `catalog.json`: the summary of every pack in an output folder — what an app fetches (one request) to list
 /// downloadable cities and to tell whether an installed city has an update (`dataVersion` greater than the
-/// installed one, or a different `sha256`/`etag`).
+/// installed one, or a different `sha256`). Fetch it with the server's own validator (`If-None-Match` with the
+/// HTTP `ETag` the server sent last time): see `docs/HOSTING.md`.
 ///
 /// Encoded with sorted keys. Optionally signed like a manifest: `keyId` and `signature` members, the signature
 /// over the canonical catalog without `signature` (see ``DocumentSignature`` and `docs/RELEASES.md`).
@@ -32,7 +33,9 @@ public struct Catalog: Sendable, Codable, Equatable {
         public var sha256: String
         /// Size of the decompressed database in bytes (the storage an install needs).
         public var uncompressedBytes: Int? = nil
-        /// Strong HTTP ETag of the pack.
+        /// A content tag of the pack: its SHA-256 prefix, quoted like an ETag. Kept for compatibility; it is **not**
+        /// the HTTP `ETag` a static server sends for the file (nginx, S3 and GitHub Pages send their own), so never
+        /// compare it with one. Update detection uses ``dataVersion`` and ``sha256`` (docs/HOSTING.md).
         public var etag: String
         /// `[minLon, minLat, maxLon, maxLat]`.
         public var bbox: [Double]

@@ -172,7 +172,8 @@ public struct Manifest: Sendable, Codable, Equatable {
     public var bbox: [Double]
     public var counts: Counts
     public var artifact: Artifact
-    /// `"<sha256 prefix>"` — a strong HTTP ETag for the compressed artifact.
+    /// `"<sha256 prefix>"` — a content tag of the compressed artifact, quoted like an ETag. Kept for compatibility;
+    /// it is not the HTTP `ETag` ordinary static servers send, so never compare the two (docs/HOSTING.md).
     public var etag: String
     /// SHA-256 over the pack content without its data version; decides whether `dataVersion` is bumped.
     public var contentSha256: String

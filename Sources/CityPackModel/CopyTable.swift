@@ -187,7 +187,20 @@ public enum CopyKeys {
         "analyze_http_error",
     ]
 
-    /// `offline.<state>.{title,message,action}`, `offline.downloading.progress`, `error.<class>.{message,action}`.
+    /// The states of a city in the pack library (CityPackKit's `PackLibrary`, citypack.js's `PackLibrary`):
+    /// `pack.state.<state>`, plus the city chooser's headline and its empty state.
+    public static let packStates = [
+        "not_downloaded", "queued", "downloading", "installing", "updating", "on_disk", "already_saved", "updated",
+        "update_available", "update_failed",
+    ]
+    /// Why a download or update failed, as the pack library reports it (`FailureReason` raw values), each with a
+    /// message and a next-step action: `download_error.<reason>.{message,action}`.
+    public static let downloadErrors = [
+        "offline", "timeout", "server_error", "not_enough_space", "damaged", "tampered", "older_release", "unsupported",
+    ]
+
+    /// `offline.<state>.{title,message,action}`, `offline.downloading.progress`, `error.<class>.{message,action}`,
+    /// `pack.state.<state>`, `pack.choose_city`, `pack.no_cities`, `download_error.<reason>.{message,action}`.
     public static let required: [String] = {
         var keys: [String] = []
         for state in offlineStates {
@@ -197,6 +210,12 @@ public enum CopyKeys {
         for error in errorClasses {
             keys.append("error.\(error).message")
             keys.append("error.\(error).action")
+        }
+        for state in packStates { keys.append("pack.state.\(state)") }
+        keys.append(contentsOf: ["pack.choose_city", "pack.no_cities"])
+        for reason in downloadErrors {
+            keys.append("download_error.\(reason).message")
+            keys.append("download_error.\(reason).action")
         }
         return keys.sorted()
     }()
