@@ -528,6 +528,37 @@ export class PackLibrary extends EventTarget {
     for (const sha of await this.storage.fileKeys()) if (!keep.has(sha)) await this.storage.deleteFile(sha);
   }
 
+  /**
+   * The copy of the installed cities' string tables for `locale` (its language, the pack's default locale, else
+   * English): a function (key, params) → text with placeholders filled; the key itself when no table has it
+   * (nothing downloaded yet). Plural entries give their `other` form.
+   * @param {string} [locale]
+   */
+  async copy(locale) {
+    await this.ready();
+    let table = {};
+    for (const record of this._installed.values()) {
+      try {
+        const manifest = JSON.parse(new TextDecoder().decode(await this.storage.getFile(record.manifest.sha256)));
+        const available = manifest.web?.strings ?? {};
+        const chosen = [locale, locale?.split(/[-_]/)[0], manifest.city?.defaultLocale, 'en'].find((l) => l && l in available);
+        const file = chosen && record.files.find((f) => f.path === available[chosen]);
+        const bytes = file && (await this.storage.getFile(file.sha256));
+        if (bytes) {
+          table = JSON.parse(new TextDecoder().decode(bytes));
+          break;
+        }
+      } catch {
+        // A city whose strings do not read is skipped; open() reports it.
+      }
+    }
+    return (key, params) => {
+      const value = table[key];
+      const text = typeof value === 'string' ? value : (value?.other ?? key);
+      return fillCopy(text, params);
+    };
+  }
+
   // -- opening ----------------------------------------------------------------------------------------------
 
   /**
@@ -692,6 +723,119 @@ export class PackLibrary extends EventTarget {
     if (digest !== file.sha256) throw new LibraryError('damaged', `${file.path}: SHA-256 ${digest} is not the manifest's ${file.sha256}${hint}`);
     return bytes;
   }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Copy and rendering: what every offline screen would otherwise write
+
+/** A byte count for people: "30 KB", "1.2 MB" (SI units, the locale's digits). */
+export function formatBytes(bytes, locale) {
+  const units = ['B', 'KB', 'MB', 'GB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit++;
+  }
+  const digits = unit > 0 && value < 10 ? 1 : 0;
+  return `${new Intl.NumberFormat(locale, { maximumFractionDigits: digits }).format(value)} ${units[unit]}`;
+}
+
+/** Copy syntax: `{name}` placeholders filled from `params` (unknown ones stay as written). */
+export function fillCopy(text, params = {}) {
+  return text.replace(/\{(\w+)\}/g, (m, name) => (params[name] === undefined ? m : String(params[name])));
+}
+
+/**
+ * What to show for a state, from the pack's copy (keys `pack.state.*` and `download_error.<reason>.*`):
+ * {text, headline, action} (headline: "Update failed" when a failed update left the installed version; action:
+ * the copy's next step for a failure; null when none). `t(key, params)` looks a key up (PackLibrary#copy).
+ * @param {PackState} state @param {(key: string, params?: object) => string} t
+ * @param {{name?: string, locale?: string}} [context] the city's display name, the locale for sizes
+ */
+export function describeState(state, t, { name, locale } = {}) {
+  const size = (n) => formatBytes(n ?? 0, locale);
+  switch (state.kind) {
+    case 'downloading':
+      return { text: t('pack.state.downloading', { percent: state.total ? Math.floor((100 * state.bytes) / state.total) : 0, size: size(state.total) }), headline: null, action: null };
+    case 'applying':
+      return { text: t(state.installedVersion == null ? 'pack.state.installing' : 'pack.state.updating'), headline: null, action: null };
+    case 'on_disk_out_of_date':
+      return { text: t('pack.state.update_available', { size: size(state.updateBytes) }), headline: null, action: null };
+    case 'failed': {
+      const params = { status: state.status ?? '', size: size(state.bytes), city: name ?? '' };
+      return {
+        text: t(`download_error.${state.reason}.message`, params),
+        headline: state.installedVersion == null ? null : t('pack.state.update_failed'),
+        action: t(`download_error.${state.reason}.action`, params),
+      };
+    }
+    default:
+      return { text: t(`pack.state.${state.kind}`), headline: null, action: null };
+  }
+}
+
+/**
+ * Renders the catalog's cities into `list` (a <ul>: name, state text, progress, one button for the next step)
+ * and the downloaded ones into `chips` (buttons calling `onOpen(city)`; "No cities downloaded yet" when none),
+ * and keeps both current as states change. Elements carry `data-city`, `data-state` and `data-reason` for styling
+ * and tests. Returns a function that re-renders (e.g. after the locale changed) and the copy function in use.
+ * @param {PackLibrary} library
+ * @param {{list: HTMLElement, chips: HTMLElement, heading?: HTMLElement}} elements
+ * @param {{locale?: string, onOpen?: (city: string) => void}} [options]
+ */
+export async function renderCityList(library, { list, chips, heading }, { locale, onOpen } = {}) {
+  let t = await library.copy(locale);
+  const doc = list.ownerDocument;
+  const make = (tag, props, ...children) => {
+    const node = Object.assign(doc.createElement(tag), props);
+    node.append(...children.filter((c) => c != null));
+    return node;
+  };
+  const step = (city, state) => {
+    const installed = state.installedVersion != null || state.kind === 'on_disk' || state.kind === 'on_disk_out_of_date';
+    if (state.kind === 'queued' || state.kind === 'downloading') return ['Cancel', () => library.cancel(city)];
+    if (state.kind === 'on_disk_out_of_date') return ['Update', () => library.update(city)];
+    if (state.kind === 'failed') return [describeState(state, t).action, () => (installed ? library.update(city) : library.download(city))];
+    if (state.kind === 'not_downloaded') return ['Download', () => library.download(city)];
+    if (state.kind === 'on_disk') return ['Remove', () => library.remove(city)];
+    return null;
+  };
+  const render = () => {
+    const cities = library.cities();
+    list.replaceChildren(
+      ...cities.map(({ city, name, state }) => {
+        const shown = describeState(state, t, { name, locale });
+        const action = step(city, state);
+        const row = make('li', { className: 'city' },
+          make('span', { className: 'name', textContent: name }),
+          shown.headline ? make('strong', { className: 'headline', textContent: shown.headline }) : null,
+          make('span', { className: 'state', textContent: shown.text }),
+          state.kind === 'downloading' ? make('progress', { max: state.total || 1, value: state.bytes }) : null,
+          action ? make('button', { type: 'button', className: 'step', textContent: action[0], onclick: action[1] }) : null);
+        Object.assign(row.dataset, { city, state: state.kind, reason: state.reason ?? '' });
+        return row;
+      }),
+    );
+    const saved = cities.filter(({ state }) => state.kind === 'on_disk' || state.kind === 'on_disk_out_of_date' || state.installedVersion != null);
+    if (heading) heading.textContent = t('pack.choose_city');
+    chips.replaceChildren(
+      ...(saved.length
+        ? saved.map(({ city, name }) => {
+            const chip = make('button', { type: 'button', className: 'chip', textContent: name, onclick: () => onOpen?.(city) });
+            chip.dataset.city = city;
+            return chip;
+          })
+        : [make('p', { className: 'empty', textContent: t('pack.no_cities') })]),
+    );
+  };
+  library.addEventListener('statechange', async (e) => {
+    // A city just installed may be the first with copy tables (or newer ones).
+    if (e.detail.state.kind === 'on_disk') t = await library.copy(locale);
+    render();
+  });
+  render();
+  return { render, t: (key, params) => t(key, params) };
 }
 
 function concat(chunks) {
