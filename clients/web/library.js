@@ -280,6 +280,7 @@ export class PackLibrary extends EventTarget {
     this._catalog = { document, etag: response.headers.get('etag'), lastModified: response.headers.get('last-modified') };
     await this.storage.putRecord('catalog', this._catalog);
     await this._learnUpdates(signal);
+    await this._keepCopy(signal);
     for (const p of document.packs) this._emit(p.id);
     return true;
   }
@@ -308,6 +309,28 @@ export class PackLibrary extends EventTarget {
         }
         this._emit(city);
       }
+    }
+  }
+
+  /**
+   * With no city installed, keeps the string tables of the catalog's first city (record `copy`), so the screen
+   * has its copy ("No cities downloaded yet…") before the first download and offline. Best effort.
+   */
+  async _keepCopy(signal) {
+    const entry = this.catalog?.packs[0];
+    if (this._installed.size > 0 || !entry || (await this.storage.getRecord('copy'))?.manifest === entry.manifest) return;
+    try {
+      const known = await this._manifest(entry, signal);
+      await verifySignature(known.manifest, { publicKey: this.publicKey, requireSignature: this.requireSignature });
+      const tables = {};
+      for (const [locale, path] of Object.entries(known.manifest.web?.strings ?? {})) {
+        const file = webFiles(known.manifest).find((f) => f.path === path);
+        const { bytes } = await this._fetchSmall(new URL(path, known.url).href, {}, signal);
+        if (file && bytes.length === file.bytes && (await sha256(bytes)) === file.sha256) tables[locale] = JSON.parse(new TextDecoder().decode(bytes));
+      }
+      await this.storage.putRecord('copy', { manifest: entry.manifest, defaultLocale: known.manifest.city?.defaultLocale, tables });
+    } catch {
+      // Without it the screen shows copy keys until a city is downloaded.
     }
   }
 
@@ -362,6 +385,11 @@ export class PackLibrary extends EventTarget {
     return list;
   }
 
+  /** The installed data version of a city, or null (whatever its state: an update may be running or have failed). */
+  installedVersion(city) {
+    return this._installed.get(city)?.version ?? null;
+  }
+
   /** Installed cities: [{city, version, bytes}] (bytes: every stored file of the version, manifest included). */
   async installed() {
     await this.ready();
@@ -399,6 +427,7 @@ export class PackLibrary extends EventTarget {
 
   /** Refreshes the catalog, then downloads the city's newer version if there is one. Resolves to its state. */
   async update(city, options = {}) {
+    if (!this._jobs.has(city)) this._set(city, { kind: 'queued' });
     await this.ready();
     try {
       await this.refresh(options);
@@ -551,6 +580,11 @@ export class PackLibrary extends EventTarget {
       } catch {
         // A city whose strings do not read is skipped; open() reports it.
       }
+    }
+    if (Object.keys(table).length === 0) {
+      const kept = await this.storage.getRecord('copy');
+      const chosen = [locale, locale?.split(/[-_]/)[0], kept?.defaultLocale, 'en'].find((l) => l && kept?.tables[l]);
+      if (chosen) table = kept.tables[chosen];
     }
     return (key, params) => {
       const value = table[key];
@@ -814,10 +848,11 @@ export async function renderCityList(library, { list, chips, heading }, { locale
           state.kind === 'downloading' ? make('progress', { max: state.total || 1, value: state.bytes }) : null,
           action ? make('button', { type: 'button', className: 'step', textContent: action[0], onclick: action[1] }) : null);
         Object.assign(row.dataset, { city, state: state.kind, reason: state.reason ?? '' });
+        if (state.message) row.title = state.message; // the technical detail, for support and tests
         return row;
       }),
     );
-    const saved = cities.filter(({ state }) => state.kind === 'on_disk' || state.kind === 'on_disk_out_of_date' || state.installedVersion != null);
+    const saved = cities.filter(({ city }) => library.installedVersion(city) != null);
     if (heading) heading.textContent = t('pack.choose_city');
     chips.replaceChildren(
       ...(saved.length
@@ -830,12 +865,29 @@ export async function renderCityList(library, { list, chips, heading }, { locale
     );
   };
   library.addEventListener('statechange', async (e) => {
-    // A city just installed may be the first with copy tables (or newer ones).
-    if (e.detail.state.kind === 'on_disk') t = await library.copy(locale);
+    // A city just installed (or a first catalog) may bring the first copy tables, or newer ones.
+    if (e.detail.state.kind === 'on_disk' || e.detail.state.kind === 'not_downloaded') t = await library.copy(locale);
     render();
   });
   render();
   return { render, t: (key, params) => t(key, params) };
+}
+
+/**
+ * Renders places (rows of pack.search or pack.nearby) into a list: name (or category), category, distance.
+ * Each item carries `data-id`. Shows `empty` when there are none.
+ * @param {HTMLElement} list @param {object[]} rows @param {{empty?: string}} [options]
+ */
+export function renderPlaces(list, rows, { empty = '' } = {}) {
+  const doc = list.ownerDocument;
+  const item = (row) => {
+    const li = doc.createElement('li');
+    li.dataset.id = row.id;
+    const distance = row.distance_m == null ? '' : ` · ${Math.round(row.distance_m)} m`;
+    li.textContent = `${row.name ?? row.category} (${row.category})${distance}`;
+    return li;
+  };
+  list.replaceChildren(...(rows.length ? rows.map(item) : [Object.assign(doc.createElement('li'), { className: 'empty', textContent: empty })]));
 }
 
 function concat(chunks) {
