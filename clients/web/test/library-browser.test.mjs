@@ -142,7 +142,7 @@ test('example app: install, every fault on update, resume, then offline after a 
     const cut = places[0].bytes;
     const v2Manifest = JSON.parse(readFileSync(join(releases.output, 'monaco/monaco-2.manifest.json'), 'utf8'));
     const flavour = statSync(join(releases.output, 'monaco/monaco-2.manifest.json')).size + webFiles(v2Manifest).reduce((n, f) => n + f.bytes, 0);
-    console.log(`web update v1→v2 bytes fetched: ${fetched - cut} of ${flavour} (manifest + web files of version 2; +${cut} bytes of the cut attempt): manifest ${manifestBytes}, ${data.map((e) => `${e.path.split('/').pop()} ${e.status} ${e.bytes}`).join(', ')}`);
+    console.log(`web update v1→v2 bytes fetched: ${fetched} of ${flavour} (manifest + web files of version 2; the cut attempt's ${cut} bytes were kept and resumed): manifest ${manifestBytes}, ${data.map((e) => `${e.path.split('/').pop()} ${e.status} ${e.bytes}`).join(', ')}`);
 
     // Everything gone: the server stopped, the browser restarted on the same profile.
     await server.stop();
