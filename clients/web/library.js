@@ -231,9 +231,21 @@ export class PackLibrary extends EventTarget {
         if (key.startsWith('city:')) this._installed.set(key.slice(5), await this.storage.getRecord(key));
       }
       this._catalog = (await this.storage.getRecord('catalog')) ?? null;
-      await this._collect();
+      // Debris of a download that was killed; skipped while another page or worker of this storage downloads.
+      await this._exclusive(true, (mine) => mine && this._collect());
     })();
     return this._ready;
+  }
+
+  /**
+   * Runs `body(held)` holding this storage's Web Lock (pages, workers and service workers of an origin share it),
+   * so one context downloads or deletes at a time; `ifAvailable`: do not wait (held is false when another context
+   * has it). Without Web Locks (Node) the body runs at once: one library per storage.
+   */
+  _exclusive(ifAvailable, body) {
+    const locks = globalThis.navigator?.locks;
+    if (!locks) return body(true);
+    return locks.request(`citypack-library:${this.storage.name ?? ''}`, { ifAvailable }, (lock) => body(lock != null));
   }
 
   /** The last accepted catalog document, or null. */
@@ -420,7 +432,7 @@ export class PackLibrary extends EventTarget {
     const controller = new AbortController();
     signal?.addEventListener('abort', () => controller.abort(signal.reason), { once: true });
     this._set(city, { kind: 'queued' });
-    const promise = (this._queue = this._queue.then(() => this._run(city, controller.signal)));
+    const promise = (this._queue = this._queue.then(() => this._exclusive(false, () => this._run(city, controller.signal))));
     this._jobs.set(city, { controller, promise });
     return promise.finally(() => this._jobs.delete(city));
   }
@@ -448,10 +460,13 @@ export class PackLibrary extends EventTarget {
   async remove(city) {
     await this.ready();
     this.cancel(city);
-    await this.storage.deleteRecord(cityKey(city));
-    this._installed.delete(city);
-    this._states.delete(city);
-    await this._collect();
+    await this._jobs.get(city)?.promise;
+    await this._exclusive(false, async () => {
+      await this.storage.deleteRecord(cityKey(city));
+      this._installed.delete(city);
+      this._states.delete(city);
+      await this._collect();
+    });
     this._emit(city);
   }
 
@@ -471,7 +486,8 @@ export class PackLibrary extends EventTarget {
       if (!this.catalog) await this.refresh({ signal });
       const entry = this.entry(city);
       if (!entry) throw new LibraryError('server_error', `the catalog has no city ${city}`, { status: 404 });
-      const record = this._installed.get(city);
+      const record = await this.storage.getRecord(cityKey(city));
+      if (record) this._installed.set(city, record);
       if (record && entry.dataVersion < record.version) {
         throw new LibraryError('older_release', `the catalog offers ${city} version ${entry.dataVersion}, older than the installed version ${record.version}: refused`);
       }
@@ -553,7 +569,11 @@ export class PackLibrary extends EventTarget {
   /** Deletes stored files no installed city references (after a switch, a removal, or a crash mid-download). */
   async _collect() {
     const keep = new Set();
-    for (const r of this._installed.values()) for (const f of [r.manifest, ...r.files]) keep.add(f.sha256);
+    for (const key of await this.storage.recordKeys()) {
+      if (!key.startsWith('city:')) continue;
+      const r = await this.storage.getRecord(key);
+      for (const f of [r.manifest, ...r.files]) keep.add(f.sha256);
+    }
     for (const sha of await this.storage.fileKeys()) if (!keep.has(sha)) await this.storage.deleteFile(sha);
   }
 
@@ -603,8 +623,10 @@ export class PackLibrary extends EventTarget {
    */
   async open(city, options = {}) {
     await this.ready();
-    const record = this._installed.get(city);
+    // Fresh from storage: another page or worker may have updated the city since.
+    const record = await this.storage.getRecord(cityKey(city));
     if (!record) throw new TypeError(`${city} is not downloaded`);
+    this._installed.set(city, record);
     try {
       return await this._open(record, options);
     } catch (e) {
