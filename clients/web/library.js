@@ -316,8 +316,9 @@ export class PackLibrary extends EventTarget {
       if (entry && entry.dataVersion > record.version) {
         try {
           await this._manifest(entry, signal);
-        } catch {
-          // The size stays unknown until the update runs; the update reports the failure.
+        } catch (e) {
+          if (isAbort(e)) throw e;
+          // Otherwise the size stays unknown until the update runs; the update reports the failure.
         }
         this._emit(city);
       }
@@ -341,8 +342,9 @@ export class PackLibrary extends EventTarget {
         if (file && bytes.length === file.bytes && (await sha256(bytes)) === file.sha256) tables[locale] = JSON.parse(new TextDecoder().decode(bytes));
       }
       await this.storage.putRecord('copy', { manifest: entry.manifest, defaultLocale: known.manifest.city?.defaultLocale, tables });
-    } catch {
-      // Without it the screen shows copy keys until a city is downloaded.
+    } catch (e) {
+      if (isAbort(e)) throw e;
+      // Otherwise the screen shows copy keys until a city is downloaded.
     }
   }
 
@@ -426,29 +428,20 @@ export class PackLibrary extends EventTarget {
    * to the city's state; a failure is a `failed` state (not a rejection), a cancel returns the previous state.
    * @param {string} city @param {{signal?: AbortSignal}} [options]
    */
-  download(city, { signal } = {}) {
+  download(city, { signal, refresh = false } = {}) {
     const running = this._jobs.get(city);
     if (running) return running.promise;
     const controller = new AbortController();
     signal?.addEventListener('abort', () => controller.abort(signal.reason), { once: true });
     this._set(city, { kind: 'queued' });
-    const promise = (this._queue = this._queue.then(() => this._exclusive(false, () => this._run(city, controller.signal))));
+    const promise = (this._queue = this._queue.then(() => this._exclusive(false, () => this._run(city, controller.signal, refresh))));
     this._jobs.set(city, { controller, promise });
     return promise.finally(() => this._jobs.delete(city));
   }
 
   /** Refreshes the catalog, then downloads the city's newer version if there is one. Resolves to its state. */
-  async update(city, options = {}) {
-    if (!this._jobs.has(city)) this._set(city, { kind: 'queued' });
-    await this.ready();
-    try {
-      await this.refresh(options);
-    } catch (e) {
-      if (isAbort(e)) return this.state(city);
-      this._fail(city, e);
-      return this.state(city);
-    }
-    return this.download(city, options);
+  update(city, { signal } = {}) {
+    return this.download(city, { signal, refresh: true });
   }
 
   /** Stops a queued or running download of the city; what was installed stays. */
@@ -479,11 +472,11 @@ export class PackLibrary extends EventTarget {
     this._set(city, state);
   }
 
-  async _run(city, signal) {
+  async _run(city, signal, refresh) {
     try {
       await this.ready();
       if (signal.aborted) throw signal.reason;
-      if (!this.catalog) await this.refresh({ signal });
+      if (refresh || !this.catalog) await this.refresh({ signal });
       const entry = this.entry(city);
       if (!entry) throw new LibraryError('server_error', `the catalog has no city ${city}`, { status: 404 });
       const record = await this.storage.getRecord(cityKey(city));
@@ -676,6 +669,7 @@ export class PackLibrary extends EventTarget {
    * server_error).
    */
   async _attempt(url, headers, signal, onChunk, onResponse) {
+    signal?.throwIfAborted();
     const controller = new AbortController();
     const onAbort = () => controller.abort(signal.reason);
     signal?.addEventListener('abort', onAbort, { once: true });

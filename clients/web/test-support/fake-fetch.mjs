@@ -61,7 +61,7 @@ export function fakeServer(dir, base = 'https://packs.example/') {
           else signal?.addEventListener('abort', () => controller.error(signal.reason), { once: true });
           return;
         }
-        controller.enqueue(new Uint8Array(body));
+        for (let i = 0; i < body.length; i += 4096) controller.enqueue(new Uint8Array(body.subarray(i, i + 4096)));
         controller.close();
       },
     });
