@@ -123,7 +123,8 @@ export class PackLibrary extends EventTarget {
   cities(): CityListing[];
   installedVersion(city: string): number | null;
   installed(): Promise<{ city: string; version: number; bytes: number }[]>;
-  download(city: string, options?: { signal?: AbortSignal }): Promise<PackState>;
+  /** `refresh`: refresh the catalog first (what update() does). */
+  download(city: string, options?: { signal?: AbortSignal; refresh?: boolean }): Promise<PackState>;
   update(city: string, options?: { signal?: AbortSignal }): Promise<PackState>;
   cancel(city: string): void;
   remove(city: string): Promise<void>;

@@ -426,7 +426,8 @@ export class PackLibrary extends EventTarget {
    * Downloads the catalog's version of a city (or updates to it): queued behind other downloads, then every file
    * the new version needs that is not stored yet, each verified (size, SHA-256), then one atomic switch. Resolves
    * to the city's state; a failure is a `failed` state (not a rejection), a cancel returns the previous state.
-   * @param {string} city @param {{signal?: AbortSignal}} [options]
+   * @param {string} city
+   * @param {{signal?: AbortSignal, refresh?: boolean}} [options] `refresh`: refresh the catalog first (update()).
    */
   download(city, { signal, refresh = false } = {}) {
     const running = this._jobs.get(city);
