@@ -215,7 +215,7 @@ export class PackLibrary extends EventTarget {
     this.retries = retries;
     this.stallTimeoutMs = stallTimeoutMs;
     this.backoffMs = backoffMs;
-    this._catalog = null; // {document, validator}
+    this._catalog = null; // {document, etag, lastModified}: the accepted catalog and the validators it came with
     this._manifests = new Map(); // catalog manifest path → parsed manifest (verified hash)
     this._states = new Map(); // city → transient state (queued, downloading, applying, failed)
     this._installed = new Map(); // city → record

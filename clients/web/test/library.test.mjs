@@ -2,7 +2,7 @@
 // (test-support/fake-fetch.mjs) with the fault server's faults. Fast; the real-server and browser run is
 // library-browser.test.mjs.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, test } from 'node:test';
 import { PackError, openPack, webFiles } from '../citypack.js';
@@ -275,3 +275,25 @@ function wrapFetch(fetchImpl, step, hang) {
     return new Response(body, { status: r.status, headers: r.headers });
   };
 }
+
+test('a newer catalog format is unsupported; a full storage is not_enough_space (with the bytes needed)', { skip }, async () => {
+  releases.publish(2);
+  const newer = setup();
+  const real = newer.server.fetch;
+  newer.library._fetch = async (url, init) => {
+    if (!String(url).endsWith('/catalog.json')) return real(url, init);
+    const catalog = JSON.parse(readFileSync(join(releases.output, 'catalog.json'), 'utf8'));
+    return new Response(JSON.stringify({ ...catalog, formatVersion: 99 }), { status: 200 });
+  };
+  await assert.rejects(newer.library.refresh(), (e) => e.reason === 'unsupported');
+  assert.equal((await newer.library.download('monaco')).reason, 'unsupported');
+
+  const full = new MemoryStore();
+  full.putFile = async () => { throw new DOMException('the quota has been exceeded', 'QuotaExceededError'); };
+  const { library } = setup({ storage: full });
+  const state = await library.download('monaco');
+  assert.equal(state.reason, 'not_enough_space', state.message);
+  assert.ok(state.bytes > 0);
+  assert.equal(state.installedVersion, null);
+  assert.deepEqual(library.state('monaco'), state);
+});
