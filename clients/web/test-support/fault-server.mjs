@@ -228,7 +228,7 @@ export async function startFaultServer({ root }) {
     delete out['transfer-encoding'];
     const apply = rule && bodyFaults.has(rule.fault) && (rule.fault === 'encoding' || body.length > 0);
     if (!apply) {
-      out['content-length'] = body.length;
+      if (req.method !== 'HEAD') out['content-length'] = body.length; // HEAD keeps the upstream's
       res.writeHead(up.statusCode, out).end(body);
       return record(req, path, up.statusCode, body.length);
     }

@@ -111,3 +111,10 @@ test('stop and start the upstream: requests fail while it is down', { skip }, as
   assert.equal((await fetch(`${server.proxy}/__start-upstream`, { method: 'POST' })).status, 200);
   assert.equal((await fetch(`${server.proxy}/catalog.json`)).status, 200);
 });
+
+test('HEAD keeps the real Content-Length', { skip }, async () => {
+  await fetch(`${server.proxy}/__faults`, { method: 'DELETE' });
+  const head = await fetch(`${server.proxy}/part.json.gz`, { method: 'HEAD' });
+  assert.equal(head.status, 200);
+  assert.equal(head.headers.get('content-length'), '1000');
+});
