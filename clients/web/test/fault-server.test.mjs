@@ -118,3 +118,16 @@ test('HEAD keeps the real Content-Length', { skip }, async () => {
   assert.equal(head.status, 200);
   assert.equal(head.headers.get('content-length'), '1000');
 });
+
+test('CORS as docs/HOSTING.md has it: preflight 204 allowing the libraries\' headers, exposed validators', { skip }, async () => {
+  const preflight = await fetch(`${server.proxy}/part.json.gz`, { method: 'OPTIONS', headers: { origin: 'capacitor://localhost', 'access-control-request-method': 'GET', 'access-control-request-headers': 'if-range, range' } });
+  assert.equal(preflight.status, 204);
+  assert.equal(preflight.headers.get('access-control-allow-origin'), '*');
+  assert.match(preflight.headers.get('access-control-allow-headers'), /If-Range/);
+  const get = await fetch(`${server.proxy}/catalog.json`, { headers: { origin: 'http://localhost' } });
+  assert.equal(get.headers.get('access-control-allow-origin'), '*');
+  assert.match(get.headers.get('access-control-expose-headers'), /ETag/);
+  assert.equal(get.headers.get('cache-control'), 'no-cache');
+  const part = await fetch(`${server.proxy}/part.json.gz`);
+  assert.match(part.headers.get('cache-control'), /immutable/);
+});

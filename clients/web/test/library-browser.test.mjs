@@ -45,6 +45,16 @@ test('example app: install, every fault on update, resume, then offline after a 
     return li && { state: li.dataset.state, reason: li.dataset.reason, text: li.querySelector('.state').textContent,
       headline: li.querySelector('.headline')?.textContent ?? null, step: li.querySelector('.step')?.textContent ?? null, detail: li.title }; })()`);
   const settled = (kinds) => until(`monaco in ${kinds}`, 60, async () => { const r = await row(); return r && kinds.includes(r.state) && r; });
+  /** Records every state the monaco row shows from now on (window.__states), however fast it changes. */
+  const watchStates = () => browser.evaluate(`(() => {
+    window.__states = [];
+    window.__observer?.disconnect();
+    window.__observer = new MutationObserver(() => {
+      const s = document.querySelector('#cities li[data-city="monaco"]')?.dataset.state;
+      if (s && s !== window.__states.at(-1)) window.__states.push(s);
+    });
+    window.__observer.observe(document.getElementById('cities'), { childList: true, subtree: true, attributes: true });
+  })()`);
   const click = (selector) => browser.evaluate(`document.querySelector(${JSON.stringify(selector)}).click()`);
   /** The UI path: the chip opens the city, Toilets lists places; and a second library on the same storage opens it. */
   async function installedOpens() {
@@ -101,10 +111,12 @@ test('example app: install, every fault on update, resume, then offline after a 
     for (const [name, rules, reason] of faults) {
       if (rules === 'stop') await control('POST', '/__stop-upstream');
       else await control('PUT', '/__faults', rules);
+      await watchStates();
       await click('#cities li[data-city="monaco"] .step');
-      const started = await row();
-      assert.ok(['queued', 'downloading', 'applying'].includes(started.state), `${name}: the tap starts the update (${started.state})`);
-      const shown = await settled(['failed', 'on_disk']);
+      const shown = await until(`${name}: the update to end`, 60, async () => {
+        const seen = await browser.evaluate('window.__states');
+        return seen.includes('queued') && ['failed', 'on_disk'].includes(seen.at(-1)) && (await row());
+      });
       if (rules === 'stop') await control('POST', '/__start-upstream');
       else await control('DELETE', '/__faults');
       const opens = await installedOpens();
@@ -122,9 +134,12 @@ test('example app: install, every fault on update, resume, then offline after a 
     // The connection cut mid-body once: the download resumes with Range + If-Range and the update completes.
     await control('DELETE', '/__log');
     await control('PUT', '/__faults', [{ path: '/web/places-', fault: 'cut', times: 1 }]);
+    await watchStates();
     await click('#cities li[data-city="monaco"] .step');
-    assert.equal((await row()).state, 'queued');
-    const updated = await settled(['on_disk', 'failed']);
+    const updated = await until('the resumed update to end', 60, async () => {
+      const seen = await browser.evaluate('window.__states');
+      return seen.includes('queued') && ['failed', 'on_disk'].includes(seen.at(-1)) && (await row());
+    });
     const log = await (await fetch(`${server.proxy}/__log`)).json();
     await control('DELETE', '/__faults');
     const places = log.filter((e) => e.path.includes('/web/places-'));
@@ -143,6 +158,24 @@ test('example app: install, every fault on update, resume, then offline after a 
     const v2Manifest = JSON.parse(readFileSync(join(releases.output, 'monaco/monaco-2.manifest.json'), 'utf8'));
     const flavour = statSync(join(releases.output, 'monaco/monaco-2.manifest.json')).size + webFiles(v2Manifest).reduce((n, f) => n + f.bytes, 0);
     console.log(`web update v1→v2 bytes fetched: ${fetched} of ${flavour} (manifest + web files of version 2; the cut attempt's ${cut} bytes were kept and resumed): manifest ${manifestBytes}, ${data.map((e) => `${e.path.split('/').pop()} ${e.status} ${e.bytes}`).join(', ')}`);
+
+    // Another origin (as a Capacitor app's capacitor://localhost or http://localhost): the page from nginx's port,
+    // the packs through the proxy's. Installing and revalidating (If-None-Match: a CORS preflight) work with
+    // docs/HOSTING.md's CORS headers.
+    await control('DELETE', '/__log');
+    const crossQuery = new URLSearchParams({ catalog: `${server.proxy}/packs/catalog.json`, key: releases.publicKey, stall: '1500', retries: '1', backoff: '50' });
+    const crossURL = `${server.nginx}/web/example/index.html?${crossQuery}`;
+    await browser.navigate(crossURL);
+    await until('the cross-origin app to be ready', 30, () => browser.evaluate(`location.origin === ${JSON.stringify(server.nginx)} && document.body?.dataset.ready === 'true'`).catch(() => false));
+    await click('#cities li[data-city="monaco"] .step');
+    const crossInstalled = await settled(['on_disk', 'failed']);
+    await browser.navigate(crossURL);
+    await until('the cross-origin app to be ready again', 30, () => browser.evaluate(`document.body?.dataset.ready === 'true'`).catch(() => false));
+    const crossLog = await (await fetch(`${server.proxy}/__log`)).json();
+    const revalidated = crossLog.filter((e) => e.path === '/packs/catalog.json').map((e) => `${e.method} ${e.status}`);
+    console.log(`CORS web: page at ${server.nginx}, packs at ${server.proxy}: install ${crossInstalled.state}, catalog requests ${revalidated.join(', ')}`);
+    assert.equal(crossInstalled.state, 'on_disk', crossInstalled.detail);
+    assert.ok(revalidated.includes('OPTIONS 204') && revalidated.includes('GET 304'), revalidated.join(', '));
 
     // Everything gone: the server stopped, the browser restarted on the same profile.
     await server.stop();
