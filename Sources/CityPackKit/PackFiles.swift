@@ -145,4 +145,29 @@ enum PackFiles {
     }
 
     static func errnoMessage() -> String { String(cString: strerror(errno)) }
+
+    /// Flushes a file's bytes to the disk (`fsync`).
+    /// - Throws: `PackError.io`.
+    static func syncFile(_ path: String) throws(PackError) {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw PackError.io(path: path, message: errnoMessage()) }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw PackError.io(path: path, message: errnoMessage()) }
+    }
+
+    /// Flushes a folder's entries (after a rename or unlink in it), as far as the platform allows.
+    static func syncDirectory(_ path: String) {
+        let fd = open(path, O_RDONLY)
+        if fd >= 0 {
+            fsync(fd)
+            close(fd)
+        }
+    }
+
+    /// Renames `source` over `destination` (atomically replacing it) and flushes the destination's folder.
+    /// - Throws: `PackError.io`; `source` is left in place.
+    static func replace(_ source: String, with destination: String) throws(PackError) {
+        guard rename(source, destination) == 0 else { throw PackError.io(path: destination, message: errnoMessage()) }
+        syncDirectory((destination as NSString).deletingLastPathComponent)
+    }
 }

@@ -30,6 +30,27 @@ public enum PackInstaller {
     public static func applyDelta(installedPack: URL, delta: URL, expected: Manifest.Delta, maxBytes: Int = 4 << 30)
         throws(PackError) -> FileDigest
     {
+        let basePath = installedPack.path
+        let result = try deltaResult(installedPack: installedPack, delta: delta, expected: expected, maxBytes: maxBytes)
+        // 4. Atomic replace.
+        let directory = installedPack.deletingLastPathComponent().path
+        let temporary = (directory as NSString).appendingPathComponent(
+            ".\(installedPack.lastPathComponent).delta-tmp-\(getpid())")
+        try writeFlushed(result.bytes, to: temporary)
+        do { try PackFiles.replace(temporary, with: basePath) } catch {
+            unlink(temporary)
+            throw error
+        }
+        return FileDigest(bytes: result.bytes.count, sha256: result.sha256)
+    }
+
+    /// Steps 1–3 of ``applyDelta(installedPack:delta:expected:maxBytes:)``: every check, and the new database's
+    /// bytes, without writing anything.
+    /// - Returns: The result database and its SHA-256 (equal to `expected.resultSha256`).
+    /// - Throws: As ``applyDelta(installedPack:delta:expected:maxBytes:)``.
+    static func deltaResult(installedPack: URL, delta: URL, expected: Manifest.Delta, maxBytes: Int = 4 << 30)
+        throws(PackError) -> (bytes: [UInt8], sha256: String)
+    {
         let deltaPath = delta.path
         let basePath = installedPack.path
         guard expected.resultBytes >= 0, expected.resultBytes <= maxBytes else {
@@ -58,22 +79,7 @@ public enum PackInstaller {
         guard result.count == expected.resultBytes, resultHash == expected.resultSha256 else {
             throw PackError.hashMismatch(.uncompressed, expected: expected.resultSha256, actual: resultHash)
         }
-        // 4. Atomic replace.
-        let directory = installedPack.deletingLastPathComponent().path
-        let temporary = (directory as NSString).appendingPathComponent(
-            ".\(installedPack.lastPathComponent).delta-tmp-\(getpid())")
-        try writeFlushed(result, to: temporary)
-        guard rename(temporary, basePath) == 0 else {
-            let message = PackFiles.errnoMessage()
-            unlink(temporary)
-            throw PackError.io(path: basePath, message: message)
-        }
-        let dirFD = open(directory, O_RDONLY)
-        if dirFD >= 0 {
-            fsync(dirFD)
-            close(dirFD)
-        }
-        return FileDigest(bytes: result.count, sha256: resultHash)
+        return (result, resultHash)
     }
 
     /// Runs the ops of a decompressed delta stream over `base`; every offset and length is checked before use.
@@ -181,7 +187,7 @@ public enum PackInstaller {
         return out
     }
 
-    private static func writeFlushed(_ bytes: [UInt8], to path: String) throws(PackError) {
+    static func writeFlushed(_ bytes: [UInt8], to path: String) throws(PackError) {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         guard fd >= 0 else { throw PackError.io(path: path, message: PackFiles.errnoMessage()) }
         var ok = false

@@ -27,17 +27,31 @@ public enum PackOpener {
     }
 
     /// Decompresses a `.citypack.gz` to a database file an app can keep and open directly next time.
+    ///
+    /// Never harms an existing `destination`: the database is written beside it under a hidden temporary name,
+    /// verified, flushed, and only then renamed over it (a reader open on the old file keeps reading the old
+    /// file). On any failure the destination is exactly as it was and the temporary file is gone. Apps that keep
+    /// several cities and versions should use ``PackLibrary``, which also keeps the previous version.
     /// - Parameters:
     ///   - source: The compressed pack.
-    ///   - destination: The database file to write (replaced if present).
-    ///   - manifest: When set, compressed and decompressed hashes and sizes are verified; on mismatch the
-    ///     destination is removed.
+    ///   - destination: The database file to write (atomically replaced if present).
+    ///   - manifest: When set, compressed and decompressed hashes and sizes are verified before the rename.
     ///   - maxUncompressedBytes: Refuse streams expanding beyond this size.
     /// - Throws: `PackError.corruptCompressedData`, `.hashMismatch`, `.sizeMismatch`, `.io`, `.fileNotFound`.
     public static func decompress(
         _ source: URL, to destination: URL, verifying manifest: Manifest? = nil, maxUncompressedBytes: Int = 4 << 30
     ) throws(PackError) {
-        try decompress(source.path, to: destination.path, manifest: manifest, maxBytes: maxUncompressedBytes)
+        let directory = destination.deletingLastPathComponent().path
+        let temporary = (directory as NSString).appendingPathComponent(
+            ".\(destination.lastPathComponent).tmp-\(getpid())-\(UUID().uuidString.prefix(8))")
+        do {
+            try decompress(source.path, to: temporary, manifest: manifest, maxBytes: maxUncompressedBytes)
+            try PackFiles.syncFile(temporary)
+            try PackFiles.replace(temporary, with: destination.path)
+        } catch {
+            unlink(temporary)
+            throw error
+        }
     }
 
     // MARK: - Steps of opening

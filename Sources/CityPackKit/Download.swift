@@ -1,0 +1,405 @@
+import CityPackSupport
+import Foundation
+
+// Refreshing the catalog and installing a city: fetching with resume and retries, verifying in a staging folder,
+// switching in.
+extension PackLibrary {
+    // MARK: - Catalog
+
+    /// Fetches the catalog with a conditional request (`If-None-Match` with the ETag the server sent last time,
+    /// `If-Modified-Since` with its `Last-Modified`): `304 Not Modified` keeps the cached catalog. A new catalog's
+    /// signature is checked against ``Configuration/trust``; a catalog offering any city at a data version lower
+    /// than one already seen or installed is refused (``PackFailure/Reason/olderRelease``; those cities' states
+    /// become failed) and the cached one kept. Updates every idle city's state.
+    /// - Returns: The current catalog.
+    /// - Throws: ``PackFailure``: offline, timeout, server_error, damaged (not a catalog), tampered, older_release.
+    @discardableResult
+    public func refreshCatalog() async throws(PackFailure) -> Catalog {
+        let folder = store.catalogFolder
+        do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
+            throw PackFailure(.damaged, "cannot create \(folder.path): \(error)")
+        }
+        let temporary = folder.appendingPathComponent(".download-\(UUID().uuidString.prefix(8))")
+        defer { unlink(temporary.path) }
+        var headers: [String: String] = [:]
+        if let memo, catalog != nil, memo.url == configuration.catalogURL.absoluteString {
+            if let etag = memo.etag { headers["If-None-Match"] = etag }
+            if let lastModified = memo.lastModified { headers["If-Modified-Since"] = lastModified }
+        }
+        let response = try await fetch(configuration.catalogURL, to: temporary, headers: headers, resume: false) { _ in }
+        if response.status == 304, let catalog {
+            publishAllResting()
+            return catalog
+        }
+        guard response.status == 200, let bytes = FileManager.default.contents(atPath: temporary.path) else {
+            throw PackFailure(.serverError, "\(configuration.catalogURL.absoluteString): HTTP \(response.status)", status: response.status)
+        }
+        let fresh: Catalog
+        do {
+            fresh = try PackVerifier.verifyCatalog(
+                bytes, path: configuration.catalogURL.absoluteString, publicKeys: configuration.trust?.publicKeys ?? [])
+        } catch {
+            var failure = PackFailure(error)
+            if let encoding = Self.contentEncoding(response) { failure.message = Self.encodingHint(encoding) + ": " + failure.message }
+            throw failure
+        }
+        var seen = memo?.seen ?? [:]
+        for pack in store.installed() { seen[pack.city] = max(seen[pack.city] ?? pack.version, pack.version) }
+        let older = fresh.packs.filter { entry in seen[entry.id].map { entry.dataVersion < $0 } ?? false }
+        if !older.isEmpty {
+            let text = older.map { "\($0.id) \($0.dataVersion) (version \(seen[$0.id] ?? 0) seen)" }.joined(separator: ", ")
+            let failure = PackFailure(.olderRelease, "the catalog offers older data than already seen: \(text); keeping the cached catalog")
+            for entry in older where jobs[entry.id] == nil {
+                hub.set(entry.id, .failed(reason: failure, installedVersion: store.pointer(entry.id)?.current))
+            }
+            throw failure
+        }
+        for entry in fresh.packs { seen[entry.id] = max(seen[entry.id] ?? entry.dataVersion, entry.dataVersion) }
+        let newMemo = CatalogMemo(
+            url: configuration.catalogURL.absoluteString, etag: response.header("etag"),
+            lastModified: response.header("last-modified"), seen: seen)
+        do {
+            try PackStore.writeAtomically(bytes, to: folder.appendingPathComponent("catalog.json"))
+            try PackStore.writeAtomically(try JSONEncoder().encode(newMemo), to: folder.appendingPathComponent("http.json"))
+        } catch {
+            throw PackFailure(.notEnoughSpace, "cannot store the catalog: \(error)")
+        }
+        memo = newMemo
+        catalog = fresh
+        publishAllResting()
+        return fresh
+    }
+
+    // MARK: - Installing
+
+    /// Downloads `city` at the catalog's data version (fetching the catalog first when none is cached); when an
+    /// older version is installed this is an update (see ``update(_:)``). Returns when it has finished, failed or
+    /// been cancelled; progress is reported through ``states``. A second call while one runs waits for it.
+    /// - Returns: The final state: ``PackState/onDisk(version:)``, ``PackState/failed(reason:installedVersion:)``,
+    ///   or after ``cancel(_:)`` the state from before.
+    @discardableResult
+    public func download(_ city: String) async -> PackState { await install(city) }
+
+    /// Brings an installed `city` to the catalog's data version: the delta from the installed version when the
+    /// catalog lists one smaller than the pack (``CityPackFormat/Catalog/download(city:installedVersion:)``), else
+    /// the full pack. The installed version stays openable throughout and after any failure.
+    /// - Returns: As ``download(_:)``.
+    @discardableResult
+    public func update(_ city: String) async -> PackState { await install(city) }
+
+    func install(_ city: String) async -> PackState {
+        if let job = jobs[city] { return await job.task.value }
+        let task = Task { await self.run(city) }
+        jobs[city] = Job(task: task)
+        let state = await task.value
+        jobs[city] = nil
+        return state
+    }
+
+    /// The whole install of one city; runs as the job's task.
+    func run(_ city: String) async -> PackState {
+        let installed = PackStore.isValidCity(city) ? store.pointer(city)?.current : nil
+        func fail(_ failure: PackFailure) -> PackState {
+            let state = PackState.failed(reason: failure, installedVersion: installed)
+            hub.set(city, state)
+            return state
+        }
+        guard PackStore.isValidCity(city) else { return fail(PackFailure(.serverError, "\(city) is not a valid city id")) }
+        if catalog == nil {
+            do { try await refreshCatalog() } catch { return fail(error) }
+        }
+        guard let catalog, let entry = catalog.packs.first(where: { $0.id == city }) else {
+            return fail(PackFailure(.serverError, "\(city) is not in the catalog", status: 404))
+        }
+        let readerVersion = entry.minReaderVersion ?? entry.formatVersion
+        guard readerVersion <= Int(PackSchema.formatVersion) else {
+            return fail(PackFailure(.unsupported, "\(city) needs reader format \(readerVersion); this reader reads \(PackSchema.formatVersion)"))
+        }
+        if let installed, installed >= entry.dataVersion {
+            if installed > entry.dataVersion {
+                return fail(PackFailure(.olderRelease, "the catalog offers \(city) \(entry.dataVersion); version \(installed) is installed"))
+            }
+            publishResting(city)
+            return hub.state(of: city)
+        }
+        guard let plan = catalog.download(city: city, installedVersion: configuration.useDeltas ? installed : nil) else {
+            return fail(PackFailure(.unsupported, "the catalog has no download of \(city) this reader can use"))
+        }
+        let needed = Int64(plan.bytes) + Int64(plan.delta?.resultBytes ?? entry.uncompressedBytes ?? plan.bytes * 4) + 64 * 1024
+        if let free = (configuration.freeSpace ?? PackStore.freeBytes(at:))(store.root), free < needed {
+            return fail(PackFailure(.notEnoughSpace, "needs \(needed) bytes, \(free) free", bytesNeeded: needed))
+        }
+        hub.set(city, .queued)
+        guard await acquireSlot(city), !Task.isCancelled else {
+            publishResting(city)
+            return hub.state(of: city)
+        }
+        defer { releaseSlot() }
+        var staging: URL?
+        do {
+            let folder = try store.newStaging(city)
+            staging = folder
+            let manifest = try await stage(city, entry: entry, plan: plan, installed: installed, into: folder)
+            if Task.isCancelled { throw CancellationError() }
+            // The switch: nothing below awaits, so a cancellation cannot interrupt it.
+            step("commit")
+            try store.commit(staging: folder, city: city, version: manifest.dataVersion)
+            staging = nil
+            try store.writePointer(PackStore.Pointer(current: manifest.dataVersion, previous: installed), city: city)
+            step("switched")
+            do {
+                try openVersion(city, manifest.dataVersion, options: PackReader.Options(detailCacheLimit: 0)).close()
+            } catch {
+                // The new version does not open where it now lives: back to the previous one.
+                if let installed {
+                    try? store.writePointer(PackStore.Pointer(current: installed, previous: nil), city: city)
+                } else {
+                    unlink(store.cityFolder(city).appendingPathComponent(PackStore.pointerName).path)
+                }
+                store.removeVersion(city, manifest.dataVersion)
+                throw error
+            }
+            if let installed {
+                try? store.writePointer(PackStore.Pointer(current: manifest.dataVersion, previous: nil), city: city)
+                store.removeVersion(city, installed)
+            }
+            let seen = max(memo?.seen[city] ?? 0, manifest.dataVersion)
+            memo?.seen[city] = seen
+            step("done")
+            publishResting(city)
+            return hub.state(of: city)
+        } catch {
+            if let staging { store.removeTree(staging) }
+            if Task.isCancelled || error is CancellationError {
+                publishResting(city)
+                return hub.state(of: city)
+            }
+            if let failure = error as? PackFailure { return fail(failure) }
+            if let packError = error as? PackError { return fail(PackFailure(packError)) }
+            return fail(PackFailure(.damaged, "\(error)"))
+        }
+    }
+
+    nonisolated func step(_ name: String) {
+        configuration.testStep?(name)
+    }
+
+    /// Fetches and verifies a new version into `folder`: `manifest.json` and `pack.sqlite`, flushed. Off the actor.
+    /// - Returns: The verified manifest.
+    /// - Throws: ``PackFailure``, or `CancellationError`.
+    nonisolated func stage(_ city: String, entry: Catalog.Entry, plan: UpdateDownload, installed: Int?, into folder: URL)
+        async throws -> Manifest
+    {
+        // 1. The manifest, checked against the trust policy and the catalog entry that named it.
+        step("manifest")
+        let total = Int64(plan.bytes)
+        hub.set(city, .downloading(bytes: 0, total: total))
+        let manifestURL = folder.appendingPathComponent(PackStore.manifestName)
+        let manifestResponse = try await fetch(resolve(entry.manifest), to: manifestURL, headers: [:], resume: true) { _ in }
+        guard let manifestBytes = FileManager.default.contents(atPath: manifestURL.path) else {
+            throw PackFailure(.damaged, "the manifest could not be read back")
+        }
+        let trust = PackTrust(publicKeys: configuration.trust?.publicKeys ?? [], installedDataVersion: installed, cityID: city)
+        let manifest: Manifest
+        do {
+            manifest = try PackVerifier.verifyManifest(manifestBytes, path: entry.manifest, trust: trust)
+            try PackVerifier.checkCatalogEntry(entry, manifest: manifest, manifestBytes: manifestBytes)
+        } catch {
+            var failure = PackFailure(error)
+            if let encoding = Self.contentEncoding(manifestResponse) { failure.message = Self.encodingHint(encoding) + ": " + failure.message }
+            throw failure
+        }
+        guard manifest.minReaderVersion <= Int(PackSchema.formatVersion) else {
+            throw PackFailure(.unsupported, "\(city) \(manifest.dataVersion) needs reader format \(manifest.minReaderVersion)")
+        }
+        // 2. The delta or the pack, resumable.
+        step("download")
+        let download = folder.appendingPathComponent(plan.delta == nil ? "pack.citypack.gz" : "update.delta")
+        let hub = self.hub
+        let response = try await fetch(resolve(plan.path), to: download, headers: [:], resume: true) { bytes in
+            hub.set(city, .downloading(bytes: min(bytes, total), total: total))
+        }
+        if let damage = Self.damage(of: download, name: plan.path, bytes: plan.bytes, sha256: plan.sha256, response: response) {
+            throw damage
+        }
+        // 3. Apply: decompress or patch into the staging folder, then open it as the app will.
+        step("apply")
+        hub.set(city, .applying)
+        let database = folder.appendingPathComponent(PackStore.databaseName)
+        do {
+            if let delta = plan.delta, let installed {
+                let result = try PackInstaller.deltaResult(installedPack: store.database(city, installed), delta: download, expected: delta)
+                try PackInstaller.writeFlushed(result.bytes, to: database.path)
+            } else {
+                try PackOpener.decompress(download.path, to: database.path, manifest: manifest, maxBytes: manifest.artifact.uncompressedBytes)
+                try PackFiles.syncFile(database.path)
+            }
+            unlink(download.path)
+            try PackFiles.syncFile(manifestURL.path)
+            PackFiles.syncDirectory(folder.path)
+            var options = PackReader.Options(manifest: manifest, detailCacheLimit: 0)
+            options.verifiedManifest = manifest
+            try PackReader.open(database, options: options).close()
+        } catch {
+            throw PackFailure(error)
+        }
+        return manifest
+    }
+
+    nonisolated func resolve(_ path: String) -> URL {
+        URL(string: path, relativeTo: configuration.catalogURL)?.absoluteURL ?? configuration.catalogURL.appendingPathComponent(path)
+    }
+
+    // MARK: - Fetching
+
+    /// One file over HTTP with bounded retries and exponential back-off; with `resume`, a transfer cut short
+    /// continues with `Range: bytes=N-` and `If-Range: <validator of the partial file>` (a `200` answer means the
+    /// file changed: the transport rewrites it from the start). HTTP 5xx is retried too; other 4xx fail at once.
+    /// - Returns: The final response (200, 206 or 304).
+    /// - Throws: ``PackFailure`` (offline, timeout, server_error, not_enough_space) or `CancellationError`.
+    nonisolated func fetch(
+        _ url: URL, to file: URL, headers: [String: String], resume: Bool, progress: @escaping @Sendable (Int64) -> Void
+    ) async throws(PackFailure) -> TransportResponse {
+        let seen = ResponseBox()
+        var attempt = 0
+        while true {
+            if Task.isCancelled { throw PackFailure.cancelled }
+            var request = TransportRequest(url: url, headers: headers)
+            let have = Self.size(of: file)
+            if resume, have > 0, let validator = seen.validator {
+                request.headers["Range"] = "bytes=\(have)-"
+                request.headers["If-Range"] = validator
+            }
+            let base = request.headers["Range"] == nil ? Int64(0) : have
+            let outcome: Result<TransportResponse, TransportError>
+            do throws(TransportError) {
+                outcome = .success(try await configuration.transport.fetch(request, to: file) { snapshot in
+                    seen.record(snapshot)
+                    progress((snapshot.status == 206 ? base : 0) + snapshot.bodyBytes)
+                })
+            } catch {
+                outcome = .failure(error)
+            }
+            let failure: PackFailure
+            switch outcome {
+            case .success(let response):
+                switch response.status {
+                case 200, 206, 304:
+                    return response
+                case 416:
+                    // The range is past the file's end: start again from zero.
+                    unlink(file.path)
+                    seen.clear()
+                    failure = PackFailure(.serverError, "\(url.absoluteString): HTTP 416", status: 416)
+                case 500...599:
+                    failure = PackFailure(.serverError, "\(url.absoluteString): HTTP \(response.status)", status: response.status)
+                default:
+                    throw PackFailure(.serverError, "\(url.absoluteString): HTTP \(response.status)", status: response.status)
+                }
+            case .failure(.offline(let message)): failure = PackFailure(.offline, message)
+            case .failure(.timeout(let message)): failure = PackFailure(.timeout, message)
+            case .failure(.cancelled): throw PackFailure.cancelled
+            case .failure(.io(let message)):
+                throw PackFailure(message.contains("No space") ? .notEnoughSpace : .damaged, message)
+            }
+            attempt += 1
+            if attempt > configuration.maxRetries { throw failure }
+            let delay = configuration.retryDelay * Double(1 << min(attempt - 1, 10))
+            do { try await Task.sleep(nanoseconds: UInt64(delay * 1e9)) } catch { throw PackFailure.cancelled }
+        }
+    }
+
+    static func size(of file: URL) -> Int64 {
+        var info = stat()
+        return stat(file.path, &info) == 0 ? Int64(info.st_size) : 0
+    }
+
+    static func contentEncoding(_ response: TransportResponse) -> String? {
+        guard let value = response.header("content-encoding")?.trimmingCharacters(in: .whitespaces),
+            !value.isEmpty, value.lowercased() != "identity"
+        else { return nil }
+        return value
+    }
+
+    static func encodingHint(_ encoding: String) -> String {
+        "the server sent Content-Encoding: \(encoding): the part arrived inflated; serve .gz files without transfer compression"
+    }
+
+    /// Nil when the downloaded file has the size and SHA-256 the catalog gives; else the failure, naming a
+    /// `Content-Encoding` the server added (or saying the file is not gzip data although it must be).
+    static func damage(of file: URL, name: String, bytes: Int, sha256: String, response: TransportResponse) -> PackFailure? {
+        let digest = try? FileDigest(path: file.path)
+        let actualBytes = digest?.bytes ?? 0
+        if actualBytes == bytes, digest?.sha256 == sha256 { return nil }
+        var detail = "\(name): \(actualBytes) bytes with SHA-256 \(digest?.sha256.prefix(12) ?? "?")…, "
+            + "the catalog says \(bytes) bytes, \(sha256.prefix(12))…"
+        if let encoding = contentEncoding(response) {
+            detail = encodingHint(encoding) + " (\(detail))"
+        } else if let handle = FileHandle(forReadingAtPath: file.path) {
+            let head = handle.readData(ofLength: 2)
+            try? handle.close()
+            if actualBytes > 0, head != Data([0x1F, 0x8B]) {
+                detail = "the file is not gzip data: something between the server and the app decompressed it "
+                    + "(serve .gz and .delta files without transfer compression) (\(detail))"
+            }
+        }
+        return PackFailure(.damaged, detail)
+    }
+
+    // MARK: - Download slots
+
+    func acquireSlot(_ city: String) async -> Bool {
+        if running < configuration.maxConcurrentDownloads {
+            running += 1
+            return true
+        }
+        return await withCheckedContinuation { continuation in waiting.append((city, continuation)) }
+    }
+
+    func releaseSlot() {
+        if waiting.isEmpty {
+            running -= 1
+        } else {
+            waiting.removeFirst().continuation.resume(returning: true)
+        }
+    }
+
+    /// Removes a queued city from the wait list (its job then ends without downloading).
+    func dequeue(_ city: String) {
+        while let index = waiting.firstIndex(where: { $0.city == city }) {
+            waiting.remove(at: index).continuation.resume(returning: false)
+        }
+    }
+}
+
+extension PackFailure {
+    /// Marks a cancelled operation inside the library (never reported as a state).
+    static let cancelled = PackFailure(.offline, "cancelled")
+}
+
+/// The last response headers a transfer reported, for the validator of a partial file. Thread-safe.
+final class ResponseBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var last: TransportResponse?
+
+    func record(_ response: TransportResponse) {
+        lock.lock()
+        last = response
+        lock.unlock()
+    }
+
+    func clear() {
+        lock.lock()
+        last = nil
+        lock.unlock()
+    }
+
+    /// The strong ETag, else the Last-Modified date, of the last 200/206 response.
+    var validator: String? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let last, last.status == 200 || last.status == 206 else { return nil }
+        if let etag = last.header("etag"), !etag.hasPrefix("W/") { return etag }
+        return last.header("last-modified")
+    }
+}
