@@ -95,6 +95,14 @@ export function webFiles(manifest) {
 }
 
 async function fetchBytes(fetchLike, href) {
+  return (await fetchResponseBytes(fetchLike, href)).bytes;
+}
+
+/**
+ * The bytes of a response and its Content-Encoding header (null when absent). A connection lost before the whole
+ * body arrived (arrayBuffer() rejecting) is a PackError('fetch') like a failed request.
+ */
+async function fetchResponseBytes(fetchLike, href) {
   let response;
   try {
     response = await fetchLike(href);
@@ -102,7 +110,28 @@ async function fetchBytes(fetchLike, href) {
     throw new PackError('fetch', `${href}: ${e.message}`);
   }
   if (!response || !response.ok) throw new PackError('fetch', `${href}: HTTP ${response?.status ?? '?'}`);
-  return new Uint8Array(await response.arrayBuffer());
+  let buffer;
+  try {
+    buffer = await response.arrayBuffer();
+  } catch (e) {
+    throw new PackError('fetch', `${href}: the connection was lost before the whole body arrived (${e.message})`);
+  }
+  return { bytes: new Uint8Array(buffer), encoding: response.headers?.get?.('content-encoding') ?? null };
+}
+
+/**
+ * Why stored bytes may not match the manifest although the server has the right file: the response carried
+ * Content-Encoding (the client decoded it), or the bytes of a `.gz` file are not gzip. '' when neither.
+ * @param {string} path @param {Uint8Array} bytes @param {string|null} encoding the response's Content-Encoding
+ */
+export function reencodingHint(path, bytes, encoding) {
+  if (encoding && encoding !== 'identity') {
+    return ` (the response carried Content-Encoding: ${encoding}, so the client decoded the stored bytes: serve .gz files as plain bytes without Content-Encoding; see docs/HOSTING.md)`;
+  }
+  if (path.endsWith('.gz') && bytes.length >= 2 && !(bytes[0] === 0x1f && bytes[1] === 0x8b)) {
+    return ' (the bytes are not gzip: something between the server and the app decoded or re-encoded the file, e.g. a Content-Encoding a proxy added or removed)';
+  }
+  return '';
 }
 
 function hex(buffer) {
@@ -585,12 +614,14 @@ export class CityPack {
 
   async _verifiedJSON(entry, gzipped) {
     const href = new URL(entry.path, this._url).href;
-    const bytes = await fetchBytes(this._fetch, href);
+    const { bytes, encoding } = await fetchResponseBytes(this._fetch, href);
     if (bytes.length !== entry.bytes) {
-      throw new PackError('size', `${entry.path}: ${bytes.length} bytes, the manifest says ${entry.bytes}`);
+      throw new PackError('size', `${entry.path}: ${bytes.length} bytes, the manifest says ${entry.bytes}${reencodingHint(entry.path, bytes, encoding)}`);
     }
     const digest = await sha256Hex(bytes);
-    if (digest !== entry.sha256) throw new PackError('hash', `${entry.path}: SHA-256 ${digest} is not the manifest's ${entry.sha256}`);
+    if (digest !== entry.sha256) {
+      throw new PackError('hash', `${entry.path}: SHA-256 ${digest} is not the manifest's ${entry.sha256}${reencodingHint(entry.path, bytes, encoding)}`);
+    }
     const plain = gzipped ? await gunzip(bytes) : bytes;
     return JSON.parse(new TextDecoder().decode(plain));
   }
@@ -1346,4 +1377,37 @@ function departures(t, code, date, seconds, limit) {
     delete d._key;
     return omitNull(d);
   });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// For the pack library (library.js)
+
+/**
+ * Every file the web flavour of a manifest needs, relative to the manifest: each web part, then each locale's
+ * string table (from the manifest's `copy` list). What an app downloads and stores to open the city offline.
+ * @param {object} manifest a parsed manifest with a `web` member
+ * @returns {Array<{path: string, bytes: number, sha256: string}>}
+ */
+export function webFiles(manifest) {
+  const files = manifest.web.parts.map((p) => ({ path: p.path, bytes: p.bytes, sha256: p.sha256 }));
+  for (const path of Object.values(manifest.web.strings ?? {})) {
+    const entry = (manifest.copy ?? []).find((f) => f.path === path);
+    if (entry && !files.some((f) => f.path === path)) files.push({ path, bytes: entry.bytes, sha256: entry.sha256 });
+  }
+  return files;
+}
+
+/**
+ * Checks the Ed25519 signature of a parsed catalog or manifest as `openPack` checks a manifest's (throws
+ * PackError('signature') when it is invalid, by another key, or missing while `requireSignature` is set).
+ * @param {object} document @param {{publicKey?: string|Uint8Array, requireSignature?: boolean}} [options]
+ * @returns {Promise<'verified'|'unsigned'|'unverified'>}
+ */
+export function verifySignature(document, options = {}) {
+  return checkSignature(document, options);
+}
+
+/** SHA-256 of bytes as lowercase hex (Web Crypto). */
+export function sha256(bytes) {
+  return sha256Hex(bytes);
 }

@@ -1,6 +1,7 @@
 // A real static server with faults on demand, for the pack library tests (JS and Swift):
 //   node clients/web/test-support/fault-server.mjs --root DIR
-// starts Debian's nginx (config, pid and logs in a temporary prefix; 127.0.0.1; a free port; `etag on`; no gzip)
+// starts Debian's nginx (config, pid and logs in a temporary prefix; 127.0.0.1; a free port; `etag on`; no gzip;
+// docs/HOSTING.md's CORS and caching policy, with .gz/.delta/.sqlite served as application/octet-stream)
 // serving DIR, and in front of it a fault-injecting HTTP proxy (node:http) on another free port. Prints one JSON
 // line to stdout, {"proxy":"http://127.0.0.1:P","nginx":"http://127.0.0.1:N"}, then runs until stdin closes or
 // SIGTERM/SIGINT arrives, stops nginx and exits 0. Exits 1 with a message on stderr when nginx is missing or does
@@ -31,6 +32,8 @@ import { connect, createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
+/** What nginx adds to every response (docs/HOSTING.md), added to the responses the proxy makes itself. */
+const cors = { 'access-control-allow-origin': '*', 'access-control-expose-headers': 'ETag, Last-Modified, Content-Length, Content-Range, Content-Encoding, Accept-Ranges' };
 const bodyFaults = new Set(['cut', 'truncate', 'flip', 'stall', 'encoding']);
 const allFaults = new Set([...bodyFaults, 'status', 'replace']);
 
@@ -67,6 +70,15 @@ async function waitForPort(port, ms = 5000) {
   }
 }
 
+const exposed = 'ETag, Last-Modified, Content-Length, Content-Range, Content-Encoding, Accept-Ranges';
+const preflight = `if ($request_method = OPTIONS) {
+        add_header Access-Control-Allow-Origin "*";
+        add_header Access-Control-Allow-Methods "GET, HEAD, OPTIONS";
+        add_header Access-Control-Allow-Headers "Range, If-Range, If-None-Match, If-Modified-Since";
+        add_header Access-Control-Max-Age 86400;
+        return 204;
+      }`;
+
 function nginxConfig(prefix, root, port) {
   // As root, nginx would hand requests to `nobody`, who cannot read a private temporary folder.
   const user = process.getuid?.() === 0 ? 'user root root;\n' : '';
@@ -97,7 +109,26 @@ http {
   server {
     listen 127.0.0.1:${port};
     root ${root};
-    location / { }
+    # docs/HOSTING.md's policy: CORS for any origin (Capacitor's included), validators exposed, preflights for the
+    # conditional and range headers the libraries send, no-cache for what changes, immutable for versioned files.
+    # (add_header is not allowed in a server-level "if", so each location answers preflights itself.)
+    location ~ /catalog\.json$|/manifest\.json$|/copy/ {
+      ${preflight}
+      add_header Cache-Control "no-cache" always;
+      add_header Access-Control-Allow-Origin "*" always;
+      add_header Access-Control-Expose-Headers "${exposed}" always;
+    }
+    location ~ \.(gz|delta)$|-[0-9]+\.manifest\.json$ {
+      ${preflight}
+      add_header Cache-Control "public, max-age=31536000, immutable" always;
+      add_header Access-Control-Allow-Origin "*" always;
+      add_header Access-Control-Expose-Headers "${exposed}" always;
+    }
+    location / {
+      ${preflight}
+      add_header Access-Control-Allow-Origin "*" always;
+      add_header Access-Control-Expose-Headers "${exposed}" always;
+    }
   }
 }
 `;
@@ -194,7 +225,7 @@ export async function startFaultServer({ root }) {
     if (rule?.fault === 'status') {
       consume(rule);
       const status = Number(rule.status ?? 500);
-      res.writeHead(status, { 'content-length': 0 }).end();
+      res.writeHead(status, { 'content-length': 0, ...cors }).end();
       return record(req, path, status, 0);
     }
     if (rule?.fault === 'replace') {
@@ -203,7 +234,7 @@ export async function startFaultServer({ root }) {
       try { body = readFileSync(resolve(rule.file)); } catch (e) { res.writeHead(500).end(); return record(req, path, 500, 0); }
       const etag = `"replaced-${createHash('sha256').update(body).digest('hex').slice(0, 16)}"`;
       const type = path.endsWith('.json') ? 'application/json' : 'application/octet-stream';
-      res.writeHead(200, { 'content-type': type, 'content-length': body.length, etag, 'last-modified': new Date(0).toUTCString() });
+      res.writeHead(200, { 'content-type': type, 'content-length': body.length, etag, 'last-modified': new Date(0).toUTCString(), ...cors });
       res.end(req.method === 'HEAD' ? undefined : body);
       return record(req, path, 200, req.method === 'HEAD' ? 0 : body.length);
     }
@@ -228,7 +259,7 @@ export async function startFaultServer({ root }) {
     delete out['transfer-encoding'];
     const apply = rule && bodyFaults.has(rule.fault) && (rule.fault === 'encoding' || body.length > 0);
     if (!apply) {
-      out['content-length'] = body.length;
+      if (req.method !== 'HEAD') out['content-length'] = body.length; // HEAD keeps the upstream's
       res.writeHead(up.statusCode, out).end(body);
       return record(req, path, up.statusCode, body.length);
     }

@@ -1,0 +1,151 @@
+// Type declarations for citypack.js (hand-written; checked by clients/web/test/types.test.mjs with `tsc --strict`).
+
+/** Web format version this reader understands (manifest `web.format` and each part's `format`). */
+export const WEB_FORMAT: number;
+
+/** Stable codes of PackError. */
+export type PackErrorCode = 'manifest' | 'hash' | 'size' | 'signature' | 'format' | 'fetch' | 'part';
+
+/** An error of the reader with a stable `code`. */
+export class PackError extends Error {
+  constructor(code: PackErrorCode, message: string);
+  readonly name: 'PackError';
+  readonly code: PackErrorCode;
+}
+
+/** What openPack needs of a response: `fetch`'s Response has it. */
+export interface ResponseLike {
+  ok: boolean;
+  status?: number;
+  headers?: { get(name: string): string | null } | null;
+  arrayBuffer(): Promise<ArrayBuffer>;
+}
+/** `fetch`, or anything with its shape (a file reader, a storage reader). */
+export type FetchLike = (url: string) => Promise<ResponseLike>;
+
+export interface OpenOptions {
+  /** Parts to load now (default: every part); others later with `pack.load(name)`. */
+  parts?: string[];
+  /** Locales whose UI strings to load now (default: the default locale's). */
+  strings?: string[];
+  /** The trusted Ed25519 public key: base64 of its 32 bytes (the .pub file's line), or the bytes. */
+  publicKey?: string | Uint8Array;
+  /** Refuse unsigned manifests (needs `publicKey`). */
+  requireSignature?: boolean;
+}
+
+export interface SignatureOptions {
+  publicKey?: string | Uint8Array;
+  requireSignature?: boolean;
+}
+export type SignatureState = 'verified' | 'unsigned' | 'unverified';
+
+/** One web part of a manifest. */
+export interface WebPart {
+  name: string;
+  path: string;
+  bytes: number;
+  sha256: string;
+  uncompressedBytes?: number;
+}
+/** A file of the web flavour, relative to the manifest. */
+export interface WebFile {
+  path: string;
+  bytes: number;
+  sha256: string;
+}
+/** The members of a manifest this reader uses (others pass through). */
+export interface Manifest {
+  dataVersion: number;
+  formatVersion?: number;
+  city?: { id?: string; name?: string; defaultLocale?: string; [member: string]: unknown };
+  bbox?: number[];
+  copy?: WebFile[];
+  web: { format: number; parts: WebPart[]; strings?: Record<string, string> };
+  keyId?: string;
+  signature?: string;
+  [member: string]: unknown;
+}
+
+/** A POI or stop row, as `citypack query --format json` prints it. */
+export interface Place {
+  id: number;
+  kind: 'poi' | 'stop';
+  osm?: string;
+  stop_id?: string;
+  name?: string;
+  category: string;
+  also?: string[];
+  lat: number;
+  lon: number;
+  /** Metres (nearby only). */
+  distance_m?: number;
+}
+export interface Card { id: string; title: string; icon?: string; home?: boolean; position?: number }
+export interface Situation { id: string; card: string; title: string; body?: string; position?: number }
+export interface Action { id: string; situation: string; kind: string; target?: string; label: string; text?: string; position?: number }
+export interface Waypoint { sequence: number; poi?: number; lat: number; lon: number; radius?: number; name?: string }
+export interface Route {
+  id: string;
+  name: string;
+  description?: string;
+  lengthMetres: number;
+  region: { minLon: number; minLat: number; maxLon: number; maxLat: number };
+  position?: number;
+  waypoints: Waypoint[];
+}
+export interface Stop { [member: string]: unknown }
+export interface Departure {
+  line: string;
+  headsign?: string;
+  time: string;
+  date: string;
+  seconds: number;
+  trip: string;
+  route_type: number;
+  colour?: string;
+  stop_id: string;
+}
+
+/** An opened pack. Queries are synchronous once their part is loaded. */
+export class CityPack {
+  readonly manifest: Manifest;
+  readonly signature: SignatureState;
+  readonly defaultLocale: string;
+  readonly partNames: string[];
+  has(name: string): boolean;
+  load(name: string): Promise<void>;
+  /** POIs and stops within `radius` metres (default 25), nearest first. */
+  nearby(lat: number, lon: number, radius?: number, options?: { limit?: number; locale?: string }): Place[];
+  place(id: number, locale?: string): Place | null;
+  search(text: string, locale?: string, options?: { limit?: number }): Place[];
+  cards(locale?: string, options?: { homeOnly?: boolean }): Card[];
+  situations(card: string, locale?: string): Situation[];
+  actions(situation: string, locale?: string): Action[];
+  routes(locale?: string): Route[];
+  route(id: string, locale?: string): Route | null;
+  loadStrings(locale: string): Promise<string | null>;
+  string(key: string, locale?: string): string | Record<string, string> | null;
+  stop(stopId: string): Stop | null;
+  departures(stopId: string, date: string, time: string | number, limit?: number): Departure[];
+}
+
+export function openPack(fetchLike: FetchLike, manifestURL: string, options?: OpenOptions): Promise<CityPack>;
+export function packFromParts(manifest: Manifest, parts: Record<string, unknown>): CityPack;
+/** Every file the web flavour needs (parts and string tables), relative to the manifest. */
+export function webFiles(manifest: Manifest): WebFile[];
+/** Checks a parsed catalog's or manifest's Ed25519 signature (PackError('signature') when it fails). */
+export function verifySignature(document: object, options?: SignatureOptions): Promise<SignatureState>;
+/** SHA-256 as lowercase hex. */
+export function sha256(bytes: Uint8Array): Promise<string>;
+/** Why bytes may not match although the server has the right file (a Content-Encoding, not gzip); '' when neither. */
+export function reencodingHint(path: string, bytes: Uint8Array, encoding: string | null): string;
+export function canonicalJSON(value: unknown): string;
+/** Great-circle distance in metres. */
+export function distance(lat1: number, lon1: number, lat2: number, lon2: number): number;
+export function geohash(lat: number, lon: number, precision?: number): string;
+export function geohashCell(text: string): number;
+export function cjkBigrams(text: string): string;
+export function searchWords(text: string, maxWords?: number): string[];
+export function unicode61Tokens(text: string): string[];
+export function foldToken(word: string): string;

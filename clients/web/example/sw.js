@@ -1,0 +1,39 @@
+// The example's service worker: keeps the app shell for offline starts (network first, the cached copy when the
+// network is gone) and serves downloaded cities from the library's storage at ./offline/<city>/<path> — the same
+// IndexedDB the page writes — so even code that only knows openPack(fetch, './offline/monaco/manifest.json') works
+// offline. A module worker (register with {type: 'module'}).
+import { IndexedDBStore, storageFetch } from '../library.js';
+
+const SHELL = 'citypack-example-shell';
+const shell = ['./', './index.html', './app.js', './sw.js', '../library.js', '../citypack.js'].map((p) => new URL(p, self.location).href);
+const storage = new IndexedDBStore();
+
+self.addEventListener('install', (event) => event.waitUntil(caches.open(SHELL).then((c) => c.addAll(shell)).then(() => self.skipWaiting())));
+self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));
+
+async function fromStorage(city, path) {
+  const record = await storage.getRecord(`city:${city}`);
+  if (!record) return new Response(null, { status: 404 });
+  const response = await storageFetch(storage, record)(`https://citypack.invalid/${encodeURIComponent(city)}/${path}`);
+  return new Response(response.ok ? await response.arrayBuffer() : null, { status: response.status });
+}
+
+async function networkFirst(request) {
+  try {
+    const response = await fetch(request);
+    if (response.ok) (await caches.open(SHELL)).put(request.url.split('?')[0], response.clone());
+    return response;
+  } catch (e) {
+    const cached = await caches.match(request, { ignoreSearch: true, cacheName: SHELL });
+    if (cached) return cached;
+    throw e;
+  }
+}
+
+self.addEventListener('fetch', (event) => {
+  const url = new URL(event.request.url);
+  const scope = new URL(self.registration.scope);
+  const offline = url.href.startsWith(`${scope.href}offline/`) && /^offline\/([^/]+)\/(.+)$/.exec(url.pathname.slice(scope.pathname.length));
+  if (offline) event.respondWith(fromStorage(decodeURIComponent(offline[1]), offline[2]));
+  else if (event.request.method === 'GET' && shell.includes(url.href.split('?')[0])) event.respondWith(networkFirst(event.request));
+});

@@ -1,0 +1,146 @@
+// Type declarations for library.js (hand-written; checked by clients/web/test/types.test.mjs with `tsc --strict`).
+import type { CityPack, Place } from './citypack.js';
+
+/** Catalog format this library reads. */
+export const CATALOG_FORMAT: number;
+
+/** Why a download or update failed (same raw strings as CityPackKit's). */
+export type FailureReason = 'offline' | 'timeout' | 'server_error' | 'not_enough_space' | 'damaged' | 'tampered' | 'older_release' | 'unsupported';
+export const REASONS: readonly FailureReason[];
+
+/** One state per city of a catalog. */
+export type PackState =
+  | { kind: 'not_downloaded' }
+  | { kind: 'queued' }
+  | { kind: 'downloading'; bytes: number; total: number }
+  | { kind: 'applying'; installedVersion: number | null }
+  | { kind: 'on_disk'; version: number }
+  | { kind: 'on_disk_out_of_date'; version: number; update: number; updateBytes: number }
+  | { kind: 'failed'; reason: FailureReason; installedVersion: number | null; status?: number; bytes?: number; message: string };
+
+export class LibraryError extends Error {
+  constructor(reason: FailureReason, message: string, extra?: { status?: number; bytes?: number });
+  readonly name: 'LibraryError';
+  readonly reason: FailureReason;
+  readonly status?: number;
+  readonly bytes?: number;
+}
+
+/** Where a library keeps files (by SHA-256) and records (small JSON values); `putRecord` must be atomic. */
+export interface PackStorage {
+  getFile(sha256: string): Promise<Uint8Array | undefined>;
+  putFile(sha256: string, bytes: Uint8Array): Promise<void>;
+  hasFile(sha256: string): Promise<boolean>;
+  deleteFile(sha256: string): Promise<void>;
+  fileKeys(): Promise<string[]>;
+  getRecord(key: string): Promise<any>;
+  putRecord(key: string, value: unknown): Promise<void>;
+  deleteRecord(key: string): Promise<void>;
+  recordKeys(): Promise<string[]>;
+}
+/** Storage in memory (tests, or an app that re-downloads each session). */
+export interface MemoryStore extends PackStorage {}
+export class MemoryStore {
+  constructor();
+}
+/** IndexedDB (the default in browsers; pages, workers and service workers of one origin share it). */
+export interface IndexedDBStore extends PackStorage {}
+export class IndexedDBStore {
+  constructor(name?: string, indexedDB?: IDBFactory);
+  readonly name: string;
+}
+/** Cache Storage (the `caches` API). */
+export interface CacheStore extends PackStorage {}
+export class CacheStore {
+  constructor(name?: string, caches?: CacheStorage);
+  readonly name: string;
+}
+
+/** What the library records for an installed city. */
+export interface InstalledRecord {
+  city: string;
+  name: string;
+  version: number;
+  manifest: { sha256: string; bytes: number };
+  files: { path: string; bytes: number; sha256: string }[];
+  installedAt: string;
+}
+/** A fetch-shaped reader of a city's stored files (for openPack); never touches the network. */
+export function storageFetch(storage: PackStorage, record: InstalledRecord): (url: string) => Promise<{ ok: boolean; status: number; headers: null; arrayBuffer(): Promise<ArrayBuffer> }>;
+
+export interface LibraryOptions {
+  catalogURL: string;
+  storage?: PackStorage;
+  fetch?: (input: string, init?: RequestInit) => Promise<Response>;
+  publicKey?: string | Uint8Array;
+  requireSignature?: boolean;
+  retries?: number;
+  stallTimeoutMs?: number;
+  backoffMs?: number;
+}
+/** A catalog entry (the members the library uses; others pass through). */
+export interface CatalogEntry {
+  id: string;
+  name?: string;
+  dataVersion: number;
+  manifest: string;
+  manifestSha256?: string;
+  bytes?: number;
+  [member: string]: unknown;
+}
+export interface Catalog {
+  formatVersion?: number;
+  packs: CatalogEntry[];
+  [member: string]: unknown;
+}
+export interface CityListing {
+  city: string;
+  name: string;
+  entry: CatalogEntry | null;
+  state: PackState;
+}
+export interface StateChangeDetail { city: string; state: PackState }
+export interface ProgressDetail { city: string; bytes: number; total: number }
+/** Copy lookup: the text of a key with `{placeholders}` filled, or the key itself when no table has it. */
+export type CopyFunction = (key: string, params?: Record<string, string | number>) => string;
+
+export class PackLibrary extends EventTarget {
+  constructor(options: LibraryOptions);
+  readonly catalogURL: string;
+  readonly storage: PackStorage;
+  publicKey?: string | Uint8Array;
+  requireSignature: boolean;
+  retries: number;
+  stallTimeoutMs: number;
+  backoffMs: number;
+  /** The last accepted catalog, or null. */
+  readonly catalog: Catalog | null;
+  ready(): Promise<void>;
+  /** Conditional fetch of catalog.json; rejects with a LibraryError; resolves to true when the catalog changed. */
+  refresh(options?: { signal?: AbortSignal }): Promise<boolean>;
+  entry(city: string): CatalogEntry | undefined;
+  state(city: string): PackState;
+  cities(): CityListing[];
+  installedVersion(city: string): number | null;
+  installed(): Promise<{ city: string; version: number; bytes: number }[]>;
+  /** `refresh`: refresh the catalog first (what update() does). */
+  download(city: string, options?: { signal?: AbortSignal; refresh?: boolean }): Promise<PackState>;
+  update(city: string, options?: { signal?: AbortSignal }): Promise<PackState>;
+  cancel(city: string): void;
+  remove(city: string): Promise<void>;
+  open(city: string, options?: { locales?: string[] }): Promise<CityPack>;
+  copy(locale?: string): Promise<CopyFunction>;
+  addEventListener(type: 'statechange', listener: (event: CustomEvent<StateChangeDetail>) => void, options?: boolean | AddEventListenerOptions): void;
+  addEventListener(type: 'progress', listener: (event: CustomEvent<ProgressDetail>) => void, options?: boolean | AddEventListenerOptions): void;
+  addEventListener(type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | AddEventListenerOptions): void;
+}
+
+export function formatBytes(bytes: number, locale?: string): string;
+export function fillCopy(text: string, params?: Record<string, string | number>): string;
+export function describeState(state: PackState, t: CopyFunction, context?: { name?: string; locale?: string }): { text: string; headline: string | null; action: string | null };
+export function renderCityList(
+  library: PackLibrary,
+  elements: { list: HTMLElement; chips: HTMLElement; heading?: HTMLElement },
+  options?: { locale?: string; onOpen?: (city: string) => void },
+): Promise<{ render(): void; t: CopyFunction }>;
+export function renderPlaces(list: HTMLElement, rows: Place[], options?: { empty?: string }): void;
