@@ -40,13 +40,21 @@ export interface SignatureOptions {
 }
 export type SignatureState = 'verified' | 'unsigned' | 'unverified';
 
-/** One web part of a manifest. */
+/** One content-addressed file of a web part (web format 2): a chunk of rows or a piece of text. */
+export interface WebChunk {
+  path: string;
+  bytes: number;
+  sha256: string;
+  uncompressedBytes?: number;
+}
+/** One web part of a manifest: its head file and, in web format 2, the chunks the head names. */
 export interface WebPart {
   name: string;
   path: string;
   bytes: number;
   sha256: string;
   uncompressedBytes?: number;
+  chunks?: WebChunk[];
 }
 /** A file of the web flavour, relative to the manifest. */
 export interface WebFile {
@@ -132,7 +140,7 @@ export class CityPack {
 
 export function openPack(fetchLike: FetchLike, manifestURL: string, options?: OpenOptions): Promise<CityPack>;
 export function packFromParts(manifest: Manifest, parts: Record<string, unknown>): CityPack;
-/** Every file the web flavour needs (parts and string tables), relative to the manifest. */
+/** Every file the web flavour needs (each part's head and chunks, then the string tables), relative to the manifest. */
 export function webFiles(manifest: Manifest): WebFile[];
 /** Checks a parsed catalog's or manifest's Ed25519 signature (PackError('signature') when it fails). */
 export function verifySignature(document: object, options?: SignatureOptions): Promise<SignatureState>;

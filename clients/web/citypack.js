@@ -1383,21 +1383,6 @@ function departures(t, code, date, seconds, limit) {
 // For the pack library (library.js)
 
 /**
- * Every file the web flavour of a manifest needs, relative to the manifest: each web part, then each locale's
- * string table (from the manifest's `copy` list). What an app downloads and stores to open the city offline.
- * @param {object} manifest a parsed manifest with a `web` member
- * @returns {Array<{path: string, bytes: number, sha256: string}>}
- */
-export function webFiles(manifest) {
-  const files = manifest.web.parts.map((p) => ({ path: p.path, bytes: p.bytes, sha256: p.sha256 }));
-  for (const path of Object.values(manifest.web.strings ?? {})) {
-    const entry = (manifest.copy ?? []).find((f) => f.path === path);
-    if (entry && !files.some((f) => f.path === path)) files.push({ path, bytes: entry.bytes, sha256: entry.sha256 });
-  }
-  return files;
-}
-
-/**
  * Checks the Ed25519 signature of a parsed catalog or manifest as `openPack` checks a manifest's (throws
  * PackError('signature') when it is invalid, by another key, or missing while `requireSignature` is set).
  * @param {object} document @param {{publicKey?: string|Uint8Array, requireSignature?: boolean}} [options]
