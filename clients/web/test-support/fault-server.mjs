@@ -44,7 +44,7 @@ export function findNginx() {
 }
 
 /** A free TCP port on 127.0.0.1 (bound, read and released; nginx takes it right after). */
-function freePort() {
+export function freePort() {
   return new Promise((ok, fail) => {
     const server = createNetServer();
     server.once('error', fail);
@@ -56,7 +56,7 @@ function freePort() {
 }
 
 /** Resolves once something accepts connections on the port, rejects after `ms` milliseconds. */
-async function waitForPort(port, ms = 5000) {
+export async function waitForPort(port, ms = 5000) {
   const deadline = Date.now() + ms;
   for (;;) {
     const open = await new Promise((ok) => {
