@@ -252,7 +252,7 @@ public enum PackSchema {
     public static var tables: [any TableSchema.Type] {
         [
             Meta.self, Category.self, CategoryLabel.self, POI.self, POIName.self, POICategory.self, Search.self,
-            Stop.self, StopBucket.self, Line.self, Service.self, ServiceDate.self, Trip.self, Departure.self,
+            CategoryTerm.self, PlaceLink.self, Stop.self, StopBucket.self, Line.self, Service.self, ServiceDate.self, Trip.self, Departure.self,
             Frequency.self, TripOffset.self, Card.self, Situation.self, Action.self, Route.self, RouteWaypoint.self,
             Strings.self,
         ]

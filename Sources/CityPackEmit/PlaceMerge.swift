@@ -1,0 +1,121 @@
+import CityPackFormat
+import Foundation
+
+/// The rule that makes a GTFS stop and the OSM feature of the same station or platform one place (`place_link`),
+/// so that search and nearby return one result carrying both ids instead of two results metres apart.
+///
+/// A rule is data: ``maxDistance`` (per OSM category) and ``ignoredTokens`` are the whole of it, and
+/// docs/WEB.md ("One result per place") quotes them. A pair must
+/// 1. be an OSM POI of a transit category of ``maxDistance`` and a named GTFS stop or station (location_type 0 or
+///    1) within that many metres (great-circle);
+/// 2. have the same name after folding (``nameKey(_:)``: case, diacritics and ``SearchFold``; words split as the
+///    search tokenizer splits them; the ``ignoredTokens`` and line references like `m1` dropped), or names whose
+///    keys are equal once one of them ignores more (never an empty key);
+/// 3. be the best remaining pair for both: stations before platforms, then nearest first (ties by ids), each
+///    place in at most one pair.
+/// Pure; `Sendable` values.
+enum PlaceMerge {
+    /// A stop as the transit writer keeps it.
+    struct Stop: Equatable, Sendable {
+        var id: Int64
+        var name: String?
+        var lat: Double
+        var lon: Double
+        var locationType: Int
+        var parent: Int64?
+    }
+
+    /// An OSM POI that may be a station or platform.
+    struct Feature: Sendable {
+        var id: Int64
+        var name: String?
+        var names: [String: String]
+        var category: String
+        var lat: Double
+        var lon: Double
+    }
+
+    /// A merged pair.
+    struct Pair: Equatable, Sendable {
+        var poi: Int64
+        var stop: Int64
+        var distance: Double
+    }
+
+    /// Metres between an OSM feature of the category and a GTFS stop of the same place, at most. Stations are
+    /// mapped as one node while a feed places its stop on a platform or the station's centre (up to a platform's
+    /// length away); stop positions of trams and buses are a few metres from the platform.
+    static let maxDistance: [String: Double] = [
+        "metro": 200, "train_station": 300, "bus_station": 150, "ferry_terminal": 200, "tram_stop": 50, "bus_stop": 50,
+    ]
+
+    /// Words that name the kind of place rather than the place ("Centrale FS" is "Centrale"), dropped before
+    /// names are compared.
+    static let ignoredTokens: Set<String> = [
+        "station", "stazione", "bahnhof", "gare", "estacion", "stop", "fermata", "haltestelle", "arret", "parada",
+        "metro", "subway", "underground", "bf", "hbf", "fs", "mm",
+    ]
+
+    /// The folded words of a name: lower-cased, without diacritics, ``SearchFold``ed, split at anything but letters
+    /// and digits; ignored words and line references (a letter and digits, as `m1`, or digits alone) removed.
+    static func nameKey(_ name: String) -> [String] {
+        let folded = SearchFold.apply(name).folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+        var words: [String] = []
+        var current = ""
+        for ch in folded {
+            if ch.isLetter || ch.isNumber { current.append(ch) } else if !current.isEmpty {
+                words.append(current)
+                current = ""
+            }
+        }
+        if !current.isEmpty { words.append(current) }
+        return words.filter { word in
+            if ignoredTokens.contains(word) { return false }
+            if word.allSatisfy(\.isNumber) { return false }
+            if let first = word.first, first.isLetter, word.count <= 3, word.dropFirst().allSatisfy(\.isNumber),
+                word.count > 1
+            {
+                return false
+            }
+            return true
+        }
+    }
+
+    /// Whether two names name the same place (rule 2).
+    static func namesMatch(_ a: String?, _ b: String?) -> Bool {
+        guard let a, let b else { return false }
+        let ka = nameKey(a)
+        let kb = nameKey(b)
+        return !ka.isEmpty && ka == kb
+    }
+
+    /// The pairs of the rule, ordered by POI id.
+    static func pairs(features: [Feature], stops: [Stop]) -> [Pair] {
+        let candidates = stops.filter { $0.locationType <= 1 && !($0.name ?? "").isEmpty }
+        guard !candidates.isEmpty else { return [] }
+        let index = ProximityIndex(candidates.map { ProximityIndex.Point(id: $0.id, lat: $0.lat, lon: $0.lon) })
+        let byID = Dictionary(candidates.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        var found: [(station: Bool, pair: Pair)] = []
+        for feature in features {
+            guard let radius = maxDistance[feature.category] else { continue }
+            let names = [feature.name].compactMap { $0 } + feature.names.values.sorted()
+            for hit in index.within(lat: feature.lat, lon: feature.lon, radius: radius) {
+                guard let stop = byID[hit.id], names.contains(where: { namesMatch($0, stop.name) }) else { continue }
+                found.append((stop.locationType == 1, Pair(poi: feature.id, stop: stop.id, distance: hit.distance)))
+            }
+        }
+        found.sort {
+            ($0.station ? 0 : 1, $0.pair.distance, $0.pair.poi, $0.pair.stop)
+                < ($1.station ? 0 : 1, $1.pair.distance, $1.pair.poi, $1.pair.stop)
+        }
+        var usedPOIs: Set<Int64> = []
+        var usedStops: Set<Int64> = []
+        var out: [Pair] = []
+        for (_, pair) in found where !usedPOIs.contains(pair.poi) && !usedStops.contains(pair.stop) {
+            usedPOIs.insert(pair.poi)
+            usedStops.insert(pair.stop)
+            out.append(pair)
+        }
+        return out.sorted { $0.poi < $1.poi }
+    }
+}

@@ -1,0 +1,65 @@
+/// The tables search answers "where is the nearest toilet?" with: which words name a category, and which GTFS stop
+/// and OSM feature are one place (issue 32). Both are optional: readers of packs without them search by text alone.
+extension PackSchema {
+    /// `category_term`: every word or phrase that names a category (its id, labels and synonyms in English and in
+    /// the city's locales: the terms `search` indexes for it), one row per (term, category), as an FTS5 table so
+    /// that SQLite folds the term exactly as it folds `search`. A term is stored between two sentinel tokens
+    /// (``begin`` … ``end``), so ``matchQuery`` with the phrase `begin w1 … wn end` finds the rows whose term is
+    /// exactly the user's words (not a longer term that starts with them).
+    public enum CategoryTerm: TableSchema {
+        public static let table = "category_term"
+        public static let term = Column("term")
+        public static let category = Column("category", "UNINDEXED")
+        public static let columns = [term, category]
+        public static let create =
+            "CREATE VIRTUAL TABLE \(table) USING fts5(term, category UNINDEXED, tokenize = 'unicode61 remove_diacritics 2')"
+        /// Token before every term: a private-use character, a token character no query can contain (queries keep
+        /// letters and digits only).
+        public static let begin = "\u{E000}"
+        /// Token after every term.
+        public static let end = "\u{E001}"
+        /// The text stored for a term (already ``SearchFold``ed).
+        public static func stored(_ term: String) -> String { "\(begin) \(term) \(end)" }
+        /// Categories whose term is the FTS5 phrase bound to ?1 (`"<begin> w1 … wn <end>"`).
+        public static let matchQuery = "SELECT DISTINCT category FROM \(table) WHERE term MATCH ?1 ORDER BY category"
+    }
+
+    /// `place_link(poi, stop)`: a GTFS stop and the OSM feature of the same station or platform (``PlaceMerge``),
+    /// at most one partner each. Readers return them as one result carrying both ids.
+    public enum PlaceLink: TableSchema {
+        public static let table = "place_link"
+        public static let poi = Column("poi", "INTEGER NOT NULL")
+        public static let stop = Column("stop", "INTEGER NOT NULL")
+        public static let columns = [poi, stop]
+        public static let create = createTable(primaryKey: [poi], withoutRowID: true)
+        /// Every pair, by POI id.
+        public static let selectAll = "SELECT \(poi), \(stop) FROM \(table) ORDER BY \(poi)"
+        /// GTFS platforms (location_type 0) named exactly as their parent station: (platform, station). A feed's
+        /// station and its platforms are one place too (New York's "Times Sq-42 St" and its N and S platforms).
+        public static let samePlaceAsParentQuery = """
+            SELECT c.\(Stop.id), p.\(Stop.id) FROM \(Stop.table) c JOIN \(Stop.table) p ON p.\(Stop.id) = c.\(Stop.parent) \
+            WHERE c.\(Stop.locationType) = 0 AND p.\(Stop.locationType) = 1 AND c.\(Stop.name) = p.\(Stop.name) ORDER BY c.\(Stop.id)
+            """
+
+        /// The place each id belongs to, for ids in some pair: the smallest id of its connected pairs (a linked POI
+        /// and stop, a platform and its station, and any chain of them). Readers return one result per place.
+        public static func groups(_ pairs: [(Int64, Int64)]) -> [Int64: Int64] {
+            var parent: [Int64: Int64] = [:]
+            func root(_ x: Int64) -> Int64 {
+                var r = x
+                while let p = parent[r], p != r { r = p }
+                return r
+            }
+            for (a, b) in pairs {
+                if parent[a] == nil { parent[a] = a }
+                if parent[b] == nil { parent[b] = b }
+                let ra = root(a)
+                let rb = root(b)
+                if ra != rb { parent[max(ra, rb)] = min(ra, rb) }
+            }
+            var out: [Int64: Int64] = [:]
+            for id in parent.keys { out[id] = root(id) }
+            return out
+        }
+    }
+}
