@@ -961,7 +961,16 @@ export class CityPack {
   stop(stopId) {
     const t = this._part('transit');
     const rows = t.byCode.get(String(stopId));
-    return rows ? stopRow(t, rows[0]) : null;
+    if (!rows) return null;
+    const row = stopRow(t, rows[0]);
+    // With the places part: the stop as search and nearby give it (modes as `also`, the linked OSM feature, a
+    // label for an unnamed stop), as Swift's TransitReader.stop.
+    const places = this._parts.places;
+    const i = places?.rowOf.get(row.id);
+    if (i !== undefined) return this._placeRow(places, i, undefined, null);
+    row.named = row.name != null && row.name !== '';
+    if (!row.named && places) row.name = this._label(places, row.category, this.defaultLocale);
+    return row;
   }
 
   /**
