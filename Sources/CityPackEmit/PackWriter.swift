@@ -229,19 +229,23 @@ enum PackWriter {
         return out
     }
 
-    /// Fills `category_term`: each category's terms (``searchTerms(for:locales:)``), folded as `search` is.
+    /// Writes ``PackSchema/MetaKey/categoryTerms``: each category's terms (``searchTerms(for:locales:)``), folded
+    /// as `search` is.
     static func writeCategoryTerms(_ categories: [PackCategory], locales: [String], db: Database) throws(EmitError) {
-        let insert = try db.prepare(PackSchema.CategoryTerm.insert())
+        var rows: [(category: String, terms: [String])] = []
         for category in categories {
             var seen: Set<String> = []
+            var terms: [String] = []
             for term in searchTerms(for: category, locales: locales).components(separatedBy: " | ") {
                 let folded = CJKBigrams.expand(SearchFold.apply(term))
-                guard !folded.isEmpty, seen.insert(folded.lowercased()).inserted else { continue }
-                insert.bind(1, PackSchema.CategoryTerm.stored(folded))
-                insert.bind(2, category.id)
-                try insert.run()
+                guard !folded.isEmpty, !folded.contains(where: { $0 == "\u{1E}" || $0 == "\u{1F}" }),
+                    seen.insert(folded.lowercased()).inserted
+                else { continue }
+                terms.append(folded)
             }
+            if !terms.isEmpty { rows.append((category.id, terms)) }
         }
+        try insertMeta([(PackSchema.MetaKey.categoryTerms, PackSchema.CategoryTerm.encode(rows))], db: db)
     }
 
     /// Fills `place_link` with the pairs of ``PlaceMerge``.

@@ -348,11 +348,24 @@ enum WebWriter {
         return out
     }
 
-    /// `category_term` as token lists (read back through `fts5vocab`, so folded by SQLite), sentinels dropped.
+    /// The category words (``PackSchema/MetaKey/categoryTerms``) as token lists: put into the TEMP FTS5 table
+    /// readers make and read back through `fts5vocab`, so folded by SQLite; sentinels dropped.
     static func categoryTerms(_ db: Database) throws(EmitError) -> [String: [String]] {
         typealias T = PackSchema.CategoryTerm
+        let value = try db.prepare(PackSchema.Meta.valueQuery)
+        value.bind(1, PackSchema.MetaKey.categoryTerms)
+        guard try value.step(), let encoded = value.text(0) else { return [:] }
+        try db.exec("DROP TABLE IF EXISTS \(T.table)")
+        try db.exec(T.create)
+        defer { try? db.exec("DROP TABLE IF EXISTS \(T.table)") }
+        let insert = try db.prepare(T.insert)
+        for row in T.decode(encoded) {
+            insert.bind(1, T.stored(row.term))
+            insert.bind(2, row.category)
+            try insert.run()
+        }
         try db.exec("DROP TABLE IF EXISTS temp.web_category_vocab")
-        try db.exec("CREATE VIRTUAL TABLE temp.web_category_vocab USING fts5vocab(main, \(T.table), instance)")
+        try db.exec("CREATE VIRTUAL TABLE temp.web_category_vocab USING fts5vocab(temp, category_term, instance)")
         defer { try? db.exec("DROP TABLE IF EXISTS temp.web_category_vocab") }
         var tokens: [Int64: [(offset: Int64, token: String)]] = [:]
         let scan = try db.prepare("SELECT term, doc, offset FROM temp.web_category_vocab")
@@ -362,7 +375,7 @@ enum WebWriter {
             tokens[scan.int64(1), default: []].append((scan.int64(2), token))
         }
         var out: [String: [String]] = [:]
-        let rows = try db.prepare("SELECT rowid, \(T.category.name) FROM \(T.table)")
+        let rows = try db.prepare("SELECT rowid, category FROM \(T.table)")
         while try rows.step() {
             let key = (tokens[rows.int64(0)] ?? []).sorted { $0.offset < $1.offset }.map(\.token).joined(separator: " ")
             guard !key.isEmpty else { continue }

@@ -1,27 +1,45 @@
 /// The tables search answers "where is the nearest toilet?" with: which words name a category, and which GTFS stop
 /// and OSM feature are one place (issue 32). Both are optional: readers of packs without them search by text alone.
 extension PackSchema {
-    /// `category_term`: every word or phrase that names a category (its id, labels and synonyms in English and in
-    /// the city's locales: the terms `search` indexes for it), one row per (term, category), as an FTS5 table so
-    /// that SQLite folds the term exactly as it folds `search`. A term is stored between two sentinel tokens
-    /// (``begin`` … ``end``), so ``matchQuery`` with the phrase `begin w1 … wn end` finds the rows whose term is
-    /// exactly the user's words (not a longer term that starts with them).
-    public enum CategoryTerm: TableSchema {
-        public static let table = "category_term"
-        public static let term = Column("term")
-        public static let category = Column("category", "UNINDEXED")
-        public static let columns = [term, category]
+    /// The words that name each category — its id, labels and synonyms in English and in the city's locales, the
+    /// terms `search` indexes for it — stored compactly in `meta` (``MetaKey/categoryTerms``: per category
+    /// `category U+001F term U+001F term …`, categories joined by U+001E; a table of its own cost a pack a 64 KiB page
+    /// per table). Readers load them at open into a TEMP FTS5 table (``create``) so that SQLite folds a term exactly
+    /// as it folds `search`. A term is stored between two sentinel tokens (``begin`` … ``end``), so ``matchQuery``
+    /// with the phrase `begin w1 … wn end` finds the categories whose term is exactly the user's words.
+    public enum CategoryTerm {
+        /// The TEMP table readers and the web writer fill.
+        public static let table = "temp.category_term"
+        /// Its CREATE statement.
         public static let create =
-            "CREATE VIRTUAL TABLE \(table) USING fts5(term, category UNINDEXED, tokenize = 'unicode61 remove_diacritics 2')"
+            "CREATE VIRTUAL TABLE IF NOT EXISTS \(table) USING fts5(term, category UNINDEXED, tokenize = 'unicode61 remove_diacritics 2')"
+        /// A row (term as ``stored(_:)``, category).
+        public static let insert = "INSERT INTO \(table)(term, category) VALUES (?1, ?2)"
         /// Token before every term: a private-use character, a token character no query can contain (queries keep
         /// letters and digits only).
         public static let begin = "\u{E000}"
         /// Token after every term.
         public static let end = "\u{E001}"
-        /// The text stored for a term (already ``SearchFold``ed).
+        /// The text indexed for a term (already ``SearchFold``ed and CJK-expanded).
         public static func stored(_ term: String) -> String { "\(begin) \(term) \(end)" }
-        /// Categories whose term is the FTS5 phrase bound to ?1 (`"<begin> w1 … wn <end>"`).
+        /// Categories whose term is the FTS5 phrase bound to ?1 (`"<begin> w1 … wn <end>"`), ascending.
         public static let matchQuery = "SELECT DISTINCT category FROM \(table) WHERE term MATCH ?1 ORDER BY category"
+
+        /// The `meta` value of (category, terms) pairs.
+        public static func encode(_ terms: [(category: String, terms: [String])]) -> String {
+            terms.map { ([$0.category] + $0.terms).joined(separator: "\u{1F}") }.joined(separator: "\u{1E}")
+        }
+
+        /// The (term, category) rows of a `meta` value, in stored order.
+        public static func decode(_ value: String) -> [(term: String, category: String)] {
+            var out: [(term: String, category: String)] = []
+            for entry in value.split(separator: "\u{1E}") {
+                let parts = entry.split(separator: "\u{1F}", omittingEmptySubsequences: false)
+                guard let category = parts.first, !category.isEmpty else { continue }
+                for term in parts.dropFirst() where !term.isEmpty { out.append((String(term), String(category))) }
+            }
+            return out
+        }
     }
 
     /// `place_link(poi, stop)`: a GTFS stop and the OSM feature of the same station or platform (``PlaceMerge``),

@@ -243,6 +243,8 @@ public enum PackSchema {
         /// Largest `departure.seconds` or frequency departure (`frequency.end` + offset) in the pack; absent
         /// without transit.
         public static let transitMaxSeconds = "transit_max_seconds"
+        /// The words that name categories (``CategoryTerm/encode(_:)``); absent in packs before issue 32.
+        public static let categoryTerms = "category_terms"
         public static let cardCount = "card_count"
         public static let routeCount = "route_count"
     }
@@ -252,7 +254,7 @@ public enum PackSchema {
     public static var tables: [any TableSchema.Type] {
         [
             Meta.self, Category.self, CategoryLabel.self, POI.self, POIName.self, POICategory.self, Search.self,
-            CategoryTerm.self, PlaceLink.self, Stop.self, StopBucket.self, Line.self, Service.self, ServiceDate.self, Trip.self, Departure.self,
+            PlaceLink.self, Stop.self, StopBucket.self, Line.self, Service.self, ServiceDate.self, Trip.self, Departure.self,
             Frequency.self, TripOffset.self, Card.self, Situation.self, Action.self, Route.self, RouteWaypoint.self,
             Strings.self,
         ]

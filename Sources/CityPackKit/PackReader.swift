@@ -138,7 +138,15 @@ public final class PackReader: @unchecked Sendable {
                 db: db, index: proximityIndex, defaultLocale: meta.values[PackSchema.MetaKey.defaultLocale] ?? "en")
             places.directory = directory
             searchStatement = try db.prepare(PackSchema.Search.matchQuery, persistent: true)
-            if try PlaceLookup.hasTable(db, PackSchema.CategoryTerm.table) {
+            if let terms = values[PackSchema.MetaKey.categoryTerms] {
+                // The category words into a TEMP FTS5 table (writable on a read-only connection), folded by SQLite.
+                try db.exec(PackSchema.CategoryTerm.create)
+                let insert = try db.prepare(PackSchema.CategoryTerm.insert)
+                for row in PackSchema.CategoryTerm.decode(terms) {
+                    insert.bind(1, PackSchema.CategoryTerm.stored(row.term))
+                    insert.bind(2, row.category)
+                    try insert.run()
+                }
                 categoryStatement = try db.prepare(PackSchema.CategoryTerm.matchQuery, persistent: true)
             }
         } catch {
