@@ -8,9 +8,10 @@ import Foundation
 /// docs/WEB.md ("One result per place") quotes them. A pair must
 /// 1. be an OSM POI of a transit category of ``maxDistance`` and a named GTFS stop or station (location_type 0 or
 ///    1) within that many metres (great-circle);
-/// 2. have the same name after folding (``nameKey(_:)``: case, diacritics and ``SearchFold``; words split as the
-///    search tokenizer splits them; the ``ignoredTokens`` and line references like `m1` dropped), or names whose
-///    keys are equal once one of them ignores more (never an empty key);
+/// 2. have the same name after folding (``nameKey(_:)``: case, diacritics and ``SearchFold``; ``abbreviations``
+///    expanded; words split at anything but letters and digits; the ``ignoredTokens`` and line references like
+///    `m1` dropped; numbers kept: `14 St` is not `23 St`), word by word, where an initial (`c.`) matches a word starting with its letter (never an empty
+///    name, nor one of initials only);
 /// 3. be the best remaining pair for both: stations before platforms, then nearest first (ties by ids), each
 ///    place in at most one pair.
 /// Pure; `Sendable` values.
@@ -56,22 +57,36 @@ enum PlaceMerge {
         "metro", "subway", "underground", "bf", "hbf", "fs", "mm",
     ]
 
-    /// The folded words of a name: lower-cased, without diacritics, ``SearchFold``ed, split at anything but letters
-    /// and digits; ignored words and line references (a letter and digits, as `m1`, or digits alone) removed.
+    /// Abbreviations of street and place words that feeds and mappers write differently ("p.za Diocleziano",
+    /// "Piazza Diocleziano"), expanded before names are compared: whole words ending in a full stop.
+    static let abbreviations: [String: String] = [
+        "p.za": "piazza", "p.le": "piazzale", "p.ta": "porta", "v.le": "viale", "c.so": "corso", "l.go": "largo",
+        "f.s.": "fs", "str.": "strasse", "av.": "avenue", "ave.": "avenue", "pl.": "place",
+    ]
+
+    /// The folded words of a name: lower-cased, without diacritics, ``SearchFold``ed, ``abbreviations`` expanded,
+    /// split at anything but letters and digits; ignored words and line references (a letter and up to two
+    /// digits, as `m1`) removed; numbers stay. A single letter followed by a full stop (`c. marcello`) stays as `c.`, an initial
+    /// that matches any word starting with it (``namesMatch(_:_:)``).
     static func nameKey(_ name: String) -> [String] {
         let folded = SearchFold.apply(name).folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
         var words: [String] = []
-        var current = ""
-        for ch in folded {
-            if ch.isLetter || ch.isNumber { current.append(ch) } else if !current.isEmpty {
-                words.append(current)
-                current = ""
+        for raw in folded.split(whereSeparator: { $0 == " " || $0 == "-" || $0 == "," || $0 == "(" || $0 == ")" || $0 == "/" }) {
+            var word = String(raw)
+            if let long = abbreviations[word] { word = long }
+            var current = ""
+            var parts: [String] = []
+            for ch in word {
+                if ch.isLetter || ch.isNumber { current.append(ch) } else if !current.isEmpty {
+                    parts.append(ch == "." && current.count == 1 && parts.isEmpty && word.count == 2 ? current + "." : current)
+                    current = ""
+                }
             }
+            if !current.isEmpty { parts.append(current) }
+            words += parts
         }
-        if !current.isEmpty { words.append(current) }
         return words.filter { word in
             if ignoredTokens.contains(word) { return false }
-            if word.allSatisfy(\.isNumber) { return false }
             if let first = word.first, first.isLetter, word.count <= 3, word.dropFirst().allSatisfy(\.isNumber),
                 word.count > 1
             {
@@ -86,7 +101,13 @@ enum PlaceMerge {
         guard let a, let b else { return false }
         let ka = nameKey(a)
         let kb = nameKey(b)
-        return !ka.isEmpty && ka == kb
+        guard !ka.isEmpty, ka.count == kb.count else { return false }
+        return zip(ka, kb).allSatisfy { x, y in
+            if x == y { return true }
+            if x.hasSuffix("."), !y.hasSuffix(".") { return y.hasPrefix(x.dropLast()) }
+            if y.hasSuffix("."), !x.hasSuffix(".") { return x.hasPrefix(y.dropLast()) }
+            return false
+        } && !(ka.allSatisfy { $0.hasSuffix(".") } || kb.allSatisfy { $0.hasSuffix(".") })
     }
 
     /// The pairs of the rule, ordered by POI id.

@@ -15,9 +15,9 @@ public struct PlaceResult: Sendable, Codable, Hashable {
     public var id: Int64
     /// POI or stop.
     public var kind: Kind
-    /// OSM reference of a POI, e.g. `n123`, `w456`; empty for stops.
+    /// OSM reference of a POI, e.g. `n123`, `w456`; for a stop the linked OSM feature's (``linkedID``), else empty.
     public var osm: String
-    /// GTFS stop_id of a stop; nil for POIs.
+    /// GTFS stop_id of a stop; for a POI the linked stop's (``linkedID``), else nil.
     public var stopID: String?
     /// Display name for the requested locale (default: the pack's default locale): `poi_name` for the locale, then
     /// its language, then `poi.name`, then the name of the alphabetically first locale; for a place without a name

@@ -51,3 +51,19 @@ import Testing
         #expect(PlaceMerge.pairs(features: [Self.feature(4, "Centrale", "cafe", 45.0, 9.0)], stops: stops).isEmpty)
     }
 }
+
+extension PlaceMergeTests {
+    @Test(arguments: [
+        ("Piazza Diocleziano", "p.za diocleziano"), ("Viale Murillo - Via Ricciarelli", "v.le murillo via ricciarelli"),
+        ("Via Console Marcello - Via Monte Altissimo", "via c. marcello via m. altissimo"),
+        ("Colonne di San Lorenzo", "colonne di s. lorenzo"), ("Lambrate FS", "LAMBRATE F.S."),
+    ])
+    func abbreviationsAndInitials(_ a: String, _ b: String) {
+        #expect(PlaceMerge.namesMatch(a, b))
+    }
+
+    @Test(arguments: [("Via Carlo Marx", "via c. marcello"), ("c. m.", "Carlo Marx"), ("Piazza Duomo", "p.za Diaz")])
+    func abbreviationsDoNotOvermatch(_ a: String, _ b: String) {
+        #expect(!PlaceMerge.namesMatch(a, b))
+    }
+}
