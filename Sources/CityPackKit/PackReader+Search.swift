@@ -50,7 +50,7 @@ extension PackReader {
     ///   folds of ``CityPackFormat/SearchFold``) — returns that category's places (stops: by the modes serving
     ///   them): with a position nearest first (ties by id), exact, found by an expanding ring over the category's
     ///   own proximity index; without one named places first, then stations before other places before entrances,
-    ///   then by id.
+    ///   then by id. When the category has fewer places than the page needs, the name matches follow.
     /// - Otherwise a **name query**: the full-text index over names (every locale) and category terms; every
     ///   word must match, first all whole (tier 1), then the last as a prefix (tier 2, `caf` finds `Café`). With a
     ///   position each tier is ordered by distance (ties by id); without one by bm25 (names weighted 10× over
@@ -74,7 +74,7 @@ extension PackReader {
             guard limit > 0 else { return [] }
             let wanted = max(0, offset) + limit
             let categories = try categoryQuery(text)
-            var ids: [Int64]
+            var ids: [Int64] = []
             var distances: [Int64: Double] = [:]
             if !categories.isEmpty {
                 if let near {
@@ -86,9 +86,11 @@ extension PackReader {
                     for category in categories { members.formUnion(directory.byCategory[category]?.ids ?? []) }
                     ids = members.sorted { directory.listingKey($0) < directory.listingKey($1) }
                 }
-            } else {
-                ids = []
-                var seen: Set<Int64> = []
+            }
+            // A name query; after a category's places (all of them, when fewer than the page needs), its name
+            // matches ("Museum Diner" for "museum").
+            if categories.isEmpty || directory.folded(ids).count < wanted {
+                var seen = Set(ids)
                 for expression in [Self.matchExpression(for: text, prefixLast: false), Self.matchExpression(for: text)] {
                     guard let expression else { continue }
                     var tier = try textMatches(expression).filter { seen.insert($0.id).inserted }

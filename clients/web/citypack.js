@@ -797,9 +797,10 @@ export class CityPack {
         for (const c of categories) for (const id of this._index(places, c).ids) members.add(id);
         ids = this._byListing(places, [...members]);
       }
-    } else {
-      if (phrases.some((p) => p.length === 0)) return [];
-      const seen = new Set();
+    }
+    // A name query; after a category's places (all of them, when fewer than the page needs), its name matches.
+    if ((categories.length === 0 || this._folded(places, ids).length < wanted) && !phrases.some((p) => p.length === 0)) {
+      const seen = new Set(ids);
       for (const prefixLast of [false, true]) {
         const tier = rankBM25(s, phrases, prefixLast, Infinity).filter((id) => !seen.has(id) && seen.add(id));
         if (near) {

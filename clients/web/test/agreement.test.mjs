@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { openPack, searchWords } from '../citypack.js';
-import { buildCity, fileFetch, needsSharedData, pooled, random, swiftQuery } from '../test-support/support.mjs';
+import { NEAREST_WORDS, buildCity, fileFetch, needsSharedData, pooled, random, randomPoints, swiftQuery } from '../test-support/support.mjs';
 
 const WIDTH = 2; // concurrent citypack processes
 
@@ -264,7 +264,6 @@ function webSizes(t, cities) {
  * against `citypack query --search TEXT --near LAT,LON` and `--near --category --offset`, whole lists compared.
  */
 async function positionAgreement(t, city, languages, seed, wordList = null) {
-  const { NEAREST_WORDS, randomPoints } = await import('./nearest.test.mjs');
   const built = buildCity(city);
   const pack = await openPack(fileFetch, built.manifestURL, { parts: ['places', 'search'] });
   const rand = random(seed);

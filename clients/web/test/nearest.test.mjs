@@ -6,22 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { distance, openPack } from '../citypack.js';
-import { buildCity, fileFetch, needsSharedData, random } from '../test-support/support.mjs';
-
-/** Word → the category it must find, per language. */
-export const NEAREST_WORDS = {
-  en: { toilet: 'toilet', ATM: 'atm', food: 'restaurant', metro: 'metro', pharmacy: 'pharmacy' },
-  it: { bagno: 'toilet', bancomat: 'atm', mangiare: 'restaurant', metropolitana: 'metro', farmacia: 'pharmacy' },
-  de: { Toilette: 'toilet', Geldautomat: 'atm', Essen: 'restaurant', 'U-Bahn': 'metro', Apotheke: 'pharmacy' },
-  fr: { toilettes: 'toilet', distributeur: 'atm', restaurant: 'restaurant', métro: 'metro', pharmacie: 'pharmacy' },
-};
-
-/** Random points in the pack's box (seeded). */
-export function randomPoints(pack, count, seed) {
-  const rand = random(seed);
-  const [minLon, minLat, maxLon, maxLat] = pack.manifest.bbox;
-  return Array.from({ length: count }, () => [minLat + rand() * (maxLat - minLat), minLon + rand() * (maxLon - minLon)]);
-}
+import { NEAREST_WORDS, buildCity, fileFetch, needsSharedData, randomPoints } from '../test-support/support.mjs';
 
 /** The nearest place of a category by measuring every place (ties by id); null when the pack has none. */
 function bruteNearest(places, category, lat, lon) {
