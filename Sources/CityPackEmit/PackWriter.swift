@@ -248,7 +248,7 @@ enum PackWriter {
         try insertMeta([(PackSchema.MetaKey.categoryTerms, PackSchema.CategoryTerm.encode(rows))], db: db)
     }
 
-    /// Fills `place_link` with the pairs of ``PlaceMerge``.
+    /// Writes ``PackSchema/MetaKey/placeLinks``: the pairs of ``PlaceMerge`` (nothing when there are none).
     static func writeLinks(pois: [POI], stops: [PlaceMerge.Stop], db: Database) throws(EmitError) {
         let features = pois.compactMap { poi -> PlaceMerge.Feature? in
             guard PlaceMerge.maxDistance[poi.category] != nil else { return nil }
@@ -256,12 +256,9 @@ enum PackWriter {
                 id: poi.ref.stableID, name: poi.name, names: poi.localizedNames, category: poi.category,
                 lat: poi.coordinate.lat, lon: poi.coordinate.lon)
         }
-        let insert = try db.prepare(PackSchema.PlaceLink.insert())
-        for pair in PlaceMerge.pairs(features: features, stops: stops) {
-            insert.bind(1, pair.poi)
-            insert.bind(2, pair.stop)
-            try insert.run()
-        }
+        let pairs = PlaceMerge.pairs(features: features, stops: stops)
+        guard !pairs.isEmpty else { return }
+        try insertMeta([(PackSchema.MetaKey.placeLinks, PackSchema.PlaceLink.encode(pairs.map { ($0.poi, $0.stop) }))], db: db)
     }
 
     /// Writes the rows of the proximity bucket table (``PackSchema/StopBucket``) in index order: by cell, then

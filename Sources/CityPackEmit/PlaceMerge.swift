@@ -1,7 +1,7 @@
 import CityPackFormat
 import Foundation
 
-/// The rule that makes a GTFS stop and the OSM feature of the same station or platform one place (`place_link`),
+/// The rule that makes a GTFS stop and the OSM feature of the same station or platform one place (meta `place_links`),
 /// so that search and nearby return one result carrying both ids instead of two results metres apart.
 ///
 /// A rule is data: ``maxDistance`` (per OSM category) and ``ignoredTokens`` are the whole of it, and

@@ -126,7 +126,7 @@ enum WebWriter {
         /// Category labels per category and locale (`category.label` for the default locale, `category_label`):
         /// what describes an unnamed place.
         var labels: [String: [String: String]] = [:]
-        /// The other id of each linked place (`place_link`, both directions), keyed by id.
+        /// The other id of each linked place (meta `place_links`, both directions), keyed by id.
         var links: [String: Int64] = [:]
         /// The place of ids that share one (`PackSchema.PlaceLink.groups`: linked pairs, platforms named as their
         /// station), keyed by id: readers return one result per place.
@@ -175,12 +175,11 @@ enum WebWriter {
             "SELECT \(C.id), ?1, \(C.label) FROM \(C.table) UNION ALL SELECT \(L.category), \(L.locale), \(L.label) FROM \(L.table)")
         labelRows.bind(1, out.defaultLocale)
         while try labelRows.step() { out.labels[labelRows.text(0) ?? "", default: [:]][labelRows.text(1) ?? ""] = labelRows.text(2) ?? "" }
-        let linkRows = try db.prepare(PackSchema.PlaceLink.selectAll)
         var pairs: [(Int64, Int64)] = []
-        while try linkRows.step() {
-            out.links[String(linkRows.int64(0))] = linkRows.int64(1)
-            out.links[String(linkRows.int64(1))] = linkRows.int64(0)
-            pairs.append((linkRows.int64(0), linkRows.int64(1)))
+        for (poi, stop) in PackSchema.PlaceLink.decode(meta[PackSchema.MetaKey.placeLinks] ?? "") {
+            out.links[String(poi)] = stop
+            out.links[String(stop)] = poi
+            pairs.append((poi, stop))
         }
         let sameStation = try db.prepare(PackSchema.PlaceLink.samePlaceAsParentQuery)
         while try sameStation.step() { pairs.append((sameStation.int64(0), sameStation.int64(1))) }

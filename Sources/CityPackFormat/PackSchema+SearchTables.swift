@@ -42,16 +42,25 @@ extension PackSchema {
         }
     }
 
-    /// `place_link(poi, stop)`: a GTFS stop and the OSM feature of the same station or platform (``PlaceMerge``),
-    /// at most one partner each. Readers return them as one result carrying both ids.
-    public enum PlaceLink: TableSchema {
-        public static let table = "place_link"
-        public static let poi = Column("poi", "INTEGER NOT NULL")
-        public static let stop = Column("stop", "INTEGER NOT NULL")
-        public static let columns = [poi, stop]
-        public static let create = createTable(primaryKey: [poi], withoutRowID: true)
-        /// Every pair, by POI id.
-        public static let selectAll = "SELECT \(poi), \(stop) FROM \(table) ORDER BY \(poi)"
+    /// Linked places: a GTFS stop and the OSM feature of the same station or platform (``PlaceMerge`` in
+    /// CityPackEmit), at most one partner each, stored in `meta` (``MetaKey/placeLinks``: `poi,stop` pairs joined by
+    /// `;`, ascending by POI id; a table of its own would cost a 64 KiB page). Readers return them as one result
+    /// carrying both ids.
+    public enum PlaceLink {
+        /// The `meta` value of pairs.
+        public static func encode(_ pairs: [(poi: Int64, stop: Int64)]) -> String {
+            pairs.map { "\($0.poi),\($0.stop)" }.joined(separator: ";")
+        }
+
+        /// The pairs of a `meta` value (malformed entries skipped).
+        public static func decode(_ value: String) -> [(poi: Int64, stop: Int64)] {
+            value.split(separator: ";").compactMap { entry in
+                let parts = entry.split(separator: ",")
+                guard parts.count == 2, let poi = Int64(parts[0]), let stop = Int64(parts[1]) else { return nil }
+                return (poi, stop)
+            }
+        }
+
         /// GTFS platforms (location_type 0) named exactly as their parent station: (platform, station). A feed's
         /// station and its platforms are one place too (New York's "Times Sq-42 St" and its N and S platforms).
         public static let samePlaceAsParentQuery = """

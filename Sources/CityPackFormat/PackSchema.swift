@@ -11,8 +11,8 @@ import Foundation
 /// - `category_label(category TEXT, locale TEXT, label TEXT, PRIMARY KEY(category, locale))`: labels in the city's
 ///   locales and English (what describes an unnamed place); the categories include the GTFS stops' (`transit_stop`,
 ///   `transit_station`, `transit_entrance`).
-/// - `place_link(poi, stop, PRIMARY KEY(poi)) WITHOUT ROWID`: a GTFS stop and the OSM feature of the same place
-///   (``PlaceLink``); meta `category_terms`: the words that name each category (``CategoryTerm``).
+/// - meta `place_links`: a GTFS stop and the OSM feature of the same place (``PlaceLink``); meta `category_terms`:
+///   the words that name each category (``CategoryTerm``).
 /// - `poi(id INTEGER PRIMARY KEY, lat NOT NULL, lon NOT NULL, category NOT NULL, name TEXT, tags TEXT NOT NULL)`
 ///   (`category`: the code of ``categoryCodesQuery``; the id as TEXT in formats 1 and 2):
 ///   `id` is ``stableID`` of the OSM ref (`osmId × 4 + kind`, kind 0 node, 1 way, 2 relation; the OSM ref is
@@ -250,6 +250,8 @@ public enum PackSchema {
         public static let transitMaxSeconds = "transit_max_seconds"
         /// The words that name categories (``CategoryTerm/encode(_:)``); absent in packs before issue 32.
         public static let categoryTerms = "category_terms"
+        /// Linked places (``PlaceLink/encode(_:)``); absent in packs before issue 32 and in packs without any.
+        public static let placeLinks = "place_links"
         public static let cardCount = "card_count"
         public static let routeCount = "route_count"
     }
@@ -259,7 +261,7 @@ public enum PackSchema {
     public static var tables: [any TableSchema.Type] {
         [
             Meta.self, Category.self, CategoryLabel.self, POI.self, POIName.self, POICategory.self, Search.self,
-            PlaceLink.self, Stop.self, StopBucket.self, Line.self, Service.self, ServiceDate.self, Trip.self, Departure.self,
+            Stop.self, StopBucket.self, Line.self, Service.self, ServiceDate.self, Trip.self, Departure.self,
             Frequency.self, TripOffset.self, Card.self, Situation.self, Action.self, Route.self, RouteWaypoint.self,
             Strings.self,
         ]

@@ -17,7 +17,7 @@ extension PackReader {
     /// by id), optionally of one category (its own, a further one, or for stops one of the modes serving it).
     ///
     /// Exact: every place within the radius and none outside it, across geohash cell edges, the antimeridian and
-    /// high latitudes. A GTFS stop and the OSM feature of the same place (`place_link`) are one result, the nearer
+    /// high latitudes. A GTFS stop and the OSM feature of the same place (meta `place_links`) are one result, the nearer
     /// one, carrying the other's id (``PlaceResult/linkedID``).
     /// - Parameters:
     ///   - lat: Latitude in degrees.

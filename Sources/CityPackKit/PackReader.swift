@@ -135,7 +135,8 @@ public final class PackReader: @unchecked Sendable {
             transitMaxSeconds = values[PackSchema.MetaKey.transitMaxSeconds].flatMap { Int64($0) } ?? 0
             places = try PlaceLookup(database: db, cacheLimit: options.detailCacheLimit)
             directory = try PlaceDirectory(
-                db: db, index: proximityIndex, defaultLocale: meta.values[PackSchema.MetaKey.defaultLocale] ?? "en")
+                db: db, index: proximityIndex, defaultLocale: meta.values[PackSchema.MetaKey.defaultLocale] ?? "en",
+                placeLinks: values[PackSchema.MetaKey.placeLinks])
             places.directory = directory
             searchStatement = try db.prepare(PackSchema.Search.matchQuery, persistent: true)
             if let terms = values[PackSchema.MetaKey.categoryTerms] {

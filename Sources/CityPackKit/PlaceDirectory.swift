@@ -4,7 +4,7 @@ import Foundation
 /// What search, nearby and listings know of every place without SQL, loaded once at open: each place's categories
 /// (its own, its further ones and, for stops, those of the modes serving it), one proximity index per category,
 /// which places have a name, how important a place is, which GTFS stop and OSM feature are one place
-/// (`place_link`), and the category labels per locale. About 40 bytes per place and category membership.
+/// (meta `place_links`), and the category labels per locale. About 40 bytes per place and category membership.
 ///
 /// Immutable after loading; used with the connection's lock held.
 struct PlaceDirectory: Sendable {
@@ -15,7 +15,7 @@ struct PlaceDirectory: Sendable {
     /// Rank for listings without a position: 0 a station (GTFS location_type 1), 2 an entrance (location_type 2),
     /// 1 everything else (absent here).
     let importance: [Int64: Int]
-    /// The other id of a linked pair (POI → stop and stop → POI).
+    /// The other id of a linked pair (POI → stop and stop → POI; meta `place_links`).
     let links: [Int64: Int64]
     /// The place of ids that share one (``CityPackFormat/PackSchema/PlaceLink/groups(_:)``): linked pairs and
     /// platforms named as their station.
@@ -26,7 +26,7 @@ struct PlaceDirectory: Sendable {
     let defaultLocale: String
 
     /// Reads what the directory needs; packs written before a table existed give an empty part.
-    init(db: PackConnection.Database, index: ProximityIndex, defaultLocale: String) throws(PackError) {
+    init(db: PackConnection.Database, index: ProximityIndex, defaultLocale: String, placeLinks: String?) throws(PackError) {
         self.defaultLocale = defaultLocale
         let codes = try PlaceLookup.categoryIDs(db)
         var categories: [Int64: [String]] = [:]
@@ -59,12 +59,9 @@ struct PlaceDirectory: Sendable {
             while try also.step() { categories[also.int64(0), default: []].append(PlaceLookup.category(also, 1, ids: codes)) }
         }
         var links: [Int64: Int64] = [:]
-        if try PlaceLookup.hasTable(db, PackSchema.PlaceLink.table) {
-            let rows = try db.prepare(PackSchema.PlaceLink.selectAll)
-            while try rows.step() {
-                links[rows.int64(0)] = rows.int64(1)
-                links[rows.int64(1)] = rows.int64(0)
-            }
+        for (poi, stop) in PackSchema.PlaceLink.decode(placeLinks ?? "") {
+            links[poi] = stop
+            links[stop] = poi
         }
         var pairs = links.filter { !PackSchema.isStopID($0.key) }.map { ($0.key, $0.value) }
         let sameStation = try db.prepare(PackSchema.PlaceLink.samePlaceAsParentQuery)

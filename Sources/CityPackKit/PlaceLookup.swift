@@ -88,7 +88,7 @@ final class PlaceLookup {
     /// A place as a result, or nil when the pack has no such POI or stop.
     ///
     /// The name is the locale's (nil: the pack's default locale), else the category's label in that locale
-    /// (``PlaceResult/named`` false). A place linked to another (`place_link`) carries the partner's id, and a
+    /// (``PlaceResult/named`` false). A place linked to another (meta `place_links`) carries the partner's id, and a
     /// POI the stop's stop_id, a stop the POI's OSM ref.
     /// - Parameters:
     ///   - id: POI or stop id (``PackSchema/isStopID(_:)`` tells them apart).

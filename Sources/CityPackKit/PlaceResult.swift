@@ -26,7 +26,7 @@ public struct PlaceResult: Sendable, Codable, Hashable {
     public var name: String?
     /// Whether the place has a name of its own (false: ``name`` is its category's label).
     public var named: Bool = true
-    /// The other place of a linked pair (`place_link`: a GTFS stop and the OSM station or platform of the same
+    /// The other place of a linked pair (meta `place_links`: a GTFS stop and the OSM station or platform of the same
     /// place), which searches and listings leave out as a result of its own; nil when not linked.
     public var linkedID: Int64? = nil
     /// Category id, e.g. `toilet`; for stops `transit_stop`, `transit_station` or `transit_entrance` (from the
