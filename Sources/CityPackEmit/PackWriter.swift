@@ -53,7 +53,11 @@ enum PackWriter {
         ]
         try insertMeta(meta, db: db)
 
-        let categories = input.categories.sorted { $0.id < $1.id }
+        // The profile's categories and those of GTFS stops (``PackCategory/stopCategories``), whose labels describe
+        // unnamed stops.
+        let profileIDs = Set(input.categories.map(\.id))
+        let categories = (input.categories + PackCategory.stopCategories.filter { !profileIDs.contains($0.id) })
+            .sorted { $0.id < $1.id }
         let categoryInsert = try db.prepare(PackSchema.Category.insert())
         let labelInsert = try db.prepare(PackSchema.CategoryLabel.insert())
         var terms: [String: String] = [:]
@@ -62,9 +66,10 @@ enum PackWriter {
             categoryInsert.bind(2, category.priority)
             categoryInsert.bind(3, category.labels[city.defaultLocale] ?? category.labels["en"] ?? category.id)
             try categoryInsert.run()
-            // Labels in the city's locales only, as for `string` (an app shows the pack in those; the default
-            // locale's label is `category.label`).
-            for (locale, label) in category.labels.sorted(by: { $0.key < $1.key }) where city.locales.contains(locale) {
+            // Labels in the city's locales and in English, as search terms (an app shows the pack in those; the
+            // default locale's label is `category.label`): an unnamed place is described by its category's label.
+            for (locale, label) in category.labels.sorted(by: { $0.key < $1.key })
+            where city.locales.contains(locale) || locale == "en" {
                 labelInsert.bind(1, category.id)
                 labelInsert.bind(2, locale)
                 labelInsert.bind(3, label)
@@ -111,9 +116,26 @@ enum PackWriter {
         }
 
         let transit = try TransitWriter.write(input.transit, city: city, db: db)
-        for document in transit.searchDocuments { searchDocuments[document.id] = (document.name, document.terms) }
+        // Stops are found by the words of the modes serving them and filed under those categories (`poi_category`
+        // rows of stop ids): a station by its platforms' modes, an entrance by its station's.
+        let stopModes = modeCategories(transit, known: Set(categories.map(\.id)))
+        for (stop, modes) in stopModes.sorted(by: { $0.key < $1.key }) {
+            for mode in modes {
+                guard let code = categoryCodes[mode] else { continue }
+                alsoInsert.bind(1, stop)
+                alsoInsert.bind(2, code)
+                try alsoInsert.run()
+            }
+        }
+        for document in transit.searchDocuments {
+            var stopTerms = document.terms
+            for mode in stopModes[document.id] ?? [] { stopTerms += " | " + (terms[mode] ?? mode) }
+            searchDocuments[document.id] = (document.name, stopTerms)
+        }
         try writeSearch(searchDocuments, db: db)
         try db.exec(PackSchema.Search.optimize)
+        try writeCategoryTerms(categories, locales: city.locales, db: db)
+        try writeLinks(pois: pois, stops: transit.places, db: db)
         try db.exec("COMMIT")
         try db.exec("VACUUM")
     }
@@ -180,10 +202,63 @@ enum PackWriter {
             guard let document = documents[id] else { throw .io(path: "search", message: "no search document for id \(id)") }
             insert.bind(1, Int64(rank + 1))
             // CJK runs as bigrams, so words inside Chinese, Japanese and Korean names are found (``CJKBigrams``).
-            insert.bind(2, CJKBigrams.expand(document.name))
-            insert.bind(3, CJKBigrams.expand(document.terms))
+            // Folded first (``SearchFold``: ß → ss, ø → o, …), as readers fold queries.
+            insert.bind(2, CJKBigrams.expand(SearchFold.apply(document.name)))
+            insert.bind(3, CJKBigrams.expand(SearchFold.apply(document.terms)))
             try insert.run()
         }
+    }
+
+    /// The categories of the modes serving each stop (``PackCategory/category(forRouteType:)``), only those the
+    /// pack has, ascending; a station takes its platforms' modes, an entrance its station's.
+    static func modeCategories(_ transit: TransitWriter.Summary, known: Set<String>) -> [Int64: [String]] {
+        var modes = transit.modes
+        let parents = Dictionary(transit.places.compactMap { s in s.parent.map { (s.id, $0) } }, uniquingKeysWith: { a, _ in a })
+        let types = Dictionary(transit.places.map { ($0.id, $0.locationType) }, uniquingKeysWith: { a, _ in a })
+        for (child, parent) in parents.sorted(by: { $0.key < $1.key }) where types[child] != 2 {
+            modes[parent, default: []].formUnion(modes[child] ?? [])
+        }
+        for (child, parent) in parents.sorted(by: { $0.key < $1.key }) where types[child] == 2 {
+            modes[child, default: []].formUnion(modes[parent] ?? [])
+        }
+        var out: [Int64: [String]] = [:]
+        for (stop, types) in modes {
+            let categories = Set(types.compactMap(PackCategory.category(forRouteType:))).filter(known.contains)
+            if !categories.isEmpty { out[stop] = categories.sorted() }
+        }
+        return out
+    }
+
+    /// Writes ``PackSchema/MetaKey/categoryTerms``: each category's terms (``searchTerms(for:locales:)``), folded
+    /// as `search` is.
+    static func writeCategoryTerms(_ categories: [PackCategory], locales: [String], db: Database) throws(EmitError) {
+        var rows: [(category: String, terms: [String])] = []
+        for category in categories {
+            var seen: Set<String> = []
+            var terms: [String] = []
+            for term in searchTerms(for: category, locales: locales).components(separatedBy: " | ") {
+                let folded = CJKBigrams.expand(SearchFold.apply(term))
+                guard !folded.isEmpty, !folded.contains(where: { $0 == "\u{1E}" || $0 == "\u{1F}" }),
+                    seen.insert(folded.lowercased()).inserted
+                else { continue }
+                terms.append(folded)
+            }
+            if !terms.isEmpty { rows.append((category.id, terms)) }
+        }
+        try insertMeta([(PackSchema.MetaKey.categoryTerms, PackSchema.CategoryTerm.encode(rows))], db: db)
+    }
+
+    /// Writes ``PackSchema/MetaKey/placeLinks``: the pairs of ``PlaceMerge`` (nothing when there are none).
+    static func writeLinks(pois: [POI], stops: [PlaceMerge.Stop], db: Database) throws(EmitError) {
+        let features = pois.compactMap { poi -> PlaceMerge.Feature? in
+            guard PlaceMerge.maxDistance[poi.category] != nil else { return nil }
+            return PlaceMerge.Feature(
+                id: poi.ref.stableID, name: poi.name, names: poi.localizedNames, category: poi.category,
+                lat: poi.coordinate.lat, lon: poi.coordinate.lon)
+        }
+        let pairs = PlaceMerge.pairs(features: features, stops: stops)
+        guard !pairs.isEmpty else { return }
+        try insertMeta([(PackSchema.MetaKey.placeLinks, PackSchema.PlaceLink.encode(pairs.map { ($0.poi, $0.stop) }))], db: db)
     }
 
     /// Writes the rows of the proximity bucket table (``PackSchema/StopBucket``) in index order: by cell, then

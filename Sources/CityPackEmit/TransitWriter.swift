@@ -15,6 +15,12 @@ enum TransitWriter {
         var lines = 0
         /// The `search` rows of named stops (location_type 0 or 1), for ``PackWriter/writeSearch(_:db:)``.
         var searchDocuments: [SearchDocument] = []
+        /// GTFS route_types of the lines serving each stop (a station: also those of its platforms), by stop id;
+        /// search finds a stop by the category words of its modes (``PackWriter``).
+        var modes: [Int64: Set<Int32>] = [:]
+        /// Each written stop with a position in the box: (id, name, lat, lon, location_type), in id order, for
+        /// ``PlaceMerge``.
+        var places: [PlaceMerge.Stop] = []
     }
 
     /// A stop's `search` row before its rowid (rank) is known.
@@ -81,6 +87,9 @@ enum TransitWriter {
                 try stopInsert.run()
                 if let coordinate, stop.locationType <= 2, bbox.contains(coordinate) {
                     bucketed.append(ProximityIndex.Point(id: id, lat: coordinate.lat, lon: coordinate.lon))
+                    summary.places.append(PlaceMerge.Stop(
+                        id: id, name: stop.name, lat: coordinate.lat, lon: coordinate.lon,
+                        locationType: Int(stop.locationType), parent: stop.parentStation.flatMap { stopByCode[$0] }))
                 }
                 if let name = stop.name, !name.isEmpty, stop.locationType <= 1 {
                     summary.searchDocuments.append(SearchDocument(
@@ -92,6 +101,8 @@ enum TransitWriter {
 
             // Lines, sorted by route_id; a route all of whose trips are left out goes too.
             var lineByRoute: [String: Int64] = [:]
+            var routeTypes: [String: Int32] = [:]
+            for route in feed.routes where routeTypes[route.id] == nil { routeTypes[route.id] = route.type }
             for route in feed.routes.sorted(by: { $0.id < $1.id })
             where lineByRoute[route.id] == nil && !selection.droppedRoutes.contains(route.id) {
                 let id = nextLine
@@ -167,6 +178,9 @@ enum TransitWriter {
                 try tripInsert.run()
 
                 let times = timedStops(of: tripIndex, in: feed, stopIDs: stopIDs)
+                if let type = routeTypes[trip.routeID] {
+                    for time in times where time.stop >= 0 { summary.modes[time.stop, default: []].insert(type) }
+                }
                 if let frequencies = frequenciesByTrip[trip.id] {
                     guard let first = times.first?.seconds else { continue }
                     for frequency in frequencies.sorted(by: { $0.startTime < $1.startTime }) {

@@ -20,6 +20,8 @@ extension WebWriter {
         /// Tag key by reference (the shortest prefix, at least 3 hex digits, of the key's SHA-256 that no other
         /// key of the pack shares): a reference does not move when other keys come or go.
         var tagKeys: [String: String]
+        /// Category labels per category id and locale: what describes an unnamed place in a locale.
+        var labels: [String: [String: String]]
     }
 
     /// The head of `search`: the rows' tokens are in the places chunks (`tokens`, `terms`).
@@ -31,6 +33,9 @@ extension WebWriter {
         /// prefix, at least 4 hex digits, of the string's SHA-256 that no other string shares): places of one
         /// category share one string.
         var terms: [String: String] = [:]
+        /// The words that name categories: a term's folded tokens joined by a space → the categories, ascending.
+        /// A query whose tokens are exactly a key is a category query.
+        var categoryTerms: [String: [String]] = [:]
     }
 
     /// Rows of `places` (see `docs/WEB.md`), encoded as a JSON array of its columns in the order of
@@ -62,6 +67,12 @@ extension WebWriter {
         var tokens: [String?] = []
         /// Per row, the reference of its `terms` tokens in the search head; null when the place has no search row.
         var terms: [String?] = []
+        /// The other id of each linked place of the chunk (a GTFS stop and the OSM feature of the same place), by
+        /// id; absent when none.
+        var links: [String: Int64]?
+        /// The place each row of the chunk shares with others (linked pairs, platforms named as their station), by
+        /// id; absent when none.
+        var groups: [String: Int64]?
 
         func encode(to encoder: any Encoder) throws {
             var columns = encoder.unkeyedContainer()
@@ -83,6 +94,8 @@ extension WebWriter {
             try put(also)
             try put(tokens)
             try put(terms)
+            try put(links)
+            try put(groups)
         }
     }
 
@@ -179,6 +192,15 @@ extension WebWriter {
                 if let more = p.also[String(p.id[i])] { also[String(p.id[i])] = more.map { categoryIndex[$0] ?? 0 } }
             }
             c.also = also.isEmpty ? nil : also
+            var links: [String: Int64] = [:]
+            var groups: [String: Int64] = [:]
+            for i in range {
+                let id = String(p.id[i])
+                if let other = p.links[id] { links[id] = other }
+                if let group = p.groups[id] { groups[id] = group }
+            }
+            c.links = links.isEmpty ? nil : links
+            c.groups = groups.isEmpty ? nil : groups
             for i in range {
                 let row = searchRows[p.id[i]]
                 c.tokens.append(row?.tokens)
@@ -188,9 +210,10 @@ extension WebWriter {
         }
         let head = PlacesHead(
             city: p.city, defaultLocale: p.defaultLocale, locales: p.locales, precision: p.precision,
-            categories: categories, tagKeys: Dictionary(uniqueKeysWithValues: tagRefs.map { ($0.value, $0.key) }))
+            categories: categories, tagKeys: Dictionary(uniqueKeysWithValues: tagRefs.map { ($0.value, $0.key) }),
+            labels: p.labels)
         let placesPart = try writeHead(WebFlavour.placesPart, try encode(head, path: path), folder: folder, prefix: prefix, chunks: chunks)
-        var searchHead = SearchHead(weights: s.weights)
+        var searchHead = SearchHead(weights: s.weights, categoryTerms: s.categoryTerms)
         for (string, ref) in termRefs { searchHead.terms[ref] = string }
         let searchPart = try writeHead(WebFlavour.searchPart, try encode(searchHead, path: path), folder: folder, prefix: prefix)
         return [placesPart, searchPart]

@@ -177,10 +177,19 @@ enum WebWriter {
         var names: [[String: String]] = []
         var tags: [[String: String]] = []
         var stopId: [String?] = []
-        /// Further categories of POIs (`poi_category`), ascending, keyed by POI id; only POIs that have some.
+        /// Further categories of POIs and, for stops, the categories of the modes serving them (`poi_category`),
+        /// ascending, keyed by id; only places that have some.
         var also: [String: [String]] = [:]
         /// Every category of the pack (`category` table), ascending.
         var categoryCodes: [String] = []
+        /// Category labels per category and locale (`category.label` for the default locale, `category_label`):
+        /// what describes an unnamed place.
+        var labels: [String: [String: String]] = [:]
+        /// The other id of each linked place (meta `place_links`, both directions), keyed by id.
+        var links: [String: Int64] = [:]
+        /// The place of ids that share one (`PackSchema.PlaceLink.groups`: linked pairs, platforms named as their
+        /// station), keyed by id: readers return one result per place.
+        var groups: [String: Int64] = [:]
     }
 
     static func places(_ db: Database) throws(EmitError) -> Places {
@@ -220,6 +229,21 @@ enum WebWriter {
             out.also[String(alsoRows.int64(0)), default: []].append(code < codes.count ? codes[code] : String(code))
         }
         for key in out.also.keys { out.also[key]?.sort() }
+        typealias C = PackSchema.Category
+        typealias L = PackSchema.CategoryLabel
+        let labelRows = try db.prepare(
+            "SELECT \(C.id), ?1, \(C.label) FROM \(C.table) UNION ALL SELECT \(L.category), \(L.locale), \(L.label) FROM \(L.table)")
+        labelRows.bind(1, out.defaultLocale)
+        while try labelRows.step() { out.labels[labelRows.text(0) ?? "", default: [:]][labelRows.text(1) ?? ""] = labelRows.text(2) ?? "" }
+        var pairs: [(Int64, Int64)] = []
+        for (poi, stop) in PackSchema.PlaceLink.decode(meta[PackSchema.MetaKey.placeLinks] ?? "") {
+            out.links[String(poi)] = stop
+            out.links[String(stop)] = poi
+            pairs.append((poi, stop))
+        }
+        let sameStation = try db.prepare(PackSchema.PlaceLink.samePlaceAsParentQuery)
+        while try sameStation.step() { pairs.append((sameStation.int64(0), sameStation.int64(1))) }
+        for (id, group) in PackSchema.PlaceLink.groups(pairs) { out.groups[String(id)] = group }
         let buckets = try db.prepare(PackSchema.StopBucket.pointsQuery)
         var indexedStops: Set<Int64> = []
         while try buckets.step() {
@@ -302,6 +326,9 @@ enum WebWriter {
         var name: [[Int]] = []
         /// Per row, the vocab indexes of the tokens of column `terms`, in position order.
         var terms: [[Int]] = []
+        /// The words that name categories (`category_term`): the term's tokens as SQLite folds them, joined by a
+        /// space → the categories, ascending. A query whose tokens are exactly a key is a category query.
+        var categoryTerms: [String: [String]] = [:]
     }
 
     /// The place ids `search` rowids rank (rowid r is `list[r - 1]`).
@@ -373,6 +400,45 @@ enum WebWriter {
         out.vocab = order.map { vocab[$0] }
         out.name = names.map { $0.sorted { $0.offset < $1.offset }.map { renumber[$0.term] } }
         out.terms = terms.map { $0.sorted { $0.offset < $1.offset }.map { renumber[$0.term] } }
+        out.categoryTerms = try categoryTerms(db)
+        return out
+    }
+
+    /// The category words (``PackSchema/MetaKey/categoryTerms``) as token lists: put into the TEMP FTS5 table
+    /// readers make and read back through `fts5vocab`, so folded by SQLite; sentinels dropped.
+    static func categoryTerms(_ db: Database) throws(EmitError) -> [String: [String]] {
+        typealias T = PackSchema.CategoryTerm
+        let value = try db.prepare(PackSchema.Meta.valueQuery)
+        value.bind(1, PackSchema.MetaKey.categoryTerms)
+        guard try value.step(), let encoded = value.text(0) else { return [:] }
+        try db.exec("DROP TABLE IF EXISTS \(T.table)")
+        try db.exec(T.create)
+        defer { try? db.exec("DROP TABLE IF EXISTS \(T.table)") }
+        let insert = try db.prepare(T.insert)
+        for row in T.decode(encoded) {
+            insert.bind(1, T.stored(row.term))
+            insert.bind(2, row.category)
+            try insert.run()
+        }
+        try db.exec("DROP TABLE IF EXISTS temp.web_category_vocab")
+        try db.exec("CREATE VIRTUAL TABLE temp.web_category_vocab USING fts5vocab(temp, category_term, instance)")
+        defer { try? db.exec("DROP TABLE IF EXISTS temp.web_category_vocab") }
+        var tokens: [Int64: [(offset: Int64, token: String)]] = [:]
+        let scan = try db.prepare("SELECT term, doc, offset FROM temp.web_category_vocab")
+        while try scan.step() {
+            let token = scan.text(0) ?? ""
+            guard token != T.begin, token != T.end else { continue }
+            tokens[scan.int64(1), default: []].append((scan.int64(2), token))
+        }
+        var out: [String: [String]] = [:]
+        let rows = try db.prepare("SELECT rowid, category FROM \(T.table)")
+        while try rows.step() {
+            let key = (tokens[rows.int64(0)] ?? []).sorted { $0.offset < $1.offset }.map(\.token).joined(separator: " ")
+            guard !key.isEmpty else { continue }
+            let category = rows.text(1) ?? ""
+            if !(out[key]?.contains(category) ?? false) { out[key, default: []].append(category) }
+        }
+        for key in out.keys { out[key]?.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) } }
         return out
     }
 

@@ -8,7 +8,11 @@ import Foundation
 /// ``oldestReadableFormatVersion`` say):
 /// - `meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)`: see ``MetaKey``.
 /// - `category(id TEXT PRIMARY KEY, priority INTEGER NOT NULL, label TEXT NOT NULL)`: labels in the default locale.
-/// - `category_label(category TEXT, locale TEXT, label TEXT, PRIMARY KEY(category, locale))`: labels in the city's locales.
+/// - `category_label(category TEXT, locale TEXT, label TEXT, PRIMARY KEY(category, locale))`: labels in the city's
+///   locales and English (what describes an unnamed place); the categories include the GTFS stops' (`transit_stop`,
+///   `transit_station`, `transit_entrance`).
+/// - meta `place_links`: a GTFS stop and the OSM feature of the same place (``PlaceLink``); meta `category_terms`:
+///   the words that name each category (``CategoryTerm``).
 /// - `poi(id INTEGER PRIMARY KEY, lat NOT NULL, lon NOT NULL, category NOT NULL, name TEXT, tags TEXT NOT NULL)`
 ///   (`category`: the code of ``categoryCodesQuery``; the id as TEXT in formats 1 and 2):
 ///   `id` is ``stableID`` of the OSM ref (`osmId × 4 + kind`, kind 0 node, 1 way, 2 relation; the OSM ref is
@@ -17,6 +21,7 @@ import Foundation
 ///   ``degrees(integerE7:)`` or the SQL of ``degreesSQL(_:)``); `tags` a JSON object with sorted keys.
 /// - `poi_name(poi INTEGER, locale TEXT, name TEXT, PRIMARY KEY(poi, locale)) WITHOUT ROWID`.
 /// - `poi_category(poi INTEGER, category, PRIMARY KEY(poi, category)) WITHOUT ROWID`: further categories of a POI
+///   (and, by stop id, the categories of the modes serving a stop)
 ///   (`category` coded as in `poi`), e.g. `atm` for a bank with a cash machine; a POI's `search.terms` hold the
 ///   terms of all its categories. Format-3 packs written before the table existed lack it: readers take that as
 ///   no further categories.
@@ -243,6 +248,10 @@ public enum PackSchema {
         /// Largest `departure.seconds` or frequency departure (`frequency.end` + offset) in the pack; absent
         /// without transit.
         public static let transitMaxSeconds = "transit_max_seconds"
+        /// The words that name categories (``CategoryTerm/encode(_:)``); absent in packs before issue 32.
+        public static let categoryTerms = "category_terms"
+        /// Linked places (``PlaceLink/encode(_:)``); absent in packs before issue 32 and in packs without any.
+        public static let placeLinks = "place_links"
         public static let cardCount = "card_count"
         public static let routeCount = "route_count"
     }

@@ -12,7 +12,8 @@ import Foundation
 ///
 /// At open the reader loads every POI's id and position (`poi`) and the stop buckets (`stop_bucket`: cell, id,
 /// latitude, longitude; 32 bytes per place) into a ``CityPackFormat/ProximityIndex``, and the ids `search` rowids
-/// rank (``CityPackFormat/PackSchema/searchIDsQuery``, 8 bytes per place), so ``nearby(lat:lon:radius:limit:locale:)`` needs
+/// rank (``CityPackFormat/PackSchema/searchIDsQuery``, 8 bytes per place), and a ``PlaceDirectory`` (categories,
+/// names, links, labels), so ``nearby(lat:lon:radius:category:limit:offset:locale:)`` needs
 /// no SQL except for details of the results, which are cached (up to ``Options/detailCacheLimit`` places).
 ///
 /// Thread safety: the reader is `Sendable`; every call — here, on ``transit`` and on ``editorial`` — takes one
@@ -69,7 +70,10 @@ public final class PackReader: @unchecked Sendable {
 
     let connection: PackConnection
     let places: PlaceLookup
-    private var searchStatement: PackConnection.Statement?
+    let directory: PlaceDirectory
+    var searchStatement: PackConnection.Statement?
+    /// `category_term` lookups; nil for packs without the table.
+    var categoryStatement: PackConnection.Statement?
 
     // MARK: - Opening
 
@@ -130,7 +134,22 @@ public final class PackReader: @unchecked Sendable {
             searchIDs = ranked
             transitMaxSeconds = values[PackSchema.MetaKey.transitMaxSeconds].flatMap { Int64($0) } ?? 0
             places = try PlaceLookup(database: db, cacheLimit: options.detailCacheLimit)
+            directory = try PlaceDirectory(
+                db: db, index: proximityIndex, defaultLocale: meta.values[PackSchema.MetaKey.defaultLocale] ?? "en",
+                placeLinks: values[PackSchema.MetaKey.placeLinks])
+            places.directory = directory
             searchStatement = try db.prepare(PackSchema.Search.matchQuery, persistent: true)
+            if let terms = values[PackSchema.MetaKey.categoryTerms] {
+                // The category words into a TEMP FTS5 table (writable on a read-only connection), folded by SQLite.
+                try db.exec(PackSchema.CategoryTerm.create)
+                let insert = try db.prepare(PackSchema.CategoryTerm.insert)
+                for row in PackSchema.CategoryTerm.decode(terms) {
+                    insert.bind(1, PackSchema.CategoryTerm.stored(row.term))
+                    insert.bind(2, row.category)
+                    try insert.run()
+                }
+                categoryStatement = try db.prepare(PackSchema.CategoryTerm.matchQuery, persistent: true)
+            }
         } catch {
             if error.isManifestMismatch { throw error }
             throw PackError.notAPack(path: file.path, message: "\(error)")
@@ -168,6 +187,7 @@ public final class PackReader: @unchecked Sendable {
     public func close() {
         connection.close {
             searchStatement = nil
+            categoryStatement = nil
             places.release()
             transit.release()
             editorial.release()
@@ -175,82 +195,6 @@ public final class PackReader: @unchecked Sendable {
     }
 
     // MARK: - Queries
-
-    /// POIs and transit stops (``PlaceResult/kind`` `.stop`) within `radius` metres of a point by great-circle
-    /// distance, nearest first (ties by id).
-    ///
-    /// Exact: every POI within the radius and none outside it, across geohash cell edges, the antimeridian and
-    /// high latitudes.
-    /// - Parameters:
-    ///   - lat: Latitude in degrees.
-    ///   - lon: Longitude in degrees.
-    ///   - radius: Metres (default 25). A negative or non-finite radius, or a non-finite position, yields `[]`.
-    ///   - limit: At most this many results (default 50); ≤ 0 yields `[]`.
-    ///   - locale: Locale for ``PlaceResult/name`` (BCP 47 such as `de-AT`); nil = the POI's plain name.
-    /// - Throws: `PackError.closed`, `.sqlite`, `.malformedData`.
-    public func nearby(lat: Double, lon: Double, radius: Double = 25, limit: Int = 50, locale: String? = nil)
-        throws(PackError) -> [PlaceResult]
-    {
-        try connection.withDatabase { _ throws(PackError) in
-            let hits = proximityIndex.within(lat: lat, lon: lon, radius: radius, limit: limit)
-            var out: [PlaceResult] = []
-            out.reserveCapacity(hits.count)
-            for hit in hits {
-                if let place = try places.result(hit.id, locale: locale, distance: hit.distance) { out.append(place) }
-            }
-            return out
-        }
-    }
-
-    /// Full-text search over names (every locale) and category terms/synonyms, best match first (bm25, names
-    /// weighted 10× over terms; ties by id).
-    ///
-    /// The text is split into words (letters and digits); each word is quoted, so no FTS5 syntax can be injected;
-    /// all words must match (diacritics and case are ignored), the last one as a prefix (`caf` finds `Café`).
-    /// Results matching every word whole come first, then those matching only through the prefix.
-    /// - Parameters:
-    ///   - text: What the user typed.
-    ///   - locale: Locale for ``PlaceResult/name``.
-    ///   - limit: At most this many results (default 20); ≤ 0 yields `[]`.
-    /// - Returns: Results with `distanceMetres` nil; `[]` when the text has no words.
-    /// - Throws: `PackError.closed`, `.sqlite`, `.malformedData`.
-    public func search(_ text: String, locale: String? = nil, limit: Int = 20) throws(PackError) -> [PlaceResult] {
-        try connection.withDatabase { _ throws(PackError) in
-            guard let stmt = searchStatement else { throw PackError.closed }
-            guard limit > 0, let prefixed = Self.matchExpression(for: text) else { return [] }
-            // Whole-word matches rank before prefix-only ones: `metro` lists metro stations before "Metropole".
-            let exact = Self.matchExpression(for: text, prefixLast: false)
-            var ids: [Int64] = []
-            var seen: Set<Int64> = []
-            for expression in [exact, prefixed].compactMap({ $0 }) where ids.count < limit {
-                stmt.reset()
-                stmt.bind(1, expression)
-                // Best score first, equal scores by id: read past `limit` until the score changes, then sort.
-                var hits: [(score: Double, id: Int64)] = []
-                let wanted = limit - ids.count
-                var fresh = 0
-                while try stmt.step() {
-                    let rank = stmt.int64(0)
-                    let score = stmt.double(1)
-                    guard formatVersion < 2 || (rank >= 1 && rank <= Int64(searchIDs.count)) else {
-                        throw PackError.malformedData("search rowid \(rank) is not a rank of the pack's ids")
-                    }
-                    if fresh >= wanted, let last = hits.last, score != last.score { break }
-                    let id = formatVersion < 2 ? rank : searchIDs[Int(rank - 1)]
-                    hits.append((score, id))
-                    if !seen.contains(id) { fresh += 1 }
-                }
-                stmt.reset()
-                hits.sort { ($0.score, $0.id) < ($1.score, $1.id) }
-                for hit in hits where ids.count < limit && seen.insert(hit.id).inserted { ids.append(hit.id) }
-            }
-            var out: [PlaceResult] = []
-            for id in ids {
-                if let place = try places.result(id, locale: locale) { out.append(place) }
-            }
-            return out
-        }
-    }
 
     /// One POI by its stable id, or nil when the pack has no such POI.
     /// - Parameters:
@@ -294,13 +238,9 @@ public final class PackReader: @unchecked Sendable {
         }
     }
 
-    /// The FTS5 MATCH expression for user text: quoted words, the last one a prefix; nil when there are no words.
-    /// A word with CJK characters becomes the phrase of its bigrams, as the pack indexes them (``CJKBigrams``).
-    /// - Parameters:
-    ///   - text: What the user typed.
-    ///   - maxWords: Words kept (default 16), each cut to 64 characters.
-    ///   - prefixLast: Whether the last word matches as a prefix.
-    package static func matchExpression(for text: String, maxWords: Int = 16, prefixLast: Bool = true) -> String? {
+    /// The words of user text as search splits them: runs of letters and digits, at most `maxWords`, each cut to
+    /// 64 characters and folded (``CityPackFormat/SearchFold``).
+    package static func searchWords(_ text: String, maxWords: Int = 16) -> [String] {
         var words: [String] = []
         var current = ""
         for ch in text {
@@ -312,10 +252,29 @@ public final class PackReader: @unchecked Sendable {
             }
         }
         if !current.isEmpty { words.append(current) }
-        guard !words.isEmpty else { return nil }
-        let kept = words.prefix(maxWords).map { String($0.prefix(64)) }
+        return words.prefix(maxWords).map { SearchFold.apply(String($0.prefix(64))) }
+    }
+
+    /// The FTS5 MATCH expression for user text: quoted words, the last one a prefix; nil when there are no words.
+    /// A word with CJK characters becomes the phrase of its bigrams, as the pack indexes them (``CJKBigrams``).
+    /// - Parameters:
+    ///   - text: What the user typed.
+    ///   - maxWords: Words kept (default 16), each cut to 64 characters.
+    ///   - prefixLast: Whether the last word matches as a prefix.
+    package static func matchExpression(for text: String, maxWords: Int = 16, prefixLast: Bool = true) -> String? {
+        let kept = searchWords(text, maxWords: maxWords)
+        guard !kept.isEmpty else { return nil }
         return kept.map(CJKBigrams.expand).enumerated()
             .map { i, w in i == kept.count - 1 && prefixLast ? "\"\(w)\"*" : "\"\(w)\"" }
             .joined(separator: " ")
+    }
+
+    /// The FTS5 phrase of ``CityPackFormat/PackSchema/CategoryTerm`` that matches a term equal to the text's words;
+    /// nil when there are no words.
+    package static func categoryTermExpression(for text: String) -> String? {
+        let kept = searchWords(text)
+        guard !kept.isEmpty else { return nil }
+        let phrase = kept.map(CJKBigrams.expand).joined(separator: " ")
+        return "\"\(PackSchema.CategoryTerm.stored(phrase))\""
     }
 }

@@ -26,6 +26,9 @@ final class PlaceLookup {
     private let cacheLimit: Int
     /// Category ids by code (`poi.category` is a code since format 3).
     private let categoryIDs: [String]
+    /// Labels, links and names of every place; set by ``PackReader`` once loaded. Without it (never in a reader)
+    /// results keep a nil name for unnamed places and no links.
+    var directory: PlaceDirectory?
 
     /// Prepares the lookups.
     /// - Parameter cacheLimit: How many places' details are kept (0 disables the cache).
@@ -83,6 +86,10 @@ final class PlaceLookup {
     }
 
     /// A place as a result, or nil when the pack has no such POI or stop.
+    ///
+    /// The name is the locale's (nil: the pack's default locale), else the category's label in that locale
+    /// (``PlaceResult/named`` false). A place linked to another (meta `place_links`) carries the partner's id, and a
+    /// POI the stop's stop_id, a stop the POI's OSM ref.
     /// - Parameters:
     ///   - id: POI or stop id (``PackSchema/isStopID(_:)`` tells them apart).
     ///   - locale: Locale for ``PlaceResult/name``.
@@ -90,10 +97,28 @@ final class PlaceLookup {
     /// - Throws: `PackError.closed`, `.sqlite`, `.malformedData`.
     func result(_ id: Int64, locale: String?, distance: Double? = nil) throws(PackError) -> PlaceResult? {
         guard let d = try details(id) else { return nil }
-        return PlaceResult(
-            id: id, osm: d.osm, name: Self.displayName(names: d.names, plain: d.name, locale: locale),
+        let locale = locale ?? directory?.defaultLocale
+        var name = Self.displayName(names: d.names, plain: d.name, locale: locale)
+        if name?.isEmpty == true { name = nil }
+        var result = PlaceResult(
+            id: id, osm: d.osm, name: name ?? directory?.label(d.category, locale: locale),
             category: d.category, lat: d.lat, lon: d.lon, distanceMetres: distance, names: d.names, tags: d.tags,
             kind: PackSchema.isStopID(id) ? .stop : .poi, stopID: d.stopID, alsoCategories: d.also)
+        result.named = name != nil
+        if let partner = directory?.links[id], let other = try details(partner) {
+            result.linkedID = partner
+            if PackSchema.isStopID(id) { result.osm = other.osm } else { result.stopID = other.stopID }
+        }
+        return result
+    }
+
+    /// The category of a GTFS stop by its location_type.
+    static func stopCategory(_ locationType: Int64) -> String {
+        switch locationType {
+        case 1: "transit_station"
+        case 2: "transit_entrance"
+        default: "transit_stop"
+        }
     }
 
     func details(_ id: Int64) throws(PackError) -> Details? {
@@ -143,16 +168,19 @@ final class PlaceLookup {
         stmt.bind(1, id)
         defer { stmt.reset() }
         guard try stmt.step() else { return nil }
-        let category =
-            switch stmt.int64(4) {
-            case 1: "transit_station"
-            case 2: "transit_entrance"
-            default: "transit_stop"
-            }
-        return Details(
+        var details = Details(
             osm: "", lat: stmt.isNull(2) ? 0 : stmt.double(2), lon: stmt.isNull(3) ? 0 : stmt.double(3),
-            category: category, name: stmt.isNull(1) ? nil : stmt.text(1), names: [:], tags: [:],
-            stopID: stmt.text(0))
+            category: Self.stopCategory(stmt.int64(4)), name: stmt.isNull(1) ? nil : stmt.text(1), names: [:],
+            tags: [:], stopID: stmt.text(0))
+        // The categories of the modes serving the stop (`poi_category` rows of stop ids).
+        if let alsoStatement {
+            alsoStatement.reset()
+            alsoStatement.bind(1, id)
+            defer { alsoStatement.reset() }
+            while try alsoStatement.step() { details.also.append(Self.category(alsoStatement, 0, ids: categoryIDs)) }
+            details.also.sort()
+        }
+        return details
     }
 
     /// `names[locale]`, then each shorter prefix of the tag (`zh-Hant-TW` → `zh-Hant` → `zh`), then the plain

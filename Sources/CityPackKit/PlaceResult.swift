@@ -15,13 +15,20 @@ public struct PlaceResult: Sendable, Codable, Hashable {
     public var id: Int64
     /// POI or stop.
     public var kind: Kind
-    /// OSM reference of a POI, e.g. `n123`, `w456`; empty for stops.
+    /// OSM reference of a POI, e.g. `n123`, `w456`; for a stop the linked OSM feature's (``linkedID``), else empty.
     public var osm: String
-    /// GTFS stop_id of a stop; nil for POIs.
+    /// GTFS stop_id of a stop; for a POI the linked stop's (``linkedID``), else nil.
     public var stopID: String?
-    /// Display name for the requested locale: `poi_name` for the locale, then its language, then `poi.name`,
-    /// then the name of the alphabetically first locale; nil when the POI has no name at all.
+    /// Display name for the requested locale (default: the pack's default locale): `poi_name` for the locale, then
+    /// its language, then `poi.name`, then the name of the alphabetically first locale; for a place without a name
+    /// the category's label in that locale ("Toilets", "Toiletten"; ``named`` is then false). Nil only in results
+    /// built by hand.
     public var name: String?
+    /// Whether the place has a name of its own (false: ``name`` is its category's label).
+    public var named: Bool = true
+    /// The other place of a linked pair (meta `place_links`: a GTFS stop and the OSM station or platform of the same
+    /// place), which searches and listings leave out as a result of its own; nil when not linked.
+    public var linkedID: Int64? = nil
     /// Category id, e.g. `toilet`; for stops `transit_stop`, `transit_station` or `transit_entrance` (from the
     /// GTFS location_type).
     public var category: String
@@ -29,7 +36,7 @@ public struct PlaceResult: Sendable, Codable, Hashable {
     public var lat: Double
     /// Longitude in degrees (WGS 84); 0 for a stop without coordinates.
     public var lon: Double
-    /// Great-circle distance from the query point in metres; nil outside `nearby`.
+    /// Great-circle distance from the query point in metres; nil when the query had no position.
     public var distanceMetres: Double?
     /// Names per locale (`poi_name`).
     public var names: [String: String]

@@ -226,12 +226,13 @@ import Testing
         let fixture = try ReleaseFixture()
         defer { try? FileManager.default.removeItem(at: fixture.root) }
         try #require(try CLIRunner.run(fixture.buildArguments(["--keep", "1"])).status == 0)
-        // Version 2: every POI replaced by 300 others; the delta would be about as large as the pack.
+        // Version 2: every POI replaced by 600 others; the delta would be about as large as the pack (600 since the
+        // category words and labels of issue 32 made the fixed part of a pack larger).
         let amenities = ["toilets", "atm", "pharmacy", "cafe"]
         var many: [ReleaseFixture.Place] = []
-        for i in 0..<300 {
+        for i in 0..<600 {
             let lat: Double = 43.721 + Double(i % 30) * 0.001
-            let lon: Double = 7.401 + Double(i / 30) * 0.003
+            let lon: Double = 7.401 + Double(i / 30) * 0.0015
             let name = "Place \((i * 7919) % 1000) \(i)"
             many.append(ReleaseFixture.Place(id: Int64(5000 + i), lat: lat, lon: lon, amenity: amenities[i % 4], name: name))
         }

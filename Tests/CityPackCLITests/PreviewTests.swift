@@ -323,7 +323,7 @@ enum RawHTTP {
         let fixed = watch.wait(300) { Self.change(after: "\nfixed: ", in: watch.stderr) }
         let second = try #require(fixed, "\(watch.stderr.suffix(3000))")
         #expect(second.hasPrefix("fixed: ") && second.contains("route_waypoints.csv:12:") && second.contains("[editorial.route_unknown_poi]"), "\(second)")
-        #expect(second.contains(": 0 new, 1 fixed; 0 errors, 19 warnings") && second.contains("pack data version 1"), "\(second)")
+        #expect(second.contains(": 0 new, 1 fixed; 0 errors, 20 warnings") && second.contains("pack data version 1"), "\(second)")  // 20: an unnamed train platform kept since issue 32
         #expect(watch.terminate(interrupt: true) == 0, "Ctrl-C stops it")
         #expect(watch.stderr.hasSuffix("citypack: stopped\n"))
     }

@@ -54,8 +54,21 @@ for (let k = 0; k + batch <= points.length; k += batch) {
   for (let j = k; j < k + batch; j++) found += pack.nearby(points[j][0], points[j][1], 25).length;
   batches.push(((performance.now() - t0) * 1000) / batch);
 }
+// search(word, near): "where is the nearest …?" — the category words of the pack (toilet, ATM, food, metro,
+// pharmacy where it has them) at 1 000 random points, each query timed alone.
+const searchTimes = [];
+const [minLon, minLat, maxLon, maxLat] = pack.manifest.bbox;
+const words = ['toilet', 'ATM', 'food', 'metro', 'pharmacy'].filter((w) => pack.search(w, undefined, { near: [minLat, minLon], limit: 1 }).length > 0);
+for (let k = 0; k < 1000 && words.length > 0; k++) {
+  const near = [minLat + rand() * (maxLat - minLat), minLon + rand() * (maxLon - minLon)];
+  const t0 = performance.now();
+  found += pack.search(words[k % words.length], undefined, { near }).length * 0;
+  searchTimes.push((performance.now() - t0) * 1000);
+}
 const result = {
   manifest,
+  searchNearMedianMicroseconds: searchTimes.length ? Number(median(searchTimes).toFixed(1)) : null,
+  searchWords: words,
   places: places.cells.length,
   openAllPartsMs: Number(all.ms.toFixed(1)),
   openPlacesMs: Number(placesOnly.ms.toFixed(1)),
@@ -68,4 +81,5 @@ else {
   console.log(`${manifest}: ${result.places} places`);
   console.log(`open (all parts): ${result.openAllPartsMs} ms median of 5; places only: ${result.openPlacesMs} ms`);
   console.log(`nearby(25 m): ${result.nearby25mMedianMicroseconds} µs median per query (${result.queries} queries, ${result.resultsPerQuery} results each)`);
+  console.log(`search(word, near): ${result.searchNearMedianMicroseconds} µs median (1000 random points; ${words.join(', ')})`);
 }

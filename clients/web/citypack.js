@@ -326,6 +326,59 @@ function forEachRange(lat, lon, radius, precision, maxCells, body) {
   }
 }
 
+/** Results `search` returns without a limit (Swift `PackReader.defaultSearchLimit`). */
+export const DEFAULT_SEARCH_LIMIT = 20;
+/** Results `nearby` returns without a limit (Swift `PackReader.defaultNearbyLimit`). */
+export const DEFAULT_NEARBY_LIMIT = 50;
+/** Places `places(box)` returns without a limit (Swift `PackReader.defaultListingLimit`). */
+export const DEFAULT_LISTING_LIMIT = 1000;
+/** First ring of the nearest-of-a-category search, metres (×4 a step; Swift `PackReader.firstRingMetres`). */
+const FIRST_RING_METRES = 250;
+
+/**
+ * Every point of an index (`{cells, ids, lats, lons, precision}`) within `radius` metres, as {i, id, d} sorted by
+ * (distance, id): ProximityIndex.within.
+ */
+function within(index, lat, lon, radius) {
+  const hits = [];
+  const band = (radius / EARTH_RADIUS) * (180 / Math.PI) * (1 + 1e-9) + 1e-9;
+  const { cells, lats, lons, ids } = index;
+  const n = cells.length;
+  forEachRange(lat, lon, radius, index.precision, COVER_CELLS, (first, last) => {
+    let lo = 0;
+    let hi = n;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (cells[mid] < first) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo; i < n && cells[i] <= last; i++) {
+      if (Math.abs(lats[i] - lat) <= band) {
+        const d = distance(lat, lon, lats[i], lons[i]);
+        if (d <= radius) hits.push({ i, id: ids[i], d });
+      }
+    }
+  });
+  if (hits.length > 1) hits.sort((a, b) => a.d - b.d || a.id - b.id);
+  return hits;
+}
+
+/** Every point of an index with its distance, sorted by (distance, id): ProximityIndex.bruteForce. */
+function everyPoint(index, lat, lon) {
+  const hits = [];
+  for (let i = 0; i < index.ids.length; i++) hits.push({ i, id: index.ids[i], d: distance(lat, lon, index.lats[i], index.lons[i]) });
+  hits.sort((a, b) => a.d - b.d || a.id - b.id);
+  return hits;
+}
+
+/** Whether row i of the places part has a name of its own (a POI's name or names, a stop's non-empty name). */
+function isNamed(places, i) {
+  if (i === undefined) return false;
+  const name = places.name[i];
+  if ((places.id[i] % 4) === 3) return name != null && name !== '';
+  return name != null || Object.keys(places.names[i] ?? {}).length > 0;
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Text helpers
 
@@ -385,7 +438,22 @@ export function cjkBigrams(text) {
 
 export function searchWords(text, maxWords = 16) {
   const words = String(text).match(/[\p{L}\p{N}][\p{L}\p{N}\p{M}]*/gu) ?? [];
-  return words.slice(0, maxWords).map((w) => Array.from(w).slice(0, 64).join(''));
+  return words.slice(0, maxWords).map((w) => searchFold(Array.from(w).slice(0, 64).join('')));
+}
+
+/**
+ * Folds users type without, applied to the indexed text (by the writer) and to every query: SQLite's unicode61
+ * keeps ß, æ, ø, … as they are. The same table as Swift's `SearchFold` (docs/WEB.md lists it).
+ */
+export const SEARCH_FOLDS = {
+  ß: 'ss', ẞ: 'ss', æ: 'ae', Æ: 'ae', œ: 'oe', Œ: 'oe', ø: 'o', Ø: 'o', đ: 'd', Đ: 'd', ð: 'd', Ð: 'd', ł: 'l', Ł: 'l',
+  þ: 'th', Þ: 'th', ı: 'i', ħ: 'h', Ħ: 'h', ŧ: 't', Ŧ: 't', ĳ: 'ij', Ĳ: 'ij', ﬁ: 'fi', ﬂ: 'fl',
+};
+const SEARCH_FOLD_PATTERN = new RegExp(`[${Object.keys(SEARCH_FOLDS).join('')}]`, 'gu');
+
+/** `text` with every letter of SEARCH_FOLDS replaced (Swift `SearchFold.apply`). */
+export function searchFold(text) {
+  return String(text).replace(SEARCH_FOLD_PATTERN, (ch) => SEARCH_FOLDS[ch]);
 }
 
 // SQLite's FTS5 `unicode61` tokenizer (remove_diacritics 2), which folds the pack's search table and every query
@@ -637,53 +705,157 @@ export class CityPack {
   _placeRow(places, i, locale, dist) {
     const id = places.id[i];
     const stop = (id % 4) === 3;
-    return omitNull({
+    const chosen = locale ?? this.defaultLocale;
+    let name = displayName(places.names[i], places.name[i], chosen);
+    if (name === '') name = null;
+    const row = {
       id,
       kind: stop ? 'stop' : 'poi',
       osm: places.osm[i],
       stop_id: places.stopId[i],
-      name: displayName(places.names[i], places.name[i], locale ?? null),
+      name: name ?? this._label(places, places.category[i], chosen),
+      named: name != null,
       category: places.category[i],
       also: places.also[id] ?? null,
+      linked_id: null,
       lat: places.lat[i],
       lon: places.lon[i],
       distance_m: dist == null ? null : Math.round(dist * 100) / 100,
+    };
+    const partner = places.links.get(id);
+    const j = partner === undefined ? undefined : places.rowOf.get(partner);
+    if (j !== undefined) {
+      row.linked_id = partner;
+      if (stop) row.osm = places.osm[j];
+      else row.stop_id = places.stopId[j];
+    }
+    return omitNull(row);
+  }
+
+  /** A category's label: the locale, shorter prefixes of its tag, the default locale, English, else the id. */
+  _label(places, category, locale) {
+    const byLocale = places.labels[category] ?? {};
+    const chain = [];
+    let tag = locale ?? '';
+    while (tag.length > 0) {
+      chain.push(tag);
+      const cut = Math.max(tag.lastIndexOf('-'), tag.lastIndexOf('_'));
+      if (cut < 0) break;
+      tag = tag.slice(0, cut);
+    }
+    chain.push(this.defaultLocale, 'en');
+    for (const l of chain) if (Object.prototype.hasOwnProperty.call(byLocale, l) && byLocale[l] !== '') return byLocale[l];
+    const plain = category.replaceAll('_', ' ');
+    return plain === '' ? '?' : plain;
+  }
+
+  /** The proximity index of one category's places (built on first use), or of every place without a category. */
+  _index(places, category) {
+    if (category == null) return places;
+    let index = places.byCategory.get(category);
+    if (index === undefined) {
+      const rows = [];
+      const n = places.cells.length;
+      for (let i = 0; i < n; i++) {
+        if (places.category[i] === category || (places.also[places.id[i]] ?? []).includes(category)) rows.push(i);
+      }
+      index = {
+        cells: Float64Array.from(rows, (i) => places.cells[i]),
+        ids: Float64Array.from(rows, (i) => places.ids[i]),
+        lats: Float64Array.from(rows, (i) => places.lats[i]),
+        lons: Float64Array.from(rows, (i) => places.lons[i]),
+        rows: Int32Array.from(rows),
+        precision: places.precision,
+      };
+      places.byCategory.set(category, index);
+    }
+    return index;
+  }
+
+  /** Ids in order, one per place: an id whose place (`groups`, else itself) came earlier is left out (Swift `folded`). */
+  _folded(places, ids) {
+    const out = [];
+    const seen = new Set();
+    for (const id of ids) {
+      const group = places.groups.get(id) ?? id;
+      if (seen.has(group)) continue;
+      seen.add(group);
+      out.push(id);
+    }
+    return out;
+  }
+
+  /** Listing order without a position: named first, stations before other places before entrances, then id. */
+  _listingKey(places, id) {
+    const i = places.rowOf.get(id);
+    const named = isNamed(places, i) ? 0 : 1;
+    const category = places.category[i];
+    const importance = category === 'transit_station' ? 0 : category === 'transit_entrance' ? 2 : 1;
+    return [named, importance, id];
+  }
+
+  _byListing(places, ids) {
+    const keys = new Map(ids.map((id) => [id, this._listingKey(places, id)]));
+    return ids.sort((a, b) => {
+      const x = keys.get(a);
+      const y = keys.get(b);
+      return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
     });
+  }
+
+  _rows(places, ids, locale, distances) {
+    const out = [];
+    for (const id of ids) {
+      const i = places.rowOf.get(id);
+      if (i !== undefined) out.push(this._placeRow(places, i, locale, distances?.get(id) ?? null));
+    }
+    return out;
   }
 
   /**
    * POIs and stops within `radius` metres (great-circle), nearest first, ties by id; as `citypack query --near`.
+   * A GTFS stop and the OSM feature of the same place are one result (the nearer), carrying the other's id.
    * @param {number} lat degrees
    * @param {number} lon degrees
    * @param {number} [radius=25] metres
-   * @param {{limit?: number, locale?: string}} [options] limit default 50; locale picks display names.
+   * @param {{limit?: number, offset?: number, locale?: string, category?: string}} [options] limit default
+   *   DEFAULT_NEARBY_LIMIT (50); offset for paging; locale picks display names (default: the pack's default
+   *   locale); category keeps only places of that category id.
    */
   nearby(lat, lon, radius = 25, options = {}) {
-    const limit = options.limit ?? 50;
+    const limit = options.limit ?? DEFAULT_NEARBY_LIMIT;
     const p = this._part('places');
     if (!(limit > 0)) return [];
-    const hits = [];
-    const band = (radius / EARTH_RADIUS) * (180 / Math.PI) * (1 + 1e-9) + 1e-9;
-    const { cells, lats, lons, ids } = p;
-    const n = cells.length;
-    forEachRange(lat, lon, radius, p.precision, COVER_CELLS, (first, last) => {
-      let lo = 0;
-      let hi = n;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (cells[mid] < first) lo = mid + 1;
-        else hi = mid;
-      }
-      for (let i = lo; i < n && cells[i] <= last; i++) {
-        if (Math.abs(lats[i] - lat) <= band) {
-          const d = distance(lat, lon, lats[i], lons[i]);
-          if (d <= radius) hits.push({ i, id: ids[i], d });
-        }
-      }
-    });
-    if (hits.length > 1) hits.sort((a, b) => a.d - b.d || a.id - b.id);
-    if (hits.length > limit) hits.length = limit;
-    return hits.map((h) => this._placeRow(p, h.i, options.locale, h.d));
+    const index = this._index(p, options.category);
+    const hits = within(index, lat, lon, radius);
+    const distances = new Map(hits.map((h) => [h.id, h.d]));
+    const ids = this._folded(p, hits.map((h) => h.id)).slice(Math.max(0, options.offset ?? 0)).slice(0, limit);
+    return this._rows(p, ids, options.locale, distances);
+  }
+
+  /**
+   * Places inside a bounding box, for drawing a map: named first, stations before other places before entrances,
+   * then id; linked pairs folded. As Swift `places(in:)`.
+   * @param {{minLon: number, minLat: number, maxLon: number, maxLat: number}} box degrees (minLon > maxLon crosses
+   *   the antimeridian)
+   * @param {{category?: string, limit?: number, offset?: number, locale?: string}} [options] limit default
+   *   DEFAULT_LISTING_LIMIT (1000)
+   */
+  places(box, options = {}) {
+    const limit = options.limit ?? DEFAULT_LISTING_LIMIT;
+    const p = this._part('places');
+    if (!(limit > 0)) return [];
+    const index = this._index(p, options.category);
+    const ids = [];
+    for (let r = 0; r < index.cells.length; r++) {
+      const lat = index.lats[r];
+      const lon = index.lons[r];
+      if (!(lat >= box.minLat && lat <= box.maxLat)) continue;
+      const inLon = box.minLon <= box.maxLon ? lon >= box.minLon && lon <= box.maxLon : lon >= box.minLon || lon <= box.maxLon;
+      if (inLon) ids.push(index.ids[r]);
+    }
+    const page = this._folded(p, this._byListing(p, ids)).slice(Math.max(0, options.offset ?? 0)).slice(0, limit);
+    return this._rows(p, page, options.locale, null);
   }
 
   /** One POI or stop of the proximity index by id, or null. */
@@ -696,40 +868,90 @@ export class CityPack {
   // -- search ---------------------------------------------------------------------------------------------------
 
   /**
-   * Full-text search as `citypack query --search`: every word must match (the last also as a prefix), whole-word
-   * matches first, each pass ranked by SQLite FTS5 bm25 (names weighted 10, terms 1), ties by id.
+   * Search as `citypack query --search` and Swift `search(_:near:locale:limit:offset:)` (docs/WEB.md, "Search"):
+   * a text that names a category (any of its words in English or the city's locales) lists that category's
+   * places, nearest first with a position, else named first; any other text is a name query — every word must
+   * match (the last also as a prefix), whole-word matches first, each tier by distance with a position, else by
+   * SQLite FTS5 bm25 (names weighted 10, terms 1; ties by id) with named places first. Linked pairs are one result.
    * @param {string} text what the user typed
-   * @param {string} [locale] locale of the display names
-   * @param {{limit?: number}} [options] limit default 50 (as the CLI)
+   * @param {string} [locale] locale of the display names (default: the pack's default locale)
+   * @param {{near?: {lat: number, lon: number}|[number, number], limit?: number, offset?: number}} [options]
+   *   limit default DEFAULT_SEARCH_LIMIT (20)
    */
   search(text, locale, options = {}) {
-    const limit = options.limit ?? 50;
+    const limit = options.limit ?? DEFAULT_SEARCH_LIMIT;
     const s = this._part('search');
     const places = this._part('places');
     const words = searchWords(text);
     if (!(limit > 0) || words.length === 0) return [];
+    const near = options.near == null ? null : Array.isArray(options.near) ? { lat: options.near[0], lon: options.near[1] } : options.near;
+    const wanted = Math.max(0, options.offset ?? 0) + limit;
     // Each word is a phrase of unicode61 tokens (one, unless marks or symbols split it; CJK runs as bigrams), as
     // in Swift's query.
     const phrases = words.map((w) => unicode61Tokens(cjkBigrams(w)));
-    if (phrases.some((p) => p.length === 0)) return [];
-    const tokens = phrases;
-    const ids = [];
-    const seen = new Set();
-    for (const prefixLast of [false, true]) {
-      if (ids.length >= limit) break;
-      for (const id of rankBM25(s, tokens, prefixLast, limit)) {
-        if (ids.length < limit && !seen.has(id)) {
-          seen.add(id);
-          ids.push(id);
+    const categories = s.categoryTerms?.[phrases.flat().join(' ')] ?? [];
+    let ids = [];
+    const distances = new Map();
+    if (categories.length > 0) {
+      if (near) {
+        for (const h of this._nearest(places, categories, near.lat, near.lon, wanted)) {
+          distances.set(h.id, h.d);
+          ids.push(h.id);
+        }
+      } else {
+        const members = new Set();
+        for (const c of categories) for (const id of this._index(places, c).ids) members.add(id);
+        ids = this._byListing(places, [...members]);
+      }
+    }
+    // A name query; after a category's places (all of them, when fewer than the page needs), its name matches.
+    if ((categories.length === 0 || this._folded(places, ids).length < wanted) && !phrases.some((p) => p.length === 0)) {
+      const seen = new Set(ids);
+      for (const prefixLast of [false, true]) {
+        const tier = rankBM25(s, phrases, prefixLast, Infinity).filter((id) => !seen.has(id) && seen.add(id));
+        if (near) {
+          const measured = [];
+          for (const id of tier) {
+            const i = places.rowOf.get(id);
+            if (i === undefined) continue;
+            const d = distance(near.lat, near.lon, places.lat[i], places.lon[i]);
+            distances.set(id, d);
+            measured.push({ id, d });
+          }
+          measured.sort((a, b) => a.d - b.d || a.id - b.id);
+          ids.push(...measured.map((m) => m.id));
+        } else {
+          const named = (id) => isNamed(places, places.rowOf.get(id));
+          ids.push(...tier.filter(named), ...tier.filter((id) => !named(id)));
         }
       }
     }
-    const out = [];
-    for (const id of ids) {
-      const i = places.rowOf.get(id);
-      if (i !== undefined) out.push(this._placeRow(places, i, locale, null));
+    const page = this._folded(places, ids).slice(Math.max(0, options.offset ?? 0)).slice(0, limit);
+    return this._rows(places, page, locale, near ? distances : null);
+  }
+
+  /** The `count` nearest places of the categories after folding, nearest first (Swift `nearest`): exact. */
+  _nearest(places, categories, lat, lon, count) {
+    const indexes = categories.map((c) => this._index(places, c));
+    const total = indexes.reduce((a, x) => a + x.ids.length, 0);
+    if (total === 0 || !Number.isFinite(lat) || !Number.isFinite(lon)) return [];
+    const merged = (radius) => {
+      const hits = [];
+      const seen = new Set();
+      for (const index of indexes) {
+        const found = radius === Infinity ? everyPoint(index, lat, lon) : within(index, lat, lon, radius);
+        for (const h of found) if (!seen.has(h.id)) { seen.add(h.id); hits.push(h); }
+      }
+      hits.sort((a, b) => a.d - b.d || a.id - b.id);
+      return hits;
+    };
+    let radius = FIRST_RING_METRES;
+    while (radius < 1000000 && total > count) {
+      const hits = merged(radius);
+      if (this._folded(places, hits.map((h) => h.id)).length >= count) return hits;
+      radius *= 4;
     }
-    return out;
+    return merged(Infinity);
   }
 
   // -- editorial ------------------------------------------------------------------------------------------------
@@ -846,7 +1068,16 @@ export class CityPack {
   stop(stopId) {
     const t = this._part('transit');
     const rows = t.byCode.get(String(stopId));
-    return rows ? stopRow(t, rows[0]) : null;
+    if (!rows) return null;
+    const row = stopRow(t, rows[0]);
+    // With the places part: the stop as search and nearby give it (modes as `also`, the linked OSM feature, a
+    // label for an unnamed stop), as Swift's TransitReader.stop.
+    const places = this._parts.places;
+    const i = places?.rowOf.get(row.id);
+    if (i !== undefined) return this._placeRow(places, i, undefined, null);
+    row.named = row.name != null && row.name !== '';
+    if (!row.named && places) row.name = this._label(places, row.category, this.defaultLocale);
+    return row;
   }
 
   /**
@@ -908,7 +1139,7 @@ function assemblePlaces(head, chunks) {
   const out = {
     format: head.format, city: head.city, defaultLocale: head.defaultLocale, locales: head.locales, precision: head.precision,
     cells: [], counts: [], id: [], lat: [], lon: [], osm: [], category: [], name: [], names: [], tags: [], stopId: [], also: {},
-    tokens: [], terms: [],
+    tokens: [], terms: [], labels: head.labels ?? {}, links: {}, groups: {},
   };
   const tagKeys = head.tagKeys ?? {};
   let indexedDone = false;
@@ -967,6 +1198,8 @@ function assemblePlaces(head, chunks) {
     }
     if (indexed < n) indexedDone = true;
     for (const [id, codes] of Object.entries(c.also ?? {})) out.also[id] = codes.map((k) => head.categories[k]);
+    Object.assign(out.links, c.links ?? {});
+    Object.assign(out.groups, c.groups ?? {});
   }
   return out;
 }
@@ -988,7 +1221,7 @@ function assembleSearch(head, places) {
       }
       return i;
     });
-  const out = { format: head.format, weights: head.weights, vocab, rowid: [], name: [], terms: [] };
+  const out = { format: head.format, weights: head.weights, vocab, rowid: [], name: [], terms: [], categoryTerms: head.categoryTerms ?? {} };
   for (let i = 0; i < places.id.length; i++) {
     const tokens = places.tokens[i];
     if (tokens == null) continue;
@@ -1027,11 +1260,16 @@ function loadPlaces(json) {
     names: json.names,
     tags: json.tags,
     stopId: json.stopId,
-    // Further categories by POI id (a bank with a cash machine: ['atm']); absent in older packs.
+    // Further categories by POI id (a bank with a cash machine: ['atm']) and stops' modes; absent in older packs.
     also: json.also ?? {},
     // The rows' search columns (format 2), for the search part.
     tokens: json.tokens,
     terms: json.terms,
+    // Category labels per locale, for unnamed places; linked pairs (both directions); per-category indexes (lazy).
+    labels: json.labels ?? {},
+    links: new Map(Object.entries(json.links ?? {}).map(([k, v]) => [Number(k), v])),
+    groups: new Map(Object.entries(json.groups ?? {}).map(([k, v]) => [Number(k), v])),
+    byCategory: new Map(),
     rowOf,
   };
 }
@@ -1063,6 +1301,7 @@ function loadSearch(json) {
     rowid: json.rowid,
     name: json.name,
     terms: json.terms,
+    categoryTerms: json.categoryTerms ?? {},
     size,
     rows,
     avgdl: total / rows,

@@ -68,6 +68,16 @@ struct Bench: ParsableCommand {
             + "builds without the cache. Targets: unchanged ≤ 0.10 × clean; one row or string ≤ 0.25 ×.", valueName: "city-dir"))
     var incremental: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Instead: \"where is the nearest …?\" on this pack (manifest, folder or pack) — for --points random points in "
+            + "its box and toilet/ATM/food/metro/pharmacy in English and the city's language, how often the first "
+            + "result of search(word, near:) is the brute-force nearest place of the category (goal ≥ 99 %), and "
+            + "the search's median and p90 time (goal p50 ≤ 2 ms).", valueName: "pack"))
+    var search: String?
+
+    @Option(name: .long, help: "Random points for --search.")
+    var points: Int = 1000
+
     func validate() throws {
         if country != nil && bboxes == nil { throw ValidationError("--country needs --bboxes") }
         if fleetCities < 1 { throw ValidationError("--fleet-cities must be at least 1") }
@@ -76,6 +86,25 @@ struct Bench: ParsableCommand {
     }
 
     func run() throws {
+        if let search {
+            let reader = try PackArgument.open(search)
+            let figures = try SearchBenchmark.measure(reader, points: max(1, points))
+            var text = "\(search): search(word, near:) at \(max(1, points)) random points\n"
+            for w in figures.words {
+                text += w.points == 0
+                    ? "  \(w.word) (\(w.category)): no such place in the pack\n"
+                    : "  \(w.word) (\(w.category)): first result is the nearest at \(w.agreeing)/\(w.points)\n"
+            }
+            let checked = figures.words.reduce(0) { $0 + $1.points }
+            let agreeing = figures.words.reduce(0) { $0 + $1.agreeing }
+            text += "  all: \(agreeing)/\(checked)"
+            text += checked > 0 ? String(format: " (%.2f %%)\n", 100 * Double(agreeing) / Double(checked)) : "\n"
+            text += String(
+                format: "  search(word, near:): p50 %.1f µs, p90 %.1f µs (%d queries)\n",
+                figures.medianNanoseconds / 1000, figures.p90Nanoseconds / 1000, figures.queries)
+            Terminal.out(text)
+            return
+        }
         if let incremental {
             try benchIncremental(incremental)
             return

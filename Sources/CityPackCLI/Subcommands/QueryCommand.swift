@@ -1,4 +1,5 @@
 import ArgumentParser
+import CityPackFormat
 import CityPackKit
 import Foundation
 
@@ -7,15 +8,19 @@ enum DataFormat: String, ExpressibleByArgument, CaseIterable {
     case human, json
 }
 
-/// `citypack query <manifest-or-pack> --near LAT,LON [--radius M] | --search TEXT | --departures STOP_ID --at
-/// 'YYYY-MM-DD HH:MM'`: what an app would get.
+/// `citypack query <manifest-or-pack> --near LAT,LON [--radius M] [--category CAT] | --search TEXT [--near LAT,LON]
+/// | --departures STOP_ID --at 'YYYY-MM-DD HH:MM'`: what an app would get.
 struct Query: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Query a pack as an app would: places near a point, a text search, or departures from a stop.",
         discussion: """
-            JSON output: {"results": [{"id", "kind", "osm", "stop_id", "name", "category", "also", "lat", "lon",
-            "distance_m"}]}, sorted by distance for --near and by relevance for --search; kind is "poi" or "stop";
-            "also" lists further categories (a bank with a cash machine: "also": ["atm"]) and is absent when none.
+            JSON output: {"results": [{"id", "kind", "osm", "stop_id", "name", "named", "category", "also", "linked_id",
+            "lat", "lon", "distance_m"}]}, sorted by distance for --near, and for --search by relevance (a category
+            word such as "toilet": that category's places, nearest first with --near); kind is "poi" or "stop"; "name"
+            is never empty: an unnamed place has its category's label in the locale and "named": false; "also" lists
+            further categories (a bank with a cash machine: "also": ["atm"]) and is absent when none; "linked_id" is
+            the other id of a GTFS stop and OSM feature of the same place (one result); "distance_m" is there when a
+            position is given.
             --departures: {"stop": {...}, "departures": [{"line", "headsign", "time", "date", "seconds", "trip",
             "route_type", "colour", "stop_id"}]}, where date is the service date, seconds count from its start (may
             exceed 86400) and time is the wall clock HH:MM. Exit codes: 0 ok, 64 usage, 66 pack not found, 1 the
@@ -29,10 +34,13 @@ struct Query: ParsableCommand {
     @Option(name: .long, parsing: .unconditional, help: "LAT,LON in degrees (negative values are fine: --near -33.86,151.2).")
     var near: String?
 
-    @Option(name: .long, help: "Radius in metres for --near.")
-    var radius: Double = 25
+    @Option(name: .long, help: "Radius in metres for --near (default 25; not with --search).")
+    var radius: Double?
 
-    @Option(name: .long, help: "Search text (any locale; diacritics folded).")
+    @Option(name: .long, help: "Only places of this category id with --near (e.g. pharmacy).")
+    var category: String?
+
+    @Option(name: .long, help: "Search text (any locale; diacritics, ß/ss and the like folded); with --near, nearest first.")
     var search: String?
 
     @Option(name: .long, help: "GTFS stop_id whose next departures to list (a station includes its platforms).")
@@ -44,15 +52,23 @@ struct Query: ParsableCommand {
     @Option(name: .long, help: "Locale used to pick display names (default: the pack's default locale).")
     var locale: String?
 
-    @Option(name: .long, help: "Maximum number of results.")
-    var limit: Int = 50
+    @Option(name: .long, help: "Maximum number of results (default: 20 for --search, 50 for --near, as the readers).")
+    var limit: Int?
+
+    @Option(name: .long, help: "Results to skip first (paging).")
+    var offset: Int = 0
 
     @Option(name: .long, help: "human or json.")
     var format: DataFormat = .human
 
     func validate() throws {
-        if [near != nil, search != nil, departures != nil].filter({ $0 }).count != 1 {
-            throw ValidationError("give exactly one of --near LAT,LON, --search TEXT or --departures STOP_ID")
+        if [near != nil || search != nil, departures != nil].filter({ $0 }).count != 1
+            || (departures != nil && near != nil)
+        {
+            throw ValidationError("give --near LAT,LON, --search TEXT (with or without --near) or --departures STOP_ID")
+        }
+        if search != nil && (radius != nil || category != nil) {
+            throw ValidationError("--radius and --category go with --near alone; --search --near lists nearest first")
         }
         if departures != nil {
             guard let at else { throw ValidationError("--departures needs --at 'YYYY-MM-DD HH:MM'") }
@@ -65,8 +81,9 @@ struct Query: ParsableCommand {
         if let near, Self.parseLatLon(near) == nil {
             throw ValidationError("--near must be LAT,LON in degrees (e.g. 43.7384,7.4246)")
         }
-        if !(radius > 0 && radius <= 100_000) { throw ValidationError("--radius must be in (0, 100000] metres") }
-        if limit < 1 { throw ValidationError("--limit must be at least 1") }
+        if let radius, !(radius > 0 && radius <= 100_000) { throw ValidationError("--radius must be in (0, 100000] metres") }
+        if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
+        if offset < 0 { throw ValidationError("--offset must be at least 0") }
     }
 
     static func parseLatLon(_ text: String) -> (Double, Double)? {
@@ -95,15 +112,21 @@ struct Query: ParsableCommand {
                 Terminal.err("citypack: error: the pack has no stop with stop_id '\(departures)'\n")
                 throw ExitCode(ExitCodes.dataErrors)
             }
-            let list = try reader.transit.departures(stop: departures, date: date, seconds: seconds, limit: limit)
+            let list = try reader.transit.departures(stop: departures, date: date, seconds: seconds, limit: limit ?? 50)
             DepartureOutput.write(stop: stop, departures: list, format: format)
             return
         }
         let results: [PlaceResult]
-        if let near, let (lat, lon) = Self.parseLatLon(near) {
-            results = try reader.nearby(lat: lat, lon: lon, radius: radius, limit: limit, locale: locale)
+        let position = near.flatMap(Self.parseLatLon).map { Coordinate(lat: $0.0, lon: $0.1) }
+        if let search {
+            results = try reader.search(
+                search, near: position, locale: locale, limit: limit ?? PackReader.defaultSearchLimit, offset: offset)
+        } else if let position {
+            results = try reader.nearby(
+                lat: position.lat, lon: position.lon, radius: radius ?? 25, category: category,
+                limit: limit ?? PackReader.defaultNearbyLimit, offset: offset, locale: locale)
         } else {
-            results = try reader.search(search ?? "", locale: locale, limit: limit)
+            results = []
         }
         PlaceOutput.write(results, format: format, locale: locale)
     }
@@ -138,9 +161,13 @@ enum PlaceOutput {
         var osm: String
         var stop_id: String?
         var name: String?
+        /// False when `name` is the category's label (the place has no name of its own).
+        var named: Bool
         var category: String
         /// Further categories; absent when none.
         var also: [String]?
+        /// The other id of a linked pair (stop and OSM feature of the same place); absent when none.
+        var linked_id: Int64?
         var lat: Double
         var lon: Double
         var distance_m: Double?
@@ -149,8 +176,9 @@ enum PlaceOutput {
     static func rows(_ results: [PlaceResult]) -> [Row] {
         results.map {
             Row(
-                id: $0.id, kind: $0.kind.rawValue, osm: $0.osm, stop_id: $0.stopID, name: $0.name, category: $0.category,
-                also: $0.alsoCategories.isEmpty ? nil : $0.alsoCategories, lat: $0.lat, lon: $0.lon,
+                id: $0.id, kind: $0.kind.rawValue, osm: $0.osm, stop_id: $0.stopID, name: $0.name, named: $0.named,
+                category: $0.category, also: $0.alsoCategories.isEmpty ? nil : $0.alsoCategories,
+                linked_id: $0.linkedID, lat: $0.lat, lon: $0.lon,
                 distance_m: $0.distanceMetres.map { ($0 * 100).rounded() / 100 })
         }
     }

@@ -193,3 +193,18 @@ export function random(seed) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/** Word → the category it must find, per language. */
+export const NEAREST_WORDS = {
+  en: { toilet: 'toilet', ATM: 'atm', food: 'restaurant', metro: 'metro', pharmacy: 'pharmacy' },
+  it: { bagno: 'toilet', bancomat: 'atm', mangiare: 'restaurant', metropolitana: 'metro', farmacia: 'pharmacy' },
+  de: { Toilette: 'toilet', Geldautomat: 'atm', Essen: 'restaurant', 'U-Bahn': 'metro', Apotheke: 'pharmacy' },
+  fr: { toilettes: 'toilet', distributeur: 'atm', restaurant: 'restaurant', métro: 'metro', pharmacie: 'pharmacy' },
+};
+
+/** Random points in the pack's box (seeded). */
+export function randomPoints(pack, count, seed) {
+  const rand = random(seed);
+  const [minLon, minLat, maxLon, maxLat] = pack.manifest.bbox;
+  return Array.from({ length: count }, () => [minLat + rand() * (maxLat - minLat), minLon + rand() * (maxLon - minLon)]);
+}

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { openPack, searchWords } from '../citypack.js';
-import { buildCity, fileFetch, needsSharedData, pooled, random, swiftQuery } from '../test-support/support.mjs';
+import { NEAREST_WORDS, buildCity, fileFetch, needsSharedData, pooled, random, randomPoints, swiftQuery } from '../test-support/support.mjs';
 
 const WIDTH = 2; // concurrent citypack processes
 
@@ -139,7 +139,7 @@ test('search agrees with Swift on stops (a hand-written feed; a stop outside the
 
 test('departures agree with Swift on Milan (stops at 30 times of day, incl. after midnight)', { skip: needsSharedData }, async (t) => {
   const built = buildCity('milan');
-  const pack = await openPack(fileFetch, built.manifestURL, { parts: ['transit'] });
+  const pack = await openPack(fileFetch, built.manifestURL, { parts: ['transit', 'places'] });
   const json = pack._part('transit').json;
   // A service day in the middle of the feed (calendar starts, else calendar_dates).
   const days = [...json.services.start.filter((x) => x != null), ...json.serviceDates.date].sort();
@@ -195,7 +195,7 @@ test('departures agree with Swift on Milan (stops at 30 times of day, incl. afte
 /** Departure boards for every stop_id of a pack at the given dates and times (limits 3 and 12). */
 async function boardAgreement(t, city, pickStops, dates, times) {
   const built = buildCity(city);
-  const pack = await openPack(fileFetch, built.manifestURL, { parts: ['transit'] });
+  const pack = await openPack(fileFetch, built.manifestURL, { parts: ['transit', 'places'] });
   const stops = pickStops(pack._part('transit').json.stops);
   const cases = [];
   let k = 0;
@@ -260,3 +260,59 @@ function webSizes(t, cities) {
     assert.ok(total < m.artifact.bytes, `${city}: the web flavour is smaller than the pack`);
   }
 }
+
+/**
+ * Search with a position, category words and names, and nearby by category with paging (issue 32): the JS lists
+ * against `citypack query --search TEXT --near LAT,LON` and `--near --category --offset`, whole lists compared.
+ */
+async function positionAgreement(t, city, languages, seed, wordList = null) {
+  const built = buildCity(city);
+  const pack = await openPack(fileFetch, built.manifestURL, { parts: ['places', 'search'] });
+  const rand = random(seed);
+  const points = randomPoints(pack, 40, seed).map(([lat, lon]) => [Number(lat.toFixed(6)), Number(lon.toFixed(6))]);
+  const words = wordList ?? languages.flatMap((l) => Object.keys(NEAREST_WORDS[l]));
+  const places = pack._part('places');
+  const cases = [];
+  points.forEach(([lat, lon], k) => {
+    const near = `${lat},${lon}`;
+    if (k % 4 === 3) {
+      // A name drawn from the pack (a word or its prefix), nearest first.
+      const name = places.name[Math.floor(rand() * places.cells.length)] ?? 'a';
+      const w = searchWords(name)[0] ?? 'a';
+      const term = k % 8 === 3 ? w : w.slice(0, Math.max(2, Math.ceil(w.length / 2)));
+      cases.push({ args: ['--search', term, '--near', near], js: () => pack.search(term, undefined, { near: [lat, lon] }) });
+    } else if (k % 4 === 2) {
+      const category = wordList ? 'metro' : ['toilet', 'atm', 'restaurant', 'metro', 'pharmacy', 'bus_stop', 'tram_stop'][k % 7];
+      cases.push({
+        args: ['--near', near, '--radius', '3000', '--category', category, '--limit', '5', '--offset', String(k % 3)],
+        js: () => pack.nearby(lat, lon, 3000, { category, limit: 5, offset: k % 3 }),
+      });
+    } else {
+      const word = words[k % words.length];
+      const locale = k % 3 === 0 ? null : languages[k % languages.length];
+      cases.push({
+        args: ['--search', word, '--near', near, ...(locale ? ['--locale', locale] : []), ...(k % 5 === 0 ? ['--offset', '3'] : [])],
+        js: () => pack.search(word, locale ?? undefined, { near: [lat, lon], offset: k % 5 === 0 ? 3 : 0 }),
+      });
+    }
+  });
+  // Without a position: category words list named places first.
+  for (const word of words.slice(0, 4)) cases.push({ args: ['--search', word], js: () => pack.search(word) });
+  const swift = await pooled(cases, WIDTH, (c) => swiftQuery(built.database, c.args));
+  const pairs = cases.map((c, i) => ({ label: `${city} ${c.args.join(' ')}`, js: { results: c.js() }, swift: swift[i] }));
+  const nonEmpty = pairs.filter((p) => p.swift.results.length > 0).length;
+  assert.ok(nonEmpty >= pairs.length / 2, `${city}: only ${nonEmpty} of ${pairs.length} have results`);
+  assert.ok(pairs.every((p) => p.swift.results.every((r) => r.name && typeof r.named === 'boolean')), 'every result has a name');
+  agree(t, `search near ${city}`, pairs);
+}
+
+test('search with a position and nearby by category agree with Swift on Monaco', async (t) => {
+  await positionAgreement(t, 'monaco', ['en', 'fr'], 3210);
+});
+
+test('search with a position and nearby by category agree with Swift on Liechtenstein, Milan and NYC', { skip: needsSharedData }, async (t) => {
+  await positionAgreement(t, 'vaduz', ['en', 'de'], 3211);
+  await positionAgreement(t, 'milan', ['en', 'it'], 3212);
+  // A subway-only pack: the words of its one mode.
+  await positionAgreement(t, 'nyc', ['en'], 3213, ['metro', 'subway', 'underground', 'tube']);
+});

@@ -1,0 +1,92 @@
+/// The tables search answers "where is the nearest toilet?" with: which words name a category, and which GTFS stop
+/// and OSM feature are one place (issue 32). Both are optional: readers of packs without them search by text alone.
+extension PackSchema {
+    /// The words that name each category — its id, labels and synonyms in English and in the city's locales, the
+    /// terms `search` indexes for it — stored compactly in `meta` (``MetaKey/categoryTerms``: per category
+    /// `category U+001F term U+001F term …`, categories joined by U+001E; a table of its own cost a pack a 64 KiB page
+    /// per table). Readers load them at open into a TEMP FTS5 table (``create``) so that SQLite folds a term exactly
+    /// as it folds `search`. A term is stored between two sentinel tokens (``begin`` … ``end``), so ``matchQuery``
+    /// with the phrase `begin w1 … wn end` finds the categories whose term is exactly the user's words.
+    public enum CategoryTerm {
+        /// The TEMP table readers and the web writer fill.
+        public static let table = "temp.category_term"
+        /// Its CREATE statement.
+        public static let create =
+            "CREATE VIRTUAL TABLE IF NOT EXISTS \(table) USING fts5(term, category UNINDEXED, tokenize = 'unicode61 remove_diacritics 2')"
+        /// A row (term as ``stored(_:)``, category).
+        public static let insert = "INSERT INTO \(table)(term, category) VALUES (?1, ?2)"
+        /// Token before every term: a private-use character, a token character no query can contain (queries keep
+        /// letters and digits only).
+        public static let begin = "\u{E000}"
+        /// Token after every term.
+        public static let end = "\u{E001}"
+        /// The text indexed for a term (already ``SearchFold``ed and CJK-expanded).
+        public static func stored(_ term: String) -> String { "\(begin) \(term) \(end)" }
+        /// Categories whose term is the FTS5 phrase bound to ?1 (`"<begin> w1 … wn <end>"`), ascending.
+        public static let matchQuery = "SELECT DISTINCT category FROM \(table) WHERE term MATCH ?1 ORDER BY category"
+
+        /// The `meta` value of (category, terms) pairs.
+        public static func encode(_ terms: [(category: String, terms: [String])]) -> String {
+            terms.map { ([$0.category] + $0.terms).joined(separator: "\u{1F}") }.joined(separator: "\u{1E}")
+        }
+
+        /// The (term, category) rows of a `meta` value, in stored order.
+        public static func decode(_ value: String) -> [(term: String, category: String)] {
+            var out: [(term: String, category: String)] = []
+            for entry in value.split(separator: "\u{1E}") {
+                let parts = entry.split(separator: "\u{1F}", omittingEmptySubsequences: false)
+                guard let category = parts.first, !category.isEmpty else { continue }
+                for term in parts.dropFirst() where !term.isEmpty { out.append((String(term), String(category))) }
+            }
+            return out
+        }
+    }
+
+    /// Linked places: a GTFS stop and the OSM feature of the same station or platform (``PlaceMerge`` in
+    /// CityPackEmit), at most one partner each, stored in `meta` (``MetaKey/placeLinks``: `poi,stop` pairs joined by
+    /// `;`, ascending by POI id; a table of its own would cost a 64 KiB page). Readers return them as one result
+    /// carrying both ids.
+    public enum PlaceLink {
+        /// The `meta` value of pairs.
+        public static func encode(_ pairs: [(poi: Int64, stop: Int64)]) -> String {
+            pairs.map { "\($0.poi),\($0.stop)" }.joined(separator: ";")
+        }
+
+        /// The pairs of a `meta` value (malformed entries skipped).
+        public static func decode(_ value: String) -> [(poi: Int64, stop: Int64)] {
+            value.split(separator: ";").compactMap { entry in
+                let parts = entry.split(separator: ",")
+                guard parts.count == 2, let poi = Int64(parts[0]), let stop = Int64(parts[1]) else { return nil }
+                return (poi, stop)
+            }
+        }
+
+        /// GTFS platforms (location_type 0) named exactly as their parent station: (platform, station). A feed's
+        /// station and its platforms are one place too (New York's "Times Sq-42 St" and its N and S platforms).
+        public static let samePlaceAsParentQuery = """
+            SELECT c.\(Stop.id), p.\(Stop.id) FROM \(Stop.table) c JOIN \(Stop.table) p ON p.\(Stop.id) = c.\(Stop.parent) \
+            WHERE c.\(Stop.locationType) = 0 AND p.\(Stop.locationType) = 1 AND c.\(Stop.name) = p.\(Stop.name) ORDER BY c.\(Stop.id)
+            """
+
+        /// The place each id belongs to, for ids in some pair: the smallest id of its connected pairs (a linked POI
+        /// and stop, a platform and its station, and any chain of them). Readers return one result per place.
+        public static func groups(_ pairs: [(Int64, Int64)]) -> [Int64: Int64] {
+            var parent: [Int64: Int64] = [:]
+            func root(_ x: Int64) -> Int64 {
+                var r = x
+                while let p = parent[r], p != r { r = p }
+                return r
+            }
+            for (a, b) in pairs {
+                if parent[a] == nil { parent[a] = a }
+                if parent[b] == nil { parent[b] = b }
+                let ra = root(a)
+                let rb = root(b)
+                if ra != rb { parent[max(ra, rb)] = min(ra, rb) }
+            }
+            var out: [Int64: Int64] = [:]
+            for id in parent.keys { out[id] = root(id) }
+            return out
+        }
+    }
+}

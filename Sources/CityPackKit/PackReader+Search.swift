@@ -1,0 +1,215 @@
+import CityPackFormat
+import Foundation
+
+/// Search, nearby and listings: the questions an app asks ("where is the nearest toilet?"). The web reader
+/// (`clients/web/citypack.js`) answers them with the same lists; docs/WEB.md ("Search") states the rules.
+extension PackReader {
+    /// Results `search` returns when no limit is given (the web reader's default too).
+    public static let defaultSearchLimit = 20
+    /// Results `nearby` returns when no limit is given (the web reader's default too).
+    public static let defaultNearbyLimit = 50
+    /// Places `places(in:)` returns when no limit is given (the web reader's default too).
+    public static let defaultListingLimit = 1000
+    /// First radius of the expanding search for the nearest places of a category, metres; it grows 4× a step.
+    static let firstRingMetres = 250.0
+
+    /// Places and transit stops within `radius` metres of a point by great-circle distance, nearest first (ties
+    /// by id), optionally of one category (its own, a further one, or for stops one of the modes serving it).
+    ///
+    /// Exact: every place within the radius and none outside it, across geohash cell edges, the antimeridian and
+    /// high latitudes. A GTFS stop and the OSM feature of the same place (meta `place_links`) are one result, the nearer
+    /// one, carrying the other's id (``PlaceResult/linkedID``).
+    /// - Parameters:
+    ///   - lat: Latitude in degrees.
+    ///   - lon: Longitude in degrees.
+    ///   - radius: Metres (default 25). A negative or non-finite radius, or a non-finite position, yields `[]`.
+    ///   - category: Only places of this category id (e.g. `pharmacy`); nil for all.
+    ///   - limit: At most this many results (default ``defaultNearbyLimit``); ≤ 0 yields `[]`.
+    ///   - offset: Results to skip first, for paging (default 0).
+    ///   - locale: Locale for ``PlaceResult/name`` (BCP 47 such as `de-AT`); nil = the pack's default locale.
+    /// - Throws: `PackError.closed`, `.sqlite`, `.malformedData`.
+    public func nearby(
+        lat: Double, lon: Double, radius: Double = 25, category: String? = nil, limit: Int = defaultNearbyLimit,
+        offset: Int = 0, locale: String? = nil
+    ) throws(PackError) -> [PlaceResult] {
+        try connection.withDatabase { _ throws(PackError) in
+            guard limit > 0 else { return [] }
+            let index = category.map { directory.byCategory[$0] } ?? proximityIndex
+            guard let index else { return [] }
+            let hits = index.within(lat: lat, lon: lon, radius: radius)
+            let distances = Dictionary(hits.map { ($0.id, $0.distance) }, uniquingKeysWith: { a, _ in a })
+            let ids = directory.folded(hits.map(\.id)).dropFirst(max(0, offset)).prefix(limit)
+            return try results(ids, locale: locale, distances: distances)
+        }
+    }
+
+    /// Search as the search box of an app does it.
+    ///
+    /// - A **category query** — the text is a word or phrase that names a category in English or one of the
+    ///   city's locales (`toilet`, `WC`, `Toilette`, `bancomat`, `metro`, `U-Bahn`; any case, diacritics and the
+    ///   folds of ``CityPackFormat/SearchFold``) — returns that category's places (stops: by the modes serving
+    ///   them): with a position nearest first (ties by id), exact, found by an expanding ring over the category's
+    ///   own proximity index; without one named places first, then stations before other places before entrances,
+    ///   then by id. When the category has fewer places than the page needs, the name matches follow.
+    /// - Otherwise a **name query**: the full-text index over names (every locale) and category terms; every
+    ///   word must match, first all whole (tier 1), then the last as a prefix (tier 2, `caf` finds `Café`). With a
+    ///   position each tier is ordered by distance (ties by id); without one by bm25 (names weighted 10× over
+    ///   terms; ties by id), named places before unnamed ones within a tier.
+    ///
+    /// Either way a GTFS stop and the OSM feature of the same place are one result (the first one), carrying the
+    /// other's id, and every result has a name (``PlaceResult/named`` false: its category's label).
+    /// - Parameters:
+    ///   - text: What the user typed; each word quoted, so no FTS5 syntax can be injected.
+    ///   - near: The user's position, or nil.
+    ///   - locale: Locale for ``PlaceResult/name``; nil = the pack's default locale.
+    ///   - limit: At most this many results (default ``defaultSearchLimit``); ≤ 0 yields `[]`.
+    ///   - offset: Results to skip first, for paging (default 0).
+    /// - Returns: Results with ``PlaceResult/distanceMetres`` when `near` is given; `[]` when the text has no words.
+    /// - Throws: `PackError.closed`, `.sqlite`, `.malformedData`.
+    public func search(
+        _ text: String, near: Coordinate? = nil, locale: String? = nil, limit: Int = defaultSearchLimit,
+        offset: Int = 0
+    ) throws(PackError) -> [PlaceResult] {
+        try connection.withDatabase { _ throws(PackError) in
+            guard limit > 0 else { return [] }
+            let wanted = max(0, offset) + limit
+            let categories = try categoryQuery(text)
+            var ids: [Int64] = []
+            var distances: [Int64: Double] = [:]
+            if !categories.isEmpty {
+                if let near {
+                    let hits = nearest(categories: categories, lat: near.lat, lon: near.lon, count: wanted)
+                    for hit in hits { distances[hit.id] = hit.distance }
+                    ids = hits.map(\.id)
+                } else {
+                    var members: Set<Int64> = []
+                    for category in categories { members.formUnion(directory.byCategory[category]?.ids ?? []) }
+                    ids = members.sorted { directory.listingKey($0) < directory.listingKey($1) }
+                }
+            }
+            // A name query; after a category's places (all of them, when fewer than the page needs), its name
+            // matches ("Museum Diner" for "museum").
+            if categories.isEmpty || directory.folded(ids).count < wanted {
+                var seen = Set(ids)
+                for expression in [Self.matchExpression(for: text, prefixLast: false), Self.matchExpression(for: text)] {
+                    guard let expression else { continue }
+                    var tier = try textMatches(expression).filter { seen.insert($0.id).inserted }
+                    if let near {
+                        var measured: [(distance: Double, id: Int64)] = []
+                        for hit in tier {
+                            guard let d = try places.details(hit.id) else { continue }
+                            let distance = GreatCircle.distance(near.lat, near.lon, d.lat, d.lon)
+                            distances[hit.id] = distance
+                            measured.append((distance, hit.id))
+                        }
+                        measured.sort { ($0.distance, $0.id) < ($1.distance, $1.id) }
+                        ids += measured.map(\.id)
+                    } else {
+                        // bm25 order, named places first (a stable partition).
+                        tier = tier.filter { directory.named.contains($0.id) } + tier.filter { !directory.named.contains($0.id) }
+                        ids += tier.map(\.id)
+                    }
+                }
+            }
+            let page = directory.folded(ids).dropFirst(max(0, offset)).prefix(limit)
+            return try results(page, locale: locale, distances: distances)
+        }
+    }
+
+    /// Places inside a bounding box, for drawing a map: named places first, then stations before other places
+    /// before entrances, then by id; linked pairs folded into one result.
+    /// - Parameters:
+    ///   - box: Degrees; `minLon > maxLon` crosses the antimeridian.
+    ///   - category: Only places of this category id; nil for all.
+    ///   - limit: At most this many results (default ``defaultListingLimit``); ≤ 0 yields `[]`.
+    ///   - offset: Results to skip first, for paging (default 0).
+    ///   - locale: Locale for ``PlaceResult/name``; nil = the pack's default locale.
+    /// - Throws: `PackError.closed`, `.sqlite`, `.malformedData`.
+    public func places(
+        in box: BoundingBox, category: String? = nil, limit: Int = defaultListingLimit, offset: Int = 0,
+        locale: String? = nil
+    ) throws(PackError) -> [PlaceResult] {
+        try connection.withDatabase { _ throws(PackError) in
+            guard limit > 0 else { return [] }
+            let index = category.map { directory.byCategory[$0] } ?? proximityIndex
+            guard let index else { return [] }
+            var ids: [Int64] = []
+            for row in 0..<index.count {
+                let lat = index.lats[row]
+                let lon = index.lons[row]
+                guard lat >= box.minLat, lat <= box.maxLat else { continue }
+                let inLon = box.minLon <= box.maxLon ? (lon >= box.minLon && lon <= box.maxLon) : (lon >= box.minLon || lon <= box.maxLon)
+                if inLon { ids.append(index.ids[row]) }
+            }
+            ids.sort { directory.listingKey($0) < directory.listingKey($1) }
+            let page = directory.folded(ids).dropFirst(max(0, offset)).prefix(limit)
+            return try results(page, locale: locale, distances: [:])
+        }
+    }
+
+    /// The results of ids in order (a missing place is left out). Called with the lock held.
+    func results(_ ids: some Sequence<Int64>, locale: String?, distances: [Int64: Double]) throws(PackError) -> [PlaceResult] {
+        var out: [PlaceResult] = []
+        for id in ids {
+            if let place = try places.result(id, locale: locale, distance: distances[id]) { out.append(place) }
+        }
+        return out
+    }
+
+    /// The categories a text names (``CityPackFormat/PackSchema/CategoryTerm``), ascending; empty when it names
+    /// none or the pack has no `category_term`. Called with the lock held.
+    func categoryQuery(_ text: String) throws(PackError) -> [String] {
+        guard let stmt = categoryStatement, let expression = Self.categoryTermExpression(for: text) else { return [] }
+        stmt.reset()
+        defer { stmt.reset() }
+        stmt.bind(1, expression)
+        var out: [String] = []
+        while try stmt.step() { out.append(stmt.text(0) ?? "") }
+        return out
+    }
+
+    /// The `count` nearest places of the categories (after folding linked pairs), nearest first, ties by id:
+    /// rings of ``firstRingMetres`` × 4ⁿ over each category's index until enough are inside, else every member.
+    /// Exact, because a ring returns every place within it.
+    func nearest(categories: [String], lat: Double, lon: Double, count: Int) -> [ProximityIndex.Match] {
+        let indexes = categories.compactMap { directory.byCategory[$0] }
+        let total = indexes.reduce(0) { $0 + $1.count }
+        guard total > 0, lat.isFinite, lon.isFinite else { return [] }
+        func merged(_ radius: Double) -> [ProximityIndex.Match] {
+            var hits: [ProximityIndex.Match] = []
+            var seen: Set<Int64> = []
+            for index in indexes {
+                let found = radius.isInfinite ? index.bruteForce(lat: lat, lon: lon, radius: radius) : index.within(lat: lat, lon: lon, radius: radius)
+                for hit in found where seen.insert(hit.id).inserted { hits.append(hit) }
+            }
+            hits.sort { ($0.distance, $0.id) < ($1.distance, $1.id) }
+            return hits
+        }
+        var radius = Self.firstRingMetres
+        // Beyond 1 000 km a ring is no cheaper than measuring every member.
+        while radius < 1_000_000 && total > count {
+            let hits = merged(radius)
+            if directory.folded(hits.map(\.id)).count >= count { return hits }
+            radius *= 4
+        }
+        return merged(.infinity)
+    }
+
+    /// Every row of the full-text index matching an expression, by (bm25, id). Called with the lock held.
+    func textMatches(_ expression: String) throws(PackError) -> [(score: Double, id: Int64)] {
+        guard let stmt = searchStatement else { throw PackError.closed }
+        stmt.reset()
+        defer { stmt.reset() }
+        stmt.bind(1, expression)
+        var hits: [(score: Double, id: Int64)] = []
+        while try stmt.step() {
+            let rank = stmt.int64(0)
+            guard formatVersion < 2 || (rank >= 1 && rank <= Int64(searchIDs.count)) else {
+                throw PackError.malformedData("search rowid \(rank) is not a rank of the pack's ids")
+            }
+            hits.append((stmt.double(1), formatVersion < 2 ? rank : searchIDs[Int(rank - 1)]))
+        }
+        hits.sort { ($0.score, $0.id) < ($1.score, $1.id) }
+        return hits
+    }
+}
