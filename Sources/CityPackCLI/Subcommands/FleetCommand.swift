@@ -102,7 +102,7 @@ enum FleetWorkflowText {
                   - uses: actions/checkout@v4
                   - name: Install citypack
                     run: |
-                      apt-get update -q && apt-get install -yq --no-install-recommends libxml2-dev libsqlite3-dev zlib1g-dev libdeflate-dev git
+                      apt-get update -q && apt-get install -yq --no-install-recommends libxml2-dev libsqlite3-dev zlib1g-dev libdeflate-dev libbz2-dev git
                       git clone --depth 1 "$CITYPACK_REPOSITORY" /tmp/citypack
                       swift build -c release --package-path /tmp/citypack --product citypack
                       echo "/tmp/citypack/.build/release" >> "$GITHUB_PATH"
@@ -127,7 +127,7 @@ enum FleetWorkflowText {
                 steps:
                   - name: Install citypack
                     run: |
-                      apt-get update -q && apt-get install -yq --no-install-recommends libxml2-dev libsqlite3-dev zlib1g-dev libdeflate-dev git
+                      apt-get update -q && apt-get install -yq --no-install-recommends libxml2-dev libsqlite3-dev zlib1g-dev libdeflate-dev libbz2-dev git
                       git clone --depth 1 "$CITYPACK_REPOSITORY" /tmp/citypack
                       swift build -c release --package-path /tmp/citypack --product citypack
                       echo "/tmp/citypack/.build/release" >> "$GITHUB_PATH"
