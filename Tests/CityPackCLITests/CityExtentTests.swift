@@ -55,7 +55,7 @@ import Testing
         // Unused Paris stops are not places the pack serves: only the two served Lyon stops are outliers.
         let notes = r.stderr.split(separator: "\n").filter { $0.contains("main cluster") }
         #expect(notes.count == 1, "\(r.stderr)")
-        #expect(notes.first?.contains("2 served stops") == true && notes.first?.contains("[4.827, 45.7485, 4.8594, 45.7606]") == true,
+        #expect(notes.first?.contains("2 served stops") == true && notes.first?.contains("[4.8270, 45.7485, 4.8594, 45.7606]") == true,
             "\(r.stderr)")
     }
 

@@ -92,8 +92,11 @@ struct BuildStats: Codable, Sendable {
     /// Where the written pack's bytes go, per table and index (``CityPackKit/PackSizes``); nil when no pack was
     /// written.
     var sizes: PackSizes?
-    /// The compressed pack's bytes per POI (what a download costs per place); nil when no pack was written.
+    /// The compressed pack's bytes per POI (what a download costs per place); nil when no pack was written or it
+    /// holds no POI (a transit-only pack).
     var packBytesPerPOI: Double?
+    /// The compressed pack's bytes per transit stop; nil when no pack was written or it holds no stop.
+    var packBytesPerStop: Double?
 
     init(command: String, build: BuildReport) {
         self.command = command

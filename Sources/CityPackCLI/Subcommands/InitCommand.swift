@@ -4,6 +4,7 @@ import CityPackDiagnostics
 import CityPackFormat
 import CityPackIngest
 import CityPackModel
+import CityPackSupport
 import Foundation
 
 /// `citypack init <dir> --osm FILE...`: writes a city file that `build` accepts.
@@ -112,7 +113,7 @@ struct Init: ParsableCommand {
             if measured.droppedPOIs > 0 { parts.append("\(measured.droppedPOIs) POI\(measured.droppedPOIs == 1 ? "" : "s")") }
             Terminal.err(
                 "note: the bbox holds the main cluster of the city's places; \(parts.joined(separator: " and ")) far "
-                    + "from it lie outside, spanning [\(left.minLon), \(left.minLat), \(left.maxLon), \(left.maxLat)]; "
+                    + "from it lie outside, spanning [\([left.minLon, left.minLat, left.maxLon, left.maxLat].map { DecimalText.fixed($0, places: 4) }.joined(separator: ", "))]; "
                     + "pass --bbox to choose the box yourself\n")
         }
         try scaffoldCopy(locales: locs, cityName: display)

@@ -164,7 +164,7 @@ enum PlaceOutput {
             var text = ""
             for r in results {
                 let distance = r.distanceMetres.map { String(format: "%7.1f m  ", $0) } ?? ""
-                text += "\(distance)\(r.category.padding(toLength: 16, withPad: " ", startingAt: 0)) \(r.name ?? "(no name)")  [\(r.kind == .stop ? "stop " + (r.stopID ?? "") : r.osm)] \(r.lat),\(r.lon)\n"
+                text += "\(distance)\(r.category.padding(toLength: 16, withPad: " ", startingAt: 0)) \(r.name ?? "(no name)")  [\(r.kind == .stop ? "stop " + (r.stopID ?? "") : r.osm)] \(r.lat + 0.0),\(r.lon + 0.0)\n"
             }
             if results.isEmpty { text = "no results\n" }
             Terminal.out(text)
