@@ -95,6 +95,8 @@ struct BuildStats: Codable, Sendable {
     /// The compressed pack's bytes per POI (what a download costs per place); nil when no pack was written or it
     /// holds no POI (a transit-only pack).
     var packBytesPerPOI: Double?
+    /// The templates the build used: their folder, or `the templates built into citypack`.
+    var templates: String?
     /// The compressed pack's bytes per transit stop; nil when no pack was written or it holds no stop.
     var packBytesPerStop: Double?
 

@@ -265,6 +265,7 @@ enum BuildRunner {
 
         // Reports are written on every run, also a failed one.
         var stats = BuildStats(command: command, build: build)
+        stats.templates = build.plan?.templatesDirectory.map(TemplateLocator.describe)
         if let emitted = build.emitted {
             stats.sizes = emitted.sizes
             let m = emitted.manifest
@@ -301,6 +302,10 @@ enum BuildRunner {
         }
         if !diagnostics.quiet && diagnostics.format == .human {
             let summary = report.summary
+            if let templates = build.plan?.templatesDirectory, BuiltInTemplates.isBuiltIn(templates) {
+                Terminal.err("citypack: note: using the templates built into citypack (no templates/ folder above the "
+                    + "city, the working directory or the binary; --templates DIR or CITYPACK_TEMPLATES use others)\n")
+            }
             if let emitted = build.emitted {
                 let m = emitted.manifest
                 Terminal.err(
