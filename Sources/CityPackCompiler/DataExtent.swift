@@ -68,7 +68,12 @@ public enum DataExtent {
         var served: [Coordinate] = []
         for path in gtfs {
             do {
-                guard let feed = try GTFSReader.read(path: path, displayPath: path, bag: DiagnosticBag()) else { continue }
+                // Feed problems are `check`'s, but one that leaves no feed at all is why no box can be derived.
+                let feedBag = DiagnosticBag()
+                guard let feed = try GTFSReader.read(path: path, displayPath: path, bag: feedBag) else {
+                    for d in feedBag.diagnostics where d.severity == .error { bag.report(d) }
+                    continue
+                }
                 let positions = feed.stops.map { $0.coordinate.flatMap { plausible($0) ? $0 : nil } }
                 var used = [Bool](repeating: false, count: feed.stops.count)
                 for stop in feed.stopTimes.stop where stop >= 0 && Int(stop) < used.count { used[Int(stop)] = true }

@@ -48,7 +48,7 @@ public enum RuleCatalog {
     ]
 
     static let gtfs: [RuleDescription] = [
-        Rules.gtfsInvalidArchive, Rules.gtfsFilesInSubfolder, Rules.gtfsFilesSplitAcrossSubfolders,
+        Rules.gtfsInvalidArchive, Rules.gtfsFeedNotFound, Rules.gtfsFilesInSubfolder, Rules.gtfsFilesSplitAcrossSubfolders,
         Rules.gtfsUnsafeArchiveEntry, Rules.gtfsArchiveTooLarge,
         Rules.gtfsMissingRequiredFile, Rules.gtfsMissingCalendar, Rules.gtfsMisspelledFile, Rules.gtfsUnknownFile,
         Rules.gtfsDuplicateKey, Rules.gtfsForeignKeyViolation, Rules.gtfsDanglingParentStation, Rules.gtfsMissingAgencyID,

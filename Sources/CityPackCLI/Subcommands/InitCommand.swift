@@ -87,8 +87,27 @@ struct Init: ParsableCommand {
         }
         guard let box else {
             Terminal.err(DiagnosticRenderer.human(bag.diagnostics, limit: 50, colour: Terminal.colour))
-            Terminal.err("citypack: error: no bounding box could be derived from the sources; pass --bbox=MINLON,MINLAT,MAXLON,MAXLAT\n")
+            Terminal.err("citypack: error: no bounding box could be derived from the sources"
+                + (bag.hasErrors ? " (they hold no readable position: see the errors above)" : "")
+                + "; pass --bbox=MINLON,MINLAT,MAXLON,MAXLAT\n")
             throw ExitCode(ExitCodes.dataErrors)
+        }
+        if measured == nil {
+            // With --bbox the sources are not read; still name what would stop every build.
+            let probes = DiagnosticBag()
+            for file in osm {
+                let size = ((try? fm.attributesOfItem(atPath: file))?[.size] as? NSNumber)?.int64Value ?? 0
+                if let problem = OSMReader.unreadable(path: file, fileSize: size) {
+                    probes.report(Rules.osmNotOSM, problem, at: SourceLocation(file: file))
+                }
+            }
+            for path in gtfs { _ = GTFSReader.probe(path: path, displayPath: path, bag: probes) }
+            let stopping = probes.diagnostics.filter { $0.severity == .error }
+            if !stopping.isEmpty {
+                Terminal.err(DiagnosticRenderer.human(stopping, limit: 50, colour: Terminal.colour))
+                Terminal.err("citypack: note: the city file is written, but every build fails until "
+                    + "\(stopping.count == 1 ? "this is" : "these are") fixed\n")
+            }
         }
         do { try fm.createDirectory(atPath: directory, withIntermediateDirectories: true) } catch {
             Terminal.err("citypack: error: cannot create \(directory): \(error.localizedDescription)\n")
