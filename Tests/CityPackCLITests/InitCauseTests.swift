@@ -3,7 +3,8 @@ import CityPackTestSupport
 import Foundation
 import Testing
 
-/// `init` and `build` name the real cause when a source holds no usable data (issue 33, point 2), through the
+/// `init` and `build` name the real cause when a source holds no usable data (issue 33, point 2; gtfs.feed_not_found,
+/// osm.not_osm), through the
 /// binary: a zip inside the zip, a folder holding the feed's zip, files two folders deep, an empty PBF, an
 /// xz-compressed extract; with `--bbox` too, instead of exiting silently into a build with five "missing file"
 /// errors.
