@@ -11,10 +11,10 @@ struct Build: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Compile a city into outputs/<city>/ (pack, manifest) and update outputs/catalog.json.",
         discussion: """
-            Errors stop the build before the pack is written; the previous pack, manifest and catalog stay intact.
+            Errors stop the build before the pack is written; the previous pack, manifest and catalog stay intact. \
             The report (report.json, report.html, build-stats.json) is written to outputs/<city>/ on every run.
-            Exit codes: 0 built (warnings allowed), 1 error diagnostics remain (including a missing source named
-            in the city file), 64 usage, 66 city folder or city file missing, 70 internal error, 74 I/O failure
+            Exit codes: 0 built (warnings allowed), 1 error diagnostics remain (including a missing source named \
+            in the city file), 64 usage, 66 city folder or city file missing, 70 internal error, 74 I/O failure \
             (e.g. an output folder that cannot be written).
             """)
 
@@ -99,7 +99,7 @@ struct Check: ParsableCommand {
         abstract: "Validate a city's sources and print every problem at once; writes no pack.",
         discussion: """
             The report (report.json, report.html, build-stats.json) is written to <output>/<city>/.
-            Exit codes: 0 no errors (warnings allowed), 1 error diagnostics remain, 64 usage, 66 missing input,
+            Exit codes: 0 no errors (warnings allowed), 1 error diagnostics remain, 64 usage, 66 missing input, \
             70 internal error, 74 I/O failure (writing the report).
             """)
 

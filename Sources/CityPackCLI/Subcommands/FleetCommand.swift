@@ -15,10 +15,10 @@ struct FleetWorkflow: ParsableCommand {
         commandName: "workflow",
         abstract: "Write a workflow that builds a fleet in shards on several machines and merges them.",
         discussion: """
-            --github: a GitHub Actions workflow (a matrix job per shard, each uploading its output folder as an
-            artifact; a merge job that downloads them, runs `citypack catalog --merge` and signs the catalog with
-            the repository secret CITYPACK_SIGNING_KEY when it is set). --kubernetes: an Indexed Job whose pods
-            each build shard $JOB_COMPLETION_INDEX into a shared volume; merge with `citypack catalog --merge`.
+            --github: a GitHub Actions workflow (a matrix job per shard, each uploading its output folder as an \
+            artifact; a merge job that downloads them, runs `citypack catalog --merge` and signs the catalog with \
+            the repository secret CITYPACK_SIGNING_KEY when it is set). --kubernetes: an Indexed Job whose pods \
+            each build shard $JOB_COMPLETION_INDEX into a shared volume; merge with `citypack catalog --merge`. \
             Written to stdout, or to --output. Exit codes: 0 written, 64 usage, 74 I/O failure.
             """)
 

@@ -13,12 +13,12 @@ struct Query: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Query a pack as an app would: places near a point, a text search, or departures from a stop.",
         discussion: """
-            JSON output: {"results": [{"id", "kind", "osm", "stop_id", "name", "category", "also", "lat", "lon",
-            "distance_m"}]}, sorted by distance for --near and by relevance for --search; kind is "poi" or "stop";
+            JSON output: {"results": [{"id", "kind", "osm", "stop_id", "name", "category", "also", "lat", "lon", \
+            "distance_m"}]}, sorted by distance for --near and by relevance for --search; kind is "poi" or "stop"; \
             "also" lists further categories (a bank with a cash machine: "also": ["atm"]) and is absent when none.
             --departures: {"stop": {...}, "departures": [{"line", "headsign", "time", "date", "seconds", "trip",
-            "route_type", "colour", "stop_id"}]}, where date is the service date, seconds count from its start (may
-            exceed 86400) and time is the wall clock HH:MM. Exit codes: 0 ok, 64 usage, 66 pack not found, 1 the
+            "route_type", "colour", "stop_id"}]}, where date is the service date, seconds count from its start (may \
+            exceed 86400) and time is the wall clock HH:MM. Exit codes: 0 ok, 64 usage, 66 pack not found, 1 the \
             pack is invalid (bad hash, unknown format version) or has no such stop.
             """)
 

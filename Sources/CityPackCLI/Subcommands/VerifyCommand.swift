@@ -9,13 +9,13 @@ struct Verify: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Verify a manifest (or a catalog and every manifest it lists) as CityPackKit does before opening.",
         discussion: """
-            For a manifest: its Ed25519 signature against --public-key (required when a key is given), the data
-            version against the installed one (--installed CITY=N, or --installed-version N for one manifest; older =
-            rollback), the pack's size and SHA-256 (compressed and
-            decompressed), and the pack's city, data version and format version against the manifest.
-            Then every other file the manifest lists: copy files and web parts (size, SHA-256; web parts also their
-            gunzip'd size and JSON), and deltas (size, SHA-256, and, when the base version's pack is still there,
-            applied to it in a temporary folder they must give this release's database).
+            For a manifest: its Ed25519 signature against --public-key (required when a key is given), the data \
+            version against the installed one (--installed CITY=N, or --installed-version N for one manifest; older = \
+            rollback), the pack's size and SHA-256 (compressed and \
+            decompressed), and the pack's city, data version and format version against the manifest. \
+            Then every other file the manifest lists: copy files and web parts (size, SHA-256; web parts also their \
+            gunzip'd size and JSON), and deltas (size, SHA-256, and, when the base version's pack is still there, \
+            applied to it in a temporary folder they must give this release's database). \
             For a catalog: its signature, then each entry against the manifest it names and that manifest as above.
             Exit codes: 0 everything matches, 1 something does not, 64 usage, 66 missing file, 74 I/O failure.
             """)
