@@ -135,6 +135,12 @@ struct Init: ParsableCommand {
                     + "from it lie outside, spanning [\([left.minLon, left.minLat, left.maxLon, left.maxLat].map { DecimalText.fixed($0, places: 4) }.joined(separator: ", "))]; "
                     + "pass --bbox to choose the box yourself\n")
         }
+        if let measured, measured.lineStopsKept > 0 {
+            let n = measured.lineStopsKept
+            Terminal.err(
+                "note: the bbox also holds \(n) stop\(n == 1 ? "" : "s") outside the main cluster served by lines that "
+                    + "serve it (their termini and stops on the way, up to \(Int(DataExtent.terminusReach * 111)) km out)\n")
+        }
         try scaffoldCopy(locales: locs, cityName: display)
         if bag.errorCount + bag.warningCount > 0 {
             Terminal.err(
