@@ -29,8 +29,6 @@ enum OSMPBFAdapter {
                     where !PBFBlockDecoder.supportedRequiredFeatures.contains(feature) {
                         throw .unsupportedRequiredFeature(feature, blobOffset: offset)
                     }
-                    // The file's own time counts like an element's (an extract written without metadata).
-                    if let stamp = header.replicationTimestamp, stamp > 0 { sink.timestamp(stamp) }
                 case .data(let block): feed(block, line: blobIndex, into: &sink)
                 case .other: break
                 }

@@ -149,8 +149,6 @@ package struct PBFHeaderBlock: Sendable {
     package var optionalFeatures: [String] = []
     /// The program that wrote the file, if named.
     package var writingProgram: String?
-    /// `osmosis_replication_timestamp`: the time of the data (seconds since 1970), if the writer set it.
-    package var replicationTimestamp: Int64?
 }
 
 /// Decodes the HeaderBlock and PrimitiveBlock messages of OSM PBF blobs.
@@ -170,7 +168,6 @@ package enum PBFBlockDecoder {
                     case (4, .lengthDelimited): header.requiredFeatures.append(try reader.readString())
                     case (5, .lengthDelimited): header.optionalFeatures.append(try reader.readString())
                     case (16, .lengthDelimited): header.writingProgram = try reader.readString()
-                    case (32, .varint): header.replicationTimestamp = try reader.readInt64()
                     default: try reader.skip(key.wireType, at: key.offset)
                     }
                 }
