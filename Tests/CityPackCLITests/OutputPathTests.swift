@@ -11,7 +11,7 @@ import Testing
         let key = try CLIRunner.runBinary(["keygen", "--output", "keys/deep/release"], cwd: work)
         #expect(key.status == 0, "\(key.stderr)")
         #expect(FileManager.default.fileExists(atPath: work.appendingPathComponent("keys/deep/release.pub").path))
-        let flow = try CLIRunner.runBinary(["fleet", "workflow", "--github", "--output", ".github/workflows/packs.yml"], cwd: work)
+        let flow = try CLIRunner.runBinary(["fleet", "workflow", "--github", "--citypack-repository", "https://example.invalid/citypack.git", "--output", ".github/workflows/packs.yml"], cwd: work)
         #expect(flow.status == 0, "\(flow.stderr)")
         #expect(FileManager.default.fileExists(atPath: work.appendingPathComponent(".github/workflows/packs.yml").path))
         // A parent that is a file: the message names it, not a hidden temporary file.

@@ -65,6 +65,10 @@ import Testing
             try FileManager.default.createSymbolicLink(
                 at: work.appendingPathComponent(name), withDestinationURL: TestPaths.root.appendingPathComponent(name))
         }
+        // A fresh clone is a git repository with an `origin` remote (the fleet workflow line reads it).
+        let git = try ProcessRun.run(URL(fileURLWithPath: "/bin/sh"),
+            ["-c", "git init -q . && git remote add origin https://example.invalid/citypack.git"], cwd: work)
+        #expect(git.status == 0, "\(git.stderr)")
         let lines = try Self.block(after: "## The CLI at a glance", language: "sh").filter { !$0.isEmpty }
         #expect(lines.count >= 20)
         let path = CLIRunner.binary.deletingLastPathComponent().path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
@@ -75,6 +79,10 @@ import Testing
         for file in ["citypack.sarif", "baseline.json", "keys/release", "keys/release.pub", "packs/catalog.json",
             ".github/workflows/packs.yml", "outputs/monaco/manifest.json"]
         {
+            if file.hasSuffix("packs.yml") {
+                let text = (try? String(contentsOf: work.appendingPathComponent(file), encoding: .utf8)) ?? ""
+                #expect(text.contains("https://example.invalid/citypack.git"), "the workflow does not name the clone's origin")
+            }
             #expect(FileManager.default.fileExists(atPath: work.appendingPathComponent(file).path), "\(file) was not written")
         }
         let long = try Self.block(after: "These keep running until stopped", language: "sh").filter { $0.hasPrefix("citypack ") }

@@ -34,11 +34,11 @@ struct FleetWorkflow: ParsableCommand {
     @Option(name: .long, help: "How many shards (machines).")
     var shards = 4
 
-    @Option(name: .long, help: "The git repository citypack is built from in the workflow.")
-    var citypackRepository = "https://github.com/citypack/citypack.git"
+    @Option(name: .long, help: "The git repository citypack is built from in the workflow (--github; required: e.g. your clone's `git remote get-url origin`).")
+    var citypackRepository: String?
 
-    @Option(name: .long, help: "The container image with citypack installed (Kubernetes).")
-    var image = "ghcr.io/citypack/citypack:latest"
+    @Option(name: .long, help: "The container image with citypack installed (--kubernetes; required).")
+    var image: String?
 
     @Option(name: [.short, .long], help: "Write to this file instead of stdout.")
     var output: String?
@@ -47,12 +47,20 @@ struct FleetWorkflow: ParsableCommand {
         guard github != kubernetes else { throw ValidationError("give exactly one of --github and --kubernetes") }
         guard (1...256).contains(shards) else { throw ValidationError("--shards must be 1…256") }
         guard !fleet.isEmpty, !fleet.contains("'"), !fleet.contains("\n") else { throw ValidationError("--fleet: a plain relative path") }
+        // No made-up defaults: a workflow pointing at a repository or image that does not exist fails on its runner.
+        if github, (citypackRepository ?? "").isEmpty || citypackRepository!.contains("\n") {
+            throw ValidationError("--github needs --citypack-repository URL, the git repository citypack is built from "
+                + "(in a clone of it: --citypack-repository \"$(git remote get-url origin)\")")
+        }
+        if kubernetes, (image ?? "").isEmpty || image!.contains("\n") {
+            throw ValidationError("--kubernetes needs --image IMAGE, a container image with citypack installed")
+        }
     }
 
     func run() throws {
         let text = github
-            ? FleetWorkflowText.github(fleet: fleet, shards: shards, repository: citypackRepository)
-            : FleetWorkflowText.kubernetes(fleet: fleet, shards: shards, image: image)
+            ? FleetWorkflowText.github(fleet: fleet, shards: shards, repository: citypackRepository ?? "")
+            : FleetWorkflowText.kubernetes(fleet: fleet, shards: shards, image: image ?? "")
         guard let output else {
             Terminal.out(text)
             return
