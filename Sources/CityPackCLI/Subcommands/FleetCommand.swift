@@ -80,7 +80,7 @@ enum FleetWorkflowText {
         let matrix = (0..<shards).map(String.init).joined(separator: ", ")
         return """
             # Builds the city packs of \(fleet) on \(shards) machines and merges them into one catalog.
-            # Written by `citypack fleet workflow --github --shards \(shards) --fleet \(fleet)`.
+            # Written by `citypack fleet workflow --github --citypack-repository \(repository) --shards \(shards) --fleet \(fleet)`.
             # Each shard builds a deterministic, size-balanced share of the cities (`--shard i/\(shards)`); the merge
             # refuses a shard that did not finish, so a half catalog is never published. Set the repository secret
             # CITYPACK_SIGNING_KEY (the file `citypack keygen` writes) to sign the catalog.
@@ -169,7 +169,7 @@ enum FleetWorkflowText {
         # \(shards) into /work/shards/shard-i on a shared volume. When the Job has succeeded, merge the shards into
         # one catalog (the merge refuses a shard that did not finish):
         #   citypack catalog --merge /work/shards/shard-* --output /work/packs
-        # Written by `citypack fleet workflow --kubernetes --shards \(shards) --fleet \(fleet)`.
+        # Written by `citypack fleet workflow --kubernetes --image \(image) --shards \(shards) --fleet \(fleet)`.
         apiVersion: batch/v1
         kind: Job
         metadata:
