@@ -33,10 +33,12 @@ let package = Package(
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     ],
     targets: [
-        // System libraries (Debian: libxml2-dev, zlib1g-dev, libsqlite3-dev).
+        // System libraries (Debian: libxml2-dev, zlib1g-dev, libdeflate-dev, libbz2-dev, libsqlite3-dev). libbz2-dev
+        // has no pkg-config file; its header and library are on the default paths.
         .systemLibrary(name: "CCityPackXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CCityPackZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CCityPackDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
+        .systemLibrary(name: "CCityPackBzip2", providers: [.apt(["libbz2-dev"])]),
         .systemLibrary(name: "CCityPackSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
         .target(name: "CityPackSupport", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
@@ -48,7 +50,7 @@ let package = Package(
             name: "CityPackIngest",
             dependencies: [
                 "CityPackModel", "CityPackDiagnostics", "CityPackFormat", "CityPackSupport", "CityPackStorage",
-                "CCityPackXML2", "CCityPackZlib", "CCityPackDeflate",
+                "CCityPackXML2", "CCityPackZlib", "CCityPackDeflate", "CCityPackBzip2",
                 .product(name: "Yams", package: "Yams"),
             ],
             // The SAX callbacks and CSV scanner are the hot paths: skip dynamic exclusivity checks in release
@@ -104,7 +106,7 @@ let package = Package(
         .testTarget(name: "CityPackModelTests", dependencies: ["CityPackModel", "CityPackTestSupport"]),
         .testTarget(name: "CityPackEmitTests", dependencies: ["CityPackEmit", "CityPackKit", "CityPackFormat", "CityPackModel", "CityPackIngest", "CityPackDiagnostics", "CityPackSupport", "CityPackStorage", "CityPackTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "CityPackKitTests", dependencies: ["CityPackKit", "CityPackEmit", "CityPackCompiler", "CityPackFormat", "CityPackSupport", "CityPackStorage", "CityPackModel", "CityPackTestSupport"]),
-        .testTarget(name: "CityPackCLITests", dependencies: ["CityPackCLI", "CityPackDiagnostics", "CityPackDevTools", "CityPackKit", "CityPackFormat", "CityPackSupport", "CityPackTestSupport"]),
+        .testTarget(name: "CityPackCLITests", dependencies: ["CityPackCLI", "CityPackCompiler", "CityPackDiagnostics", "CityPackDevTools", "CityPackKit", "CityPackFormat", "CityPackSupport", "CityPackTestSupport"]),
         .testTarget(name: "CityPackCompilerTests", dependencies: ["CityPackCompiler", "CityPackDiagnostics", "CityPackModel", "CityPackIngest", "CityPackTestSupport", "CCityPackSQLite"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]

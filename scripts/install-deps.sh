@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what CityPack needs on a Debian machine that has the Swift toolchain.
 #
-#   scripts/install-deps.sh           the C libraries CityPack links (libxml2, zlib, libdeflate, SQLite) and pkg-config
+#   scripts/install-deps.sh           the C libraries CityPack links (libxml2, zlib, libdeflate, bzip2, SQLite) and pkg-config
 #   scripts/install-deps.sh --tests   also every outside tool the tests use, the SARIF schema and gtfs-guru, so that a plain
 #                                     `swift test` runs every test (.ci/run calls this, then fails on any skip)
 #
@@ -16,10 +16,10 @@ for arg in "$@"; do
   esac
 done
 
-packages=(libxml2-dev zlib1g-dev libdeflate-dev libsqlite3-dev pkg-config ${EXTRA_PACKAGES:-})
+packages=(libxml2-dev zlib1g-dev libdeflate-dev libbz2-dev libsqlite3-dev pkg-config ${EXTRA_PACKAGES:-})
 if [ "$tests" = 1 ]; then
   # The tools tests use as independent oracles: unzip and python3 read GTFS zips without the project's code;
-  # gzip feeds the OSM oracle; chromium loads report.html and the web demo headless; xmllint (libxml2-utils)
+  # gzip feeds the OSM oracle; bzip2 makes the .osm.bz2 inputs; chromium loads report.html and the web demo headless; xmllint (libxml2-utils)
   # checks the Android strings.xml; script (util-linux) gives the CLI a pseudo-terminal; sqlite3 reads packs;
   # chattr (e2fsprogs) makes a folder even root cannot write; python3-cryptography checks signatures;
   # python3-jsonschema validates the SARIF log and the web flavour's JSON Schemas (python3-pip fetches the SARIF
@@ -29,7 +29,7 @@ if [ "$tests" = 1 ]; then
   # that the templates are what the script makes of it. nginx-light is the real static server the pack library's
   # fault tests (Swift and web) download through, behind their fault-injecting proxy; node-typescript's tsc checks
   # the web reader's TypeScript declarations.
-  packages+=(unzip python3 gzip chromium libxml2-utils util-linux sqlite3 e2fsprogs python3-pip python3-jsonschema python3-yaml
+  packages+=(unzip python3 gzip bzip2 chromium libxml2-utils util-linux sqlite3 e2fsprogs python3-pip python3-jsonschema python3-yaml
     python3-cryptography osmium-tool unicode-cldr-core nginx-light node-typescript)
   command -v node >/dev/null 2>&1 || packages+=(nodejs)
 fi

@@ -8,8 +8,8 @@ public struct CityPackCommand: ParsableCommand {
         commandName: "citypack",
         abstract: "Compile a city's OpenStreetMap, GTFS and editorial sources into offline packs.",
         discussion: """
-            Exit codes: 0 success (warnings allowed), 1 error diagnostics remain (after --rule, the city file's
-            rules:, --baseline and --werror), 64 usage, 66 missing input, 70 internal error, 74 I/O failure.
+            Exit codes: 0 success (warnings allowed), 1 error diagnostics remain (after --rule, the city file's \
+            rules:, --baseline and --werror), 64 usage, 66 missing input, 70 internal error, 74 I/O failure. \
             Diagnostics and progress go to stderr, data to stdout; see docs/DIAGNOSTICS.md for the formats.
             """,
         version: "0.1.0",

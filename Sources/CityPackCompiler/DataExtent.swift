@@ -23,7 +23,14 @@ public enum DataExtent {
         public var droppedPOIs = 0
         /// The extent of the places left out, nil when none was.
         public var droppedExtent: BoundingBox?
+        /// Served stops outside the main cluster kept because a line serving the cluster reaches them (its
+        /// termini and stops on the way, within ``terminusReach``).
+        public var lineStopsKept = 0
     }
+
+    /// How far from the main cluster's box the stops of a line that serves the cluster are kept, in degrees of
+    /// latitude (≈ 55 km): a metro or rail line's terminus out of town belongs to the city's pack.
+    public static let terminusReach = 0.5
 
     /// Size of the clustering grid in degrees of latitude (≈ 5.6 km); places in touching cells (8 neighbours)
     /// belong to one cluster, so gaps of one cell's width are bridged and wider ones split.
@@ -66,13 +73,29 @@ public enum DataExtent {
             fallback += [result.declaredBounds, result.dataBounds].compactMap { $0 }
         }
         var served: [Coordinate] = []
+        var lines: [[Coordinate]] = []
         for path in gtfs {
             do {
-                guard let feed = try GTFSReader.read(path: path, displayPath: path, bag: DiagnosticBag()) else { continue }
+                // Feed problems are `check`'s, but one that leaves no feed at all is why no box can be derived.
+                let feedBag = DiagnosticBag()
+                guard let feed = try GTFSReader.read(path: path, displayPath: path, bag: feedBag) else {
+                    for d in feedBag.diagnostics where d.severity == .error { bag.report(d) }
+                    continue
+                }
                 let positions = feed.stops.map { $0.coordinate.flatMap { plausible($0) ? $0 : nil } }
                 var used = [Bool](repeating: false, count: feed.stops.count)
                 for stop in feed.stopTimes.stop where stop >= 0 && Int(stop) < used.count { used[Int(stop)] = true }
                 served += feed.stops.indices.compactMap { used[$0] ? positions[$0] : nil }
+                // Each route's served stops, so the termini of lines that serve the city stay with it.
+                var byRoute: [String: Set<Int>] = [:]
+                let st = feed.stopTimes
+                for (t, range) in st.tripRanges.enumerated() where t < feed.trips.count {
+                    for r in range {
+                        let stop = Int(st.stop[Int(st.byTrip[Int(r)])])
+                        if stop >= 0 && stop < positions.count { byRoute[feed.trips[t].routeID, default: []].insert(stop) }
+                    }
+                }
+                for (_, stops) in byRoute.sorted(by: { $0.key < $1.key }) { lines.append(stops.sorted().compactMap { positions[$0] }) }
                 if let box = BoundingBox.enclosing(positions.compactMap { $0 }) { fallback.append(box) }
             } catch {
                 bag.report(Rules.packIOFailure, "\(error)", at: SourceLocation(file: path))
@@ -85,19 +108,31 @@ public enum DataExtent {
             }
             return BoundingBox.enclosing(corners).map { Result(box: padded($0)) }
         }
-        return extent(pois: pois, stops: served)
+        return extent(pois: pois, stops: served, lines: lines)
     }
 
-    /// The box of the main cluster (see the type's documentation) and what it leaves out.
-    static func extent(pois: [Coordinate], stops: [Coordinate]) -> Result? {
+    /// The box of the main cluster (see the type's documentation) and what it leaves out. The stops of each line
+    /// (`lines`: a route's served stops) that serves the cluster are kept when they lie within ``terminusReach``
+    /// of it, so a line's terminus out of town is not cut off from the centre it serves.
+    static func extent(pois: [Coordinate], stops: [Coordinate], lines: [[Coordinate]] = []) -> Result? {
         let core = mainCluster(pois.isEmpty ? stops : pois)
         guard var box = BoundingBox.enclosing(core) else { return nil }
         if !pois.isEmpty, !stops.isEmpty {
             let around = grown(box, by: stopMargin)
             box = BoundingBox.enclosing(core + stops.filter { around.contains($0) }) ?? box
         }
+        let cluster = grown(box, by: stopMargin), reach = grown(box, by: terminusReach)
+        var termini: [Coordinate] = []
+        for line in lines where line.contains(where: { cluster.contains($0) }) {
+            termini += line.filter { !box.contains($0) && reach.contains($0) }
+        }
+        let inside = box
+        if !termini.isEmpty {
+            box = BoundingBox.enclosing([Coordinate(lat: box.minLat, lon: box.minLon), Coordinate(lat: box.maxLat, lon: box.maxLon)] + termini) ?? box
+        }
         box = padded(box)
         var result = Result(box: box)
+        result.lineStopsKept = Set(stops.filter { !inside.contains($0) && box.contains($0) }.map { "\($0.lat),\($0.lon)" }).count
         let leftPOIs = pois.filter { !box.contains($0) }
         let leftStops = stops.filter { !box.contains($0) }
         result.droppedPOIs = leftPOIs.count

@@ -146,9 +146,18 @@ public enum Fleet {
         group.wait()
         (report.cities, report.seconds) = results.all()
 
-        if report.cities.contains(where: { $0.emitted != nil }) {
+        // A shard given no city (more shards than cities) still finishes: an empty catalog marks its folder done,
+        // so `catalog --merge` of every shard's folder works as written.
+        if report.cities.contains(where: { $0.emitted != nil }) || cities.isEmpty {
             let key = cities.first?.options.release.signingKey
             do {
+                if cities.isEmpty {
+                    do {
+                        try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
+                    } catch {
+                        throw EmitError.io(path: outputDirectory, message: "cannot create the folder: \(error.localizedDescription)")
+                    }
+                }
                 report.catalogPath = try CatalogWriter.write(outputDirectory: outputDirectory, signingKey: key)
             } catch {
                 report.catalogFailure = "\(error)"

@@ -48,10 +48,10 @@ public enum RuleCatalog {
     ]
 
     static let gtfs: [RuleDescription] = [
-        Rules.gtfsInvalidArchive, Rules.gtfsFilesInSubfolder, Rules.gtfsFilesSplitAcrossSubfolders,
+        Rules.gtfsInvalidArchive, Rules.gtfsFeedNotFound, Rules.gtfsFilesInSubfolder, Rules.gtfsFilesSplitAcrossSubfolders,
         Rules.gtfsUnsafeArchiveEntry, Rules.gtfsArchiveTooLarge,
         Rules.gtfsMissingRequiredFile, Rules.gtfsMissingCalendar, Rules.gtfsMisspelledFile, Rules.gtfsUnknownFile,
-        Rules.gtfsDuplicateKey, Rules.gtfsForeignKeyViolation, Rules.gtfsMissingAgencyID,
+        Rules.gtfsDuplicateKey, Rules.gtfsForeignKeyViolation, Rules.gtfsDanglingParentStation, Rules.gtfsMissingAgencyID,
         Rules.gtfsCoordinateOutOfRange, Rules.gtfsPointNearOrigin, Rules.gtfsPointNearPole, Rules.gtfsPointOutsideBBox,
         Rules.gtfsStopWithoutLocation, Rules.gtfsMissingStopName, Rules.gtfsInvalidParentStation,
         Rules.gtfsStopWithoutStopTime, Rules.gtfsRouteNameMissing, Rules.gtfsRouteShortNameTooLong,

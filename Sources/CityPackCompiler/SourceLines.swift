@@ -1,8 +1,7 @@
-import CCityPackZlib
 import CityPackIngest
 import Foundation
 
-/// Reads chosen lines of a source file: plain files with `fread`, `.gz` files through zlib's `gzread`, stopping
+/// Reads chosen lines of a source file, decompressing gzip and bzip2 (``OSMInputStream``), stopping
 /// after the last line asked for. Lines longer than ``maxLineBytes`` are cut. Files that do not exist (entries
 /// inside a GTFS zip, a deleted file) or are folders give no lines.
 public enum SourceLines {
@@ -37,23 +36,14 @@ public enum SourceLines {
                 }
             }
         }
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        if file.hasSuffix(".gz") {
-            guard let gz = gzopen(file, "rb") else { return [:] }
-            defer { gzclose(gz) }
-            while !done {
-                let n = chunk.withUnsafeMutableBytes { gzread(gz, $0.baseAddress, UInt32($0.count)) }
-                if n <= 0 { break }
-                chunk.withUnsafeBufferPointer { consume(UnsafeBufferPointer(rebasing: $0[0..<Int(n)])) }
-            }
-        } else {
-            guard let fp = fopen(file, "rb") else { return [:] }
-            defer { fclose(fp) }
-            while !done {
-                let n = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, fp) }
-                if n == 0 { break }
-                chunk.withUnsafeBufferPointer { consume(UnsafeBufferPointer(rebasing: $0[0..<n])) }
-            }
+        // The same stream the OSM reader parses, so a gzip or bzip2 file shows its text, not its compressed bytes.
+        guard let input = try? OSMInputStream(path: file) else { return [:] }
+        defer { input.close() }
+        let capacity = 64 * 1024
+        let chunk = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+        defer { chunk.deallocate() }
+        while !done, case .bytes(let n)? = try? input.read(into: chunk, capacity: capacity) {
+            consume(UnsafeBufferPointer(start: chunk.assumingMemoryBound(to: UInt8.self), count: n))
         }
         if !done && keeping && !current.isEmpty {
             if current.last == 0x0D { current.removeLast() }

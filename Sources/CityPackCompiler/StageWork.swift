@@ -270,7 +270,9 @@ struct StageWork {
     mutating func ingestCopy(_ templateDirectory: String, _ cityDirectory: String?) -> [StageCount: Int] {
         let city = self.city
         let table = CopyReader.read(
-            templateDirectory: templateDirectory, cityDirectory: cityDirectory, display: { Compiler.displayPath($0, city: city) },
+            templateDirectory: templateDirectory, cityDirectory: cityDirectory,
+            cityFolder: cityDirectory ?? (city.directory as NSString).appendingPathComponent("copy"),
+            display: { Compiler.displayPath($0, city: city) },
             defaultLocale: city.defaultLocale, locales: city.locales, bag: bag)
         copy = table
         return [.strings: table.entries.values.reduce(0) { $0 + $1.count }]

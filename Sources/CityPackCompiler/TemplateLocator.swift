@@ -2,7 +2,7 @@ import Foundation
 
 /// Finds the `templates/` folder: an explicit path (`citypack` passes `--templates`, else `$CITYPACK_TEMPLATES`), the
 /// nearest `templates/` above the city directory or the current directory, then the one beside the executable's
-/// checkout.
+/// checkout, and last the templates built into the tool (``BuiltInTemplates``).
 public enum TemplateLocator {
     static let marker = "categories.json"
 
@@ -25,6 +25,11 @@ public enum TemplateLocator {
                 dir = parent
             }
         }
-        return nil
+        return BuiltInTemplates.materialize()
+    }
+
+    /// How to name the templates a build used: `built into citypack` or the folder.
+    public static func describe(_ path: String) -> String {
+        BuiltInTemplates.isBuiltIn(path) ? "the templates built into citypack" : path
     }
 }

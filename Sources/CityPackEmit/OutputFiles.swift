@@ -4,7 +4,7 @@ import Foundation
 /// File operations of the emitter with POSIX error reporting: every failure is an ``EmitError/io(path:message:)``
 /// naming the path and the errno (`No space left on device (ENOSPC)`), which the compiler reports as
 /// `pack.io_failure` and the CLI maps to exit code 74.
-enum OutputFiles {
+package enum OutputFiles {
     /// Sorted-key, pretty JSON with a trailing newline: the byte form of manifests and catalogs.
     static func encode<T: Encodable>(_ value: T) throws(EmitError) -> Data {
         do {
@@ -97,16 +97,36 @@ enum OutputFiles {
         }
     }
 
-    /// Writes `data` under a hidden temporary name beside `path`, flushes it, and renames it over `path`.
+    /// Writes `data` under a hidden temporary name beside `path`, flushes it, and renames it over `path`. Missing
+    /// parent folders of `path` are created first (`keygen --output keys/release` in a fresh clone).
     static func writeAtomically(_ data: Data, to path: String, mode: mode_t = 0o644) throws(EmitError) {
         let directory = PathText.parent(path)
+        try createParent(of: path)
         let temporary = (directory.isEmpty ? "" : directory + "/") + temporaryName(for: (path as NSString).lastPathComponent)
-        try write(data, to: temporary, mode: mode)
+        // A failure names the file asked for, not the hidden temporary one.
+        do { try write(data, to: temporary, mode: mode) } catch { throw .io(path: path, message: error.message) }
         do { try rename(temporary, path) } catch {
             unlink(temporary)
             throw error
         }
         flushDirectory(directory.isEmpty ? "." : directory)
+    }
+
+    /// Creates the folders above `path` that do not exist yet (like `mkdir -p`).
+    /// - Throws: ``EmitError/io(path:message:)`` naming the folder that could not be made.
+    package static func createParent(of path: String) throws(EmitError) {
+        let directory = PathText.parent(path)
+        guard !directory.isEmpty else { return }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
+            if isDirectory.boolValue { return }
+            throw .io(path: directory, message: "is a file, not a folder")
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw .io(path: directory, message: "cannot create the folder: \((error as NSError).localizedDescription)")
+        }
     }
 
     /// `.<name>.tmp-<pid>`: hidden (readers list no dot files) and recognisable as debris by ``isTemporary(_:)``.

@@ -102,6 +102,16 @@ public struct CopyTable: Sendable, Hashable {
     /// ``fillDefaultLocale(from:templateLocale:)``: the city's first locale that has the key, else the templates'
     /// source language. These are untranslated strings (`needs_review` in the String Catalog).
     public var defaultLocaleFallbacks: [String: String] = [:]
+    /// The city's copy folder as diagnostics show it (whether or not it exists yet): where a missing string
+    /// belongs, `<folder>/<locale>.yaml`. Nil when unknown.
+    public var cityFolder: String?
+
+    /// The city's own copy file of `locale` (display form): where its missing strings go. Without a known city
+    /// folder, the last file read for the locale, else `copy/<locale>.yaml`.
+    public func cityFile(_ locale: String) -> String {
+        if let cityFolder { return cityFolder.isEmpty ? "\(locale).yaml" : "\(cityFolder)/\(locale).yaml" }
+        return files[locale]?.last ?? "copy/\(locale).yaml"
+    }
 
     public init(defaultLocale: String, locales: [String], entries: [String: [String: CopyEntry]] = [:], files: [String: [String]] = [:]) {
         self.defaultLocale = defaultLocale

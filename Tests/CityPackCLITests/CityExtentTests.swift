@@ -55,8 +55,38 @@ import Testing
         // Unused Paris stops are not places the pack serves: only the two served Lyon stops are outliers.
         let notes = r.stderr.split(separator: "\n").filter { $0.contains("main cluster") }
         #expect(notes.count == 1, "\(r.stderr)")
-        #expect(notes.first?.contains("2 served stops") == true && notes.first?.contains("[4.827, 45.7485, 4.8594, 45.7606]") == true,
+        #expect(notes.first?.contains("2 served stops") == true && notes.first?.contains("[4.8270, 45.7485, 4.8594, 45.7606]") == true,
             "\(r.stderr)")
+    }
+
+    /// A line that serves the city keeps its terminus out of town in the box (issue 33, point 5): route R1 also
+    /// runs from the Port to Cannes (≈ 45 km away); the Lyon shuttle, which does not serve Monaco, stays out. Then
+    /// the terminus's departures are in the pack.
+    @Test func initKeepsTheTerminiOfLinesThatServeTheCity() throws {
+        let tmp = try TestPaths.temporaryDirectory("extent-termini")
+        defer { try? FileManager.default.removeItem(at: tmp) }
+        let feed = try Self.writeFeed(in: tmp)
+        let stops = feed.appendingPathComponent("stops.txt"), trips = feed.appendingPathComponent("trips.txt")
+        let times = feed.appendingPathComponent("stop_times.txt")
+        try (String(contentsOf: stops, encoding: .utf8) + "C1,Cannes Gare,43.5530,7.0190,0,\n").write(to: stops, atomically: true, encoding: .utf8)
+        try (String(contentsOf: trips, encoding: .utf8) + "R1,WK,T3,,\n").write(to: trips, atomically: true, encoding: .utf8)
+        try (String(contentsOf: times, encoding: .utf8) + "T3,11:00:00,11:00:00,S1,1,\nT3,11:50:00,11:50:00,C1,2,\n")
+            .write(to: times, atomically: true, encoding: .utf8)
+        let city = tmp.appendingPathComponent("city")
+        let r = try CLIRunner.runBinary(["init", city.path, "--gtfs", feed.path, "--id", "monaco-bus"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let box = try Self.bbox(city.appendingPathComponent("city.yaml"))
+        #expect(box.count == 4 && box[0] < 7.019 && box[1] < 43.553 && box[2] < 7.44 && box[3] < 43.76, "\(box)")
+        #expect(r.stderr.contains("note: the bbox also holds 1 stop outside the main cluster served by lines that serve it"), "\(r.stderr)")
+        // Lyon is still left out, with its note.
+        #expect(r.stderr.contains("2 served stops") && box[1] > 43.5, "\(r.stderr)")
+        let out = tmp.appendingPathComponent("out")
+        let build = try CLIRunner.runBinary(["build", city.path, "--output", out.path], environment: ["SOURCE_DATE_EPOCH": "1780000000"])
+        #expect(build.status == 0, "\(build.stderr)")
+        let departures = try CLIRunner.runBinary([
+            "query", out.appendingPathComponent("monaco-bus/manifest.json").path, "--departures", "C1", "--at", "2026-06-01 11:00",
+        ])
+        #expect(departures.status == 0 && departures.stdout.contains("Cannes Gare"), "\(departures.stdout)\(departures.stderr)")
     }
 
     @Test func buildLeavesStopsOutsideOutWithOneWarningUnlessKept() throws {
@@ -112,7 +142,7 @@ import Testing
 
     /// On every ../shared feed, `init` derives a city-sized box (under 1.5° either way) holding the feed's served
     /// stops' main cluster. The Google sample feed (Beatty, Nevada) has two served stops 50–70 km out (Furnace Creek,
-    /// Amargosa Valley): left out with one note; no other feed loses a served stop.
+    /// Amargosa Valley) on lines that serve Beatty: kept, with one note; no feed loses a served stop.
     @Test(.needsSharedData) func sharedFeedsGetCitySizedBoxes() throws {
         let data = try #require(TestPaths.sharedData)
         let tmp = try TestPaths.temporaryDirectory("extent-shared")
@@ -126,9 +156,11 @@ import Testing
             #expect(r.status == 0, "\(feed): \(r.stderr)")
             let box = try Self.bbox(city.appendingPathComponent("city.yaml"))
             #expect(box.count == 4 && box[2] - box[0] < 1.5 && box[3] - box[1] < 1.5, "\(feed): \(box)")
-            let dropped = r.stderr.contains("main cluster")
-            #expect(dropped == (feed == "google-sample-feed.zip"), "\(feed): \(r.stderr)")
-            if feed == "google-sample-feed.zip" { #expect(r.stderr.contains("2 served stops far from it")) }
+            // Furnace Creek and Amargosa Valley are served by lines that serve Beatty: kept as termini (issue 33).
+            #expect(!r.stderr.contains("far from it lie outside"), "\(feed): \(r.stderr)")
+            let termini = r.stderr.contains("served by lines that serve it")
+            #expect(termini == (feed == "google-sample-feed.zip"), "\(feed): \(r.stderr)")
+            if feed == "google-sample-feed.zip" { #expect(r.stderr.contains("the bbox also holds 2 stops outside the main cluster")) }
         }
     }
 

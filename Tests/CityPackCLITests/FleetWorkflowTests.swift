@@ -6,6 +6,9 @@ import Testing
 /// claims, and the examples shipped in docs/examples are what the command writes.
 @Suite struct FleetWorkflowTests {
     static let examples = TestPaths.root.appendingPathComponent("docs/examples")
+    /// The repository and image the examples are written with (placeholders a reader replaces).
+    static let repository = "https://github.com/OWNER/citypack.git"
+    static let image = "ghcr.io/OWNER/citypack:latest"
 
     @Test(.needs(OutsideTools.actionlint)) func githubWorkflowPassesActionlint() throws {
         let dir = try TestPaths.temporaryDirectory("fleet-workflow")
@@ -13,7 +16,7 @@ import Testing
         try FileManager.default.createDirectory(at: workflows, withIntermediateDirectories: true)
         for shards in [1, 4] {
             let file = workflows.appendingPathComponent("packs-\(shards).yml")
-            let r = try CLIRunner.run(["fleet", "workflow", "--github", "--shards", "\(shards)", "--fleet", "cities/fleet.yaml", "--output", file.path])
+            let r = try CLIRunner.run(["fleet", "workflow", "--github", "--citypack-repository", Self.repository, "--shards", "\(shards)", "--fleet", "cities/fleet.yaml", "--output", file.path])
             #expect(r.status == 0, "\(r.stderr)")
             let text = try String(contentsOf: file, encoding: .utf8)
             #expect(text.contains("--shard \"${{ matrix.shard }}/\(shards)\""))
@@ -32,7 +35,7 @@ import Testing
     }
 
     @Test(.needs(OutsideTools.pythonYAML)) func kubernetesJobIsAnIndexedJob() throws {
-        let r = try CLIRunner.run(["fleet", "workflow", "--kubernetes", "--shards", "3"])
+        let r = try CLIRunner.run(["fleet", "workflow", "--kubernetes", "--image", Self.image, "--shards", "3"])
         #expect(r.status == 0, "\(r.stderr)")
         let dir = try TestPaths.temporaryDirectory("fleet-k8s")
         let file = dir.appendingPathComponent("job.yaml")
@@ -57,8 +60,10 @@ import Testing
 
     /// docs/examples/ holds exactly what the command writes with its defaults (RECORD_GOLDENS=1 rewrites them).
     @Test func shippedExamplesAreCurrent() throws {
-        for (flag, name) in [("--github", "github-fleet-workflow.yml"), ("--kubernetes", "kubernetes-fleet-job.yaml")] {
-            let r = try CLIRunner.run(["fleet", "workflow", flag])
+        for (flags, name) in [(["--github", "--citypack-repository", Self.repository], "github-fleet-workflow.yml"),
+            (["--kubernetes", "--image", Self.image], "kubernetes-fleet-job.yaml")]
+        {
+            let r = try CLIRunner.run(["fleet", "workflow"] + flags)
             #expect(r.status == 0, "\(r.stderr)")
             let path = Self.examples.appendingPathComponent(name)
             if RecordMode.isOn(RecordMode.goldens) {
@@ -70,5 +75,9 @@ import Testing
         }
         #expect(try CLIRunner.run(["fleet", "workflow"]).status == 64)
         #expect(try CLIRunner.run(["fleet", "workflow", "--github", "--kubernetes"]).status == 64)
+        // No made-up repository or image (issue 33): both are required, and the message says how to get the URL.
+        let noRepository = try CLIRunner.run(["fleet", "workflow", "--github"])
+        #expect(noRepository.status == 64 && noRepository.stderr.contains("git remote get-url origin"), "\(noRepository.stderr)")
+        #expect(try CLIRunner.run(["fleet", "workflow", "--kubernetes"]).status == 64)
     }
 }

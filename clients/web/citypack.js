@@ -665,12 +665,14 @@ export class CityPack {
   /** A file's text after its size and SHA-256 are checked against the manifest and it is gunzipped. */
   async _verifiedText(entry) {
     const href = new URL(entry.path, this._url).href;
-    const bytes = await fetchBytes(this._fetch, href);
+    const { bytes, encoding } = await fetchResponseBytes(this._fetch, href);
     if (bytes.length !== entry.bytes) {
-      throw new PackError('size', `${entry.path}: ${bytes.length} bytes, the manifest says ${entry.bytes}`);
+      throw new PackError('size', `${entry.path}: ${bytes.length} bytes, the manifest says ${entry.bytes}${reencodingHint(entry.path, bytes, encoding)}`);
     }
     const digest = await sha256Hex(bytes);
-    if (digest !== entry.sha256) throw new PackError('hash', `${entry.path}: SHA-256 ${digest} is not the manifest's ${entry.sha256}`);
+    if (digest !== entry.sha256) {
+      throw new PackError('hash', `${entry.path}: SHA-256 ${digest} is not the manifest's ${entry.sha256}${reencodingHint(entry.path, bytes, encoding)}`);
+    }
     let plain;
     try {
       plain = await gunzip(bytes);

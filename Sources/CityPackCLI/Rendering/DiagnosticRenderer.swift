@@ -47,14 +47,39 @@ enum DiagnosticRenderer {
     }
 
     /// The note for what ``perRule(_:limit:)`` dropped, nil when nothing.
-    static func perRuleNote(_ dropped: [(code: String, count: Int, severity: Severity)], limit: Int) -> String? {
+    /// - Parameters:
+    ///   - dropped: per code, the findings the terminal leaves out, counting those over the bag's cap.
+    ///   - capped: whether any code went over the bag's per-rule cap (``DiagnosticBag/maxPerCode``): the reports
+    ///     then list the first `cap` of such a rule and count the rest.
+    static func perRuleNote(
+        _ dropped: [(code: String, count: Int, severity: Severity)], limit: Int, capped: Bool = false, cap: Int = 0
+    ) -> String? {
         guard !dropped.isEmpty else { return nil }
         let parts = dropped.map { d in
-            let kind = d.severity == .warning ? "warning" : "info"
+            let kind = d.severity == .error ? "error" : d.severity == .warning ? "warning" : "info"
             return "\(d.count) more \(d.code) \(kind)\(d.count == 1 ? "" : "s")"
         }
-        return "not shown: \(parts.joined(separator: ", ")) (the first \(limit) of each rule are; --max-per-rule 0 "
-            + "shows all); report.html and report.json list every one"
+        let shown = limit > 0 ? "the first \(limit) of each rule are; --max-per-rule 0 shows all" : "over the per-rule cap"
+        let reports = capped
+            ? "report.html and report.json list the first \(cap) of each rule and count the rest (--write-baseline keeps every one)"
+            : "report.html and report.json list every one"
+        return "not shown: \(parts.joined(separator: ", ")) (\(shown)); \(reports)"
+    }
+
+    /// ``perRule(_:limit:)``'s dropped findings plus those the bag only counted (over its cap), per code in order.
+    static func withOmitted(
+        _ dropped: [(code: String, count: Int, severity: Severity)], _ report: DiagnosticReport
+    ) -> [(code: String, count: Int, severity: Severity)] {
+        var out = dropped
+        for (code, count) in report.omitted.sorted(by: { $0.key < $1.key }) where count > 0 {
+            if let i = out.firstIndex(where: { $0.code == code }) {
+                out[i].count += count
+            } else {
+                let severity = report.diagnostics.first { $0.code == code }?.severity ?? .warning
+                out.append((code, count, severity))
+            }
+        }
+        return out
     }
 
     /// The prefix of `diagnostics` that `limits` allows, and a note saying what was left out (nil when nothing).
@@ -114,7 +139,7 @@ enum DiagnosticRenderer {
             }
         }
         if let cut { out += style.bold("citypack: ") + style.severity(.note) + ": " + cut + "\n" }
-        if let note = perRuleNote(dropped, limit: limits.maxPerRule) {
+        if let note = perRuleNote(withOmitted(dropped, report), limit: limits.maxPerRule, capped: !report.omitted.isEmpty, cap: report.perRuleCap) {
             out += style.bold("citypack: ") + style.severity(.note) + ": " + note + "\n"
         }
         return out

@@ -19,6 +19,8 @@ struct DiagnosticReport: Sendable {
     var infos: Int
     /// Per code, how many findings went over the per-rule cap and are counted but not listed.
     var omitted: [String: Int]
+    /// The bag's per-rule cap: how many findings of one rule are kept and listed at most.
+    var perRuleCap: Int
     /// How many findings the baseline silenced.
     var baselined: Int
     /// The baseline file used, if any.
@@ -37,6 +39,7 @@ struct DiagnosticReport: Sendable {
         self.warnings = bag.warningCount
         self.infos = bag.infoCount
         self.omitted = bag.suppressed
+        self.perRuleCap = bag.maxPerCode
         self.baselined = bag.baselined.count
         self.baselineFile = baselineFile
         self.fixed = bag.fixedBaselineEntries
@@ -52,7 +55,7 @@ struct DiagnosticReport: Sendable {
         if infos > 0 { text += ", \(plural(infos, "info", "infos"))" }
         text += " in \(plural(files, "file"))"
         let dropped = omitted.values.reduce(0, +)
-        if dropped > 0 { text += " (\(dropped) beyond the per-rule limit not listed)" }
+        if dropped > 0 { text += " (\(dropped) over the first \(perRuleCap) of a rule: counted, not listed)" }
         if baselineFile != nil {
             text += "; \(baselined) silenced by the baseline, \(plural(fixed.count, "baseline entry", "baseline entries")) fixed"
         }

@@ -65,7 +65,7 @@ enum EditorialOutput {
                 text += "route \(r.id): \(r.name), \(Int(r.lengthMetres.rounded())) m, \(r.waypoints.count) waypoints, region [\(g.minLon), \(g.minLat), \(g.maxLon), \(g.maxLat)]\n"
                 for w in r.waypoints {
                     let poi = w.poi.map { " poi \($0)" } ?? ""
-                    text += "  \(w.sequence). \(w.name ?? "(unnamed)") at \(w.lat),\(w.lon) alert \(Int(w.radius)) m\(poi)\n"
+                    text += "  \(w.sequence). \(w.name ?? "(unnamed)") at \(w.lat + 0.0),\(w.lon + 0.0) alert \(Int(w.radius)) m\(poi)\n"
                 }
             }
             return text.isEmpty ? "no routes\n" : text

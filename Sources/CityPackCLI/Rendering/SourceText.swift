@@ -3,7 +3,7 @@ import Foundation
 
 /// Reads the source lines diagnostics point at, once per file, at render time.
 ///
-/// Plain files are read with `fread`, `.gz` files through zlib's `gzread`; reading stops after the last line
+/// gzip and bzip2 files are decompressed while reading; reading stops after the last line
 /// asked for. Files that do not exist (entries inside a GTFS zip, a deleted file) simply give no lines, and
 /// the renderer prints no snippet. Lines longer than ``SourceLines/maxLineBytes`` are cut (the caret window of the human
 /// renderer never needs more).

@@ -1,5 +1,6 @@
 import CityPackCompiler
 import CityPackDiagnostics
+import CityPackEmit
 import CityPackFormat
 import CityPackKit
 import Foundation
@@ -34,7 +35,9 @@ enum ReportWriter {
     /// The temporary file is written in place (`Data.write` without `.atomic`): `FileManager.createFile` and
     /// atomic writes go through a second hidden file of Foundation's own (`.dat.nosync…`), which a build killed
     /// at that moment would leave behind under a name the next build cannot recognise as its debris.
+    /// Missing parent folders of `path` are created first.
     static func atomicWrite(_ data: Data, to path: String) throws {
+        try OutputFiles.createParent(of: path)
         let dir = PathText.parent(path)
         let tmp = (dir as NSString).appendingPathComponent(".\((path as NSString).lastPathComponent).\(getpid()).\(UUID().uuidString).tmp")
         do { try data.write(to: URL(fileURLWithPath: tmp)) } catch {
@@ -89,8 +92,13 @@ struct BuildStats: Codable, Sendable {
     /// Where the written pack's bytes go, per table and index (``CityPackKit/PackSizes``); nil when no pack was
     /// written.
     var sizes: PackSizes?
-    /// The compressed pack's bytes per POI (what a download costs per place); nil when no pack was written.
+    /// The compressed pack's bytes per POI (what a download costs per place); nil when no pack was written or it
+    /// holds no POI (a transit-only pack).
     var packBytesPerPOI: Double?
+    /// The templates the build used: their folder, or `the templates built into citypack`.
+    var templates: String?
+    /// The compressed pack's bytes per transit stop; nil when no pack was written or it holds no stop.
+    var packBytesPerStop: Double?
 
     init(command: String, build: BuildReport) {
         self.command = command

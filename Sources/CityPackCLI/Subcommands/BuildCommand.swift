@@ -11,10 +11,10 @@ struct Build: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Compile a city into outputs/<city>/ (pack, manifest) and update outputs/catalog.json.",
         discussion: """
-            Errors stop the build before the pack is written; the previous pack, manifest and catalog stay intact.
+            Errors stop the build before the pack is written; the previous pack, manifest and catalog stay intact. \
             The report (report.json, report.html, build-stats.json) is written to outputs/<city>/ on every run.
-            Exit codes: 0 built (warnings allowed), 1 error diagnostics remain (including a missing source named
-            in the city file), 64 usage, 66 city folder or city file missing, 70 internal error, 74 I/O failure
+            Exit codes: 0 built (warnings allowed), 1 error diagnostics remain (including a missing source named \
+            in the city file), 64 usage, 66 city folder or city file missing, 70 internal error, 74 I/O failure \
             (e.g. an output folder that cannot be written).
             """)
 
@@ -99,7 +99,7 @@ struct Check: ParsableCommand {
         abstract: "Validate a city's sources and print every problem at once; writes no pack.",
         discussion: """
             The report (report.json, report.html, build-stats.json) is written to <output>/<city>/.
-            Exit codes: 0 no errors (warnings allowed), 1 error diagnostics remain, 64 usage, 66 missing input,
+            Exit codes: 0 no errors (warnings allowed), 1 error diagnostics remain, 64 usage, 66 missing input, \
             70 internal error, 74 I/O failure (writing the report).
             """)
 
@@ -265,10 +265,13 @@ enum BuildRunner {
 
         // Reports are written on every run, also a failed one.
         var stats = BuildStats(command: command, build: build)
+        stats.templates = build.plan?.templatesDirectory.map(TemplateLocator.describe)
         if let emitted = build.emitted {
             stats.sizes = emitted.sizes
             let m = emitted.manifest
-            stats.packBytesPerPOI = (Double(m.artifact.bytes) / Double(max(m.counts.pois, 1)) * 10).rounded() / 10
+            // Per place the pack serves: POIs, and stops for a transit pack (a transit-only pack has no POIs).
+            if m.counts.pois > 0 { stats.packBytesPerPOI = (Double(m.artifact.bytes) / Double(m.counts.pois) * 10).rounded() / 10 }
+            if let stops = m.counts.stops, stops > 0 { stats.packBytesPerStop = (Double(m.artifact.bytes) / Double(stops) * 10).rounded() / 10 }
         }
         lap.mark("build stats (pack sizes)")
         let folder = ReportWriter.folder(
@@ -299,10 +302,14 @@ enum BuildRunner {
         }
         if !diagnostics.quiet && diagnostics.format == .human {
             let summary = report.summary
+            if let templates = build.plan?.templatesDirectory, BuiltInTemplates.isBuiltIn(templates) {
+                Terminal.err("citypack: note: using the templates built into citypack (no templates/ folder above the "
+                    + "city, the working directory or the binary; --templates DIR or CITYPACK_TEMPLATES use others)\n")
+            }
             if let emitted = build.emitted {
                 let m = emitted.manifest
                 Terminal.err(
-                    "built \(m.city.id): \(m.counts.pois) POIs from \(build.nodes) nodes, \(build.ways) ways → "
+                    "built \(m.city.id): \(Self.contents(build, pois: m.counts.pois, stops: m.counts.stops, lines: m.counts.lines)) → "
                         + "\(emitted.packPath) (\(m.artifact.bytes) bytes, data version \(m.dataVersion)"
                         + (emitted.changed ? "" : ", unchanged")
                         + (m.keyId.map { ", signed by key \($0)" } ?? "") + ")"
@@ -313,7 +320,8 @@ enum BuildRunner {
                 Terminal.err("citypack: \(command) failed: \(summary)\(emit ? "; no pack was written" : "")\n")
             } else {
                 let editorial = build.cards + build.routes > 0 ? ", \(build.cards) cards, \(build.routes) routes" : ""
-                Terminal.err("checked \(build.city?.id ?? city): \(build.poisKept) POIs\(editorial); \(summary)\n")
+                let stops = build.count(.stops, in: .ingest)
+                Terminal.err("checked \(build.city?.id ?? city): \(Self.contents(build, pois: build.poisKept, stops: stops > 0 ? stops : nil, lines: nil, short: true))\(editorial); \(summary)\n")
             }
             if diagnostics.baseline != nil {
                 for entry in report.fixed {
@@ -322,6 +330,26 @@ enum BuildRunner {
             }
         }
         return Outcome(ioFailure: ioFailure != nil, report: report)
+    }
+
+    /// What a build holds, in the words of its sources: POIs (and the OSM nodes and ways read) for a city with OSM
+    /// sources; stops, lines and the stop times read for one with GTFS feeds; both for both. `short` leaves out
+    /// what was read (nodes, ways, stop times).
+    static func contents(_ build: BuildReport, pois: Int, stops: Int?, lines: Int?, short: Bool = false) -> String {
+        let hasOSM = !(build.city?.osmFiles.isEmpty ?? true) || pois > 0
+        let hasTransit = !(build.city?.gtfsFeeds.isEmpty ?? true) || (stops ?? 0) > 0
+        func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
+        var parts: [String] = []
+        if hasOSM || !hasTransit {
+            parts.append(short ? "\(pois) POIs" : "\(pois) POIs from \(build.nodes) nodes, \(build.ways) ways")
+        }
+        if hasTransit {
+            var transit = [plural(stops ?? 0, "stop")]
+            if let lines { transit.append(plural(lines, "line")) }
+            if !short { transit.append("\(build.count(.stopTimes, in: .ingest)) stop times read") }
+            parts.append(transit.joined(separator: ", "))
+        }
+        return parts.joined(separator: "; ")
     }
 
     /// The version written into reports (`citypack 0.1.0` → `0.1.0`).

@@ -8,12 +8,12 @@ struct Catalog: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Rebuild <outputs>/catalog.json from the manifests beside it and print it.",
         discussion: """
-            Merges the city folders of several builds (e.g. a CI matrix that builds one city per job): copy the
-            city folders into one outputs folder, then run `citypack catalog`. Holds the folder's lock, so it never
-            interleaves with a build writing there.
-            `--merge DIR… --output OUT` joins the output folders of a sharded fleet build (`citypack build --fleet F
-            --shard i/n`, one folder per shard) into OUT with one catalog: the same bytes as a one-machine build. A
-            shard folder without a catalog (its build did not finish) or two different packs of one city version
+            Merges the city folders of several builds (e.g. a CI matrix that builds one city per job): copy the \
+            city folders into one outputs folder, then run `citypack catalog`. Holds the folder's lock, so it never \
+            interleaves with a build writing there. \
+            `--merge DIR… --output OUT` joins the output folders of a sharded fleet build (`citypack build --fleet F \
+            --shard i/n`, one folder per shard) into OUT with one catalog: the same bytes as a one-machine build. A \
+            shard folder without a catalog (its build did not finish) or two different packs of one city version \
             are refused and nothing is written.
             Exit codes: 0 written, 1 merge refused, 64 usage, 66 no such folder or key, 74 I/O failure.
             """)

@@ -7,10 +7,10 @@ struct Diff: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show what changed between two packs: POIs, stops and lines added, removed, moved, renamed, …",
         discussion: """
-            OLD and NEW are each a manifest.json, a folder holding one, a .citypack.gz or a decompressed pack.
-            Records are matched by stable keys (OSM ref, feed:stop_id, feed:route_id). A POI or stop is `moved`
-            when it moved more than 10 m. JSON: {"old", "new", "identical", "entities": [{"entity", "counts",
-            "changes"}]}. Exit codes: 0 compared (whether or not anything changed), 1 unreadable pack,
+            OLD and NEW are each a manifest.json, a folder holding one, a .citypack.gz or a decompressed pack. \
+            Records are matched by stable keys (OSM ref, feed:stop_id, feed:route_id). A POI or stop is `moved` \
+            when it moved more than 10 m. JSON: {"old", "new", "identical", "entities": [{"entity", "counts", \
+            "changes"}]}. Exit codes: 0 compared (whether or not anything changed), 1 unreadable pack, \
             66 missing file.
             """)
 

@@ -15,10 +15,10 @@ struct FleetWorkflow: ParsableCommand {
         commandName: "workflow",
         abstract: "Write a workflow that builds a fleet in shards on several machines and merges them.",
         discussion: """
-            --github: a GitHub Actions workflow (a matrix job per shard, each uploading its output folder as an
-            artifact; a merge job that downloads them, runs `citypack catalog --merge` and signs the catalog with
-            the repository secret CITYPACK_SIGNING_KEY when it is set). --kubernetes: an Indexed Job whose pods
-            each build shard $JOB_COMPLETION_INDEX into a shared volume; merge with `citypack catalog --merge`.
+            --github: a GitHub Actions workflow (a matrix job per shard, each uploading its output folder as an \
+            artifact; a merge job that downloads them, runs `citypack catalog --merge` and signs the catalog with \
+            the repository secret CITYPACK_SIGNING_KEY when it is set). --kubernetes: an Indexed Job whose pods \
+            each build shard $JOB_COMPLETION_INDEX into a shared volume; merge with `citypack catalog --merge`. \
             Written to stdout, or to --output. Exit codes: 0 written, 64 usage, 74 I/O failure.
             """)
 
@@ -34,11 +34,11 @@ struct FleetWorkflow: ParsableCommand {
     @Option(name: .long, help: "How many shards (machines).")
     var shards = 4
 
-    @Option(name: .long, help: "The git repository citypack is built from in the workflow.")
-    var citypackRepository = "https://github.com/citypack/citypack.git"
+    @Option(name: .long, help: "The git repository citypack is built from in the workflow (--github; required: e.g. your clone's `git remote get-url origin`).")
+    var citypackRepository: String?
 
-    @Option(name: .long, help: "The container image with citypack installed (Kubernetes).")
-    var image = "ghcr.io/citypack/citypack:latest"
+    @Option(name: .long, help: "The container image with citypack installed (--kubernetes; required).")
+    var image: String?
 
     @Option(name: [.short, .long], help: "Write to this file instead of stdout.")
     var output: String?
@@ -47,12 +47,20 @@ struct FleetWorkflow: ParsableCommand {
         guard github != kubernetes else { throw ValidationError("give exactly one of --github and --kubernetes") }
         guard (1...256).contains(shards) else { throw ValidationError("--shards must be 1…256") }
         guard !fleet.isEmpty, !fleet.contains("'"), !fleet.contains("\n") else { throw ValidationError("--fleet: a plain relative path") }
+        // No made-up defaults: a workflow pointing at a repository or image that does not exist fails on its runner.
+        if github, (citypackRepository ?? "").isEmpty || citypackRepository!.contains("\n") {
+            throw ValidationError("--github needs --citypack-repository URL, the git repository citypack is built from "
+                + "(in a clone of it: --citypack-repository \"$(git remote get-url origin)\")")
+        }
+        if kubernetes, (image ?? "").isEmpty || image!.contains("\n") {
+            throw ValidationError("--kubernetes needs --image IMAGE, a container image with citypack installed")
+        }
     }
 
     func run() throws {
         let text = github
-            ? FleetWorkflowText.github(fleet: fleet, shards: shards, repository: citypackRepository)
-            : FleetWorkflowText.kubernetes(fleet: fleet, shards: shards, image: image)
+            ? FleetWorkflowText.github(fleet: fleet, shards: shards, repository: citypackRepository ?? "")
+            : FleetWorkflowText.kubernetes(fleet: fleet, shards: shards, image: image ?? "")
         guard let output else {
             Terminal.out(text)
             return
@@ -72,7 +80,7 @@ enum FleetWorkflowText {
         let matrix = (0..<shards).map(String.init).joined(separator: ", ")
         return """
             # Builds the city packs of \(fleet) on \(shards) machines and merges them into one catalog.
-            # Written by `citypack fleet workflow --github --shards \(shards) --fleet \(fleet)`.
+            # Written by `citypack fleet workflow --github --citypack-repository \(repository) --shards \(shards) --fleet \(fleet)`.
             # Each shard builds a deterministic, size-balanced share of the cities (`--shard i/\(shards)`); the merge
             # refuses a shard that did not finish, so a half catalog is never published. Set the repository secret
             # CITYPACK_SIGNING_KEY (the file `citypack keygen` writes) to sign the catalog.
@@ -102,7 +110,7 @@ enum FleetWorkflowText {
                   - uses: actions/checkout@v4
                   - name: Install citypack
                     run: |
-                      apt-get update -q && apt-get install -yq --no-install-recommends libxml2-dev libsqlite3-dev zlib1g-dev libdeflate-dev git
+                      apt-get update -q && apt-get install -yq --no-install-recommends libxml2-dev libsqlite3-dev zlib1g-dev libdeflate-dev libbz2-dev git
                       git clone --depth 1 "$CITYPACK_REPOSITORY" /tmp/citypack
                       swift build -c release --package-path /tmp/citypack --product citypack
                       echo "/tmp/citypack/.build/release" >> "$GITHUB_PATH"
@@ -127,7 +135,7 @@ enum FleetWorkflowText {
                 steps:
                   - name: Install citypack
                     run: |
-                      apt-get update -q && apt-get install -yq --no-install-recommends libxml2-dev libsqlite3-dev zlib1g-dev libdeflate-dev git
+                      apt-get update -q && apt-get install -yq --no-install-recommends libxml2-dev libsqlite3-dev zlib1g-dev libdeflate-dev libbz2-dev git
                       git clone --depth 1 "$CITYPACK_REPOSITORY" /tmp/citypack
                       swift build -c release --package-path /tmp/citypack --product citypack
                       echo "/tmp/citypack/.build/release" >> "$GITHUB_PATH"
@@ -161,7 +169,7 @@ enum FleetWorkflowText {
         # \(shards) into /work/shards/shard-i on a shared volume. When the Job has succeeded, merge the shards into
         # one catalog (the merge refuses a shard that did not finish):
         #   citypack catalog --merge /work/shards/shard-* --output /work/packs
-        # Written by `citypack fleet workflow --kubernetes --shards \(shards) --fleet \(fleet)`.
+        # Written by `citypack fleet workflow --kubernetes --image \(image) --shards \(shards) --fleet \(fleet)`.
         apiVersion: batch/v1
         kind: Job
         metadata:

@@ -4,6 +4,7 @@ import CityPackDiagnostics
 import CityPackFormat
 import CityPackIngest
 import CityPackModel
+import CityPackSupport
 import Foundation
 
 /// `citypack init <dir> --osm FILE...`: writes a city file that `build` accepts.
@@ -86,8 +87,27 @@ struct Init: ParsableCommand {
         }
         guard let box else {
             Terminal.err(DiagnosticRenderer.human(bag.diagnostics, limit: 50, colour: Terminal.colour))
-            Terminal.err("citypack: error: no bounding box could be derived from the sources; pass --bbox=MINLON,MINLAT,MAXLON,MAXLAT\n")
+            Terminal.err("citypack: error: no bounding box could be derived from the sources"
+                + (bag.hasErrors ? " (they hold no readable position: see the errors above)" : "")
+                + "; pass --bbox=MINLON,MINLAT,MAXLON,MAXLAT\n")
             throw ExitCode(ExitCodes.dataErrors)
+        }
+        if measured == nil {
+            // With --bbox the sources are not read; still name what would stop every build.
+            let probes = DiagnosticBag()
+            for file in osm {
+                let size = ((try? fm.attributesOfItem(atPath: file))?[.size] as? NSNumber)?.int64Value ?? 0
+                if let problem = OSMReader.unreadable(path: file, fileSize: size) {
+                    probes.report(Rules.osmNotOSM, problem, at: SourceLocation(file: file))
+                }
+            }
+            for path in gtfs { _ = GTFSReader.probe(path: path, displayPath: path, bag: probes) }
+            let stopping = probes.diagnostics.filter { $0.severity == .error }
+            if !stopping.isEmpty {
+                Terminal.err(DiagnosticRenderer.human(stopping, limit: 50, colour: Terminal.colour))
+                Terminal.err("citypack: note: the city file is written, but every build fails until "
+                    + "\(stopping.count == 1 ? "this is" : "these are") fixed\n")
+            }
         }
         do { try fm.createDirectory(atPath: directory, withIntermediateDirectories: true) } catch {
             Terminal.err("citypack: error: cannot create \(directory): \(error.localizedDescription)\n")
@@ -112,8 +132,14 @@ struct Init: ParsableCommand {
             if measured.droppedPOIs > 0 { parts.append("\(measured.droppedPOIs) POI\(measured.droppedPOIs == 1 ? "" : "s")") }
             Terminal.err(
                 "note: the bbox holds the main cluster of the city's places; \(parts.joined(separator: " and ")) far "
-                    + "from it lie outside, spanning [\(left.minLon), \(left.minLat), \(left.maxLon), \(left.maxLat)]; "
+                    + "from it lie outside, spanning [\([left.minLon, left.minLat, left.maxLon, left.maxLat].map { DecimalText.fixed($0, places: 4) }.joined(separator: ", "))]; "
                     + "pass --bbox to choose the box yourself\n")
+        }
+        if let measured, measured.lineStopsKept > 0 {
+            let n = measured.lineStopsKept
+            Terminal.err(
+                "note: the bbox also holds \(n) stop\(n == 1 ? "" : "s") outside the main cluster served by lines that "
+                    + "serve it (their termini and stops on the way, up to \(Int(DataExtent.terminusReach * 111)) km out)\n")
         }
         try scaffoldCopy(locales: locs, cityName: display)
         if bag.errorCount + bag.warningCount > 0 {

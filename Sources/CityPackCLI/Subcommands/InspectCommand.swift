@@ -8,10 +8,10 @@ struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show a pack's manifest, format version, counts and sizes; list POIs, cards, routes or strings.",
         discussion: """
-            JSON: {"meta": {...}, "counts": {...}}; with --pois {"results": [...]} like query; with --cards
-            {"cards": [{"id", "title", "icon", "home", "position", "situations": [{..., "actions": [...]}]}]}; with
-            --routes {"routes": [{"id", "name", "description", "lengthMetres", "region", "waypoints": [...]}]};
-            with --strings LOCALE {"locale", "strings": {"key": "text" | {"one": ..., "other": ...}}}; with --sizes
+            JSON: {"meta": {...}, "counts": {...}}; with --pois {"results": [...]} like query; with --cards \
+            {"cards": [{"id", "title", "icon", "home", "position", "situations": [{..., "actions": [...]}]}]}; with \
+            --routes {"routes": [{"id", "name", "description", "lengthMetres", "region", "waypoints": [...]}]}; \
+            with --strings LOCALE {"locale", "strings": {"key": "text" | {"one": ..., "other": ...}}}; with --sizes \
             {"pageSize", "databaseBytes", "objects": [{"name", "pages", "bytes", "payload", "gzipBytes"}]}.
             """)
 

@@ -7,8 +7,8 @@ struct Keygen: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Create an Ed25519 key pair: the private key at PATH (mode 0600), the public key at PATH.pub.",
         discussion: """
-            Both files hold one line of base64 of the 32 raw key bytes. Sign releases with
-            `citypack build --sign-key PATH`; ship PATH.pub in the app (CityPackKit `PackTrust`) and verify with
+            Both files hold one line of base64 of the 32 raw key bytes. Sign releases with \
+            `citypack build --sign-key PATH`; ship PATH.pub in the app (CityPackKit `PackTrust`) and verify with \
             `citypack verify --public-key PATH.pub`. Existing files are kept unless --force is given.
             Exit codes: 0 written, 64 usage, 74 I/O failure (or a file exists).
             """)

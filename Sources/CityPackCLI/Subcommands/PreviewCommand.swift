@@ -15,11 +15,11 @@ struct Preview: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Build a city and show it live in a browser: map, problems, search and nearby; rebuilt on every change.",
         discussion: """
-            Builds into <output>/<city>/ as `build` does and serves, on 127.0.0.1 only, a page with the city's map
-            (POIs by category, stops and lines, walking routes, the bounding box), every diagnostic with its source
-            excerpt (click one to see it on the map), and search and nearby answered by clients/web/citypack.js
-            from the web flavour just built. Sources, the city file and the templates are watched: each change
-            rebuilds and the page updates itself, keeping its view. A build with errors writes no pack, so the page
+            Builds into <output>/<city>/ as `build` does and serves, on 127.0.0.1 only, a page with the city's map \
+            (POIs by category, stops and lines, walking routes, the bounding box), every diagnostic with its source \
+            excerpt (click one to see it on the map), and search and nearby answered by clients/web/citypack.js \
+            from the web flavour just built. Sources, the city file and the templates are watched: each change \
+            rebuilds and the page updates itself, keeping its view. A build with errors writes no pack, so the page \
             keeps the last good pack beside the new problems. Stops on Ctrl-C or SIGTERM (exit 0).
             Exit codes: 64 usage, 66 city folder or city file missing, 74 the port cannot be listened on.
             """)

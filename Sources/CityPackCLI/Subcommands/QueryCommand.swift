@@ -14,16 +14,16 @@ struct Query: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Query a pack as an app would: places near a point, a text search, or departures from a stop.",
         discussion: """
-            JSON output: {"results": [{"id", "kind", "osm", "stop_id", "name", "named", "category", "also", "linked_id",
-            "lat", "lon", "distance_m"}]}, sorted by distance for --near, and for --search by relevance (a category
-            word such as "toilet": that category's places, nearest first with --near); kind is "poi" or "stop"; "name"
-            is never empty: an unnamed place has its category's label in the locale and "named": false; "also" lists
-            further categories (a bank with a cash machine: "also": ["atm"]) and is absent when none; "linked_id" is
-            the other id of a GTFS stop and OSM feature of the same place (one result); "distance_m" is there when a
+            JSON output: {"results": [{"id", "kind", "osm", "stop_id", "name", "named", "category", "also", "linked_id", \
+            "lat", "lon", "distance_m"}]}, sorted by distance for --near, and for --search by relevance (a category \
+            word such as "toilet": that category's places, nearest first with --near); kind is "poi" or "stop"; "name" \
+            is never empty: an unnamed place has its category's label in the locale and "named": false; "also" lists \
+            further categories (a bank with a cash machine: "also": ["atm"]) and is absent when none; "linked_id" is \
+            the other id of a GTFS stop and OSM feature of the same place (one result); "distance_m" is there when a \
             position is given.
             --departures: {"stop": {...}, "departures": [{"line", "headsign", "time", "date", "seconds", "trip",
-            "route_type", "colour", "stop_id"}]}, where date is the service date, seconds count from its start (may
-            exceed 86400) and time is the wall clock HH:MM. Exit codes: 0 ok, 64 usage, 66 pack not found, 1 the
+            "route_type", "colour", "stop_id"}]}, where date is the service date, seconds count from its start (may \
+            exceed 86400) and time is the wall clock HH:MM. Exit codes: 0 ok, 64 usage, 66 pack not found, 1 the \
             pack is invalid (bad hash, unknown format version) or has no such stop.
             """)
 
@@ -192,7 +192,7 @@ enum PlaceOutput {
             var text = ""
             for r in results {
                 let distance = r.distanceMetres.map { String(format: "%7.1f m  ", $0) } ?? ""
-                text += "\(distance)\(r.category.padding(toLength: 16, withPad: " ", startingAt: 0)) \(r.name ?? "(no name)")  [\(r.kind == .stop ? "stop " + (r.stopID ?? "") : r.osm)] \(r.lat),\(r.lon)\n"
+                text += "\(distance)\(r.category.padding(toLength: 16, withPad: " ", startingAt: 0)) \(r.name ?? "(no name)")  [\(r.kind == .stop ? "stop " + (r.stopID ?? "") : r.osm)] \(r.lat + 0.0),\(r.lon + 0.0)\n"
             }
             if results.isEmpty { text = "no results\n" }
             Terminal.out(text)

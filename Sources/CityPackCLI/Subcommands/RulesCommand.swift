@@ -7,8 +7,8 @@ struct RulesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rules", abstract: "List every validation rule: code, title, severity, meaning, rationale.",
         discussion: """
-            human: every rule with its meaning and rationale; with CODE also its triggering and passing example.
-            json: the catalogue as data (schema in docs/RULES.md). markdown: the rule table README.md embeds.
+            human: every rule with its meaning and rationale; with CODE also its triggering and passing example. \
+            json: the catalogue as data (schema in docs/RULES.md). markdown: the rule table README.md embeds. \
             docs: the full reference with examples (docs/RULES.md, generated with
             --example-city Tests/Fixtures/rule-examples/base).
             Exit codes: 0 listed, 64 unknown CODE or usage.

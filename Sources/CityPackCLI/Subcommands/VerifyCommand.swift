@@ -9,12 +9,13 @@ struct Verify: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Verify a manifest (or a catalog and every manifest it lists) as CityPackKit does before opening.",
         discussion: """
-            For a manifest: its Ed25519 signature against --public-key (required when a key is given), the data
-            version against --installed-version (older = rollback), the pack's size and SHA-256 (compressed and
-            decompressed), and the pack's city, data version and format version against the manifest.
-            Then every other file the manifest lists: copy files and web parts (size, SHA-256; web parts also their
-            gunzip'd size and JSON), and deltas (size, SHA-256, and, when the base version's pack is still there,
-            applied to it in a temporary folder they must give this release's database).
+            For a manifest: its Ed25519 signature against --public-key (required when a key is given), the data \
+            version against the installed one (--installed CITY=N, or --installed-version N for one manifest; older = \
+            rollback), the pack's size and SHA-256 (compressed and \
+            decompressed), and the pack's city, data version and format version against the manifest. \
+            Then every other file the manifest lists: copy files and web parts (size, SHA-256; web parts also their \
+            gunzip'd size and JSON), and deltas (size, SHA-256, and, when the base version's pack is still there, \
+            applied to it in a temporary folder they must give this release's database). \
             For a catalog: its signature, then each entry against the manifest it names and that manifest as above.
             Exit codes: 0 everything matches, 1 something does not, 64 usage, 66 missing file, 74 I/O failure.
             """)
@@ -25,8 +26,33 @@ struct Verify: ParsableCommand {
     @Option(name: .long, help: "Trusted Ed25519 public key file (PATH.pub from `citypack keygen`); repeatable.")
     var publicKey: [String] = []
 
-    @Option(name: .long, help: "Data version installed on the device: an older manifest is refused as a rollback.")
+    @Option(name: .long, help: "Data version installed on the device, for a single manifest: an older one is refused as a rollback.")
     var installedVersion: Int?
+
+    @Option(name: .long, help: "CITY=N: data version N of CITY is installed (repeatable): an older manifest of that city is refused as a rollback.")
+    var installed: [String] = []
+
+    /// `--installed` as city id → data version.
+    var installedVersions: [String: Int] {
+        var out: [String: Int] = [:]
+        for item in installed {
+            let parts = item.split(separator: "=", maxSplits: 1)
+            if parts.count == 2, let n = Int(parts[1]) { out[String(parts[0])] = n }
+        }
+        return out
+    }
+
+    func validate() throws {
+        for item in installed {
+            let parts = item.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2, !parts[0].isEmpty, let n = Int(parts[1]), n >= 0 else {
+                throw ValidationError("--installed \(item): expected CITY=N, e.g. monaco=2")
+            }
+        }
+        if installedVersion != nil && !installed.isEmpty {
+            throw ValidationError("give --installed-version (one manifest) or --installed CITY=N, not both")
+        }
+    }
 
     @Option(name: .long, help: "human or json.")
     var format: DataFormat = .human
@@ -58,6 +84,12 @@ struct Verify: ParsableCommand {
         }
         var checks: [Check] = []
         if case .object(let members)? = try? JSONValue.parse(data), members["packs"] != nil {
+            if installedVersion != nil {
+                // One version for every city would call each older city a rollback.
+                Terminal.err("citypack: error: --installed-version applies to one manifest; for a catalog give each "
+                    + "city's version: --installed CITY=N\n")
+                throw ExitCode(ExitCodes.usage)
+            }
             checks = verifyCatalog(data, path: target, keys: keys)
         } else {
             checks = verifyManifest(data, path: target, keys: keys, catalogEntry: nil)
@@ -108,7 +140,9 @@ struct Verify: ParsableCommand {
     }
 
     func verifyManifest(_ data: Data, path: String, keys: [Data], catalogEntry: CityPackFormat.Catalog.Entry?) -> [Check] {
-        let trust = PackTrust(publicKeys: keys, installedDataVersion: installedVersion)
+        // The installed version of this manifest's city: --installed-version, or its --installed CITY=N.
+        let city = catalogEntry?.id ?? (try? JSONDecoder().decode(Manifest.self, from: data))?.city.id
+        let trust = PackTrust(publicKeys: keys, installedDataVersion: installedVersion ?? city.flatMap { installedVersions[$0] })
         let manifest: Manifest
         do {
             manifest = try PackVerifier.verifyRelease(data, path: path, trust: trust, catalogEntry: catalogEntry)

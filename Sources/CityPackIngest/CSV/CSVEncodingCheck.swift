@@ -62,7 +62,7 @@ struct CSVEncodingCheck {
                         sawSeparator = true
                         bag.report(
                             Rules.csvBareCarriageReturn,
-                            "bare carriage return (CR without LF): rows end with LF or CRLF only; this CR splits the row here",
+                            "bare carriage return (CR without LF): read as a row end, as gtfs-validator reads it; rows should end with LF or CRLF",
                             at: at(i))
                     }
                     line += 1

@@ -126,10 +126,13 @@ extension Rules {
             triggering: Base.edit(Base.stops, "parent_station\n", "parent_station\r\n"),
             passing: Base.stops.replacingOccurrences(of: "\n", with: "\r\n")))
     public static let csvBareCarriageReturn = RuleDescription(
-        "csv.bare_carriage_return", .csv, .error, "A carriage return not followed by a line feed ends or splits a row",
+        "csv.bare_carriage_return", .csv, .warning, "A carriage return not followed by a line feed ends or splits a row",
         title: "Bare carriage return",
         rationale: "GTFS and RFC 4180 end rows with CRLF or LF only; readers disagree on a lone CR (old Mac line "
-            + "end or a stray byte), so one tool sees a row break where another sees part of a value.",
+            + "end or a stray byte), so one tool sees a row break where another sees part of a value. CityPack "
+            + "reads it as a row end, as gtfs-validator does (which accepts it); a row it splits is then reported by "
+            + "the row-length and value rules, so the lone CR itself is a warning. `--werror` or the rule setting "
+            + "make it an error.",
         example: RuleExample(
             file: "gtfs/stops.txt",
             triggering: Base.stops.replacingOccurrences(of: "\n", with: "\r"),

@@ -28,7 +28,7 @@ public enum CityFileWriter {
             return "\"\(escaped)\""
         }
         func list(_ items: [String]) -> String { "[" + items.map(quote).joined(separator: ", ") + "]" }
-        func number(_ d: Double) -> String { String(format: "%.7f", d) }
+        func number(_ d: Double) -> String { DecimalText.fixed(d, places: 7) }
         return """
             # CityPack city file. `citypack build <this folder>` compiles it into a pack.
             id: \(id)

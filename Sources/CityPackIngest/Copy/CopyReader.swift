@@ -26,15 +26,18 @@ public enum CopyReader {
     /// - Parameters:
     ///   - templateDirectory: `templates/copy` (may not exist: no defaults).
     ///   - cityDirectory: the city's copy folder, if any.
+    ///   - cityFolder: where the city's copy files go, whether or not the folder exists (for the messages that
+    ///     say where to add a string); default `cityDirectory`.
     ///   - display: turns a path into the form shown in diagnostics.
     ///   - defaultLocale: the city's default locale.
     ///   - locales: the city's locales.
     ///   - bag: receives diagnostics.
     public static func read(
-        templateDirectory: String?, cityDirectory: String?, display: (String) -> String = { $0 },
+        templateDirectory: String?, cityDirectory: String?, cityFolder: String? = nil, display: (String) -> String = { $0 },
         defaultLocale: String, locales: [String], bag: DiagnosticBag
     ) -> CopyTable {
         var table = CopyTable(defaultLocale: defaultLocale, locales: locales)
+        table.cityFolder = (cityFolder ?? cityDirectory).map(display)
         let wanted = Set(locales)
         var templateEntries: [String: CopyEntry] = [:]
         for (directory, fromTemplate) in [(templateDirectory, true), (cityDirectory, false)] {

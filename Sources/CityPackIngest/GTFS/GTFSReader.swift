@@ -138,6 +138,13 @@ public enum GTFSReader {
 
     /// A cell locator for a feed read earlier (the build cache loads feeds without reading them): it scans the
     /// feed's files from their start, as the first reading would have (no row marks), with `options`.
+    /// Whether `path` holds a feed a build can read, without reading its tables: the problems that stop it
+    /// (not an archive, no GTFS file where one is looked for, files split across folders) go to `bag`.
+    /// - Returns: false when the feed cannot be read at all.
+    public static func probe(path: String, displayPath: String, bag: DiagnosticBag) -> Bool {
+        (try? GTFSSource.open(path: path, displayPath: displayPath, options: GTFSReadOptions(), bag: bag)) != nil
+    }
+
     public static func cellLocator(path: String, displayPath: String, options: GTFSReadOptions) -> any GTFSCellLocator {
         var quiet = options
         quiet.progress = nil

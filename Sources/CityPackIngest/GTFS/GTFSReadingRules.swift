@@ -21,6 +21,15 @@ extension Rules {
         rationale: "GTFS puts the files at the root; a single enclosing folder (as many zip tools make) is harmless.",
         exampleWaiver: "Needs a feed whose root holds only a folder, which a one-file example cannot make; "
             + "GTFSSubfolderTests.oneFolderIsReadWithAnInfo checks it on zips and folders.")
+    public static let gtfsFeedNotFound = RuleDescription(
+        "gtfs.feed_not_found", .gtfs, .error,
+        "No GTFS file at the feed's root or one folder down; says where they are (a zip inside, a deeper folder)",
+        title: "Feed not found",
+        rationale: "A zip inside the zip, a folder that holds the feed's zip, or files several folders down give "
+            + "no GTFS file where a reader looks; naming what is there says what to pass instead of reporting "
+            + "every required file as missing.",
+        exampleWaiver: "Needs a zip inside a zip or nested folders, which a one-file example cannot make; "
+            + "InitCauseTests.initAndBuildNameTheCause checks each layout through the binary.")
     public static let gtfsFilesSplitAcrossSubfolders = RuleDescription(
         "gtfs.invalid_input_files_in_subfolder", .gtfs, .error,
         "The feed's files are split across several folders inside the archive or folder; none is read",

@@ -54,6 +54,13 @@ struct GTFSSource {
                         .filter { isFile(url.appendingPathComponent(dir).appendingPathComponent($0)) }
                     byFolder[dir] = inner
                 }
+                // No GTFS file one folder down either: say where the feed is, if it is somewhere.
+                if !byFolder.values.contains(where: { $0.contains { GTFSSchema.isKnownFile($0) } }),
+                    let why = Self.whereTheFeedIs(directory: url, displayPath: displayPath)
+                {
+                    bag.report(Rules.gtfsFeedNotFound, why, at: SourceLocation(file: displayPath))
+                    return nil
+                }
                 switch subfolders(byFolder, displayPath: displayPath, bag: bag) {
                 case .split: return nil
                 case .one(let dir):
@@ -110,6 +117,12 @@ struct GTFSSource {
         }
         var prefix = displayPath
         if !entries.keys.contains(where: { $0.hasSuffix(".txt") }) {
+            if !nested.values.contains(where: { $0.keys.contains { GTFSSchema.isKnownFile($0) } }),
+                let why = Self.whereTheFeedIs(archive: archive.entries.filter(\.isFile).map(\.path), displayPath: displayPath)
+            {
+                bag.report(Rules.gtfsFeedNotFound, why, at: SourceLocation(file: displayPath))
+                return nil
+            }
             switch subfolders(nested.mapValues { Array($0.keys) }, displayPath: displayPath, bag: bag) {
             case .split: return nil
             case .one(let folder):
@@ -121,6 +134,53 @@ struct GTFSSource {
         var paths: [String: String] = [:]
         for name in entries.keys { paths[name] = "\(prefix)/\(name)" }
         return GTFSSource(kind: .zip(archive, entries), displayPaths: paths, displayPath: displayPath, options: options)
+    }
+
+    /// Why an archive with no GTFS file at its root or one folder down holds no feed, from its entry paths: a
+    /// zip inside it, or GTFS files further down. Nil when neither (its files are then reported missing).
+    static func whereTheFeedIs(archive paths: [String], displayPath: String) -> String? {
+        let visible = paths.filter { !$0.hasPrefix("__MACOSX") }
+        if let deep = visible.filter({ ($0 as NSString).lastPathComponent == "stops.txt" }).min(by: { $0.count < $1.count }) {
+            let folder = (deep as NSString).deletingLastPathComponent
+            return "no GTFS file at the archive's root: stops.txt is in `\(folder)/`, "
+                + "\(folder.split(separator: "/").count) folders down; unzip it and pass that folder"
+        }
+        let zips = visible.filter { $0.lowercased().hasSuffix(".zip") }.sorted()
+        if let inner = zips.first {
+            return "the archive holds \(zips.count == 1 ? "another zip" : "\(zips.count) zips"), `\(inner)`, and no GTFS "
+                + "file: unzip it and pass the inner zip (`unzip \(displayPath) \(inner)`, then --gtfs \(inner))"
+        }
+        return nil
+    }
+
+    /// Why a folder with no GTFS file at its root or one folder down holds no feed: zips in it, or GTFS files
+    /// further down (up to 4 folders). Nil when neither.
+    static func whereTheFeedIs(directory url: URL, displayPath: String) -> String? {
+        let fm = FileManager.default
+        let names = ((try? fm.contentsOfDirectory(atPath: url.path)) ?? []).sorted()
+        let zips = names.filter { $0.lowercased().hasSuffix(".zip") && isFile(url.appendingPathComponent($0)) }
+        if let zip = zips.first {
+            return "the folder holds \(zips.count == 1 ? "a zip" : "\(zips.count) zips"), `\(zip)`, and no GTFS file: "
+                + "pass the zip itself (--gtfs \(displayPath)/\(zip))"
+        }
+        var level = [(url, "")]
+        for depth in 1...4 {
+            var next: [(URL, String)] = []
+            for (dir, relative) in level {
+                let children = ((try? fm.contentsOfDirectory(atPath: dir.path)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
+                for child in children where !isFile(dir.appendingPathComponent(child)) {
+                    let path = relative.isEmpty ? child : "\(relative)/\(child)"
+                    let childURL = dir.appendingPathComponent(child)
+                    if depth >= 2 && isFile(childURL.appendingPathComponent("stops.txt")) {
+                        return "no GTFS file at the folder's root: stops.txt is in `\(path)/`, \(depth) folders down; "
+                            + "pass that folder (--gtfs \(displayPath)/\(path))"
+                    }
+                    next.append((childURL, path))
+                }
+            }
+            level = next
+        }
+        return nil
     }
 
     private enum Subfolders {

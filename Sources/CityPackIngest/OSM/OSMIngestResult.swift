@@ -11,7 +11,8 @@ public struct OSMIngestResult: Sendable {
     public var relations: Int
     /// Bytes of XML parsed (after decompression for `.osm.gz`).
     public var bytesRead: Int64
-    /// The newest element timestamp seen, as `YYYY-MM-DDThh:mm:ssZ`, if any. XML `timestamp` attributes are read
+    /// The newest element or file timestamp seen, as `YYYY-MM-DDThh:mm:ssZ`, if any: elements' `timestamp`, the root
+    /// `<osm timestamp=…>` and Overpass' `<meta osm_base=…>` count alike. XML `timestamp` attributes are read
     /// by their first 14 digits as UTC (text without them, or not naming a valid time, is ignored) and PBF's in
     /// seconds; compared as times.
     public var newestTimestamp: String?

@@ -69,6 +69,10 @@ public final class OSMReader {
                 at: SourceLocation(file: displayPath))
             return
         }
+        if let problem = Self.unreadable(path: path, fileSize: input.fileSize) {
+            sink.pointee.bag.report(Rules.osmNotOSM, problem, at: SourceLocation(file: displayPath))
+            return
+        }
         if Self.isPBF(path: path) {
             OSMPBFAdapter.read(
                 path: path, file: fileIndex, displayPath: displayPath, fileSize: input.fileSize, into: &sink.pointee)
@@ -136,6 +140,26 @@ public final class OSMReader {
             adapter.pointee.malformedWithoutMessage(code: Int(ctxt.pointee.errNo))
         }
         options.progress?(input.fileSize, input.fileSize)
+    }
+
+    /// Why a file cannot be OSM data at all, from its size and first bytes: empty, or compressed in a format the
+    /// reader does not decompress (xz, zstd, zip, 7z). Nil otherwise (gzip and bzip2 are read; see
+    /// ``OSMCompression``). `citypack init` asks it too, so the cause is named before any build.
+    public static func unreadable(path: String, fileSize: Int64) -> String? {
+        if fileSize == 0 { return "the file is empty (0 bytes): no OSM XML or PBF data" }
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        let head = [UInt8]((try? handle.read(upToCount: 6)) ?? Data())
+        func starts(_ magic: [UInt8]) -> Bool { head.count >= magic.count && Array(head.prefix(magic.count)) == magic }
+        let formats: [(String, [UInt8], String)] = [
+            ("xz", [0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00], "xz -dk"), ("zstd", [0x28, 0xB5, 0x2F, 0xFD], "zstd -d"),
+            ("zip", [0x50, 0x4B, 0x03, 0x04], "unzip"), ("7z", [0x37, 0x7A, 0xBC, 0xAF, 0x27, 0x1C], "7z x"),
+        ]
+        for (name, magic, tool) in formats where starts(magic) {
+            return "the file is \(name)-compressed, which CityPack does not read (it reads .osm, .osm.gz, .osm.bz2 "
+                + "and .osm.pbf): decompress it first (`\(tool)`)"
+        }
+        return nil
     }
 
     /// Whether the file starts like OSM PBF: a big-endian BlobHeader length under 64 KiB, then a BlobHeader whose

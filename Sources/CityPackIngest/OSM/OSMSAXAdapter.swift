@@ -81,11 +81,11 @@ struct OSMSAXAdapter {
         stop()
     }
 
-    mutating func compressedStreamCorrupt(_ zlibMessage: String) {
+    mutating func compressedStreamCorrupt(_ decoderMessage: String) {
         guard !malformed else { return }
         malformed = true
         sink.pointee.bag.report(
-            Rules.osmXMLMalformed, "compressed data is truncated or corrupt (zlib: \(zlibMessage))",
+            Rules.osmXMLMalformed, "compressed data is truncated or corrupt (\(decoderMessage))",
             at: currentPosition())
     }
 
@@ -125,7 +125,15 @@ struct OSMSAXAdapter {
             if nameIs(localname, "relation") { return beginElement(.relation, count, attributes) }
             if nameIs(localname, "bounds") { return bounds(count, attributes) }
             // Known elements without POI content: changesets, Overpass notes and metadata.
-            if nameIs(localname, "changeset") || nameIs(localname, "note") || nameIs(localname, "meta")
+            if nameIs(localname, "meta") {
+                // Overpass: `<meta osm_base="2024-05-01T12:00:00Z"/>`, the time of the data it answered from.
+                forEachAttribute(count, attributes) { name, start, end in
+                    if nameIs(name, "osm_base") { timestamp(start, end) }
+                }
+                skipDepth = depth
+                return
+            }
+            if nameIs(localname, "changeset") || nameIs(localname, "note")
                 || nameIs(localname, "remark") || nameIs(localname, "bound")
             {
                 skipDepth = depth
@@ -178,9 +186,13 @@ struct OSMSAXAdapter {
             return stop()
         }
         var version: String?
+        var stamp: (UnsafePointer<UInt8>, UnsafePointer<UInt8>)?
         forEachAttribute(count, attributes) { name, start, end in
             if nameIs(name, "version") { version = string(start, end) }
+            // `<osm timestamp="…">` (osmium, osmconvert, Overpass): the extract's time, counted like an element's.
+            if nameIs(name, "timestamp") { stamp = (start, end) }
         }
+        if let (s, e) = stamp { timestamp(s, e) }
         if version != "0.6" {
             let what = version.map { "version \"\($0)\" is not supported" } ?? "the version attribute is missing"
             sink.pointee.bag.report(Rules.osmUnsupportedVersion, "\(what); only OSM XML 0.6 is read", at: here(l, c))

@@ -25,7 +25,7 @@ extension GTFSValidator {
             }
             StopWithoutLocationRule.check(stop, entity: entity, c)
             MissingStopNameRule.check(stop, entity: entity, c)
-            ForeignKeyViolationRule.checkParentStation(stop, entity: entity, c)
+            DanglingParentStationRule.check(stop, entity: entity, c)
             InvalidParentStationRule.check(stop, entity: entity, c)
             unserved.check(i, stop, entity: entity, c)
             LocationWithUnexpectedStopTimeRule.check(i, stop, firstStopTime: firstStopTimes[i], entity: entity, c)

@@ -86,7 +86,7 @@ import Testing
         "EmptyTripError": ["gtfs.unusable_trip", "gtfs.unused_trip"],
         "InvalidFarezoneError": ["gtfs.foreign_key_violation"],
         // transitland also calls a parent of the wrong location_type an invalid reference.
-        "InvalidReferenceError": ["gtfs.foreign_key_violation", "gtfs.invalid_parent_station"],
+        "InvalidReferenceError": ["gtfs.foreign_key_violation", "gtfs.invalid_parent_station", "gtfs.dangling_parent_station"],
         "InvalidParentStationError": ["gtfs.invalid_parent_station"],
         "InvalidTimezoneError": ["csv.invalid_value"],
         "SequenceError": [
@@ -125,6 +125,9 @@ import Testing
         ])
     }
 
+    /// Rules that report a transitland error as a warning on purpose, since the pack stays right (issue 33).
+    static let warningsByDesign: Set<String> = ["gtfs.dangling_parent_station"]
+
     /// Minimum agreement we achieve (cases where every marked row gets an error), out of 62.
     static let threshold = 58
 
@@ -138,7 +141,9 @@ import Testing
             let (feed, marks, wholeFile) = try Self.build(errorsDir.appendingPathComponent(name))
             defer { try? FileManager.default.removeItem(at: feed.deletingLastPathComponent()) }
             let all = try GTFSFixture.runPath(feed.path, display: "feed")
-            let errors = all.errors
+            // A dangling parent_station is a warning by default (the stop is kept, the link dropped): it still
+            // answers the overlay's error, as `--werror` would make it one.
+            let errors = all.filter { $0.severity == .error || Self.warningsByDesign.contains($0.code) }
             if ProcessInfo.processInfo.environment["GTFS_DUMP"] == name { print(all.summary) }
             let missedRows = marks.filter { m in
                 !errors.contains { Self.codes(for: m.error).contains($0.code) && Self.hits($0, file: m.file, line: m.line) }

@@ -99,13 +99,13 @@ test('example app: install, every fault on update, resume, then offline after a 
     console.log(`web update offered: "${available.text}"`);
 
     const faults = [
-      ['truncate', [{ path: '/web/places-', fault: 'truncate' }], 'damaged'],
-      ['flip', [{ path: '/web/places-', fault: 'flip' }], 'damaged'],
-      ['stall', [{ path: '/web/places-', fault: 'stall', at: 1000 }], 'timeout'],
-      ['encoding', [{ path: '/web/places-', fault: 'encoding' }], 'damaged'],
+      ['truncate', [{ path: '/web/rows-', fault: 'truncate' }], 'damaged'],
+      ['flip', [{ path: '/web/rows-', fault: 'flip' }], 'damaged'],
+      ['stall', [{ path: '/web/rows-', fault: 'stall', at: 400 }], 'timeout'],
+      ['encoding', [{ path: '/web/rows-', fault: 'encoding' }], 'damaged'],
       ['older-catalog', [{ path: '/packs/catalog.json', fault: 'replace', file: releases.catalogV1 }], 'older_release'],
-      ['404', [{ path: '/web/places-', fault: 'status', status: 404 }], 'server_error'],
-      ['500', [{ path: '/web/places-', fault: 'status', status: 500 }], 'server_error'],
+      ['404', [{ path: '/web/rows-', fault: 'status', status: 404 }], 'server_error'],
+      ['500', [{ path: '/web/rows-', fault: 'status', status: 500 }], 'server_error'],
       ['server-stopped', 'stop', 'offline'],
     ];
     for (const [name, rules, reason] of faults) {
@@ -133,7 +133,7 @@ test('example app: install, every fault on update, resume, then offline after a 
 
     // The connection cut mid-body once: the download resumes with Range + If-Range and the update completes.
     await control('DELETE', '/__log');
-    await control('PUT', '/__faults', [{ path: '/web/places-', fault: 'cut', times: 1 }]);
+    await control('PUT', '/__faults', [{ path: '/web/rows-', fault: 'cut', times: 1 }]);
     await watchStates();
     await click('#cities li[data-city="monaco"] .step');
     const updated = await until('the resumed update to end', 60, async () => {
@@ -142,7 +142,7 @@ test('example app: install, every fault on update, resume, then offline after a 
     });
     const log = await (await fetch(`${server.proxy}/__log`)).json();
     await control('DELETE', '/__faults');
-    const places = log.filter((e) => e.path.includes('/web/places-'));
+    const places = log.filter((e) => e.path.includes('/web/rows-'));
     const v2 = await installedOpens();
     console.log(`FAULT web cut: state=${updated.state} copy="${updated.text}" resumed=${places[1]?.status === 206 ? `yes (${places[1].range})` : 'no'} installed-opens=${v2.version === 2 && v2.toilets > 0 ? 'yes' : 'NO'}`);
     assert.equal(updated.state, 'on_disk', updated.detail);

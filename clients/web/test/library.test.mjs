@@ -74,7 +74,7 @@ test('update: conditional refresh, the size of what is new, only changed files f
   assert.equal(server.log[0].path, '/catalog.json');
   assert.equal(server.log[0].status, 304, 'unchanged catalog: 304');
   const fetched = server.log.filter((e) => e.path.includes('/web/') || e.path.includes('/copy/'));
-  assert.ok(fetched.length > 0 && fetched.every((e) => /places|search/.test(e.path)), JSON.stringify(fetched.map((e) => e.path)));
+  assert.ok(fetched.length > 0 && fetched.every((e) => /\/web\/rows-/.test(e.path)), JSON.stringify(fetched.map((e) => e.path)));
   const record = await storage.getRecord('city:monaco');
   assert.equal(state.updateBytes, fetched.reduce((n, e) => n + e.bytes, 0) + record.manifest.bytes, 'updateBytes is what the update fetched');
   const kept = new Set(await storage.fileKeys());
@@ -86,40 +86,40 @@ test('update: conditional refresh, the size of what is new, only changed files f
 
 test('a connection cut mid-body resumes with Range + If-Range (206); a changed validator restarts (200)', { skip }, async () => {
   const { library, storage, server } = await installV1();
-  server.faults.push({ path: '/web/places-', fault: 'cut', at: 5000, times: 1 });
+  server.faults.push({ path: '/web/rows-', fault: 'cut', at: 500, times: 1 });
   assert.deepEqual(await library.update('monaco'), { kind: 'on_disk', version: 2 });
-  const places = server.log.filter((e) => e.path.includes('/web/places-'));
+  const places = server.log.filter((e) => e.path.includes('/web/rows-'));
   assert.equal(places.length, 2);
-  assert.equal(places[1].range, 'bytes=5000-');
+  assert.equal(places[1].range, 'bytes=500-');
   assert.match(places[1].ifRange, /^"/);
   assert.equal(places[1].status, 206);
   await opensOffline(storage, renamed.after);
 
   const again = await installV1();
-  again.server.faults.push({ path: '/web/places-', fault: 'cut', at: 5000, times: 1 });
+  again.server.faults.push({ path: '/web/rows-', fault: 'cut', at: 500, times: 1 });
   const changeValidator = again.server.fetch;
   let first = true;
   again.server.fetch = async (url, init) => {
     const r = await changeValidator(url, init);
-    if (String(url).includes('/web/places-') && first) { first = false; again.server.etagSalt = 'republished'; }
+    if (String(url).includes('/web/rows-') && first) { first = false; again.server.etagSalt = 'republished'; }
     return r;
   };
   again.library._fetch = again.server.fetch;
   assert.deepEqual(await again.library.update('monaco'), { kind: 'on_disk', version: 2 });
-  const log = again.server.log.filter((e) => e.path.includes('/web/places-'));
-  assert.equal(log[1].range, 'bytes=5000-');
+  const log = again.server.log.filter((e) => e.path.includes('/web/rows-'));
+  assert.equal(log[1].range, 'bytes=500-');
   assert.equal(log[1].status, 200, 'If-Range no longer matches: the whole file again');
   await opensOffline(again.storage, renamed.after);
 });
 
 const faultCases = [
-  ['truncate', { path: '/web/places-', fault: 'truncate' }, 'damaged'],
-  ['flip', { path: '/web/places-', fault: 'flip' }, 'damaged'],
-  ['stall', { path: '/web/places-', fault: 'stall', at: 100 }, 'timeout'],
-  ['encoding', { path: '/web/places-', fault: 'encoding' }, 'damaged'],
-  ['404', { path: '/web/places-', fault: 'status', status: 404 }, 'server_error'],
-  ['500', { path: '/web/places-', fault: 'status', status: 500 }, 'server_error'],
-  ['cut every time', { path: '/web/places-', fault: 'cut' }, 'offline'],
+  ['truncate', { path: '/web/rows-', fault: 'truncate' }, 'damaged'],
+  ['flip', { path: '/web/rows-', fault: 'flip' }, 'damaged'],
+  ['stall', { path: '/web/rows-', fault: 'stall', at: 100 }, 'timeout'],
+  ['encoding', { path: '/web/rows-', fault: 'encoding' }, 'damaged'],
+  ['404', { path: '/web/rows-', fault: 'status', status: 404 }, 'server_error'],
+  ['500', { path: '/web/rows-', fault: 'status', status: 500 }, 'server_error'],
+  ['cut every time', { path: '/web/rows-', fault: 'cut' }, 'offline'],
   ['offline', { path: '/', fault: 'offline' }, 'offline'],
 ];
 for (const [name, rule, reason] of faultCases) {
@@ -132,8 +132,8 @@ for (const [name, rule, reason] of faultCases) {
     assert.equal(state.installedVersion, 1);
     if (rule.fault === 'status') assert.equal(state.status, rule.status);
     if (name === 'encoding') assert.match(state.message, /Content-Encoding: gzip/);
-    if (name === '500') assert.equal(server.log.filter((e) => e.path.includes('/web/places-')).length, 3, 'a 5xx is retried (2 retries)');
-    if (name === '404') assert.equal(server.log.filter((e) => e.path.includes('/web/places-')).length, 1, 'a 404 is not retried');
+    if (name === '500') assert.equal(server.log.filter((e) => e.path.includes('/web/rows-')).length, 3, 'a 5xx is retried (2 retries)');
+    if (name === '404') assert.equal(server.log.filter((e) => e.path.includes('/web/rows-')).length, 1, 'a 404 is not retried');
     await opensOffline(storage, renamed.before);
     assert.deepEqual((await library.installed()).map((c) => c.version), [1]);
   });
@@ -167,7 +167,7 @@ test('a catalog or manifest not signed by the trusted key is tampered', { skip }
 
 test('cancel keeps the installed version; remove deletes every stored file', { skip }, async () => {
   const { library, storage, server } = await installV1();
-  server.faults.push({ path: '/web/places-', fault: 'stall', at: 100 });
+  server.faults.push({ path: '/web/rows-', fault: 'stall', at: 100 });
   library.stallTimeoutMs = 60000;
   const running = library.update('monaco');
   while (library.state('monaco').kind !== 'downloading' || library.state('monaco').bytes < 100) await new Promise((ok) => setTimeout(ok, 5));
@@ -198,9 +198,9 @@ test('citypack.js: a body cut mid-way is PackError(fetch); a re-encoded part nam
   releases.publish(2);
   const server = fakeServer(releases.output);
   const manifestURL = `${server.base}monaco/manifest.json`;
-  server.faults.push({ path: '/web/places-', fault: 'cut', times: 1 });
+  server.faults.push({ path: '/web/rows-', fault: 'cut', times: 1 });
   await assert.rejects(openPack(server.fetch, manifestURL), (e) => e instanceof PackError && e.code === 'fetch' && /connection was lost/.test(e.message));
-  server.faults.push({ path: '/web/places-', fault: 'encoding' });
+  server.faults.push({ path: '/web/rows-', fault: 'encoding' });
   await assert.rejects(openPack(server.fetch, manifestURL), (e) => e.code === 'size' && /Content-Encoding: gzip/.test(e.message));
 });
 

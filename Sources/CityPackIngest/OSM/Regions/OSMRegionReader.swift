@@ -1,6 +1,7 @@
 import CityPackDiagnostics
 import CityPackFormat
 import CityPackModel
+import CityPackSupport
 import Foundation
 
 /// Reads one OSM PBF file for several regions (the cities of a fleet, or one city cut from a bigger extract) at
@@ -140,7 +141,7 @@ public enum OSMRegionReader {
         if failure == nil, let extent = router.extent {
             for r in active where !overlaps(boxE7(regions[r].box), extent) {
                 let region = regions[r]
-                let e = { (v: Int32) in String(format: "%.4f", Double(v) / 1e7) }
+                let e = { (v: Int32) in DecimalText.fixed(Double(v) / 1e7, places: 4) }
                 region.reader.withSink { sink in
                     sink.bag.report(
                         Rules.osmBBoxOutsideSource,

@@ -28,12 +28,11 @@ enum MissingTranslationRule {
         let base = table.entries[locale] ?? [:]
         if base.count == filled.count {
             let sources = Set(filled.values).sorted().joined(separator: ", ")
-            let first = filled.keys.sorted().first.flatMap { base[$0]?.location.file }
-            bag.report(Rules.copyMissingTranslation, .noStringsYet(locale, count: filled.count, fallback: sources),
-                at: SourceLocation(file: first ?? "copy/\(locale).yaml", line: 1, column: 1), entity: "\(locale):*")
+            bag.report(Rules.copyMissingTranslation, .noStringsYet(locale, file: table.cityFile(locale), count: filled.count, fallback: sources),
+                at: SourceLocation(file: table.cityFile(locale), line: 1, column: 1), entity: "\(locale):*")
             return
         }
-        let file = table.files[locale]?.last ?? "copy/\(locale).yaml"
+        let file = table.cityFile(locale)
         for (key, source) in filled.sorted(by: { $0.key < $1.key }) {
             bag.report(Rules.copyMissingTranslation, .noString(key, locale, file: file, used: source),
                 at: base[key]?.location, entity: "\(locale):\(key)")
@@ -50,12 +49,11 @@ enum MissingTranslationRule {
             let via = Set(table.defaultLocaleFallbacks.values).sorted()
             let through = via.isEmpty ? "" : " (\(via.joined(separator: ", ")) text where \(table.defaultLocale) is untranslated)"
             bag.report(Rules.copyMissingTranslation,
-                .noStringsYet(locale, count: base.count, fallback: "\(table.defaultLocale)\(through)"),
-                at: SourceLocation(file: table.files[locale]?.last ?? CopyValidator.defaultLocaleFile(table), line: 1, column: 1),
-                entity: "\(locale):*")
+                .noStringsYet(locale, file: table.cityFile(locale), count: base.count, fallback: "\(table.defaultLocale)\(through)"),
+                at: SourceLocation(file: table.cityFile(locale), line: 1, column: 1), entity: "\(locale):*")
             return
         }
-        let file = table.files[locale]?.last ?? "copy/\(locale).yaml"
+        let file = table.cityFile(locale)
         for (key, baseEntry) in base.sorted(by: { $0.key < $1.key }) where entries[key] == nil && !rejected.contains(key) {
             bag.report(Rules.copyMissingTranslation, .noString(key, locale, file: file, used: table.defaultLocale),
                 at: baseEntry.location, entity: "\(locale):\(key)")
@@ -64,8 +62,8 @@ enum MissingTranslationRule {
 }
 
 extension String {
-    fileprivate static func noStringsYet(_ locale: String, count: Int, fallback: String) -> String {
-        "no \(locale) strings yet (translate copy/\(locale).yaml; `citypack init` writes it with every key to translate): "
+    fileprivate static func noStringsYet(_ locale: String, file: String, count: Int, fallback: String) -> String {
+        "no \(locale) strings yet (translate \(file); `citypack init` writes it with every key to translate): "
             + "all \(count) strings fall back to \(fallback)"
     }
 

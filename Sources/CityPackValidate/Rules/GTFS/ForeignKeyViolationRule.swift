@@ -14,7 +14,8 @@ extension Rules {
             passing: Base.trips))
 }
 
-/// A reference names an ID that its target table lacks: consumers drop the row or whole trips. References into
+/// A reference names an ID that its target table lacks: consumers drop the row or whole trips (a dangling
+/// parent_station is ``DanglingParentStationRule``: the stop is kept). References into
 /// a table that is absent or lost rows to reading errors are not judged (``GTFSValidationContext/canResolve(_:)``),
 /// since a row that could not be read would make every reference to it look dangling.
 enum ForeignKeyViolationRule {
@@ -43,13 +44,6 @@ enum ForeignKeyViolationRule {
             c.report(Rules.gtfsForeignKeyViolation, .notDefined("stop_id", id, in: "stops.txt"), "stop_times",
                 st.line[row], field: "stop_id", entity: "trip_id=\(trip)")
         }
-    }
-
-    /// A parent_station that names no stop.
-    static func checkParentStation(_ stop: TransitStop, entity: String, _ c: GTFSValidationContext) {
-        guard let parentID = stop.parentStation, c.stopByID[parentID] == nil, c.canResolve("stops") else { return }
-        c.report(Rules.gtfsForeignKeyViolation, .notDefined("parent_station", parentID, in: "stops.txt"), "stops",
-            stop.line, field: "parent_station", entity: entity)
     }
 
     /// A value of a table kept as text that is in none of its target columns; `targets` names them for the

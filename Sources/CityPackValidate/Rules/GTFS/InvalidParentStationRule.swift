@@ -18,7 +18,7 @@ extension Rules {
 
 /// The stop hierarchy: stops, entrances and generic nodes belong to a station, boarding areas to a platform
 /// (a stop), and stations to nothing; entrances and nodes must have a parent. A parent_station that names no
-/// stop is `gtfs.foreign_key_violation`, not this rule.
+/// stop is `gtfs.dangling_parent_station`, not this rule.
 enum InvalidParentStationRule {
     static func check(_ stop: TransitStop, entity: String, _ c: GTFSValidationContext) {
         guard let parentID = stop.parentStation else {

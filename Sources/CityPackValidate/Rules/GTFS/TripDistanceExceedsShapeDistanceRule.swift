@@ -6,7 +6,7 @@ private typealias Base = RuleExampleCity
 
 extension Rules {
     public static let gtfsTripDistanceExceedsShapeDistance = RuleDescription(
-        "gtfs.trip_distance_exceeds_shape_distance", .gtfs, .error,
+        "gtfs.trip_distance_exceeds_shape_distance", .gtfs, .warning,
         "A trip's last shape_dist_traveled exceeds its shape's, and its last stop is more than 11.1 m from the "
             + "shape's end",
         title: "Trip distance exceeds shape distance",
@@ -14,7 +14,9 @@ extension Rules {
             + "the line's end, so the shape is cut short or the distances are in other units. gtfs-validator "
             + "reports it as an error (trip_distance_exceeds_shape_distance) when the last stop is more than 11.1 m "
             + "from the shape's farthest point, and warns below that "
-            + "(gtfs.trip_distance_exceeds_shape_distance_below_threshold here).",
+            + "(gtfs.trip_distance_exceeds_shape_distance_below_threshold here). A warning here by default: the pack "
+            + "carries no shapes and no shape_dist_traveled, so no answer of the pack depends on them; `--werror` or "
+            + "`--rule gtfs.trip_distance_exceeds_shape_distance=error` refuse the feed as gtfs-validator does.",
         example: RuleExample(
             file: "gtfs/stop_times.txt",
             triggering: Base.edit(Base.stopTimes, "T2,09:10:00,09:10:00,S1,3,2.8", "T2,09:10:00,09:10:00,S1,3,2.9"),
@@ -74,7 +76,8 @@ struct TripDistanceExceedsShapeDistanceRule {
 extension String {
     fileprivate static func exceeds(_ trip: Float, _ shape: Float, _ shapeID: String, _ metres: Double) -> String {
         "last stop's shape_dist_traveled \(trip) exceeds \(shape), the largest of shape `\(shapeID)`; the stop is "
-            + "\(metres < 1 ? "under 1" : "\(Int(metres.rounded()))") m from that point"
+            + "\(metres < 1 ? "under 1" : "\(Int(metres.rounded()))") m from that point (gtfs-validator: error; a "
+            + "warning here since the pack carries no shapes)"
     }
 
     fileprivate static func farthestPoint(_ shape: String) -> String { "shape `\(shape)` ends its distances here" }

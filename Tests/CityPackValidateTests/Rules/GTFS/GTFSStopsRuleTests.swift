@@ -6,7 +6,7 @@ import Testing
         // Keys.
         Case(code: "gtfs.duplicate_key", files: ["stops.txt": stops("S1,Again,45.46,9.19,0,\n")], at: "feed/stops.txt:5"),
         // References from stops and routes.
-        Case(code: "gtfs.foreign_key_violation", files: ["stops.txt": stops("S4,Four,45.46,9.19,0,NOPE\n")],
+        Case(code: "gtfs.dangling_parent_station", files: ["stops.txt": stops("S4,Four,45.46,9.19,0,NOPE\n")],
             at: "feed/stops.txt:5"),
         Case(code: "gtfs.foreign_key_violation", files: ["routes.txt": "route_id,agency_id,route_short_name,route_type\nR1,B,1,3\n"],
             at: "feed/routes.txt:2"),

@@ -1,0 +1,56 @@
+import CityPackCompiler
+import CityPackTestSupport
+import Foundation
+import Testing
+
+/// The default templates ship inside the binary (issue 33, point 3): a `citypack` copied away from its checkout
+/// builds an OSM city and scaffolds copy files without `CITYPACK_TEMPLATES`, says it used the built-in templates,
+/// and `--templates` still wins.
+@Suite struct BuiltInTemplatesTests {
+    /// The embedded files are the files of templates/ a build reads, byte for byte (run
+    /// scripts/embed-templates.py after editing a template).
+    @Test func embeddedFilesAreTheTemplatesFolder() throws {
+        let root = TestPaths.root.appendingPathComponent("templates")
+        let copies = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("copy").path)
+            .filter { $0.hasSuffix(".yaml") }.map { "copy/\($0)" }
+        #expect(Set(BuiltInTemplates.files.map(\.path)) == Set(["categories.json", "synonyms.json"] + copies))
+        for (path, text) in BuiltInTemplates.files {
+            let onDisk = try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+            #expect(text == onDisk, "\(path) differs from templates/\(path): run scripts/embed-templates.py")
+        }
+    }
+
+    @Test func aCopiedBinaryBuildsWithoutTheCheckout() throws {
+        let tmp = try TestPaths.temporaryDirectory("built-in-templates")
+        defer { try? FileManager.default.removeItem(at: tmp) }
+        let bin = tmp.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let binary = bin.appendingPathComponent("citypack")
+        try FileManager.default.copyItem(at: CLIRunner.binary, to: binary)
+        let work = tmp.appendingPathComponent("work")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        try #"<?xml version="1.0"?><osm version="0.6"><node id="1" lat="43.73" lon="7.42"><tag k="amenity" v="toilets"/></node><node id="2" lat="43.74" lon="7.43"><tag k="amenity" v="pharmacy"/><tag k="name" v="P"/></node></osm>"#
+            .write(to: work.appendingPathComponent("x.osm"), atomically: true, encoding: .utf8)
+        let env = ["HOME": tmp.appendingPathComponent("home").path, "XDG_CACHE_HOME": "", "CITYPACK_TEMPLATES": ""]
+        func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+            try ProcessRun.run(binary, arguments, environment: env, cwd: work)
+        }
+        let made = try run(["init", "city", "--osm", "x.osm", "--locales", "en,nl"])
+        #expect(made.status == 0, "\(made.stderr)")
+        // The copy scaffold for the locale without a template is written from the built-in templates.
+        #expect(FileManager.default.fileExists(atPath: work.appendingPathComponent("city/copy/nl.yaml").path), "\(made.stdout)\(made.stderr)")
+        let built = try run(["build", "city", "--output", "out"])
+        #expect(built.status == 0, "\(built.stderr)")
+        #expect(built.stderr.contains("citypack: note: using the templates built into citypack"), "\(built.stderr)")
+        #expect(built.stderr.contains("built city: 2 POIs"), "\(built.stderr)")
+        let stats = try CLIRunner.json(String(contentsOf: work.appendingPathComponent("out/city/build-stats.json"), encoding: .utf8))
+        #expect(stats["templates"] as? String == "the templates built into citypack")
+        // --templates wins, and says so in the stats.
+        let own = TestPaths.root.appendingPathComponent("templates").path
+        let chosen = try run(["build", "city", "--output", "out2", "--templates", own])
+        #expect(chosen.status == 0, "\(chosen.stderr)")
+        #expect(!chosen.stderr.contains("built into citypack"), "\(chosen.stderr)")
+        let stats2 = try CLIRunner.json(String(contentsOf: work.appendingPathComponent("out2/city/build-stats.json"), encoding: .utf8))
+        #expect(stats2["templates"] as? String == own)
+    }
+}
