@@ -117,6 +117,8 @@ async function formatOneBytes(manifestPath, manifestURL) {
     also: p.also, category: p.category, cells, city: m.city.id, counts, defaultLocale: pack.defaultLocale,
     format: 1, id: p.id, lat: p.lat, locales: m.locales ?? m.city.locales, lon: p.lon, name: p.name,
     names: p.names, osm: p.osm, precision: p.precision, stopId: p.stopId, tags: p.tags,
+    // What issue 32 added to the one-file layout: category labels, linked places and shared places.
+    labels: p.labels, links: Object.fromEntries(p.links ?? []), groups: Object.fromEntries(p.groups ?? []),
   };
   const utf8 = (x) => Buffer.from(x, 'utf8');
   const order = s.vocab.map((_, i) => i).sort((a, b) => Buffer.compare(utf8(s.vocab[a]), utf8(s.vocab[b])));
@@ -126,6 +128,7 @@ async function formatOneBytes(manifestPath, manifestURL) {
   const search = {
     format: 1, name: rows.map(({ r }) => s.name[r].map((k) => renumber[k])), rowid: rows.map(({ id }) => id),
     terms: rows.map(({ r }) => s.terms[r].map((k) => renumber[k])), vocab: order.map((k) => s.vocab[k]), weights: s.weights,
+    categoryTerms: s.categoryTerms,
   };
   const gz = (value) => gzipSync(sortedJSON(value), { level: 9 }).length;
   return { places: gz(places), search: gz(search) };
