@@ -39,6 +39,7 @@ extension CacheWriter {
             w.fixed(s.locationType)
             w.string(s.parentStation)
             w.string(s.zoneID)
+            w.string(s.timezone)
             w.fixed(s.line)
         }
         array(f.routes) { w, r in
@@ -113,6 +114,7 @@ extension CacheWriter {
             w.string(t.fromTripID)
             w.string(t.toTripID)
             w.fixed(t.transferType)
+            w.optional(t.minTransferTime) { $0.fixed($1) }
             w.fixed(t.line)
         }
         optional(f.feedInfo) { w, i in
@@ -158,7 +160,8 @@ extension CacheReader {
         f.stops = try array { r throws(Malformed) in
             TransitStop(
                 id: try r.string(), name: try r.optionalString(), coordinate: try r.optional { r throws(Malformed) in try r.coordinate() },
-                locationType: try r.fixed(), parentStation: try r.optionalString(), zoneID: try r.optionalString(), line: try r.fixed())
+                locationType: try r.fixed(), parentStation: try r.optionalString(), zoneID: try r.optionalString(),
+                timezone: try r.optionalString(), line: try r.fixed())
         }
         f.routes = try array { r throws(Malformed) in
             TransitRoute(
@@ -212,7 +215,8 @@ extension CacheReader {
             TransitTransfer(
                 fromStopID: try r.optionalString(), toStopID: try r.optionalString(), fromRouteID: try r.optionalString(),
                 toRouteID: try r.optionalString(), fromTripID: try r.optionalString(), toTripID: try r.optionalString(),
-                transferType: try r.fixed(), line: try r.fixed())
+                transferType: try r.fixed(), minTransferTime: try r.optional { r throws(Malformed) in try r.fixed(Int32.self) },
+                line: try r.fixed())
         }
         f.feedInfo = try optional { r throws(Malformed) in
             TransitFeedInfo(

@@ -47,13 +47,17 @@ import Foundation
 ///   added, 2 removed (an exception wins over the calendar).
 /// - `trip(id INTEGER PRIMARY KEY, trip_id, line, service, headsign, direction)`: sorted by (feed, trip_id),
 ///   ids from 1.
-/// - `departure(stop, seconds, trip, PRIMARY KEY(stop, seconds, trip)) WITHOUT ROWID`: one row per timed stop
-///   time that is not the last of its trip, for trips without frequencies. `seconds` counts from the start of
-///   the service day and may exceed 86 400 (25:10:00 = 90 600); departure time, else arrival time.
+/// - `pattern(id INTEGER PRIMARY KEY, flags, stops BLOB, trips BLOB, times BLOB)`: the timetable, once: trips
+///   grouped by their ordered stops (only timed stops inside the pack), split so no trip overtakes another, with
+///   arrival and departure at every stop (the terminus included) in ``TimetableCoding``'s delta-coded varints.
+///   Seconds count from the start of the service day and may exceed 86 400 (25:10:00 = 90 600); a missing
+///   arrival or departure is the other one. Departure boards and the journey planner both read it.
 /// - `frequency(trip, start, end, headway, exact_times, PRIMARY KEY(trip, start)) WITHOUT ROWID`: the trip's
 ///   first stop departs at start, start + headway, … while < end.
-/// - `trip_offset(stop, trip, offset, PRIMARY KEY(stop, trip, offset)) WITHOUT ROWID`: for frequency trips,
-///   seconds from the trip's first departure to its departure at the stop (last stop excluded).
+///   A frequency trip is a pattern of its own whose times are offsets from its first departure.
+/// - `footpath(from_stop, to_stop, metres, seconds, PRIMARY KEY(from_stop, to_stop)) WITHOUT ROWID`: changes:
+///   transfers.txt (station rows apply to their platforms; `seconds` its min_transfer_time, -1 forbidden), then
+///   walking within ``TransitWalking/radius`` between the stops of one feed (`seconds` NULL).
 /// Editorial content and copy (texts are JSON objects `{"<locale>": "<text>"}` with sorted keys, every city
 /// locale present, the default locale's text filling gaps):
 /// - `card(id TEXT PRIMARY KEY, position, icon, home, title)`: problem cards in display order; `home` 1 when listed
@@ -82,7 +86,10 @@ public enum PackSchema {
     /// (issue 15, smaller packs): no `poi_bucket`, no `poi.osm` and `poi.cell`, coordinates as integers × 10⁷,
     /// contentless `search` with dense rowids. Version 3: `poi.category` holds the category's code
     /// (``categoryCodesQuery``) instead of its id, and `poi.tags` is compact (``encodeTags(_:)``) instead of JSON.
-    public static let formatVersion: Int32 = 3
+    /// Version 4 (issue 31, journeys): the timetable as `pattern` rows (arrival and departure at every stop) and
+    /// `footpath`, replacing `departure` and `trip_offset`; transit time zones in meta. Readers open older packs
+    /// but answer transit queries (departures, journeys) from format 4 on.
+    public static let formatVersion: Int32 = 4
     /// The oldest format version readers still open. Format 1 differs only in the tables readers use: `poi` with
     /// `osm` and `cell` columns and REAL coordinates, `poi_bucket`, and a `search` table with content whose rowid
     /// is the place's id (readers then use the rowid as the id).
@@ -110,9 +117,9 @@ public enum PackSchema {
         public static let service = "service"
         public static let serviceDate = "service_date"
         public static let trip = "trip"
-        public static let departure = "departure"
+        public static let pattern = "pattern"
         public static let frequency = "frequency"
-        public static let tripOffset = "trip_offset"
+        public static let footpath = "footpath"
         public static let card = "card"
         public static let situation = "situation"
         public static let action = "action"
@@ -240,9 +247,13 @@ public enum PackSchema {
         public static let poiCount = "poi_count"
         public static let stopCount = "stop_count"
         public static let lineCount = "line_count"
-        /// Largest `departure.seconds` or frequency departure (`frequency.end` + offset) in the pack; absent
+        /// Largest departure (not at a trip's last stop) or frequency departure (`frequency.end` + offset) in the pack; absent
         /// without transit.
         public static let transitMaxSeconds = "transit_max_seconds"
+        /// Each feed's time zone (agency_timezone), comma-separated in feed order; absent without transit.
+        public static let transitTimezones = "transit_timezones"
+        /// Stops with their own stop_timezone: `stop_id=zone` pairs joined by `,` (feed 0's first); absent when none.
+        public static let transitStopTimezones = "transit_stop_timezones"
         public static let cardCount = "card_count"
         public static let routeCount = "route_count"
     }
@@ -252,8 +263,8 @@ public enum PackSchema {
     public static var tables: [any TableSchema.Type] {
         [
             Meta.self, Category.self, CategoryLabel.self, POI.self, POIName.self, POICategory.self, Search.self,
-            Stop.self, StopBucket.self, Line.self, Service.self, ServiceDate.self, Trip.self, Departure.self,
-            Frequency.self, TripOffset.self, Card.self, Situation.self, Action.self, Route.self, RouteWaypoint.self,
+            Stop.self, StopBucket.self, Line.self, Service.self, ServiceDate.self, Trip.self, Pattern.self,
+            Frequency.self, Footpath.self, Card.self, Situation.self, Action.self, Route.self, RouteWaypoint.self,
             Strings.self,
         ]
     }

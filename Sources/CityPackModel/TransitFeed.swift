@@ -108,11 +108,14 @@ public struct TransitStop: Sendable, Hashable {
     public var locationType: Int8
     public var parentStation: String?
     public var zoneID: String?
+    /// stop_timezone (an IANA zone) when the row gives a valid one.
+    public var timezone: String?
     public var line: Int32
     public init(id: String, name: String?, coordinate: Coordinate?, locationType: Int8, parentStation: String?,
-        zoneID: String? = nil, line: Int32)
+        zoneID: String? = nil, timezone: String? = nil, line: Int32)
     {
         self.zoneID = zoneID
+        self.timezone = timezone
         self.id = id
         self.name = name
         self.coordinate = coordinate
@@ -272,10 +275,13 @@ public struct TransitTransfer: Sendable, Hashable {
     public var fromTripID: String?
     public var toTripID: String?
     public var transferType: Int8
+    /// min_transfer_time in seconds, nil when empty or invalid.
+    public var minTransferTime: Int32?
     public var line: Int32
     public init(fromStopID: String?, toStopID: String?, fromRouteID: String?, toRouteID: String?,
-        fromTripID: String?, toTripID: String?, transferType: Int8, line: Int32)
+        fromTripID: String?, toTripID: String?, transferType: Int8, minTransferTime: Int32? = nil, line: Int32)
     {
+        self.minTransferTime = minTransferTime
         self.fromStopID = fromStopID
         self.toStopID = toStopID
         self.fromRouteID = fromRouteID

@@ -130,13 +130,14 @@ struct GTFSTableParser {
             if lat == nil || lon == nil { lat = nil; lon = nil }
             let type = cells.int(c[4], "location_type", in: 0...4) ?? 0
             let parent = cells.id(c[5], "parent_station", required: false)
-            _ = cells.timezone(c[6], "stop_timezone", cache: &cache)
+            let timezone = cells.timezone(c[6], "stop_timezone", cache: &cache)
             _ = cells.url(c[7], "stop_url")
             _ = cells.int(c[8], "wheelchair_boarding", in: 0...2)
             let coordinate = lat.map { Coordinate(lat: $0, lon: lon!) }
             if index[id] == nil { index[id] = Int32(feed.stops.count) }
             feed.stops.append(TransitStop(id: id, name: name, coordinate: coordinate, locationType: Int8(type),
-                parentStation: parent, zoneID: cells.id(c[9], "zone_id", required: false), line: cells.line))
+                parentStation: parent, zoneID: cells.id(c[9], "zone_id", required: false), timezone: timezone,
+                line: cells.line))
         }
     }
 
@@ -413,7 +414,7 @@ struct GTFSTableParser {
             }
             let cells = GTFSCells(row, bag: bag, key: c[0], ids: ids)
             let type = cells.int(c[6], "transfer_type", in: 0...5) ?? 0
-            _ = cells.int(c[7], "min_transfer_time", in: 0...Int(Int32.max))
+            let minTime = cells.int(c[7], "min_transfer_time", in: 0...Int(Int32.max))
             feed.transfers.append(TransitTransfer(
                 fromStopID: cells.id(c[0], "from_stop_id", required: false),
                 toStopID: cells.id(c[1], "to_stop_id", required: false),
@@ -421,7 +422,7 @@ struct GTFSTableParser {
                 toRouteID: cells.id(c[3], "to_route_id", required: false),
                 fromTripID: cells.id(c[4], "from_trip_id", required: false),
                 toTripID: cells.id(c[5], "to_trip_id", required: false),
-                transferType: Int8(type), line: cells.line))
+                transferType: Int8(type), minTransferTime: minTime.map { Int32($0) }, line: cells.line))
         }
     }
 
