@@ -73,6 +73,11 @@ public struct JourneyTime: Sendable, Hashable, Codable, Comparable {
     /// Seconds from `date`'s 00:00.
     public var seconds: Int
 
+    public init(date: ServiceDate, seconds: Int) {
+        self.date = date
+        self.seconds = seconds
+    }
+
     /// The wall-clock date and time: (date, hour, minute, second).
     public var local: (date: ServiceDate, hour: Int, minute: Int, second: Int) {
         let days = Int((Double(seconds) / 86_400).rounded(.down))

@@ -358,7 +358,7 @@ package struct RaptorSearch {
                 }
                 var found = -1
                 var j = lo
-                let limit = trip >= 0 ? trip : m
+                let limit = trip >= 0 ? trip : m  // only trips before the current one
                 while j < limit {
                     if running[Int(tripService[Int(pattern.trips[j])])] {
                         found = j
@@ -366,7 +366,7 @@ package struct RaptorSearch {
                     }
                     j += 1
                 }
-                if found >= 0 {
+                if found >= 0 {  // an earlier trip (the same one keeps its first boarding)
                     trip = found
                     board = i
                 }

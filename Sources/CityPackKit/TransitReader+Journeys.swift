@@ -2,6 +2,20 @@ import CityPackFormat
 import Foundation
 
 extension TransitReader {
+    /// Loads the timetable and builds the routing data now (the first journey query does it otherwise), for
+    /// apps that warm up and for benchmarks.
+    /// - Throws: `PackError.closed`, `.sqlite`, `.notAPack` for a damaged timetable.
+    public func prepareJourneys() throws(PackError) {
+        try withRouting { _ in }
+    }
+
+    /// GTFS stop_ids of the stops some trip serves (boarding or alighting), sorted; for tools and tests.
+    package func servedStopIDs() throws(PackError) -> [String] {
+        try withRouting { data in
+            Array(Set(data.table.stopCode.indices.filter { data.served[$0] }.map { data.table.stopCode[$0] })).sorted()
+        }
+    }
+
     /// Journeys between two places (RAPTOR over the pack's timetable; ``JourneyPlanner``).
     ///
     /// Without `window` and `arriveBy`: leave at the time; the answer is the Pareto set over (arrival,
