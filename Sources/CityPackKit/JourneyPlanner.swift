@@ -311,12 +311,13 @@ package enum JourneyPlanner {
 /// 48-bit FNV-1a digest of the legs)`, about 40 characters. Resolving reruns the search at the departure and
 /// compares digests, so an id never resolves to a different journey.
 package enum JourneyID {
-    /// The canonical text of the legs the digest covers: per leg its mode, stops (or coordinates) and times, and
-    /// for rides trip_id and service date.
+    /// The canonical text of the legs the digest covers: per leg its mode, stops (or coordinates in whole
+    /// micro-degrees) and times, and for rides trip_id and service date.
     static func legsText(_ journey: Journey) -> String {
         journey.legs.map { leg in
-            let from = leg.from.stopID ?? "\(leg.from.lat),\(leg.from.lon)"
-            let to = leg.to.stopID ?? "\(leg.to.lat),\(leg.to.lon)"
+            func micro(_ v: Double) -> Int { Int((v * 1e6).rounded()) }
+            let from = leg.from.stopID ?? "\(micro(leg.from.lat)),\(micro(leg.from.lon))"
+            let to = leg.to.stopID ?? "\(micro(leg.to.lat)),\(micro(leg.to.lon))"
             let times = "\(leg.departure.seconds)|\(leg.arrival.seconds)"
             if leg.mode == .ride {
                 return "R|\(leg.tripID ?? "")|\(leg.serviceDate?.yyyymmdd ?? 0)|\(from)|\(to)|\(times)"

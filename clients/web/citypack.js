@@ -10,6 +10,8 @@
 
 // <generated: WebFlavour.javaScriptConstants>
 /** Web format version this reader understands (manifest `web.format` and each part's `format`). */
+import { buildRouting, endpoint, journeyDayNumber, journeyJSON, JOURNEY_DEFAULTS, plan, resolve } from './journeys.js';
+
 export const WEB_FORMAT = 1;
 
 const EARTH_RADIUS = 6371008.8; // metres, GreatCircle.earthRadius
@@ -763,6 +765,61 @@ export class CityPack {
       seconds = Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3] ?? 0);
     }
     return departures(t, String(stopId), day, seconds, limit);
+  }
+
+  /**
+   * Journeys between two places, as `citypack query --journey --format json` lists them (TransitReader.journeys):
+   * RAPTOR over the transit part; times are ISO 8601 local date-times with the feed's UTC offset.
+   * @param {string} from GTFS stop_id or `lat,lon`
+   * @param {string} to GTFS stop_id or `lat,lon`
+   * @param {string} date `YYYY-MM-DD` (the feed's local date)
+   * @param {string|number} time `HH:MM` (or `HH:MM:SS`), or seconds since midnight
+   * @param {{arriveBy?: boolean, window?: number, maxTransfers?: number, maxWalk?: number, minChange?: number,
+   *   walkSpeed?: number}} [options] window in minutes; maxWalk metres (0: no walking); minChange seconds
+   * @returns {Array<{id, departure, arrival, transfers, legs}>}
+   */
+  journeys(from, to, date, time, options = {}) {
+    const { r, o, day, seconds } = this._journeyQuery(date, time, options);
+    const mode = options.arriveBy
+      ? { kind: 'arriveBy', window: (options.window ?? 120) * 60 }
+      : options.window != null
+        ? { kind: 'range', window: options.window * 60 }
+        : { kind: 'departAt' };
+    const zone = this._part('transit').json.timezones?.[0] ?? '';
+    return plan(r, endpoint(from), endpoint(to), day, seconds, mode, o).map((j) => journeyJSON(j, zone));
+  }
+
+  /**
+   * Resolves a journey id offline (TransitReader.journey(id:)): `{status: 'found', journey}`, `{status: 'gone',
+   * nearest}` (nearest may be null) or `{status: 'invalid'}`; journeys as in journeys().
+   */
+  journey(id, options = {}) {
+    const { r, o } = this._journeyQuery('1970-01-01', 0, options);
+    const zone = this._part('transit').json.timezones?.[0] ?? '';
+    const found = resolve(r, id, o);
+    if (found.status === 'found') return { status: 'found', journey: journeyJSON(found.journey, zone) };
+    if (found.status === 'gone') return { status: 'gone', nearest: found.nearest ? journeyJSON(found.nearest, zone) : null };
+    return found;
+  }
+
+  _journeyQuery(date, time, options) {
+    const t = this._part('transit');
+    const day = parseDate(date);
+    if (day == null) throw new PackError('part', `not a date: ${date}`);
+    let seconds = time;
+    if (typeof time === 'string') {
+      const m = /^(\d{1,2}):(\d{2})(?::(\d{2}))?$/.exec(time.trim());
+      if (!m) throw new PackError('part', `not a time: ${time}`);
+      seconds = Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3] ?? 0);
+    }
+    if (!t._routing) t._routing = buildRouting(t);
+    const o = {
+      maxTransfers: options.maxTransfers ?? JOURNEY_DEFAULTS.maxTransfers,
+      walkSpeed: options.walkSpeed ?? JOURNEY_DEFAULTS.walkSpeed,
+      maxWalkMetres: options.maxWalk ?? JOURNEY_DEFAULTS.maxWalkMetres,
+      minChangeSeconds: options.minChange ?? JOURNEY_DEFAULTS.minChangeSeconds,
+    };
+    return { r: t._routing, o, day: journeyDayNumber(day), seconds };
   }
 }
 
