@@ -97,3 +97,68 @@ extension TransitReader {
         return "\(text)\(sign)\(pad(minutes / 60)):\(pad(minutes % 60))"
     }
 }
+
+/// How well a feed's network hangs together: the stops reachable from its busiest stop within two hours of a
+/// weekday morning (``TransitReader/reachability()``).
+public struct TransitReachability: Sendable, Hashable {
+    /// The feed's number (input order).
+    public var feed: Int
+    /// stop_id and name of the stop with the most departures.
+    public var busiestStopID: String
+    public var busiestStopName: String?
+    /// The weekday in the middle of the feed's service days, and the start time (08:00).
+    public var date: ServiceDate
+    public var seconds: Int
+    /// Stops (platforms and stops some trip serves) reached within two hours, and all such stops of the feed.
+    public var reachable: Int
+    public var served: Int
+}
+
+extension TransitReader {
+    /// For each feed: from its busiest stop (most departures) at 08:00 on a weekday in the middle of its service
+    /// days, how many of its served stops the journey planner reaches within two hours (default options).
+    /// - Throws: `PackError.closed`, `.sqlite`.
+    public func reachability() throws(PackError) -> [TransitReachability] {
+        try withRouting { data in
+            let table = data.table
+            var out: [TransitReachability] = []
+            let feeds = Set(table.stopFeed).sorted()
+            for feed in feeds {
+                var departures = [Int](repeating: 0, count: table.stopPackID.count)
+                for pattern in data.patterns {
+                    for stop in pattern.stops.dropLast() where table.stopFeed[Int(stop)] == feed {
+                        departures[Int(stop)] += pattern.trips.count
+                    }
+                }
+                guard let busiest = departures.indices.max(by: { (departures[$0], -$0) < (departures[$1], -$1) }),
+                    departures[busiest] > 0
+                else { continue }
+                // The middle of the services' calendars, moved to the next weekday.
+                var days: [Int] = []
+                for s in table.serviceStart.indices {
+                    if let start = table.serviceStart[s], let end = table.serviceEnd[s] { days += [start, end] }
+                    days += table.serviceExceptions[s].keys
+                }
+                let dayNumbers = days.compactMap { ServiceDate(String($0))?.dayNumber }.sorted()
+                guard let first = dayNumbers.first, let last = dayNumbers.last else { continue }
+                var date = ServiceDate(dayNumber: (first + last) / 2)
+                while date.weekday > 4 { date = date.adding(days: 1) }
+                let start = 8 * 3600
+                var search = RaptorSearch(data: data, date: date, options: JourneyOptions())
+                let origin = JourneyPlanner.access(.stop(table.stopCode[busiest]), data, JourneyOptions(), origin: true)
+                _ = search.run(departure: Int32(start), origins: origin, targets: [])
+                var reachable = 0, served = 0
+                for s in table.stopPackID.indices where data.served[s] && table.stopFeed[s] == feed {
+                    served += 1
+                    let best = (0..<search.rounds).map { min(search.rideArrival[$0][s], search.footArrival[$0][s]) }.min()
+                        ?? RaptorSearch.infinity
+                    if best <= Int32(start + 7200) { reachable += 1 }
+                }
+                out.append(TransitReachability(
+                    feed: Int(feed), busiestStopID: table.stopCode[busiest], busiestStopName: table.stopName[busiest],
+                    date: date, seconds: start, reachable: reachable, served: served))
+            }
+            return out
+        }
+    }
+}

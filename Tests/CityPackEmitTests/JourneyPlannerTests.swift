@@ -115,6 +115,19 @@ import Testing
         #expect(TransitReader.iso8601(summer, timezone: "") == "2014-10-20T07:47:00")
     }
 
+    /// B has the most departures (M1's three trips, tram 2 and the four frequency runs); from it at 08:00 on a
+    /// weekday M1 and tram 2 reach C, and footpaths (under 400 m) reach both platforms P1 and P2.
+    @Test func reachabilityFromTheBusiestStop() throws {
+        let reader = try Self.reader()
+        defer { reader.close() }
+        let report = try reader.transit.reachability()
+        #expect(report.count == 1)
+        let feed = try #require(report.first)
+        #expect(feed.busiestStopID == "B" && feed.served == 4 && feed.seconds == 8 * 3600)
+        #expect(feed.date.weekday < 5)
+        #expect(feed.reachable == 4, "B, C, and P1 and P2 on foot")
+    }
+
     @Test func timezonesAreInThePack() throws {
         let reader = try Self.reader()
         defer { reader.close() }
