@@ -41,6 +41,8 @@ package final class ConnectionScan {
     package var middleDate = 0
     var latest = 0
     private var cache: [Int: [Connection]] = [:]
+    /// Trip instances (a trip on one service day, or one run of a frequency trip) per query day.
+    private var tripInstances: [Int: Int] = [:]
 
     package init(path: String) throws {
         let db = try SQLiteDatabase<ScanFailure>(path: path, mode: .readOnly)
@@ -169,6 +171,7 @@ package final class ConnectionScan {
         }
         out.sort { ($0.departure, $0.arrival, $0.trip, $0.position) < ($1.departure, $1.arrival, $1.trip, $1.position) }
         cache[day] = out
+        tripInstances[day] = instance
         return out
     }
 
@@ -196,8 +199,8 @@ package final class ConnectionScan {
         }
         let targets = expand(destination)
         var best = targets.map { min(foot[$0], ride[$0]) }.min() ?? big
-        var boarded = Set<Int>()
         let all = connections(day: day)
+        var boarded = [Bool](repeating: false, count: (tripInstances[day] ?? 0) + 1)
         var lo = 0, hi = all.count
         while lo < hi {
             let mid = (lo + hi) / 2
@@ -205,8 +208,8 @@ package final class ConnectionScan {
         }
         for c in all[lo...] {
             if c.departure >= best { break }
-            guard boarded.contains(c.trip) || ready[c.from] <= c.departure else { continue }
-            boarded.insert(c.trip)
+            guard boarded[c.trip] || ready[c.from] <= c.departure else { continue }
+            boarded[c.trip] = true
             guard c.arrival < ride[c.to] else { continue }
             ride[c.to] = c.arrival
             if !changeForbidden[c.to] { ready[c.to] = min(ready[c.to], c.arrival + (change[c.to] ?? options.minChangeSeconds)) }
