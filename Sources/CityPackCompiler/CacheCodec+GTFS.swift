@@ -40,6 +40,7 @@ extension CacheWriter {
             w.string(s.parentStation)
             w.string(s.zoneID)
             w.string(s.timezone)
+            w.fixed(s.wheelchairBoarding)
             w.fixed(s.line)
         }
         array(f.routes) { w, r in
@@ -61,6 +62,7 @@ extension CacheWriter {
             w.optional(t.directionID) { $0.fixed($1) }
             w.string(t.blockID)
             w.string(t.shapeID)
+            w.fixed(t.wheelchairAccessible)
             w.fixed(t.line)
         }
         let st = f.stopTimes
@@ -161,7 +163,7 @@ extension CacheReader {
             TransitStop(
                 id: try r.string(), name: try r.optionalString(), coordinate: try r.optional { r throws(Malformed) in try r.coordinate() },
                 locationType: try r.fixed(), parentStation: try r.optionalString(), zoneID: try r.optionalString(),
-                timezone: try r.optionalString(), line: try r.fixed())
+                timezone: try r.optionalString(), wheelchairBoarding: try r.fixed(), line: try r.fixed())
         }
         f.routes = try array { r throws(Malformed) in
             TransitRoute(
@@ -173,7 +175,7 @@ extension CacheReader {
             TransitTrip(
                 id: try r.string(), routeID: try r.string(), serviceID: try r.string(), headsign: try r.optionalString(),
                 directionID: try r.optional { r throws(Malformed) in try r.fixed(Int8.self) }, blockID: try r.optionalString(),
-                shapeID: try r.optionalString(), line: try r.fixed())
+                shapeID: try r.optionalString(), wheelchairAccessible: try r.fixed(), line: try r.fixed())
         }
         var st = TransitStopTimes()
         st.trip = try block()

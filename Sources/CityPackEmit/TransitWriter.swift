@@ -81,6 +81,7 @@ enum TransitWriter {
                 stopInsert.bind(7, cell)
                 stopInsert.bind(8, Int64(stop.locationType))
                 stopInsert.bind(9, stop.parentStation.flatMap { stopByCode[$0] })
+                stopInsert.bind(10, stop.wheelchairBoarding == 0 ? nil : Int64(stop.wheelchairBoarding))
                 try stopInsert.run()
                 if let coordinate, stop.locationType <= 2, bbox.contains(coordinate) {
                     bucketed.append(ProximityIndex.Point(id: id, lat: coordinate.lat, lon: coordinate.lon))
@@ -171,6 +172,7 @@ enum TransitWriter {
                 tripInsert.bind(4, service)
                 tripInsert.bind(5, trip.headsign)
                 tripInsert.bind(6, trip.directionID.map { Int64($0) })
+                tripInsert.bind(7, trip.wheelchairAccessible == 0 ? nil : Int64(trip.wheelchairAccessible))
                 try tripInsert.run()
 
                 let times = timedStops(of: tripIndex, in: feed, stopIDs: stopIDs)

@@ -8,6 +8,7 @@ extension WebWriter {
         struct Stops: Encodable {
             var id: [Int64] = []; var feed: [Int] = []; var stopId: [String] = []; var name: [String?] = []
             var lat: [Double?] = []; var lon: [Double?] = []; var locationType: [Int] = []; var parent: [Int64?] = []
+            var wheelchair: [Int?] = []
         }
         struct Lines: Encodable {
             var id: [Int64] = []; var routeId: [String] = []; var shortName: [String?] = []; var longName: [String?] = []
@@ -19,7 +20,7 @@ extension WebWriter {
         struct ServiceDates: Encodable { var service: [Int64] = []; var date: [Int] = []; var type: [Int] = [] }
         struct Trips: Encodable {
             var id: [Int64] = []; var tripId: [String] = []; var line: [Int64] = []; var service: [Int64] = []
-            var headsign: [String?] = []
+            var headsign: [String?] = []; var wheelchair: [Int?] = []
         }
         /// `pattern` rows (``TimetableCoding``'s numbers as arrays): pattern i has `stopCounts[i]` stops and
         /// `tripCounts[i]` trips; `stops`, `trips` and `times` are the patterns' numbers one after another.
@@ -67,7 +68,7 @@ extension WebWriter {
         typealias F = PackSchema.Frequency
         typealias W = PackSchema.Footpath
         let stops = try db.prepare(
-            "SELECT \(PackSchema.list([S.id, S.feed, S.stopID, S.name, S.lat, S.lon, S.locationType, S.parent])) "
+            "SELECT \(PackSchema.list([S.id, S.feed, S.stopID, S.name, S.lat, S.lon, S.locationType, S.parent, S.wheelchair])) "
                 + "FROM \(S.table) ORDER BY \(S.id)")
         while try stops.step() {
             out.stops.id.append(stops.int64(0))
@@ -78,6 +79,7 @@ extension WebWriter {
             out.stops.lon.append(stops.isNull(5) ? nil : stops.double(5))
             out.stops.locationType.append(Int(stops.int64(6)))
             out.stops.parent.append(stops.isNull(7) ? nil : stops.int64(7))
+            out.stops.wheelchair.append(int(stops, 8))
         }
         let lines = try db.prepare(
             "SELECT \(PackSchema.list([L.id, L.routeID, L.shortName, L.longName, L.type, L.colour, L.textColour])) "
@@ -107,13 +109,14 @@ extension WebWriter {
             out.serviceDates.type.append(Int(dates.int64(2)))
         }
         let trips = try db.prepare(
-            "SELECT \(T.id), \(T.tripID), \(T.line), \(T.service), \(T.headsign) FROM \(T.table) ORDER BY \(T.id)")
+            "SELECT \(T.id), \(T.tripID), \(T.line), \(T.service), \(T.headsign), \(T.wheelchair) FROM \(T.table) ORDER BY \(T.id)")
         while try trips.step() {
             out.trips.id.append(trips.int64(0))
             out.trips.tripId.append(trips.text(1) ?? "")
             out.trips.line.append(trips.int64(2))
             out.trips.service.append(trips.int64(3))
             out.trips.headsign.append(text(trips, 4))
+            out.trips.wheelchair.append(int(trips, 5))
         }
         let patterns = try db.prepare(P.allQuery)
         while try patterns.step() {

@@ -12,7 +12,9 @@ extension PackSchema {
         public static let cell = Column("cell", "INTEGER")
         public static let locationType = Column("location_type", "INTEGER NOT NULL")
         public static let parent = Column("parent", "INTEGER")
-        public static let columns = [id, feed, stopID, name, lat, lon, cell, locationType, parent]
+        /// wheelchair_boarding: NULL no information, 1 possible, 2 not possible.
+        public static let wheelchair = Column("wheelchair", "INTEGER")
+        public static let columns = [id, feed, stopID, name, lat, lon, cell, locationType, parent, wheelchair]
         public static let create = createTable(withoutRowID: false)
         public static let indexes = [
             Index("stop_by_stop_id", on: [stopID, feed]),
@@ -81,7 +83,9 @@ extension PackSchema {
         public static let service = Column("service", "INTEGER NOT NULL")
         public static let headsign = Column("headsign", "TEXT")
         public static let direction = Column("direction", "INTEGER")
-        public static let columns = [id, tripID, line, service, headsign, direction]
+        /// wheelchair_accessible: NULL no information, 1 accessible, 2 not.
+        public static let wheelchair = Column("wheelchair", "INTEGER")
+        public static let columns = [id, tripID, line, service, headsign, direction, wheelchair]
         public static let create = createTable(withoutRowID: false)
     }
 

@@ -30,7 +30,7 @@ import Foundation
 ///   through the same query and order equal bm25 scores by id.
 ///
 /// Transit (GTFS; several feeds are numbered 0, 1, … in input order, column `feed`):
-/// - `stop(id INTEGER PRIMARY KEY, feed, stop_id TEXT, name, lat, lon, cell, location_type, parent)`: every stop
+/// - `stop(id INTEGER PRIMARY KEY, feed, stop_id TEXT, name, lat, lon, cell, location_type, parent, wheelchair)`: every stop
 ///   of every feed. `id` is ``stopID(index:)`` of the stop's position in the order sorted by (feed, stop_id), so
 ///   stop ids are ≡ 3 (mod 4) and never collide with POI ids (`osmId × 4 + kind`, kind 0…2) in `search` or the
 ///   proximity index. `lat`, `lon` and `cell` are NULL without coordinates; `parent` is the `stop.id` of the
@@ -45,8 +45,9 @@ import Foundation
 ///   NULL for services defined by calendar_dates only.
 /// - `service_date(service, date, type, PRIMARY KEY(service, date)) WITHOUT ROWID`: calendar_dates, `type` 1
 ///   added, 2 removed (an exception wins over the calendar).
-/// - `trip(id INTEGER PRIMARY KEY, trip_id, line, service, headsign, direction)`: sorted by (feed, trip_id),
-///   ids from 1.
+/// - `trip(id INTEGER PRIMARY KEY, trip_id, line, service, headsign, direction, wheelchair)`: sorted by (feed,
+///   trip_id), ids from 1. `stop.wheelchair` and `trip.wheelchair` are GTFS wheelchair_boarding and
+///   wheelchair_accessible (1 yes, 2 no), NULL without information.
 /// - `pattern(id INTEGER PRIMARY KEY, flags, stops BLOB, trips BLOB, times BLOB)`: the timetable, once: trips
 ///   grouped by their ordered stops (only timed stops inside the pack), split so no trip overtakes another, with
 ///   arrival and departure at every stop (the terminus included) in ``TimetableCoding``'s delta-coded varints.

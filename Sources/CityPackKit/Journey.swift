@@ -35,10 +35,15 @@ public struct JourneyOptions: Sendable, Hashable {
     /// Seconds needed to change vehicles at one stop where transfers.txt says nothing; 0 allows boarding at the
     /// second of arrival, as GTFS itself does. Default 60.
     public var minChangeSeconds: Int
+    /// Step-free journeys only: no trip marked not wheelchair accessible (GTFS wheelchair_accessible 2), no
+    /// boarding or alighting at a stop marked not possible (wheelchair_boarding 2, a platform inheriting its
+    /// station's); no information counts as possible, as most feeds say nothing. Default false.
+    public var wheelchair: Bool
 
     public init(maxTransfers: Int = 5, walkSpeed: Double = TransitWalking.speed, maxWalkMetres: Int = 800,
-        minChangeSeconds: Int = 60)
+        minChangeSeconds: Int = 60, wheelchair: Bool = false)
     {
+        self.wheelchair = wheelchair
         self.maxTransfers = maxTransfers
         self.walkSpeed = walkSpeed
         self.maxWalkMetres = maxWalkMetres

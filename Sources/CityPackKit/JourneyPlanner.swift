@@ -23,6 +23,7 @@ package enum JourneyPlanner {
         let table = data.table
         var best: [Int32: RaptorSearch.Access] = [:]
         func offer(_ a: RaptorSearch.Access) {
+            if options.wheelchair && data.wheelchairBlockedStop[Int(a.stop)] { return }
             if let known = best[a.stop], known.seconds <= a.seconds { return }
             best[a.stop] = a
         }

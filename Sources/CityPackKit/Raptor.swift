@@ -25,6 +25,11 @@ package final class RoutingData: Sendable {
     package let latestSeconds: Int
     /// Whether a routable pattern stops at each stop.
     package let served: [Bool]
+    /// Stops a wheelchair cannot board or alight at: wheelchair_boarding 2, or a platform without information
+    /// whose parent station says 2.
+    package let wheelchairBlockedStop: [Bool]
+    /// Trips marked not wheelchair accessible (wheelchair_accessible 2).
+    package let wheelchairBlockedTrip: [Bool]
 
     package init(_ table: Timetable) {
         self.table = table
@@ -69,6 +74,12 @@ package final class RoutingData: Sendable {
         var isServed = [Bool](repeating: false, count: table.stopPackID.count)
         for pattern in out { for stop in pattern.stops { isServed[Int(stop)] = true } }
         served = isServed
+        wheelchairBlockedStop = table.stopWheelchair.indices.map { s in
+            let own = table.stopWheelchair[s]
+            let parent = table.stopParent[s]
+            return own == 2 || (own == 0 && parent >= 0 && table.stopWheelchair[Int(parent)] == 2)
+        }
+        wheelchairBlockedTrip = table.tripWheelchair.map { $0 == 2 }
         let stopCount = table.stopPackID.count
         var lists = [[(Int32, Int32)]](repeating: [], count: stopCount)
         for (p, pattern) in out.enumerated() {
@@ -327,6 +338,7 @@ package struct RaptorSearch {
         let pattern = data.patterns[p]
         let n = pattern.stops.count, m = pattern.trips.count
         let tripService = data.table.tripService
+        let wheelchair = options.wheelchair
         for (dayIndex, offset) in dayOffsets.enumerated() {
             let shift = Int32(offset * 86_400)
             if pattern.latest + shift < runDeparture { continue }
@@ -335,7 +347,8 @@ package struct RaptorSearch {
             var board = -1
             for i in from..<n {
                 let s = Int(pattern.stops[i])
-                if trip >= 0 {
+                let blocked = wheelchair && data.wheelchairBlockedStop[s]
+                if trip >= 0 && !blocked {
                     let a = pattern.arrivals[i * m + trip] + shift
                     if a < bestRide[s] && a < bound {
                         if rideArrival[k][s] == Self.infinity { improved.append(Int32(s)) }
@@ -347,7 +360,7 @@ package struct RaptorSearch {
                 }
                 guard i < n - 1 else { break }
                 let r = ready[k - 1][s]
-                guard r < Self.infinity else { continue }
+                guard r < Self.infinity, !blocked else { continue }
                 if trip >= 0 && r > pattern.departures[i * m + trip] + shift { continue }
                 // The earliest running trip departing at or after r.
                 var lo = 0, hi = trip >= 0 ? trip + 1 : m
@@ -360,7 +373,8 @@ package struct RaptorSearch {
                 var j = lo
                 let limit = trip >= 0 ? trip : m  // only trips before the current one
                 while j < limit {
-                    if running[Int(tripService[Int(pattern.trips[j])])] {
+                    let candidate = Int(pattern.trips[j])
+                    if running[Int(tripService[candidate])] && !(wheelchair && data.wheelchairBlockedTrip[candidate]) {
                         found = j
                         break
                     }

@@ -16,6 +16,8 @@ package final class Timetable: Sendable {
     package let stopLocationType: [Int8]
     /// Index of the parent station, -1 without.
     package let stopParent: [Int32]
+    /// wheelchair_boarding (0 no information, 1 possible, 2 not).
+    package let stopWheelchair: [Int8]
     /// Stop indices by stop_id, in (feed, id) order.
     package let stopsByCode: [String: [Int32]]
     /// Child stops of a station, in id order.
@@ -32,6 +34,8 @@ package final class Timetable: Sendable {
     package let tripLine: [Int32]
     package let tripService: [Int32]
     package let tripHeadsign: [String?]
+    /// wheelchair_accessible (0 no information, 1 accessible, 2 not).
+    package let tripWheelchair: [Int8]
 
     // Services.
     package let serviceStart: [Int?]
@@ -89,9 +93,12 @@ package final class Timetable: Sendable {
             "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '\(P.table)'") > 0
         var b = Builder()
         func text(_ s: PackConnection.Statement, _ c: Int32) -> String? { s.isNull(c) ? nil : s.text(c) }
+        // Format 4 has wheelchair columns; older packs have no timetable either.
+        let stopWheelchair = hasPatterns ? S.wheelchair.name : "NULL"
+        let tripWheelchair = hasPatterns ? T.wheelchair.name : "NULL"
         let stops = try db.prepare(
-            "SELECT \(PackSchema.list([S.id, S.feed, S.stopID, S.name, S.lat, S.lon, S.locationType, S.parent])) "
-                + "FROM \(S.table) ORDER BY \(S.id)")
+            "SELECT \(PackSchema.list([S.id, S.feed, S.stopID, S.name, S.lat, S.lon, S.locationType, S.parent])), "
+                + "\(stopWheelchair) FROM \(S.table) ORDER BY \(S.id)")
         var stopIndex: [Int64: Int32] = [:]
         var parents: [Int64?] = []
         while try stops.step() {
@@ -104,6 +111,7 @@ package final class Timetable: Sendable {
             b.stopLon.append(stops.isNull(5) ? nil : stops.double(5))
             b.stopLocationType.append(Int8(truncatingIfNeeded: stops.int64(6)))
             parents.append(stops.isNull(7) ? nil : stops.int64(7))
+            b.stopWheelchair.append(stops.isNull(8) ? 0 : Int8(truncatingIfNeeded: stops.int64(8)))
         }
         b.stopParent = parents.map { $0.flatMap { stopIndex[$0] } ?? -1 }
         let lines = try db.prepare(
@@ -135,7 +143,8 @@ package final class Timetable: Sendable {
             b.serviceExceptions[Int(service)][Int(dates.int64(1))] = Int(dates.int64(2))
         }
         let trips = try db.prepare(
-            "SELECT \(T.id), \(T.tripID), \(T.line), \(T.service), \(T.headsign) FROM \(T.table) ORDER BY \(T.id)")
+            "SELECT \(T.id), \(T.tripID), \(T.line), \(T.service), \(T.headsign), \(tripWheelchair) FROM \(T.table) "
+                + "ORDER BY \(T.id)")
         var tripIndex: [Int64: Int32] = [:]
         while try trips.step() {
             guard let line = lineIndex[trips.int64(2)], let service = serviceIndex[trips.int64(3)] else { continue }
@@ -144,6 +153,7 @@ package final class Timetable: Sendable {
             b.tripLine.append(line)
             b.tripService.append(service)
             b.tripHeadsign.append(text(trips, 4))
+            b.tripWheelchair.append(trips.isNull(5) ? 0 : Int8(truncatingIfNeeded: trips.int64(5)))
         }
         if hasPatterns {
             let rows = try db.prepare(P.allQuery)
@@ -195,6 +205,7 @@ package final class Timetable: Sendable {
         var stopFeed: [Int32] = []
         var stopLocationType: [Int8] = []
         var stopParent: [Int32] = []
+        var stopWheelchair: [Int8] = []
         var lineRouteID: [String] = []
         var lineShortName: [String?] = []
         var lineLongName: [String?] = []
@@ -205,6 +216,7 @@ package final class Timetable: Sendable {
         var tripLine: [Int32] = []
         var tripService: [Int32] = []
         var tripHeadsign: [String?] = []
+        var tripWheelchair: [Int8] = []
         var serviceStart: [Int?] = []
         var serviceEnd: [Int?] = []
         var serviceDays: [Int?] = []
@@ -243,6 +255,7 @@ package final class Timetable: Sendable {
         stopFeed = b.stopFeed
         stopLocationType = b.stopLocationType
         stopParent = b.stopParent
+        stopWheelchair = b.stopWheelchair
         var byCode: [String: [Int32]] = [:]
         let order = b.stopPackID.indices.sorted { (b.stopFeed[$0], b.stopPackID[$0]) < (b.stopFeed[$1], b.stopPackID[$1]) }
         for i in order { byCode[b.stopCode[i], default: []].append(Int32(i)) }
@@ -260,6 +273,7 @@ package final class Timetable: Sendable {
         tripLine = b.tripLine
         tripService = b.tripService
         tripHeadsign = b.tripHeadsign
+        tripWheelchair = b.tripWheelchair
         serviceStart = b.serviceStart
         serviceEnd = b.serviceEnd
         serviceDays = b.serviceDays

@@ -110,10 +110,13 @@ public struct TransitStop: Sendable, Hashable {
     public var zoneID: String?
     /// stop_timezone (an IANA zone) when the row gives a valid one.
     public var timezone: String?
+    /// wheelchair_boarding: 0 no information (empty or invalid), 1 possible, 2 not possible.
+    public var wheelchairBoarding: Int8
     public var line: Int32
     public init(id: String, name: String?, coordinate: Coordinate?, locationType: Int8, parentStation: String?,
-        zoneID: String? = nil, timezone: String? = nil, line: Int32)
+        zoneID: String? = nil, timezone: String? = nil, wheelchairBoarding: Int8 = 0, line: Int32)
     {
+        self.wheelchairBoarding = wheelchairBoarding
         self.zoneID = zoneID
         self.timezone = timezone
         self.id = id
@@ -161,10 +164,13 @@ public struct TransitTrip: Sendable, Hashable {
     public var directionID: Int8?
     public var blockID: String?
     public var shapeID: String?
+    /// wheelchair_accessible: 0 no information (empty or invalid), 1 accessible, 2 not.
+    public var wheelchairAccessible: Int8
     public var line: Int32
     public init(id: String, routeID: String, serviceID: String, headsign: String?, directionID: Int8?,
-        blockID: String?, shapeID: String?, line: Int32)
+        blockID: String?, shapeID: String?, wheelchairAccessible: Int8 = 0, line: Int32)
     {
+        self.wheelchairAccessible = wheelchairAccessible
         self.id = id
         self.routeID = routeID
         self.serviceID = serviceID

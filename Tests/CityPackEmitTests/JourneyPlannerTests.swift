@@ -128,6 +128,35 @@ import Testing
         #expect(feed.reachable == 4, "B, C, and P1 and P2 on foot")
     }
 
+    /// Wheelchair: with P1 marked not accessible (a platform saying 2) a step-free journey from the station walks
+    /// from P2 to B and boards M1 there; with trip m1a marked not accessible it takes tram 2 from P2. Without the
+    /// option, M1 from P1 both times.
+    @Test func wheelchairAvoidsMarkedStopsAndTrips() throws {
+        // A column more in every row: the marked row gets 2, the others nothing.
+        func marking(_ text: String, column: String, row: String) -> String {
+            text.split(separator: "\n").enumerated().map { n, line in
+                n == 0 ? "\(line),\(column)" : line.hasPrefix(row) ? "\(line),2" : "\(line),"
+            }.joined(separator: "\n")
+        }
+        var stopMarked = TransitPackTests.tinyFeed
+        stopMarked["stops.txt"] = marking(stopMarked["stops.txt"]!, column: "wheelchair_boarding", row: "P1,")
+        var tripMarked = TransitPackTests.tinyFeed
+        tripMarked["trips.txt"] = marking(tripMarked["trips.txt"]!, column: "wheelchair_accessible", row: "M1,WK,m1a,")
+        for (files, expected) in [
+            (stopMarked, "28791 29400 0 walk P2→B , ride B→C m1a"), (tripMarked, "28800 29520 0 ride P2→C t2a"),
+        ] {
+            let reader = try Self.reader(files)
+            defer { reader.close() }
+            let ask = { (wheelchair: Bool) in
+                try reader.transit.journeys(from: .stop("STA"), to: .stop("C"), date: Self.day("2024-03-26"),
+                    seconds: 7 * 3600 + 55 * 60, options: JourneyOptions(wheelchair: wheelchair))
+            }
+            let plain = Self.summary(try ask(false)), stepFree = Self.summary(try ask(true))
+            #expect(plain == ["28800 29400 0 ride P1→C m1a"])
+            #expect(stepFree == [expected])
+        }
+    }
+
     @Test func timezonesAreInThePack() throws {
         let reader = try Self.reader()
         defer { reader.close() }

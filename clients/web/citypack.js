@@ -775,7 +775,8 @@ export class CityPack {
    * @param {string} date `YYYY-MM-DD` (the feed's local date)
    * @param {string|number} time `HH:MM` (or `HH:MM:SS`), or seconds since midnight
    * @param {{arriveBy?: boolean, window?: number, maxTransfers?: number, maxWalk?: number, minChange?: number,
-   *   walkSpeed?: number}} [options] window in minutes; maxWalk metres (0: no walking); minChange seconds
+   *   walkSpeed?: number, wheelchair?: boolean}} [options] window in minutes; maxWalk metres (0: no walking);
+   *   minChange seconds; wheelchair: avoid trips and stops marked not accessible
    * @returns {Array<{id, departure, arrival, transfers, legs}>}
    */
   journeys(from, to, date, time, options = {}) {
@@ -818,6 +819,7 @@ export class CityPack {
       walkSpeed: options.walkSpeed ?? JOURNEY_DEFAULTS.walkSpeed,
       maxWalkMetres: options.maxWalk ?? JOURNEY_DEFAULTS.maxWalkMetres,
       minChangeSeconds: options.minChange ?? JOURNEY_DEFAULTS.minChangeSeconds,
+      wheelchair: options.wheelchair ?? JOURNEY_DEFAULTS.wheelchair,
     };
     return { r: t._routing, o, day: journeyDayNumber(day), seconds };
   }

@@ -9,7 +9,7 @@ const DETOUR = 1.3; // TransitWalking.detour
 const EARTH_RADIUS = 6371008.8; // GreatCircle.earthRadius
 
 /** Journey defaults (JourneyOptions): 5 transfers, 1.25 m/s, 800 m per walk, 60 s to change at one stop. */
-export const JOURNEY_DEFAULTS = Object.freeze({ maxTransfers: 5, walkSpeed: 1.25, maxWalkMetres: 800, minChangeSeconds: 60 });
+export const JOURNEY_DEFAULTS = Object.freeze({ maxTransfers: 5, walkSpeed: 1.25, maxWalkMetres: 800, minChangeSeconds: 60, wheelchair: false });
 
 function haversine(lat1, lon1, lat2, lon2) {
   const radians = Math.PI / 180;
@@ -122,9 +122,17 @@ export function buildRouting(t) {
     if (!children.has(p)) children.set(p, []);
     children.get(p).push(i);
   });
+  // Wheelchair: stops marked 2 (a platform without information inherits its station's) and trips marked 2.
+  const wheel = st.wheelchair ?? [];
+  const blockedStop = st.id.map((_, i) => {
+    const own = wheel[i] ?? 0;
+    const parent = st.parent[i] == null ? undefined : t.stopIndex.get(st.parent[i]);
+    return own === 2 || (own === 0 && parent !== undefined && (wheel[parent] ?? 0) === 2);
+  });
+  const blockedTrip = (j.trips.wheelchair ?? []).map((w) => w === 2);
   return {
     t, patterns, latest, served, lists, footpaths, sameStopChange, byCode, children, tripService, exceptions,
-    lineIndex, stopCount,
+    lineIndex, stopCount, blockedStop, blockedTrip,
   };
 }
 
@@ -148,6 +156,7 @@ function footpathSeconds(path, o) {
 function access(r, endpoint, o, isOrigin) {
   const best = new Map();
   const offer = (a) => {
+    if (o.wheelchair && r.blockedStop[a.stop]) return;
     const known = best.get(a.stop);
     if (known && known.seconds <= a.seconds) return;
     best.set(a.stop, a);
@@ -327,6 +336,7 @@ class Search {
     const tripService = this.r.tripService;
     const ready = this.ready[k - 1];
     const rideK = this.rideArrival[k];
+    const wheelchair = !!this.o.wheelchair;
     for (let dayIndex = 0; dayIndex < this.dayOffsets.length; dayIndex++) {
       const shift = this.dayOffsets[dayIndex] * 86400;
       if (pattern.latest + shift < this.runDeparture) continue;
@@ -335,7 +345,8 @@ class Search {
       let board = -1;
       for (let i = from; i < n; i++) {
         const s = stops[i];
-        if (trip >= 0) {
+        const blocked = wheelchair && this.r.blockedStop[s];
+        if (trip >= 0 && !blocked) {
           const a = arrivals[i * m + trip] + shift;
           if (a < this.bestRide[s] && a < bound) {
             if (rideK[s] === INF) improved.push(s);
@@ -350,7 +361,7 @@ class Search {
         }
         if (i >= n - 1) break;
         const rr = ready[s];
-        if (!(rr < INF)) continue;
+        if (!(rr < INF) || blocked) continue;
         if (trip >= 0 && rr > departures[i * m + trip] + shift) continue;
         let lo = 0;
         let hi = trip >= 0 ? trip + 1 : m;
@@ -362,7 +373,7 @@ class Search {
         }
         const limit = trip >= 0 ? trip : m;
         for (let x = lo; x < limit; x++) {
-          if (running[tripService[trips[x]]]) {
+          if (running[tripService[trips[x]]] && !(wheelchair && this.r.blockedTrip[trips[x]])) {
             trip = x;
             board = i;
             break;

@@ -27,7 +27,7 @@ struct Query: ParsableCommand {
             metres on walk legs. Defaults: --max-transfers 5, --max-walk 800 (0: no walking, changes at one stop
             only), --min-change 60 seconds, walking 1.25 m/s. --window MIN lists every Pareto journey leaving in
             [at, at + MIN]; --arrive-by finds the latest departures arriving by --at (searching --window, default
-            120, minutes back). Exit codes: 0 ok, 64 usage, 66 pack not found, 1 the pack is invalid (bad hash,
+            120, minutes back); --wheelchair avoids trips and stops the feed marks not accessible. Exit codes: 0 ok, 64 usage, 66 pack not found, 1 the pack is invalid (bad hash,
             unknown format version) or has no such stop.
             """)
 
@@ -71,6 +71,9 @@ struct Query: ParsableCommand {
     @Option(name: .long, help: "Seconds to change at one stop where transfers.txt says nothing (default 60).")
     var minChange: Int = 60
 
+    @Flag(name: .long, help: "Step-free journeys: avoid trips and stops the feed marks not wheelchair accessible.")
+    var wheelchair = false
+
     @Option(name: .long, help: "Locale used to pick display names (default: the pack's default locale).")
     var locale: String?
 
@@ -100,8 +103,8 @@ struct Query: ParsableCommand {
             if !(0...15).contains(maxTransfers) { throw ValidationError("--max-transfers must be 0 to 15") }
             if !(0...5000).contains(maxWalk) { throw ValidationError("--max-walk must be 0 to 5000 metres") }
             if !(0...3600).contains(minChange) { throw ValidationError("--min-change must be 0 to 3600 seconds") }
-        } else if to != nil || arriveBy || window != nil {
-            throw ValidationError("--to, --arrive-by and --window are only used with --journey")
+        } else if to != nil || arriveBy || window != nil || wheelchair {
+            throw ValidationError("--to, --arrive-by, --window and --wheelchair are only used with --journey")
         }
         if let near, Self.parseLatLon(near) == nil {
             throw ValidationError("--near must be LAT,LON in degrees (e.g. 43.7384,7.4246)")
@@ -139,7 +142,8 @@ struct Query: ParsableCommand {
                     throw ExitCode(ExitCodes.dataErrors)
                 }
             }
-            let options = JourneyOptions(maxTransfers: maxTransfers, maxWalkMetres: maxWalk, minChangeSeconds: minChange)
+            let options = JourneyOptions(
+                maxTransfers: maxTransfers, maxWalkMetres: maxWalk, minChangeSeconds: minChange, wheelchair: wheelchair)
             let list = try reader.transit.journeys(
                 from: from, to: destination, date: date, seconds: seconds, arriveBy: arriveBy, window: window,
                 options: options)

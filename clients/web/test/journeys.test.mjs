@@ -45,6 +45,10 @@ function cases(pack, count, seed) {
       flags.push('--max-walk', '0');
       options.maxWalk = 0;
     }
+    if (n % 9 === 7) {
+      flags.push('--wheelchair');
+      options.wheelchair = true;
+    }
     if (n % 8 === 5) {
       flags.push('--max-transfers', '1', '--min-change', '0');
       options.maxTransfers = 1;
