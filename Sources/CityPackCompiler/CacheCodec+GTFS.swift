@@ -39,6 +39,8 @@ extension CacheWriter {
             w.fixed(s.locationType)
             w.string(s.parentStation)
             w.string(s.zoneID)
+            w.string(s.timezone)
+            w.fixed(s.wheelchairBoarding)
             w.fixed(s.line)
         }
         array(f.routes) { w, r in
@@ -60,6 +62,7 @@ extension CacheWriter {
             w.optional(t.directionID) { $0.fixed($1) }
             w.string(t.blockID)
             w.string(t.shapeID)
+            w.fixed(t.wheelchairAccessible)
             w.fixed(t.line)
         }
         let st = f.stopTimes
@@ -113,6 +116,7 @@ extension CacheWriter {
             w.string(t.fromTripID)
             w.string(t.toTripID)
             w.fixed(t.transferType)
+            w.optional(t.minTransferTime) { $0.fixed($1) }
             w.fixed(t.line)
         }
         optional(f.feedInfo) { w, i in
@@ -158,7 +162,8 @@ extension CacheReader {
         f.stops = try array { r throws(Malformed) in
             TransitStop(
                 id: try r.string(), name: try r.optionalString(), coordinate: try r.optional { r throws(Malformed) in try r.coordinate() },
-                locationType: try r.fixed(), parentStation: try r.optionalString(), zoneID: try r.optionalString(), line: try r.fixed())
+                locationType: try r.fixed(), parentStation: try r.optionalString(), zoneID: try r.optionalString(),
+                timezone: try r.optionalString(), wheelchairBoarding: try r.fixed(), line: try r.fixed())
         }
         f.routes = try array { r throws(Malformed) in
             TransitRoute(
@@ -170,7 +175,7 @@ extension CacheReader {
             TransitTrip(
                 id: try r.string(), routeID: try r.string(), serviceID: try r.string(), headsign: try r.optionalString(),
                 directionID: try r.optional { r throws(Malformed) in try r.fixed(Int8.self) }, blockID: try r.optionalString(),
-                shapeID: try r.optionalString(), line: try r.fixed())
+                shapeID: try r.optionalString(), wheelchairAccessible: try r.fixed(), line: try r.fixed())
         }
         var st = TransitStopTimes()
         st.trip = try block()
@@ -212,7 +217,8 @@ extension CacheReader {
             TransitTransfer(
                 fromStopID: try r.optionalString(), toStopID: try r.optionalString(), fromRouteID: try r.optionalString(),
                 toRouteID: try r.optionalString(), fromTripID: try r.optionalString(), toTripID: try r.optionalString(),
-                transferType: try r.fixed(), line: try r.fixed())
+                transferType: try r.fixed(), minTransferTime: try r.optional { r throws(Malformed) in try r.fixed(Int32.self) },
+                line: try r.fixed())
         }
         f.feedInfo = try optional { r throws(Malformed) in
             TransitFeedInfo(

@@ -57,7 +57,7 @@ public enum RuleCatalog {
         Rules.gtfsStopWithoutStopTime, Rules.gtfsRouteNameMissing, Rules.gtfsRouteShortNameTooLong,
         Rules.gtfsDuplicateRouteName, Rules.gtfsRouteShortLongNameEqual, Rules.gtfsUnusableTrip, Rules.gtfsUnusedTrip,
         Rules.gtfsEmptyTimetable, Rules.gtfsArrivalBeforePreviousDeparture, Rules.gtfsOnlyArrivalOrDeparture,
-        Rules.gtfsMissingTripEdge, Rules.gtfsDepartureBeforeArrival, Rules.gtfsTimepointWithoutTimes,
+        Rules.gtfsMissingTripEdge, Rules.gtfsTripRevisitsStop, Rules.gtfsDepartureBeforeArrival, Rules.gtfsTimepointWithoutTimes,
         Rules.gtfsLocationWithUnexpectedStopTime, Rules.gtfsInconsistentAgencyTimezone,
         Rules.gtfsDuplicateStopSequence, Rules.gtfsDecreasingStopTimeDistance, Rules.gtfsEqualStopTimeDistance,
         Rules.gtfsFastTravel, Rules.gtfsTripDistanceExceedsShapeDistance,

@@ -23,7 +23,7 @@ import Foundation
 /// place; a failed write is not a build failure (the next build runs the stage again). Never prints.
 final class StageCache: @unchecked Sendable {
     static let magic = Array("CPKCACHE".utf8)
-    static let formatVersion: UInt32 = 1
+    static let formatVersion: UInt32 = 2
     /// Folder under the output root.
     static let folderName = ".cache"
 

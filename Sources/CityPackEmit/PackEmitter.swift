@@ -255,6 +255,7 @@ public enum PackEmitter {
             webStrings[locale] = file.path
         }
         manifest.web = .init(format: WebFlavour.formatVersion, parts: webParts, strings: webStrings)
+        manifest.timezones = input.transit.isEmpty ? nil : input.transit.map { $0.agencies.first?.timezone ?? "" }
         let manifestBytes = try encodeSigned(manifest, key: options.signingKey, previousBytes: current?.bytes)
         let stagedManifest = (staging as NSString).appendingPathComponent(PackSchema.manifestName)
         try OutputFiles.write(manifestBytes, to: stagedManifest)

@@ -1,8 +1,8 @@
 import CityPackFormat
 import CityPackModel
 
-/// Writes the transit tables of ``PackSchema`` (stops, stop buckets, lines, services, trips, departures,
-/// frequencies) for validated GTFS feeds, and collects the `search` rows of stops.
+/// Writes the transit tables of ``PackSchema`` (stops, stop buckets, lines, services, trips, patterns,
+/// frequencies, footpaths) for validated GTFS feeds, and collects the `search` rows of stops.
 ///
 /// Every table is filled in a fixed order derived from sorted GTFS ids (feed index first), so the same feeds
 /// always give the same rows in the same order. Rows the validator already reported as broken are skipped rather
@@ -45,8 +45,10 @@ enum TransitWriter {
         // Ids are assigned over all feeds at once so they stay unique.
         var summary = Summary()
         var bucketed: [ProximityIndex.Point] = []
-        var departures: [Departure] = []
-        var offsets: [Departure] = []
+        var patterns = PatternBuilder()
+        var footpaths: [FootpathBuilder.Row] = []
+        var timezones: [String] = []
+        var stopTimezones: [String] = []
         var maxSeconds: Int64 = -1
         var stopIndex = 0
         var nextLine: Int64 = 1
@@ -56,6 +58,7 @@ enum TransitWriter {
         for (feedIndex, feed) in feeds.enumerated() {
             let feedNumber = Int64(feedIndex)
             let selection = TransitBBoxSelection(feed, city: city)
+            timezones.append(feed.agencies.first?.timezone ?? "")
 
             // Stops in the box, sorted by stop_id; ids ≡ 3 (mod 4).
             let stopOrder = feed.stops.indices.filter { selection.keepsStop[$0] }
@@ -84,6 +87,7 @@ enum TransitWriter {
                 stopInsert.bind(7, cell)
                 stopInsert.bind(8, Int64(stop.locationType))
                 stopInsert.bind(9, stop.parentStation.flatMap { stopByCode[$0] })
+                stopInsert.bind(10, stop.wheelchairBoarding == 0 ? nil : Int64(stop.wheelchairBoarding))
                 try stopInsert.run()
                 if let coordinate, stop.locationType <= 2, bbox.contains(coordinate) {
                     bucketed.append(ProximityIndex.Point(id: id, lat: coordinate.lat, lon: coordinate.lon))
@@ -96,8 +100,12 @@ enum TransitWriter {
                         id: id, name: name,
                         terms: stop.locationType == 1 ? PackSchema.StopTerms.station : PackSchema.StopTerms.stop))
                 }
+                if let zone = stop.timezone, zone != timezones.last, stopByCode[stop.id] == id {
+                    stopTimezones.append("\(stop.id)=\(zone)")
+                }
             }
             summary.stops += stopOrder.count
+            footpaths += FootpathBuilder.rows(feed: feed, stopIDs: stopIDs, stopByCode: stopByCode)
 
             // Lines, sorted by route_id; a route all of whose trips are left out goes too.
             var lineByRoute: [String: Int64] = [:]
@@ -175,6 +183,7 @@ enum TransitWriter {
                 tripInsert.bind(4, service)
                 tripInsert.bind(5, trip.headsign)
                 tripInsert.bind(6, trip.directionID.map { Int64($0) })
+                tripInsert.bind(7, trip.wheelchairAccessible == 0 ? nil : Int64(trip.wheelchairAccessible))
                 try tripInsert.run()
 
                 let times = timedStops(of: tripIndex, in: feed, stopIDs: stopIDs)
@@ -193,32 +202,43 @@ enum TransitWriter {
                         let lastStart = Int64(frequency.endTime - 1)
                         maxSeconds = max(maxSeconds, lastStart + (times.map(\.seconds).max() ?? first) - first)
                     }
-                    for time in times.dropLast() where time.stop >= 0 {
-                        offsets.append(Departure(stop: time.stop, seconds: time.seconds - first, trip: id))
-                    }
+                    patterns.add(trip: id, times: times, shift: first, frequency: true)
                 } else {
-                    for time in times.dropLast() where time.stop >= 0 {
-                        departures.append(Departure(stop: time.stop, seconds: time.seconds, trip: id))
-                        maxSeconds = max(maxSeconds, time.seconds)
-                    }
+                    for time in times.dropLast() where time.stop >= 0 { maxSeconds = max(maxSeconds, time.seconds) }
+                    patterns.add(trip: id, times: times, shift: 0, frequency: false)
                 }
             }
         }
 
         try PackWriter.writeBuckets(ProximityIndex(bucketed), db: db)
-        let departureInsert = try db.prepare(PackSchema.Departure.insert(or: .ignore))
-        for departure in departures.sorted() {
-            departureInsert.bind(1, departure.stop)
-            departureInsert.bind(2, departure.seconds)
-            departureInsert.bind(3, departure.trip)
-            try departureInsert.run()
+        let patternInsert = try db.prepare(PackSchema.Pattern.insert())
+        for (index, pattern) in patterns.finished().enumerated() {
+            patternInsert.bind(1, Int64(index + 1))
+            patternInsert.bind(2, pattern.flags)
+            patternInsert.bind(3, TimetableCoding.varints(TimetableCoding.deltas(pattern.stops)))
+            patternInsert.bind(4, TimetableCoding.varints(TimetableCoding.deltas(pattern.trips)))
+            patternInsert.bind(5, TimetableCoding.varints(TimetableCoding.encodeTimes(
+                arrivals: pattern.arrivals, departures: pattern.departures, stopCount: pattern.stops.count)))
+            try patternInsert.run()
         }
-        let offsetInsert = try db.prepare(PackSchema.TripOffset.insert(or: .ignore))
-        for offset in offsets.sorted(by: { ($0.stop, $0.trip, $0.seconds) < ($1.stop, $1.trip, $1.seconds) }) {
-            offsetInsert.bind(1, offset.stop)
-            offsetInsert.bind(2, offset.trip)
-            offsetInsert.bind(3, offset.seconds)
-            try offsetInsert.run()
+        let footpathInsert = try db.prepare(PackSchema.Footpath.insert(or: .ignore))
+        for row in footpaths.sorted(by: { ($0.from, $0.to) < ($1.from, $1.to) }) {
+            footpathInsert.bind(1, row.from)
+            footpathInsert.bind(2, row.to)
+            footpathInsert.bind(3, Int64(row.metres))
+            footpathInsert.bind(4, row.seconds.map { Int64($0) })
+            try footpathInsert.run()
+        }
+        if !feeds.isEmpty {
+            let meta = try db.prepare(PackSchema.Meta.insert(or: .replace))
+            meta.bind(1, PackSchema.MetaKey.transitTimezones)
+            meta.bind(2, timezones.joined(separator: ","))
+            try meta.run()
+            if !stopTimezones.isEmpty {
+                meta.bind(1, PackSchema.MetaKey.transitStopTimezones)
+                meta.bind(2, stopTimezones.joined(separator: ","))
+                try meta.run()
+            }
         }
         if maxSeconds >= 0 {
             let meta = try db.prepare(PackSchema.Meta.insert(or: .replace))
@@ -229,28 +249,29 @@ enum TransitWriter {
         return summary
     }
 
-    /// A departure row (or, for frequency trips, an offset row with `seconds` relative to the first stop).
-    struct Departure: Comparable {
-        var stop: Int64
-        var seconds: Int64
-        var trip: Int64
-        static func < (a: Departure, b: Departure) -> Bool { (a.stop, a.seconds, a.trip) < (b.stop, b.seconds, b.trip) }
-    }
-
     /// The trip's stop times in stop_sequence order that have a known stop and a time (departure, else
     /// arrival), as pack stop ids and seconds; the id is -1 for a stop left out of the pack (outside the box), so
     /// the trip's last stop is still known.
-    static func timedStops(of trip: Int, in feed: GTFSFeed, stopIDs: [Int64]) -> [(stop: Int64, seconds: Int64)] {
+    static func timedStops(of trip: Int, in feed: GTFSFeed, stopIDs: [Int64]) -> [TimedStop] {
         let stopTimes = feed.stopTimes
         guard trip < stopTimes.tripRanges.count else { return [] }
-        var out: [(stop: Int64, seconds: Int64)] = []
+        var out: [TimedStop] = []
         for position in stopTimes.tripRanges[trip] {
             let row = Int(stopTimes.byTrip[Int(position)])
             let stop = Int(stopTimes.stop[row])
-            let time = stopTimes.departure[row] >= 0 ? stopTimes.departure[row] : stopTimes.arrival[row]
+            let departure = stopTimes.departure[row], arrival = stopTimes.arrival[row]
+            let time = departure >= 0 ? departure : arrival
             guard stop >= 0, stop < stopIDs.count, time >= 0 else { continue }
-            out.append((stopIDs[stop], Int64(time)))
+            out.append(TimedStop(stop: stopIDs[stop], arrival: Int64(arrival >= 0 ? arrival : time), seconds: Int64(time)))
         }
         return out
+    }
+
+    /// A trip's call at a stop: pack stop id (-1 outside the pack), arrival and departure (`seconds`) in seconds
+    /// of the service day, each standing in for the other when missing.
+    struct TimedStop: Equatable {
+        var stop: Int64
+        var arrival: Int64
+        var seconds: Int64
     }
 }

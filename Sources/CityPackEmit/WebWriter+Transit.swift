@@ -8,6 +8,7 @@ extension WebWriter {
         struct Stops: Encodable {
             var id: [Int64] = []; var feed: [Int] = []; var stopId: [String] = []; var name: [String?] = []
             var lat: [Double?] = []; var lon: [Double?] = []; var locationType: [Int] = []; var parent: [Int64?] = []
+            var wheelchair: [Int?] = []
         }
         struct Lines: Encodable {
             var id: [Int64] = []; var routeId: [String] = []; var shortName: [String?] = []; var longName: [String?] = []
@@ -19,17 +20,21 @@ extension WebWriter {
         struct ServiceDates: Encodable { var service: [Int64] = []; var date: [Int] = []; var type: [Int] = [] }
         struct Trips: Encodable {
             var id: [Int64] = []; var tripId: [String] = []; var line: [Int64] = []; var service: [Int64] = []
-            var headsign: [String?] = []
+            var headsign: [String?] = []; var wheelchair: [Int?] = []
         }
-        /// Rows of `departure` grouped by stop (ascending): `counts[i]` rows belong to `stop[i]`; within a stop,
-        /// rows by (seconds, trip), `seconds` delta-encoded from the previous row of the same stop (the first from 0).
-        struct Departures: Encodable {
-            var stop: [Int64] = []; var counts: [Int] = []; var seconds: [Int64] = []; var trip: [Int64] = []
+        /// `pattern` rows (``TimetableCoding``'s numbers as arrays): pattern i has `stopCounts[i]` stops and
+        /// `tripCounts[i]` trips; `stops`, `trips` and `times` are the patterns' numbers one after another.
+        struct Patterns: Encodable {
+            var flags: [Int64] = []; var stopCounts: [Int] = []; var tripCounts: [Int] = []
+            var stops: [Int64] = []; var trips: [Int64] = []; var times: [Int64] = []
+        }
+        /// `footpath` rows by (from, to); `seconds` null: walk; -1: forbidden.
+        struct Footpaths: Encodable {
+            var from: [Int64] = []; var to: [Int64] = []; var metres: [Int64] = []; var seconds: [Int64?] = []
         }
         struct Frequencies: Encodable {
             var trip: [Int64] = []; var start: [Int64] = []; var end: [Int64] = []; var headway: [Int64] = []
         }
-        struct Offsets: Encodable { var stop: [Int64] = []; var trip: [Int64] = []; var offset: [Int64] = [] }
         var format = WebFlavour.formatVersion
         var maxSeconds: Int64 = 0
         var stops = Stops()
@@ -37,9 +42,11 @@ extension WebWriter {
         var services = Services()
         var serviceDates = ServiceDates()
         var trips = Trips()
-        var departures = Departures()
+        var patterns = Patterns()
         var frequencies = Frequencies()
-        var tripOffsets = Offsets()
+        var footpaths = Footpaths()
+        /// Each feed's time zone (agency_timezone), feed order.
+        var timezones: [String] = []
     }
 
     static func transit(_ db: Database) throws(EmitError) -> Transit {
@@ -47,6 +54,9 @@ extension WebWriter {
         let maxRow = try db.prepare(PackSchema.Meta.valueQuery)
         maxRow.bind(1, PackSchema.MetaKey.transitMaxSeconds)
         if try maxRow.step() { out.maxSeconds = Int64(maxRow.text(0) ?? "") ?? 0 }
+        maxRow.reset()
+        maxRow.bind(1, PackSchema.MetaKey.transitTimezones)
+        if try maxRow.step() { out.timezones = (maxRow.text(0) ?? "").split(separator: ",").map(String.init) }
         func int(_ s: SQLiteStatement<EmitError>, _ c: Int32) -> Int? { s.isNull(c) ? nil : Int(s.int64(c)) }
         func text(_ s: SQLiteStatement<EmitError>, _ c: Int32) -> String? { s.isNull(c) ? nil : s.text(c) }
         typealias S = PackSchema.Stop
@@ -54,11 +64,11 @@ extension WebWriter {
         typealias V = PackSchema.Service
         typealias D = PackSchema.ServiceDate
         typealias T = PackSchema.Trip
-        typealias P = PackSchema.Departure
+        typealias P = PackSchema.Pattern
         typealias F = PackSchema.Frequency
-        typealias O = PackSchema.TripOffset
+        typealias W = PackSchema.Footpath
         let stops = try db.prepare(
-            "SELECT \(PackSchema.list([S.id, S.feed, S.stopID, S.name, S.lat, S.lon, S.locationType, S.parent])) "
+            "SELECT \(PackSchema.list([S.id, S.feed, S.stopID, S.name, S.lat, S.lon, S.locationType, S.parent, S.wheelchair])) "
                 + "FROM \(S.table) ORDER BY \(S.id)")
         while try stops.step() {
             out.stops.id.append(stops.int64(0))
@@ -69,6 +79,7 @@ extension WebWriter {
             out.stops.lon.append(stops.isNull(5) ? nil : stops.double(5))
             out.stops.locationType.append(Int(stops.int64(6)))
             out.stops.parent.append(stops.isNull(7) ? nil : stops.int64(7))
+            out.stops.wheelchair.append(int(stops, 8))
         }
         let lines = try db.prepare(
             "SELECT \(PackSchema.list([L.id, L.routeID, L.shortName, L.longName, L.type, L.colour, L.textColour])) "
@@ -98,31 +109,27 @@ extension WebWriter {
             out.serviceDates.type.append(Int(dates.int64(2)))
         }
         let trips = try db.prepare(
-            "SELECT \(T.id), \(T.tripID), \(T.line), \(T.service), \(T.headsign) FROM \(T.table) ORDER BY \(T.id)")
+            "SELECT \(T.id), \(T.tripID), \(T.line), \(T.service), \(T.headsign), \(T.wheelchair) FROM \(T.table) ORDER BY \(T.id)")
         while try trips.step() {
             out.trips.id.append(trips.int64(0))
             out.trips.tripId.append(trips.text(1) ?? "")
             out.trips.line.append(trips.int64(2))
             out.trips.service.append(trips.int64(3))
             out.trips.headsign.append(text(trips, 4))
+            out.trips.wheelchair.append(int(trips, 5))
         }
-        let departures = try db.prepare(
-            "SELECT \(P.stop), \(P.seconds), \(P.trip) FROM \(P.table) ORDER BY \(P.stop), \(P.seconds), \(P.trip)")
-        var lastStop: Int64? = nil
-        var lastSeconds: Int64 = 0
-        while try departures.step() {
-            let stop = departures.int64(0)
-            if stop != lastStop {
-                out.departures.stop.append(stop)
-                out.departures.counts.append(0)
-                lastStop = stop
-                lastSeconds = 0
-            }
-            out.departures.counts[out.departures.counts.count - 1] += 1
-            let seconds = departures.int64(1)
-            out.departures.seconds.append(seconds - lastSeconds)
-            lastSeconds = seconds
-            out.departures.trip.append(departures.int64(2))
+        let patterns = try db.prepare(P.allQuery)
+        while try patterns.step() {
+            guard let stops = TimetableCoding.decodeVarints(patterns.blob(2)),
+                let trips = TimetableCoding.decodeVarints(patterns.blob(3)),
+                let times = TimetableCoding.decodeVarints(patterns.blob(4))
+            else { throw EmitError.sqlite(path: "pattern", message: "pattern \(patterns.int64(0)) does not decode") }
+            out.patterns.flags.append(patterns.int64(1))
+            out.patterns.stopCounts.append(stops.count)
+            out.patterns.tripCounts.append(trips.count)
+            out.patterns.stops += stops
+            out.patterns.trips += trips
+            out.patterns.times += times
         }
         let frequencies = try db.prepare(
             "SELECT \(F.trip), \(F.start), \(F.end), \(F.headway) FROM \(F.table) ORDER BY \(F.trip), \(F.start)")
@@ -132,12 +139,12 @@ extension WebWriter {
             out.frequencies.end.append(frequencies.int64(2))
             out.frequencies.headway.append(frequencies.int64(3))
         }
-        let offsets = try db.prepare(
-            "SELECT \(O.stop), \(O.trip), \(O.offset) FROM \(O.table) ORDER BY \(O.stop), \(O.trip), \(O.offset)")
-        while try offsets.step() {
-            out.tripOffsets.stop.append(offsets.int64(0))
-            out.tripOffsets.trip.append(offsets.int64(1))
-            out.tripOffsets.offset.append(offsets.int64(2))
+        let footpaths = try db.prepare(W.allQuery)
+        while try footpaths.step() {
+            out.footpaths.from.append(footpaths.int64(0))
+            out.footpaths.to.append(footpaths.int64(1))
+            out.footpaths.metres.append(footpaths.int64(2))
+            out.footpaths.seconds.append(footpaths.isNull(3) ? nil : footpaths.int64(3))
         }
         return out
     }

@@ -230,6 +230,9 @@ public struct Manifest: Sendable, Codable, Equatable {
     public var deltas: [Delta]? = nil
     /// The web flavour (`web/`), for clients without SQLite; nil in manifests written before it existed.
     public var web: Web? = nil
+    /// Each GTFS feed's time zone (agency_timezone, an IANA name), in feed order: the zone of the pack's
+    /// departure and journey times. Nil without transit and in manifests written before journeys.
+    public var timezones: [String]? = nil
 
     public init(
         formatVersion: Int, dataVersion: Int, minReaderVersion: Int, createdAt: String, generator: String,

@@ -12,7 +12,9 @@ extension PackSchema {
         public static let cell = Column("cell", "INTEGER")
         public static let locationType = Column("location_type", "INTEGER NOT NULL")
         public static let parent = Column("parent", "INTEGER")
-        public static let columns = [id, feed, stopID, name, lat, lon, cell, locationType, parent]
+        /// wheelchair_boarding: NULL no information, 1 possible, 2 not possible.
+        public static let wheelchair = Column("wheelchair", "INTEGER")
+        public static let columns = [id, feed, stopID, name, lat, lon, cell, locationType, parent, wheelchair]
         public static let create = createTable(withoutRowID: false)
         public static let indexes = [
             Index("stop_by_stop_id", on: [stopID, feed]),
@@ -81,18 +83,46 @@ extension PackSchema {
         public static let service = Column("service", "INTEGER NOT NULL")
         public static let headsign = Column("headsign", "TEXT")
         public static let direction = Column("direction", "INTEGER")
-        public static let columns = [id, tripID, line, service, headsign, direction]
+        /// wheelchair_accessible: NULL no information, 1 accessible, 2 not.
+        public static let wheelchair = Column("wheelchair", "INTEGER")
+        public static let columns = [id, tripID, line, service, headsign, direction, wheelchair]
         public static let create = createTable(withoutRowID: false)
     }
 
-    /// `departure`: timed departures of trips without frequencies.
-    public enum Departure: TableSchema {
-        public static let table = Table.departure
-        public static let stop = Column("stop", "INTEGER NOT NULL")
-        public static let seconds = Column("seconds", "INTEGER NOT NULL")
-        public static let trip = Column("trip", "INTEGER NOT NULL")
-        public static let columns = [stop, seconds, trip]
-        public static let create = createTable(primaryKey: [stop, seconds, trip], withoutRowID: true)
+    /// `pattern`: the timetable, stored once: trips grouped by their ordered stops, each group's trips sorted by
+    /// departure and never overtaking one another (``TimetableCoding`` describes the BLOBs).
+    public enum Pattern: TableSchema {
+        public static let table = Table.pattern
+        public static let id = Column("id", "INTEGER PRIMARY KEY")
+        public static let flags = Column("flags", "INTEGER NOT NULL")
+        public static let stops = Column("stops", "BLOB NOT NULL")
+        public static let trips = Column("trips", "BLOB NOT NULL")
+        public static let times = Column("times", "BLOB NOT NULL")
+        public static let columns = [id, flags, stops, trips, times]
+        public static let create = createTable(withoutRowID: false)
+        /// ``flags`` bit: the trips go on to stops outside the pack, so the last stop is also a departure.
+        public static let throughFlag: Int64 = 1
+        /// ``flags`` bit: the pattern holds one frequency-based trip whose times are offsets from its first
+        /// departure (`frequency` gives the starts).
+        public static let frequencyFlag: Int64 = 2
+        /// Every pattern, in id order.
+        public static let allQuery = "SELECT \(id), \(flags), \(stops), \(trips), \(times) FROM \(table) ORDER BY \(id)"
+    }
+
+    /// `footpath`: changes between stops (and at one stop): transfers.txt first, then walking between stops of a
+    /// feed within ``TransitWalking/radius`` metres.
+    public enum Footpath: TableSchema {
+        public static let table = Table.footpath
+        public static let from = Column("from_stop", "INTEGER NOT NULL")
+        public static let to = Column("to_stop", "INTEGER NOT NULL")
+        /// Walking metres (straight line × ``TransitWalking/detour``), rounded up; 0 at one stop.
+        public static let metres = Column("metres", "INTEGER NOT NULL")
+        /// transfers.txt's time in seconds; NULL: walk the metres at the reader's speed; -1: forbidden.
+        public static let seconds = Column("seconds", "INTEGER")
+        public static let columns = [from, to, metres, seconds]
+        public static let create = createTable(primaryKey: [from, to], withoutRowID: true)
+        /// Every footpath by (from, to).
+        public static let allQuery = "SELECT \(from), \(to), \(metres), \(seconds) FROM \(table) ORDER BY \(from), \(to)"
     }
 
     /// `frequency`: headway-based trips.
@@ -105,15 +135,5 @@ extension PackSchema {
         public static let exactTimes = Column("exact_times", "INTEGER NOT NULL")
         public static let columns = [trip, start, end, headway, exactTimes]
         public static let create = createTable(primaryKey: [trip, start], withoutRowID: true)
-    }
-
-    /// `trip_offset`: seconds from a frequency trip's first departure to its departure at a stop.
-    public enum TripOffset: TableSchema {
-        public static let table = Table.tripOffset
-        public static let stop = Column("stop", "INTEGER NOT NULL")
-        public static let trip = Column("trip", "INTEGER NOT NULL")
-        public static let offset = Column("offset", "INTEGER NOT NULL")
-        public static let columns = [stop, trip, offset]
-        public static let create = createTable(primaryKey: [stop, trip, offset], withoutRowID: true)
     }
 }

@@ -35,7 +35,7 @@ import Foundation
 ///   through the same query and order equal bm25 scores by id.
 ///
 /// Transit (GTFS; several feeds are numbered 0, 1, … in input order, column `feed`):
-/// - `stop(id INTEGER PRIMARY KEY, feed, stop_id TEXT, name, lat, lon, cell, location_type, parent)`: every stop
+/// - `stop(id INTEGER PRIMARY KEY, feed, stop_id TEXT, name, lat, lon, cell, location_type, parent, wheelchair)`: every stop
 ///   of every feed. `id` is ``stopID(index:)`` of the stop's position in the order sorted by (feed, stop_id), so
 ///   stop ids are ≡ 3 (mod 4) and never collide with POI ids (`osmId × 4 + kind`, kind 0…2) in `search` or the
 ///   proximity index. `lat`, `lon` and `cell` are NULL without coordinates; `parent` is the `stop.id` of the
@@ -50,15 +50,20 @@ import Foundation
 ///   NULL for services defined by calendar_dates only.
 /// - `service_date(service, date, type, PRIMARY KEY(service, date)) WITHOUT ROWID`: calendar_dates, `type` 1
 ///   added, 2 removed (an exception wins over the calendar).
-/// - `trip(id INTEGER PRIMARY KEY, trip_id, line, service, headsign, direction)`: sorted by (feed, trip_id),
-///   ids from 1.
-/// - `departure(stop, seconds, trip, PRIMARY KEY(stop, seconds, trip)) WITHOUT ROWID`: one row per timed stop
-///   time that is not the last of its trip, for trips without frequencies. `seconds` counts from the start of
-///   the service day and may exceed 86 400 (25:10:00 = 90 600); departure time, else arrival time.
+/// - `trip(id INTEGER PRIMARY KEY, trip_id, line, service, headsign, direction, wheelchair)`: sorted by (feed,
+///   trip_id), ids from 1. `stop.wheelchair` and `trip.wheelchair` are GTFS wheelchair_boarding and
+///   wheelchair_accessible (1 yes, 2 no), NULL without information.
+/// - `pattern(id INTEGER PRIMARY KEY, flags, stops BLOB, trips BLOB, times BLOB)`: the timetable, once: trips
+///   grouped by their ordered stops (only timed stops inside the pack), split so no trip overtakes another, with
+///   arrival and departure at every stop (the terminus included) in ``TimetableCoding``'s delta-coded varints.
+///   Seconds count from the start of the service day and may exceed 86 400 (25:10:00 = 90 600); a missing
+///   arrival or departure is the other one. Departure boards and the journey planner both read it.
 /// - `frequency(trip, start, end, headway, exact_times, PRIMARY KEY(trip, start)) WITHOUT ROWID`: the trip's
 ///   first stop departs at start, start + headway, … while < end.
-/// - `trip_offset(stop, trip, offset, PRIMARY KEY(stop, trip, offset)) WITHOUT ROWID`: for frequency trips,
-///   seconds from the trip's first departure to its departure at the stop (last stop excluded).
+///   A frequency trip is a pattern of its own whose times are offsets from its first departure.
+/// - `footpath(from_stop, to_stop, metres, seconds, PRIMARY KEY(from_stop, to_stop)) WITHOUT ROWID`: changes:
+///   transfers.txt (station rows apply to their platforms; `seconds` its min_transfer_time, -1 forbidden), then
+///   walking within ``TransitWalking/radius`` between the stops of one feed (`seconds` NULL).
 /// Editorial content and copy (texts are JSON objects `{"<locale>": "<text>"}` with sorted keys, every city
 /// locale present, the default locale's text filling gaps):
 /// - `card(id TEXT PRIMARY KEY, position, icon, home, title)`: problem cards in display order; `home` 1 when listed
@@ -87,7 +92,10 @@ public enum PackSchema {
     /// (issue 15, smaller packs): no `poi_bucket`, no `poi.osm` and `poi.cell`, coordinates as integers × 10⁷,
     /// contentless `search` with dense rowids. Version 3: `poi.category` holds the category's code
     /// (``categoryCodesQuery``) instead of its id, and `poi.tags` is compact (``encodeTags(_:)``) instead of JSON.
-    public static let formatVersion: Int32 = 3
+    /// Version 4 (issue 31, journeys): the timetable as `pattern` rows (arrival and departure at every stop) and
+    /// `footpath`, replacing `departure` and `trip_offset`; transit time zones in meta. Readers open older packs
+    /// but answer transit queries (departures, journeys) from format 4 on.
+    public static let formatVersion: Int32 = 4
     /// The oldest format version readers still open. Format 1 differs only in the tables readers use: `poi` with
     /// `osm` and `cell` columns and REAL coordinates, `poi_bucket`, and a `search` table with content whose rowid
     /// is the place's id (readers then use the rowid as the id).
@@ -115,9 +123,9 @@ public enum PackSchema {
         public static let service = "service"
         public static let serviceDate = "service_date"
         public static let trip = "trip"
-        public static let departure = "departure"
+        public static let pattern = "pattern"
         public static let frequency = "frequency"
-        public static let tripOffset = "trip_offset"
+        public static let footpath = "footpath"
         public static let card = "card"
         public static let situation = "situation"
         public static let action = "action"
@@ -245,13 +253,17 @@ public enum PackSchema {
         public static let poiCount = "poi_count"
         public static let stopCount = "stop_count"
         public static let lineCount = "line_count"
-        /// Largest `departure.seconds` or frequency departure (`frequency.end` + offset) in the pack; absent
+        /// Largest departure (not at a trip's last stop) or frequency departure (`frequency.end` + offset) in the pack; absent
         /// without transit.
         public static let transitMaxSeconds = "transit_max_seconds"
         /// The words that name categories (``CategoryTerm/encode(_:)``); absent in packs before issue 32.
         public static let categoryTerms = "category_terms"
         /// Linked places (``PlaceLink/encode(_:)``); absent in packs before issue 32 and in packs without any.
         public static let placeLinks = "place_links"
+        /// Each feed's time zone (agency_timezone), comma-separated in feed order; absent without transit.
+        public static let transitTimezones = "transit_timezones"
+        /// Stops with their own stop_timezone: `stop_id=zone` pairs joined by `,` (feed 0's first); absent when none.
+        public static let transitStopTimezones = "transit_stop_timezones"
         public static let cardCount = "card_count"
         public static let routeCount = "route_count"
     }
@@ -261,8 +273,8 @@ public enum PackSchema {
     public static var tables: [any TableSchema.Type] {
         [
             Meta.self, Category.self, CategoryLabel.self, POI.self, POIName.self, POICategory.self, Search.self,
-            Stop.self, StopBucket.self, Line.self, Service.self, ServiceDate.self, Trip.self, Departure.self,
-            Frequency.self, TripOffset.self, Card.self, Situation.self, Action.self, Route.self, RouteWaypoint.self,
+            Stop.self, StopBucket.self, Line.self, Service.self, ServiceDate.self, Trip.self, Pattern.self,
+            Frequency.self, Footpath.self, Card.self, Situation.self, Action.self, Route.self, RouteWaypoint.self,
             Strings.self,
         ]
     }

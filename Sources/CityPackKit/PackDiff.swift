@@ -125,7 +125,6 @@ public struct PackDiff: Sendable, Codable, Equatable {
         typealias S = PackSchema.Stop
         typealias L = PackSchema.Line
         typealias T = PackSchema.Trip
-        typealias D = PackSchema.Departure
         typealias V = PackSchema.Service
         typealias R = PackSchema.Route
         typealias W = PackSchema.RouteWaypoint
@@ -168,9 +167,7 @@ public struct PackDiff: Sendable, Codable, Equatable {
                 entity: "trips", table: T.table,
                 sql: """
                     SELECT l.\(L.feed) || ':' || t.\(T.tripID) AS trip, t.\(T.headsign) AS headsign, l.\(L.routeID) AS line,
-                      s.\(V.serviceID) AS service, t.\(T.direction) AS direction,
-                      (SELECT count(*) FROM \(D.table) d WHERE d.\(D.trip) = t.\(T.id)) AS departures,
-                      (SELECT min(d.\(D.seconds)) FROM \(D.table) d WHERE d.\(D.trip) = t.\(T.id)) AS first_departure
+                      s.\(V.serviceID) AS service, t.\(T.direction) AS direction
                     FROM \(T.table) t JOIN \(L.table) l ON l.\(L.id) = t.\(T.line)
                       LEFT JOIN \(V.table) s ON s.\(V.id) = t.\(T.service)
                     """,

@@ -115,7 +115,6 @@ public final class PackReader: @unchecked Sendable {
         databasePath = file.path
         let db = try PackConnection.Database(path: file.path, mode: .readOnly)
         formatVersion = try PackOpener.checkFormat(of: db)
-        let transitMaxSeconds: Int64
         do {
             var values: [String: String] = [:]
             let metaRows = try db.prepare(PackSchema.Meta.selectAll)
@@ -132,7 +131,6 @@ public final class PackReader: @unchecked Sendable {
                 while try idRows.step() { ranked.append(idRows.int64(0)) }
             }
             searchIDs = ranked
-            transitMaxSeconds = values[PackSchema.MetaKey.transitMaxSeconds].flatMap { Int64($0) } ?? 0
             places = try PlaceLookup(database: db, cacheLimit: options.detailCacheLimit)
             directory = try PlaceDirectory(
                 db: db, index: proximityIndex, defaultLocale: meta.values[PackSchema.MetaKey.defaultLocale] ?? "en",
@@ -155,7 +153,7 @@ public final class PackReader: @unchecked Sendable {
             throw PackError.notAPack(path: file.path, message: "\(error)")
         }
         connection = PackConnection(database: db, ownedFile: file.owned ? file.path : nil)
-        transit = TransitReader(connection: connection, places: places, maxSeconds: transitMaxSeconds)
+        transit = TransitReader(connection: connection, places: places, meta: meta.values)
         editorial = EditorialReader(
             connection: connection, places: places, defaultLocale: meta.values[PackSchema.MetaKey.defaultLocale] ?? "en")
     }

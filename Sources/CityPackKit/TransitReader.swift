@@ -1,35 +1,57 @@
 import CityPackFormat
 import Foundation
 
-/// The transit side of a pack (GTFS): stops by stop_id and departure boards. Reached through
+/// The transit side of a pack (GTFS): stops by stop_id, departure boards and journeys. Reached through
 /// ``PackReader/transit``; shares the reader's database and lock, so it is `Sendable` and its calls are
-/// serialised with the reader's. Its statements are prepared on first use and released when the reader closes.
+/// serialised with the reader's. The timetable (``Timetable``) is read on first use and kept until the reader
+/// closes; departure boards and the journey planner both scan it.
 public final class TransitReader: @unchecked Sendable {
-    /// Prepared statements of the transit queries.
-    private struct Statements {
-        var stopsByCode: PackConnection.Statement
-        var children: PackConnection.Statement
-        var departures: PackConnection.Statement
-        var frequencies: PackConnection.Statement
-        var trip: PackConnection.Statement
-        var service: PackConnection.Statement
-        var exception: PackConnection.Statement
-    }
-
     private let connection: PackConnection
     private let places: PlaceLookup
-    /// Latest departure in seconds of its service day (meta `transit_max_seconds`), 0 without transit.
-    private let maxSeconds: Int64
-    private var statements: Statements?
+    private let meta: [String: String]
+    private var loaded: Timetable?
+    private var routing: RoutingData?
 
-    init(connection: PackConnection, places: PlaceLookup, maxSeconds: Int64) {
+    init(connection: PackConnection, places: PlaceLookup, meta: [String: String]) {
         self.connection = connection
         self.places = places
-        self.maxSeconds = maxSeconds
+        self.meta = meta
     }
 
-    /// Drops the prepared statements (the reader is closing; its lock is held).
-    func release() { statements = nil }
+    /// Drops the timetable (the reader is closing; its lock is held).
+    func release() {
+        loaded = nil
+        routing = nil
+    }
+
+    /// Each feed's time zone (GTFS agency_timezone, an IANA name such as `Europe/Rome`), in feed order; empty for
+    /// a pack without transit. Times in departures and journeys are local times of this zone.
+    public var timezones: [String] {
+        (meta[PackSchema.MetaKey.transitTimezones] ?? "").split(separator: ",").map(String.init)
+    }
+
+    /// The timetable, loaded on first use (lock held by the caller's `withDatabase`).
+    func timetable(_ db: PackConnection.Database) throws(PackError) -> Timetable {
+        if let loaded { return loaded }
+        let table = try Timetable.load(db, meta: meta)
+        loaded = table
+        return table
+    }
+
+    /// Runs `body` with the routing data, built from the timetable on first use (lock held).
+    func withRouting<T>(_ body: (RoutingData) throws(PackError) -> T) throws(PackError) -> T {
+        try connection.withDatabase { db throws(PackError) in
+            if let routing { return try body(routing) }
+            let built = RoutingData(try timetable(db))
+            routing = built
+            return try body(built)
+        }
+    }
+
+    /// Runs `body` with the loaded timetable (lock held).
+    func withTimetable<T>(_ body: (Timetable, PlaceLookup) throws(PackError) -> T) throws(PackError) -> T {
+        try connection.withDatabase { db throws(PackError) in try body(try timetable(db), places) }
+    }
 
     /// A GTFS stop by its stop_id (the first feed's when several feeds use the same id), or nil.
     /// - Parameters:
@@ -37,10 +59,9 @@ public final class TransitReader: @unchecked Sendable {
     ///   - locale: Unused for stops (GTFS has one name); kept for symmetry with ``PackReader/poi(id:locale:)``.
     /// - Throws: `PackError.closed`, `.sqlite`.
     public func stop(id: String, locale: String? = nil) throws(PackError) -> PlaceResult? {
-        try connection.withDatabase { db throws(PackError) in
-            let statements = try prepared(db)
-            guard let first = try stopRows(code: id, statements).first else { return nil }
-            return try places.result(first.id, locale: locale)
+        try withTimetable { table, places throws(PackError) in
+            guard let first = table.stopsByCode[id]?.first else { return nil }
+            return try places.result(table.stopPackID[Int(first)], locale: locale)
         }
     }
 
@@ -64,44 +85,8 @@ public final class TransitReader: @unchecked Sendable {
     public func departures(stop: String, date: ServiceDate, seconds: Int, limit: Int = 10) throws(PackError)
         -> [Departure]
     {
-        try connection.withDatabase { db throws(PackError) in
-            guard limit > 0 else { return [] }
-            let statements = try prepared(db)
-            var serving: [(id: Int64, code: String)] = []
-            for row in try stopRows(code: stop, statements) {
-                serving.append((row.id, row.code))
-                statements.children.reset()
-                statements.children.bind(1, row.id)
-                while try statements.children.step() {
-                    serving.append((statements.children.int64(0), statements.children.text(1) ?? ""))
-                }
-                statements.children.reset()
-            }
-            guard !serving.isEmpty else { return [] }
-
-            var context = QueryContext()
-            var found: [Departure] = []
-            let daysBack = Int(maxSeconds / 86_400)
-            for dayOffset in stride(from: -daysBack, through: 1, by: 1) {
-                let serviceDate = date.adding(days: dayOffset)
-                let shift = dayOffset * 86_400
-                let threshold = Int64(max(0, seconds - shift))
-                if dayOffset < 0 && threshold > maxSeconds { continue }
-                for stop in serving {
-                    try scheduledDepartures(
-                        stop: stop, from: threshold, on: serviceDate, shift: shift, limit: limit, statements, &context,
-                        into: &found)
-                    try frequencyDepartures(
-                        stop: stop, from: threshold, on: serviceDate, shift: shift, limit: limit, statements, &context,
-                        into: &found)
-                }
-            }
-            found.sort {
-                ($0.secondsFromQueryDate, $0.lineName, $0.tripID, $0.stopID)
-                    < ($1.secondsFromQueryDate, $1.lineName, $1.tripID, $1.stopID)
-            }
-            return Array(found.prefix(limit))
-        }
+        guard limit > 0 else { return [] }
+        return try withTimetable { table, _ in Self.departures(table, stop: stop, date: date, seconds: seconds, limit: limit) }
     }
 
     /// The next departures from a stop at a local date and time, as an app asks for them.
@@ -124,177 +109,91 @@ public final class TransitReader: @unchecked Sendable {
         return try departures(stop: stop, date: date, seconds: seconds, limit: limit)
     }
 
-    // MARK: - Internals (lock held)
+    // MARK: - Internals
 
-    private func prepared(_ db: PackConnection.Database) throws(PackError) -> Statements {
-        if let statements { return statements }
-        typealias S = PackSchema.Stop
-        typealias D = PackSchema.Departure
-        typealias O = PackSchema.TripOffset
-        typealias F = PackSchema.Frequency
-        typealias T = PackSchema.Trip
-        typealias L = PackSchema.Line
-        typealias V = PackSchema.Service
-        typealias X = PackSchema.ServiceDate
-        let prepared = Statements(
-            stopsByCode: try db.prepare(
-                "SELECT \(S.id), \(S.stopID) FROM \(S.table) WHERE \(S.stopID) = ?1 ORDER BY \(S.feed), \(S.id)",
-                persistent: true),
-            children: try db.prepare(
-                "SELECT \(S.id), \(S.stopID) FROM \(S.table) WHERE \(S.parent) = ?1 ORDER BY \(S.id)", persistent: true),
-            departures: try db.prepare(
-                "SELECT \(D.seconds), \(D.trip) FROM \(D.table) WHERE \(D.stop) = ?1 AND \(D.seconds) >= ?2 "
-                    + "ORDER BY \(D.seconds), \(D.trip)", persistent: true),
-            frequencies: try db.prepare(
-                "SELECT o.\(O.trip), o.\(O.offset), f.\(F.start), f.\(F.end), f.\(F.headway) FROM \(O.table) o "
-                    + "JOIN \(F.table) f ON f.\(F.trip) = o.\(O.trip) WHERE o.\(O.stop) = ?1 "
-                    + "ORDER BY o.\(O.trip), o.\(O.offset), f.\(F.start)", persistent: true),
-            trip: try db.prepare(
-                "SELECT t.\(T.tripID), t.\(T.service), t.\(T.headsign), l.\(L.routeID), l.\(L.shortName), "
-                    + "l.\(L.longName), l.\(L.type), l.\(L.colour), l.\(L.textColour) FROM \(T.table) t "
-                    + "JOIN \(L.table) l ON l.\(L.id) = t.\(T.line) WHERE t.\(T.id) = ?1", persistent: true),
-            service: try db.prepare(
-                "SELECT \(V.startDate), \(V.endDate), \(V.days) FROM \(V.table) WHERE \(V.id) = ?1", persistent: true),
-            exception: try db.prepare(
-                "SELECT \(X.type) FROM \(X.table) WHERE \(X.service) = ?1 AND \(X.date) = ?2", persistent: true))
-        statements = prepared
-        return prepared
-    }
-
-    /// Per-call caches: trips and whether a service runs on a date.
-    private struct QueryContext {
-        var trips: [Int64: TripInfo] = [:]
-        var runs: [Int64: Bool] = [:]  // key: service << 32 | yyyymmdd
-    }
-
-    private struct TripInfo {
-        var tripID: String
-        var service: Int64
-        var headsign: String?
-        var routeID: String
-        var shortName: String?
-        var longName: String?
-        var type: Int
-        var colour: String?
-        var textColour: String?
-    }
-
-    private func stopRows(code: String, _ statements: Statements) throws(PackError) -> [(id: Int64, code: String)] {
-        let stmt = statements.stopsByCode
-        stmt.reset()
-        stmt.bind(1, code)
-        defer { stmt.reset() }
-        var rows: [(id: Int64, code: String)] = []
-        while try stmt.step() { rows.append((stmt.int64(0), stmt.text(1) ?? code)) }
-        return rows
-    }
-
-    /// Timetabled departures of one stop on one service date from `threshold` seconds of that day: every row up
-    /// to the `limit`-th running one and those sharing its time (ties are ordered by line later).
-    private func scheduledDepartures(
-        stop: (id: Int64, code: String), from threshold: Int64, on date: ServiceDate, shift: Int, limit: Int,
-        _ statements: Statements, _ context: inout QueryContext, into found: inout [Departure]
-    ) throws(PackError) {
-        let stmt = statements.departures
-        stmt.reset()
-        stmt.bind(1, stop.id)
-        stmt.bind(2, threshold)
-        defer { stmt.reset() }
-        var accepted = 0
-        var lastSeconds = Int64.min
-        while try stmt.step() {
-            let seconds = stmt.int64(0)
-            if accepted >= limit && seconds > lastSeconds { break }
-            guard let trip = try tripInfo(stmt.int64(1), statements, &context),
-                try serviceRuns(trip.service, on: date, statements, &context)
-            else { continue }
-            found.append(makeDeparture(trip, stop: stop.code, date: date, seconds: Int(seconds), shift: shift))
-            accepted += 1
-            lastSeconds = seconds
+    /// The departure board from the timetable: for each serving stop and service date, each pattern's column at
+    /// the stop is binary-searched; up to `limit` running trips per pattern are taken, then all are sorted.
+    static func departures(_ table: Timetable, stop: String, date: ServiceDate, seconds: Int, limit: Int) -> [Departure] {
+        var serving: [Int32] = []
+        for row in table.stopsByCode[stop] ?? [] {
+            serving.append(row)
+            serving += table.children[row] ?? []
         }
-    }
-
-    /// Departures of frequency-based trips at one stop on one service date from `threshold` seconds of that day.
-    private func frequencyDepartures(
-        stop: (id: Int64, code: String), from threshold: Int64, on date: ServiceDate, shift: Int, limit: Int,
-        _ statements: Statements, _ context: inout QueryContext, into found: inout [Departure]
-    ) throws(PackError) {
-        let stmt = statements.frequencies
-        stmt.reset()
-        stmt.bind(1, stop.id)
-        var windows: [(trip: Int64, offset: Int64, start: Int64, end: Int64, headway: Int64)] = []
-        while try stmt.step() {
-            windows.append((stmt.int64(0), stmt.int64(1), stmt.int64(2), stmt.int64(3), stmt.int64(4)))
+        guard !serving.isEmpty else { return [] }
+        var found: [Departure] = []
+        var seen: Set<[Int]> = []
+        var runs: [Int: Bool] = [:]
+        func running(_ trip: Int32, _ day: ServiceDate) -> Bool {
+            let service = table.tripService[Int(trip)]
+            let key = Int(service) << 32 | day.yyyymmdd
+            if let known = runs[key] { return known }
+            let value = table.serviceRuns(service, on: day)
+            runs[key] = value
+            return value
         }
-        stmt.reset()
-        for w in windows where w.headway > 0 {
-            // First start t with t ≥ start, t ≡ start (mod headway) and t + offset ≥ threshold.
-            let earliest = max(w.start, threshold - w.offset)
-            var t = w.start + (earliest - w.start + w.headway - 1) / w.headway * w.headway
-            guard t < w.end, let trip = try tripInfo(w.trip, statements, &context),
-                try serviceRuns(trip.service, on: date, statements, &context)
-            else { continue }
-            var produced = 0
-            while t < w.end && produced < limit {
-                found.append(makeDeparture(trip, stop: stop.code, date: date, seconds: Int(t + w.offset), shift: shift))
-                produced += 1
-                t += w.headway
+        func add(_ trip: Int32, _ stop: Int32, _ day: ServiceDate, _ time: Int, _ shift: Int) {
+            guard seen.insert([Int(trip), Int(stop), day.yyyymmdd, time]).inserted else { return }
+            let line = Int(table.tripLine[Int(trip)])
+            found.append(Departure(
+                stopID: table.stopCode[Int(stop)], routeID: table.lineRouteID[line],
+                lineShortName: table.lineShortName[line], lineLongName: table.lineLongName[line],
+                routeType: table.lineType[line], colour: table.lineColour[line], textColour: table.lineTextColour[line],
+                headsign: table.tripHeadsign[Int(trip)], tripID: table.tripCode[Int(trip)], serviceDate: day,
+                seconds: time, secondsFromQueryDate: time + shift))
+        }
+        let daysBack = table.maxSeconds / 86_400
+        for dayOffset in stride(from: -daysBack, through: 1, by: 1) {
+            let day = date.adding(days: dayOffset)
+            let shift = dayOffset * 86_400
+            let threshold = max(0, seconds - shift)
+            if dayOffset < 0 && threshold > table.maxSeconds { continue }
+            for stop in serving {
+                for (p, position) in table.stopPatterns[Int(stop)] {
+                    let pattern = table.patterns[Int(p)]
+                    let i = Int(position)
+                    guard i < pattern.stops.count - 1 || pattern.through else { continue }
+                    let m = pattern.tripCount
+                    if pattern.frequency {
+                        let offset = Int(pattern.departures[i * m])
+                        let trip = pattern.trips[0]
+                        guard trip >= 0 else { continue }
+                        for w in table.frequencies[trip] ?? [] where w.headway > 0 {
+                            let earliest = max(w.start, threshold - offset)
+                            var t = w.start + (earliest - w.start + w.headway - 1) / w.headway * w.headway
+                            guard t < w.end, running(trip, day) else { continue }
+                            var produced = 0
+                            while t < w.end && produced < limit {
+                                add(trip, stop, day, t + offset, shift)
+                                produced += 1
+                                t += w.headway
+                            }
+                        }
+                        continue
+                    }
+                    // First trip departing at or after the threshold (the column is ascending).
+                    var lo = 0, hi = m
+                    while lo < hi {
+                        let mid = (lo + hi) / 2
+                        if Int(pattern.departures[i * m + mid]) < threshold { lo = mid + 1 } else { hi = mid }
+                    }
+                    var accepted = 0
+                    var lastTime = Int.min
+                    for k in lo..<m {
+                        let time = Int(pattern.departures[i * m + k])
+                        if accepted >= limit && time > lastTime { break }
+                        let trip = pattern.trips[k]
+                        guard trip >= 0, running(trip, day) else { continue }
+                        add(trip, stop, day, time, shift)
+                        accepted += 1
+                        lastTime = time
+                    }
+                }
             }
         }
-    }
-
-    private func makeDeparture(_ trip: TripInfo, stop: String, date: ServiceDate, seconds: Int, shift: Int) -> Departure {
-        Departure(
-            stopID: stop, routeID: trip.routeID, lineShortName: trip.shortName, lineLongName: trip.longName,
-            routeType: trip.type, colour: trip.colour, textColour: trip.textColour, headsign: trip.headsign,
-            tripID: trip.tripID, serviceDate: date, seconds: seconds, secondsFromQueryDate: seconds + shift)
-    }
-
-    private func tripInfo(_ id: Int64, _ statements: Statements, _ context: inout QueryContext) throws(PackError)
-        -> TripInfo?
-    {
-        if let cached = context.trips[id] { return cached }
-        let stmt = statements.trip
-        stmt.reset()
-        stmt.bind(1, id)
-        defer { stmt.reset() }
-        guard try stmt.step() else { return nil }
-        func optional(_ column: Int32) -> String? { stmt.isNull(column) ? nil : stmt.text(column) }
-        let info = TripInfo(
-            tripID: stmt.text(0) ?? "", service: stmt.int64(1), headsign: optional(2), routeID: stmt.text(3) ?? "",
-            shortName: optional(4), longName: optional(5), type: Int(stmt.int64(6)), colour: optional(7),
-            textColour: optional(8))
-        context.trips[id] = info
-        return info
-    }
-
-    /// calendar_dates decides when it names the date; else the calendar's date range and weekday mask.
-    private func serviceRuns(_ service: Int64, on date: ServiceDate, _ statements: Statements, _ context: inout QueryContext)
-        throws(PackError) -> Bool
-    {
-        let day = Int64(date.yyyymmdd)
-        let key = service << 32 | day
-        if let cached = context.runs[key] { return cached }
-        var runs = false
-        let exception = statements.exception
-        exception.reset()
-        exception.bind(1, service)
-        exception.bind(2, day)
-        if try exception.step() {
-            runs = exception.int64(0) == 1
-            exception.reset()
-        } else {
-            exception.reset()
-            let calendar = statements.service
-            calendar.reset()
-            calendar.bind(1, service)
-            if try calendar.step(), !calendar.isNull(0), !calendar.isNull(2) {
-                runs = calendar.int64(0) <= day && day <= calendar.int64(1)
-                    && calendar.int64(2) & (1 << Int64(date.weekday)) != 0
-            }
-            calendar.reset()
+        found.sort {
+            ($0.secondsFromQueryDate, $0.lineName, $0.tripID, $0.stopID)
+                < ($1.secondsFromQueryDate, $1.lineName, $1.tripID, $1.stopID)
         }
-        context.runs[key] = runs
-        return runs
+        return Array(found.prefix(limit))
     }
 }

@@ -108,11 +108,17 @@ public struct TransitStop: Sendable, Hashable {
     public var locationType: Int8
     public var parentStation: String?
     public var zoneID: String?
+    /// stop_timezone (an IANA zone) when the row gives a valid one.
+    public var timezone: String?
+    /// wheelchair_boarding: 0 no information (empty or invalid), 1 possible, 2 not possible.
+    public var wheelchairBoarding: Int8
     public var line: Int32
     public init(id: String, name: String?, coordinate: Coordinate?, locationType: Int8, parentStation: String?,
-        zoneID: String? = nil, line: Int32)
+        zoneID: String? = nil, timezone: String? = nil, wheelchairBoarding: Int8 = 0, line: Int32)
     {
+        self.wheelchairBoarding = wheelchairBoarding
         self.zoneID = zoneID
+        self.timezone = timezone
         self.id = id
         self.name = name
         self.coordinate = coordinate
@@ -158,10 +164,13 @@ public struct TransitTrip: Sendable, Hashable {
     public var directionID: Int8?
     public var blockID: String?
     public var shapeID: String?
+    /// wheelchair_accessible: 0 no information (empty or invalid), 1 accessible, 2 not.
+    public var wheelchairAccessible: Int8
     public var line: Int32
     public init(id: String, routeID: String, serviceID: String, headsign: String?, directionID: Int8?,
-        blockID: String?, shapeID: String?, line: Int32)
+        blockID: String?, shapeID: String?, wheelchairAccessible: Int8 = 0, line: Int32)
     {
+        self.wheelchairAccessible = wheelchairAccessible
         self.id = id
         self.routeID = routeID
         self.serviceID = serviceID
@@ -272,10 +281,13 @@ public struct TransitTransfer: Sendable, Hashable {
     public var fromTripID: String?
     public var toTripID: String?
     public var transferType: Int8
+    /// min_transfer_time in seconds, nil when empty or invalid.
+    public var minTransferTime: Int32?
     public var line: Int32
     public init(fromStopID: String?, toStopID: String?, fromRouteID: String?, toRouteID: String?,
-        fromTripID: String?, toTripID: String?, transferType: Int8, line: Int32)
+        fromTripID: String?, toTripID: String?, transferType: Int8, minTransferTime: Int32? = nil, line: Int32)
     {
+        self.minTransferTime = minTransferTime
         self.fromStopID = fromStopID
         self.toStopID = toStopID
         self.fromRouteID = fromRouteID

@@ -167,6 +167,13 @@ package final class SQLiteStatement<Failure: SQLiteFailure> {
     package func bind(_ index: Int32, _ value: String) {
         sqlite3_bind_text(stmt, index, value, -1, citypack_sqlite_transient())
     }
+    /// Binds a BLOB (copied by SQLite; an empty array binds an empty BLOB, not NULL).
+    package func bind(_ index: Int32, _ value: [UInt8]) {
+        value.withUnsafeBytes { raw in
+            _ = sqlite3_bind_blob(stmt, index, raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(raw.count),
+                citypack_sqlite_transient())
+        }
+    }
     /// Binds an integer, or NULL.
     package func bind(_ index: Int32, _ value: Int64?) {
         if let value { bind(index, value) } else { sqlite3_bind_null(stmt, index) }
@@ -205,6 +212,12 @@ package final class SQLiteStatement<Failure: SQLiteFailure> {
     package func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(stmt, column) }
     /// A real column of the current row.
     package func double(_ column: Int32) -> Double { sqlite3_column_double(stmt, column) }
+    /// A BLOB column of the current row as bytes; empty for NULL or an empty BLOB.
+    package func blob(_ column: Int32) -> [UInt8] {
+        let count = Int(sqlite3_column_bytes(stmt, column))
+        guard count > 0, let p = sqlite3_column_blob(stmt, column) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: p, count: count))
+    }
     /// Whether a column of the current row is NULL.
     package func isNull(_ column: Int32) -> Bool { sqlite3_column_type(stmt, column) == SQLITE_NULL }
 

@@ -8,6 +8,8 @@
 //   pack.search('toilet', 'de');
 //   pack.departures('11515', '2014-10-20', '07:45', 5);
 
+import { buildRouting, endpoint, journeyDayNumber, journeyJSON, JOURNEY_DEFAULTS, plan, resolve } from './journeys.js';
+
 // <generated: WebFlavour.javaScriptConstants>
 /** Web format version this reader understands (manifest `web.format` and each part's `format`). */
 export const WEB_FORMAT = 2;
@@ -1103,6 +1105,63 @@ export class CityPack {
     }
     return departures(t, String(stopId), day, seconds, limit);
   }
+
+  /**
+   * Journeys between two places, as `citypack query --journey --format json` lists them (TransitReader.journeys):
+   * RAPTOR over the transit part; times are ISO 8601 local date-times with the feed's UTC offset.
+   * @param {string} from GTFS stop_id or `lat,lon`
+   * @param {string} to GTFS stop_id or `lat,lon`
+   * @param {string} date `YYYY-MM-DD` (the feed's local date)
+   * @param {string|number} time `HH:MM` (or `HH:MM:SS`), or seconds since midnight
+   * @param {{arriveBy?: boolean, window?: number, maxTransfers?: number, maxWalk?: number, minChange?: number,
+   *   walkSpeed?: number, wheelchair?: boolean}} [options] window in minutes; maxWalk metres (0: no walking);
+   *   minChange seconds; wheelchair: avoid trips and stops marked not accessible
+   * @returns {Array<{id, departure, arrival, transfers, legs}>}
+   */
+  journeys(from, to, date, time, options = {}) {
+    const { r, o, day, seconds } = this._journeyQuery(date, time, options);
+    const mode = options.arriveBy
+      ? { kind: 'arriveBy', window: (options.window ?? 120) * 60 }
+      : options.window != null
+        ? { kind: 'range', window: options.window * 60 }
+        : { kind: 'departAt' };
+    const zone = this._part('transit').json.timezones?.[0] ?? '';
+    return plan(r, endpoint(from), endpoint(to), day, seconds, mode, o).map((j) => journeyJSON(j, zone));
+  }
+
+  /**
+   * Resolves a journey id offline (TransitReader.journey(id:)): `{status: 'found', journey}`, `{status: 'gone',
+   * nearest}` (nearest may be null) or `{status: 'invalid'}`; journeys as in journeys().
+   */
+  journey(id, options = {}) {
+    const { r, o } = this._journeyQuery('1970-01-01', 0, options);
+    const zone = this._part('transit').json.timezones?.[0] ?? '';
+    const found = resolve(r, id, o);
+    if (found.status === 'found') return { status: 'found', journey: journeyJSON(found.journey, zone) };
+    if (found.status === 'gone') return { status: 'gone', nearest: found.nearest ? journeyJSON(found.nearest, zone) : null };
+    return found;
+  }
+
+  _journeyQuery(date, time, options) {
+    const t = this._part('transit');
+    const day = parseDate(date);
+    if (day == null) throw new PackError('part', `not a date: ${date}`);
+    let seconds = time;
+    if (typeof time === 'string') {
+      const m = /^(\d{1,2}):(\d{2})(?::(\d{2}))?$/.exec(time.trim());
+      if (!m) throw new PackError('part', `not a time: ${time}`);
+      seconds = Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3] ?? 0);
+    }
+    if (!t._routing) t._routing = buildRouting(t);
+    const o = {
+      maxTransfers: options.maxTransfers ?? JOURNEY_DEFAULTS.maxTransfers,
+      walkSpeed: options.walkSpeed ?? JOURNEY_DEFAULTS.walkSpeed,
+      maxWalkMetres: options.maxWalk ?? JOURNEY_DEFAULTS.maxWalkMetres,
+      minChangeSeconds: options.minChange ?? JOURNEY_DEFAULTS.minChangeSeconds,
+      wheelchair: options.wheelchair ?? JOURNEY_DEFAULTS.wheelchair,
+    };
+    return { r: t._routing, o, day: journeyDayNumber(day), seconds };
+  }
 }
 
 /**
@@ -1399,6 +1458,41 @@ function loadEditorial(json) {
   return json;
 }
 
+/**
+ * Decodes the transit part's `patterns` (TimetableCoding in the Swift sources): per pattern its stop ids, trip
+ * ids, times stop-major (`departures[i * tripCount + k]`, Int32Array), and its `through` and `frequency` flags.
+ */
+export function decodePatterns(pt) {
+  const out = [];
+  let s = 0;
+  let tr = 0;
+  let tm = 0;
+  for (let p = 0; p < pt.flags.length; p++) {
+    const n = pt.stopCounts[p];
+    const m = pt.tripCounts[p];
+    const stops = new Array(n);
+    let acc = 0;
+    for (let i = 0; i < n; i++) stops[i] = acc += pt.stops[s++];
+    const trips = new Array(m);
+    acc = 0;
+    for (let k = 0; k < m; k++) trips[k] = acc += pt.trips[tr++];
+    const arrivals = new Int32Array(n * m);
+    const departures = new Int32Array(n * m);
+    const row = new Array(2 * n).fill(0);
+    for (let k = 0; k < m; k++) {
+      for (let j = 0; j < 2 * n; j++) row[j] += pt.times[tm++];
+      departures[k] = row[0];
+      arrivals[k] = row[0] - row[1];
+      for (let i = 1; i < n; i++) {
+        arrivals[i * m + k] = departures[(i - 1) * m + k] + row[2 * i];
+        departures[i * m + k] = arrivals[i * m + k] + row[2 * i + 1];
+      }
+    }
+    out.push({ stops, trips, arrivals, departures, through: (pt.flags[p] & 1) !== 0, frequency: (pt.flags[p] & 2) !== 0 });
+  }
+  return out;
+}
+
 function loadTransit(json) {
   const st = json.stops;
   const byCode = new Map();
@@ -1419,21 +1513,15 @@ function loadTransit(json) {
     children.get(parent).push(i);
   }
   for (const list of children.values()) list.sort((a, b) => st.id[a] - st.id[b]);
-  // Departures per stop: absolute seconds and trips.
-  const dep = new Map();
-  let k = 0;
-  for (let s = 0; s < json.departures.stop.length; s++) {
-    const count = json.departures.counts[s];
-    const seconds = new Float64Array(count);
-    const trips = new Float64Array(count);
-    let acc = 0;
-    for (let j = 0; j < count; j++, k++) {
-      acc += json.departures.seconds[k];
-      seconds[j] = acc;
-      trips[j] = json.departures.trip[k];
-    }
-    dep.set(json.departures.stop[s], { seconds, trips });
-  }
+  // The timetable: patterns decoded once (journeys.js reads the same), and each stop's (pattern, position) pairs.
+  const timetable = decodePatterns(json.patterns);
+  const stopPatterns = new Map();
+  timetable.forEach((pattern, p) => {
+    pattern.stops.forEach((stop, i) => {
+      if (!stopPatterns.has(stop)) stopPatterns.set(stop, []);
+      stopPatterns.get(stop).push([p, i]);
+    });
+  });
   const index = (ids) => {
     const m = new Map();
     ids.forEach((id, i) => m.set(id, i));
@@ -1444,11 +1532,6 @@ function loadTransit(json) {
     if (!freqByTrip.has(trip)) freqByTrip.set(trip, []);
     freqByTrip.get(trip).push(i);
   });
-  const offsetsByStop = new Map();
-  json.tripOffsets.stop.forEach((stop, i) => {
-    if (!offsetsByStop.has(stop)) offsetsByStop.set(stop, []);
-    offsetsByStop.get(stop).push(i);
-  });
   const exceptions = new Map();
   json.serviceDates.service.forEach((service, i) => exceptions.set(`${service}:${json.serviceDates.date[i]}`, json.serviceDates.type[i]));
   return {
@@ -1457,12 +1540,12 @@ function loadTransit(json) {
     byCode,
     stopIndex,
     children,
-    dep,
+    timetable,
+    stopPatterns,
     tripIndex: index(json.trips.id),
     lineIndex: index(json.lines.id),
     serviceIndex: index(json.services.id),
     freqByTrip,
-    offsetsByStop,
     exceptions,
   };
 }
@@ -1552,6 +1635,13 @@ function departures(t, code, date, seconds, limit) {
       stop_id: stopCode,
       _key: secs + shift,
     });
+  const seen = new Set();
+  const add = (trip, tripId, stopCode, stopId, serviceDate, secs, shift) => {
+    const key = `${tripId}:${stopId}:${serviceDate}:${secs}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    found.push(make(trip, stopCode, serviceDate, secs, shift));
+  };
   for (let dayOffset = -daysBack; dayOffset <= 1; dayOffset++) {
     const serviceDate = dateOfDayNumber(base + dayOffset);
     const weekday = ((((base + dayOffset + 3) % 7) + 7) % 7);
@@ -1561,52 +1651,53 @@ function departures(t, code, date, seconds, limit) {
     for (const i of serving) {
       const stopId = st.id[i];
       const code2 = st.stopId[i];
-      // Timetabled departures: up to `limit` running ones and those sharing the last one's time.
-      const d = t.dep.get(stopId);
-      if (d) {
+      // Each pattern's column at the stop is ascending: up to `limit` running trips per pattern (and those
+      // sharing the last one's time); frequency patterns from their windows.
+      for (const [p, i] of t.stopPatterns.get(stopId) ?? []) {
+        const pattern = t.timetable[p];
+        const n = pattern.stops.length;
+        const m = pattern.trips.length;
+        if (!(i < n - 1 || pattern.through)) continue;
+        if (pattern.frequency) {
+          const offset = pattern.departures[i * m];
+          const tripId = pattern.trips[0];
+          for (const f of t.freqByTrip.get(tripId) ?? []) {
+            const fr = t.json.frequencies;
+            const start = fr.start[f];
+            const end = fr.end[f];
+            const headway = fr.headway[f];
+            if (!(headway > 0)) continue;
+            const earliest = Math.max(start, threshold - offset);
+            let tt = start + Math.trunc((earliest - start + headway - 1) / headway) * headway;
+            if (!(tt < end)) continue;
+            const trip = tripInfo(t, tripId, trips);
+            if (!trip || !serviceRuns(t, trip.service, serviceDate, weekday, runsCache)) continue;
+            let produced = 0;
+            while (tt < end && produced < limit) {
+              add(trip, tripId, code2, stopId, serviceDate, tt + offset, shift);
+              produced += 1;
+              tt += headway;
+            }
+          }
+          continue;
+        }
         let lo = 0;
-        let hi = d.seconds.length;
+        let hi = m;
         while (lo < hi) {
           const mid = (lo + hi) >>> 1;
-          if (d.seconds[mid] < threshold) lo = mid + 1;
+          if (pattern.departures[i * m + mid] < threshold) lo = mid + 1;
           else hi = mid;
         }
         let accepted = 0;
         let lastSeconds = -Infinity;
-        for (let k = lo; k < d.seconds.length; k++) {
-          const secs = d.seconds[k];
+        for (let k = lo; k < m; k++) {
+          const secs = pattern.departures[i * m + k];
           if (accepted >= limit && secs > lastSeconds) break;
-          const trip = tripInfo(t, d.trips[k], trips);
+          const trip = tripInfo(t, pattern.trips[k], trips);
           if (!trip || !serviceRuns(t, trip.service, serviceDate, weekday, runsCache)) continue;
-          found.push(make(trip, code2, serviceDate, secs, shift));
+          add(trip, pattern.trips[k], code2, stopId, serviceDate, secs, shift);
           accepted += 1;
           lastSeconds = secs;
-        }
-      }
-      // Frequency trips.
-      const offsets = t.offsetsByStop.get(stopId) ?? [];
-      const windows = [];
-      for (const o of offsets) {
-        const trip = t.json.tripOffsets.trip[o];
-        const offset = t.json.tripOffsets.offset[o];
-        for (const f of t.freqByTrip.get(trip) ?? []) {
-          const fr = t.json.frequencies;
-          windows.push({ trip, offset, start: fr.start[f], end: fr.end[f], headway: fr.headway[f] });
-        }
-      }
-      windows.sort((a, b) => a.trip - b.trip || a.offset - b.offset || a.start - b.start);
-      for (const w of windows) {
-        if (!(w.headway > 0)) continue;
-        const earliest = Math.max(w.start, threshold - w.offset);
-        let tt = w.start + Math.trunc((earliest - w.start + w.headway - 1) / w.headway) * w.headway;
-        if (!(tt < w.end)) continue;
-        const trip = tripInfo(t, w.trip, trips);
-        if (!trip || !serviceRuns(t, trip.service, serviceDate, weekday, runsCache)) continue;
-        let produced = 0;
-        while (tt < w.end && produced < limit) {
-          found.push(make(trip, code2, serviceDate, tt + w.offset, shift));
-          produced += 1;
-          tt += w.headway;
         }
       }
     }

@@ -78,6 +78,13 @@ struct Bench: ParsableCommand {
     @Option(name: .long, help: "Random points for --search.")
     var points: Int = 1000
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Instead: the journey planner on this pack (manifest, folder or pack): earliest arrival p50/p99 with ≤ 5 "
+            + "transfers, 60-minute range queries, the routing data's load time, and an independent connection scan "
+            + "on the same queries. Targets (Milan, release): p50 ≤ 5 ms, p99 ≤ 30 ms, range ≤ 100 ms, load ≤ 150 ms.",
+        valueName: "manifest"))
+    var journeys: String?
+
     func validate() throws {
         if country != nil && bboxes == nil { throw ValidationError("--country needs --bboxes") }
         if fleetCities < 1 { throw ValidationError("--fleet-cities must be at least 1") }
@@ -103,6 +110,14 @@ struct Bench: ParsableCommand {
                 format: "  search(word, near:): p50 %.1f µs, p90 %.1f µs (%d queries)\n",
                 figures.medianNanoseconds / 1000, figures.p90Nanoseconds / 1000, figures.queries)
             Terminal.out(text)
+            return
+        }
+        if let journeys {
+            let first = try PackArgument.open(journeys)
+            let path = first.databasePath
+            defer { first.close() }
+            let result = try JourneyBenchmark.run(open: { try PackArgument.open(journeys) }, databasePath: path)
+            Terminal.out(result.text)
             return
         }
         if let incremental {

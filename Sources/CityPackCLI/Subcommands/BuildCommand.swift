@@ -316,6 +316,7 @@ enum BuildRunner {
                         + (m.copy.map { "; \(m.counts.cards ?? 0) cards, \(m.counts.routes ?? 0) routes, \($0.count) copy files" } ?? "")
                         + (m.web.map { "; web flavour \($0.parts.reduce(0) { $0 + $1.totalBytes }) bytes in \($0.parts.count) parts" } ?? "")
                         + "; \(summary)\n")
+                if (m.counts.stops ?? 0) > 0 { Self.reportReachability(emitted.manifestPath) }
             } else if bag.hasErrors {
                 Terminal.err("citypack: \(command) failed: \(summary)\(emit ? "; no pack was written" : "")\n")
             } else {
@@ -350,6 +351,23 @@ enum BuildRunner {
             parts.append(transit.joined(separator: ", "))
         }
         return parts.joined(separator: "; ")
+    }
+
+    /// Per feed, the stops reachable from the busiest stop within two hours of a weekday morning: a network that
+    /// falls apart (a broken feed, a wrong calendar) shows here. Best effort: a pack that does not open says so.
+    static func reportReachability(_ manifestPath: String) {
+        do {
+            let reader = try PackReader.open(manifest: URL(fileURLWithPath: manifestPath))
+            defer { reader.close() }
+            for r in try reader.transit.reachability() {
+                let name = r.busiestStopName.map { " (\($0))" } ?? ""
+                Terminal.err(
+                    "transit: feed \(r.feed): \(r.reachable) of \(r.served) served stops reachable within 2 h of 08:00 on "
+                        + "\(r.date) from the busiest stop \(r.busiestStopID)\(name)\n")
+            }
+        } catch {
+            Terminal.err("citypack: note: journeys not checked: \(error)\n")
+        }
     }
 
     /// The version written into reports (`citypack 0.1.0` → `0.1.0`).

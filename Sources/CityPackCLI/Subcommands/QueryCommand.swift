@@ -9,10 +9,11 @@ enum DataFormat: String, ExpressibleByArgument, CaseIterable {
 }
 
 /// `citypack query <manifest-or-pack> --near LAT,LON [--radius M] [--category CAT] | --search TEXT [--near LAT,LON]
-/// | --departures STOP_ID --at 'YYYY-MM-DD HH:MM'`: what an app would get.
+/// | --departures STOP_ID --at 'YYYY-MM-DD HH:MM' | --journey FROM --to TO --at 'YYYY-MM-DD HH:MM' [journey options]`:
+/// what an app would get.
 struct Query: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Query a pack as an app would: places near a point, a text search, or departures from a stop.",
+        abstract: "Query a pack as an app would: places near a point, a text search, departures from a stop, or journeys.",
         discussion: """
             JSON output: {"results": [{"id", "kind", "osm", "stop_id", "name", "named", "category", "also", "linked_id", \
             "lat", "lon", "distance_m"}]}, sorted by distance for --near, and for --search by relevance (a category \
@@ -23,8 +24,18 @@ struct Query: ParsableCommand {
             position is given.
             --departures: {"stop": {...}, "departures": [{"line", "headsign", "time", "date", "seconds", "trip",
             "route_type", "colour", "stop_id"}]}, where date is the service date, seconds count from its start (may \
-            exceed 86400) and time is the wall clock HH:MM. Exit codes: 0 ok, 64 usage, 66 pack not found, 1 the \
-            pack is invalid (bad hash, unknown format version) or has no such stop.
+            exceed 86400) and time is the wall clock HH:MM.
+            --journey FROM --to TO (a GTFS stop_id or LAT,LON) --at 'YYYY-MM-DD HH:MM' (the feed's local time): \
+            {"journeys": [{"id", "departure", "arrival", "transfers", "legs": [{"mode": "walk" | "ride", "from": \
+            {"stop_id", "name", "lat", "lon"}, "to": {...}, "departure", "arrival", "trip_id", "route_id", "line", \
+            "headsign", "metres", "stops"}]}]}; times are ISO 8601 local date-times with the feed's UTC offset; \
+            trip_id, route_id, line, headsign and stops (the calls between boarding and alighting) on ride legs, \
+            metres on walk legs. Defaults: --max-transfers 5, --max-walk 800 (0: no walking, changes at one stop \
+            only), --min-change 60 seconds, walking 1.25 m/s. --window MIN lists every Pareto journey leaving in \
+            [at, at + MIN]; --arrive-by finds the latest departures arriving by --at (searching --window, default \
+            120, minutes back); --wheelchair avoids trips and stops the feed marks not accessible.
+            Exit codes: 0 ok, 64 usage, 66 pack not found, 1 the pack is invalid (bad hash, unknown format version) \
+            or has no such stop.
             """)
 
     @Argument(help: "A manifest.json, a folder holding one, a .citypack.gz or a decompressed pack database.")
@@ -46,8 +57,32 @@ struct Query: ParsableCommand {
     @Option(name: .long, help: "GTFS stop_id whose next departures to list (a station includes its platforms).")
     var departures: String?
 
-    @Option(name: .long, help: "Date and time for --departures: 'YYYY-MM-DD HH:MM'.")
+    @Option(name: .long, help: "Date and time for --departures and --journey: 'YYYY-MM-DD HH:MM' (the feed's local time).")
     var at: String?
+
+    @Option(name: .long, parsing: .unconditional, help: "Journey origin: a GTFS stop_id or LAT,LON.")
+    var journey: String?
+
+    @Option(name: .long, parsing: .unconditional, help: "Journey destination: a GTFS stop_id or LAT,LON.")
+    var to: String?
+
+    @Flag(name: .long, help: "--at is the latest arrival (journeys).")
+    var arriveBy = false
+
+    @Option(name: .long, help: "Departure window in minutes (journeys): every Pareto journey leaving in it.")
+    var window: Int?
+
+    @Option(name: .long, help: "Most transfers of a journey (default 5).")
+    var maxTransfers: Int = 5
+
+    @Option(name: .long, help: "Longest walk in metres (default 800; 0: no walking at all).")
+    var maxWalk: Int = 800
+
+    @Option(name: .long, help: "Seconds to change at one stop where transfers.txt says nothing (default 60).")
+    var minChange: Int = 60
+
+    @Flag(name: .long, help: "Step-free journeys: avoid trips and stops the feed marks not wheelchair accessible.")
+    var wheelchair = false
 
     @Option(name: .long, help: "Locale used to pick display names (default: the pack's default locale).")
     var locale: String?
@@ -62,21 +97,32 @@ struct Query: ParsableCommand {
     var format: DataFormat = .human
 
     func validate() throws {
-        if [near != nil || search != nil, departures != nil].filter({ $0 }).count != 1
-            || (departures != nil && near != nil)
+        if [near != nil || search != nil, departures != nil, journey != nil].filter({ $0 }).count != 1
+            || ((departures != nil || journey != nil) && near != nil)
         {
-            throw ValidationError("give --near LAT,LON, --search TEXT (with or without --near) or --departures STOP_ID")
+            throw ValidationError(
+                "give one of --near LAT,LON, --search TEXT (with or without --near), --departures STOP_ID or --journey FROM --to TO")
         }
         if search != nil && (radius != nil || category != nil) {
             throw ValidationError("--radius and --category go with --near alone; --search --near lists nearest first")
         }
-        if departures != nil {
-            guard let at else { throw ValidationError("--departures needs --at 'YYYY-MM-DD HH:MM'") }
+        if departures != nil || journey != nil {
+            let what = departures != nil ? "--departures" : "--journey"
+            guard let at else { throw ValidationError("\(what) needs --at 'YYYY-MM-DD HH:MM'") }
             if Self.parseDateTime(at) == nil {
                 throw ValidationError("--at must be 'YYYY-MM-DD HH:MM' (a real date, 00:00 to 23:59), got '\(at)'")
             }
         } else if at != nil {
-            throw ValidationError("--at is only used with --departures")
+            throw ValidationError("--at is only used with --departures and --journey")
+        }
+        if journey != nil {
+            if to == nil { throw ValidationError("--journey needs --to TO (a stop_id or LAT,LON)") }
+            if let window, !(1...1440).contains(window) { throw ValidationError("--window must be 1 to 1440 minutes") }
+            if !(0...15).contains(maxTransfers) { throw ValidationError("--max-transfers must be 0 to 15") }
+            if !(0...5000).contains(maxWalk) { throw ValidationError("--max-walk must be 0 to 5000 metres") }
+            if !(0...3600).contains(minChange) { throw ValidationError("--min-change must be 0 to 3600 seconds") }
+        } else if to != nil || arriveBy || window != nil || wheelchair {
+            throw ValidationError("--to, --arrive-by, --window and --wheelchair are only used with --journey")
         }
         if let near, Self.parseLatLon(near) == nil {
             throw ValidationError("--near must be LAT,LON in degrees (e.g. 43.7384,7.4246)")
@@ -107,6 +153,22 @@ struct Query: ParsableCommand {
 
     func run() throws {
         let reader = try PackArgument.open(pack)
+        if let journey, let to, let at, let (date, seconds) = Self.parseDateTime(at) {
+            let from = JourneyEndpoint(journey), destination = JourneyEndpoint(to)
+            for (endpoint, text) in [(from, journey), (destination, to)] {
+                if case .stop(let code) = endpoint, try reader.transit.stop(id: code) == nil {
+                    Terminal.err("citypack: error: the pack has no stop with stop_id '\(text)'\n")
+                    throw ExitCode(ExitCodes.dataErrors)
+                }
+            }
+            let options = JourneyOptions(
+                maxTransfers: maxTransfers, maxWalkMetres: maxWalk, minChangeSeconds: minChange, wheelchair: wheelchair)
+            let list = try reader.transit.journeys(
+                from: from, to: destination, date: date, seconds: seconds, arriveBy: arriveBy, window: window,
+                options: options)
+            JourneyOutput.write(list, timezone: reader.transit.timezones.first ?? "", format: format)
+            return
+        }
         if let departures, let at, let (date, seconds) = Self.parseDateTime(at) {
             guard let stop = try reader.transit.stop(id: departures, locale: locale) else {
                 Terminal.err("citypack: error: the pack has no stop with stop_id '\(departures)'\n")

@@ -130,13 +130,14 @@ struct GTFSTableParser {
             if lat == nil || lon == nil { lat = nil; lon = nil }
             let type = cells.int(c[4], "location_type", in: 0...4) ?? 0
             let parent = cells.id(c[5], "parent_station", required: false)
-            _ = cells.timezone(c[6], "stop_timezone", cache: &cache)
+            let timezone = cells.timezone(c[6], "stop_timezone", cache: &cache)
             _ = cells.url(c[7], "stop_url")
-            _ = cells.int(c[8], "wheelchair_boarding", in: 0...2)
+            let wheelchair = cells.int(c[8], "wheelchair_boarding", in: 0...2) ?? 0
             let coordinate = lat.map { Coordinate(lat: $0, lon: lon!) }
             if index[id] == nil { index[id] = Int32(feed.stops.count) }
             feed.stops.append(TransitStop(id: id, name: name, coordinate: coordinate, locationType: Int8(type),
-                parentStation: parent, zoneID: cells.id(c[9], "zone_id", required: false), line: cells.line))
+                parentStation: parent, zoneID: cells.id(c[9], "zone_id", required: false), timezone: timezone,
+                wheelchairBoarding: Int8(wheelchair), line: cells.line))
         }
     }
 
@@ -185,14 +186,15 @@ struct GTFSTableParser {
             let route = cells.id(c[1], "route_id")
             let service = cells.id(c[2], "service_id")
             let direction = cells.int(c[4], "direction_id", in: 0...1)
-            _ = cells.int(c[7], "wheelchair_accessible", in: 0...2)
+            let wheelchair = cells.int(c[7], "wheelchair_accessible", in: 0...2) ?? 0
             _ = cells.int(c[8], "bikes_allowed", in: 0...2)
             guard let id, let route, let service else { return }
             if index[id] == nil { index[id] = Int32(feed.trips.count) }
             feed.trips.append(TransitTrip(
                 id: id, routeID: route, serviceID: service, headsign: cells.string(c[3]),
                 directionID: direction.map(Int8.init), blockID: cells.id(c[5], "block_id", required: false),
-                shapeID: cells.id(c[6], "shape_id", required: false), line: cells.line))
+                shapeID: cells.id(c[6], "shape_id", required: false), wheelchairAccessible: Int8(wheelchair),
+                line: cells.line))
         }
     }
 
@@ -413,7 +415,7 @@ struct GTFSTableParser {
             }
             let cells = GTFSCells(row, bag: bag, key: c[0], ids: ids)
             let type = cells.int(c[6], "transfer_type", in: 0...5) ?? 0
-            _ = cells.int(c[7], "min_transfer_time", in: 0...Int(Int32.max))
+            let minTime = cells.int(c[7], "min_transfer_time", in: 0...Int(Int32.max))
             feed.transfers.append(TransitTransfer(
                 fromStopID: cells.id(c[0], "from_stop_id", required: false),
                 toStopID: cells.id(c[1], "to_stop_id", required: false),
@@ -421,7 +423,7 @@ struct GTFSTableParser {
                 toRouteID: cells.id(c[3], "to_route_id", required: false),
                 fromTripID: cells.id(c[4], "from_trip_id", required: false),
                 toTripID: cells.id(c[5], "to_trip_id", required: false),
-                transferType: Int8(type), line: cells.line))
+                transferType: Int8(type), minTransferTime: minTime.map { Int32($0) }, line: cells.line))
         }
     }
 

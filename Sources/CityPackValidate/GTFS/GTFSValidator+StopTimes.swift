@@ -36,6 +36,7 @@ extension GTFSValidator {
             var walk = StopTimeWalk(trip: t)
             let rows = st.byTrip[Int(range.lowerBound)..<Int(range.upperBound)].map(Int.init)
             MissingTripEdgeRule.check(rows, st, walk, c)
+            TripRevisitsStopRule.check(rows, st, walk, c)
             fastTravel.start(c.feed.trips[t])
             for r in rows {
                 OnlyArrivalOrDepartureRule.check(r, st, walk, c)
