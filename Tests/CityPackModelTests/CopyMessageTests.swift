@@ -68,7 +68,9 @@ import Testing
         }
         #expect(CopyKeys.required.contains("error.locate_timeout.action"))
         #expect(CopyKeys.required.contains("offline.no_pack_offline.title"))
-        #expect(CopyKeys.required.count == 6 * 3 + 1 + 6 * 2)
+        // Offline states (title, message, action) + progress, location errors, pack states + chooser + empty
+        // state, download errors (message, action).
+        #expect(CopyKeys.required.count == 6 * 3 + 1 + 6 * 2 + 10 + 2 + 8 * 2)
     }
 
     /// Random texts over the characters that matter: parsing never traps, and whatever parses comes back

@@ -2,6 +2,18 @@
 
 /** Web format version this reader understands (manifest `web.format` and each part's `format`). */
 export const WEB_FORMAT: number;
+/** Default result counts (the same in CityPackKit and the CLI). */
+export const DEFAULT_SEARCH_LIMIT: number;
+export const DEFAULT_NEARBY_LIMIT: number;
+export const DEFAULT_LISTING_LIMIT: number;
+/** How the writer cuts the places rows into chunks (docs/WEB.md). */
+export const ROW_CHUNKING: { minBytes: number; maxBytes: number; divisor: number; rowBytes: number };
+/** The folds search applies to letters users type without (ß → ss, æ → ae, …; docs/WEB.md). */
+export const SEARCH_FOLDS: Record<string, string>;
+/** `text` with every letter of SEARCH_FOLDS replaced. */
+export function searchFold(text: string): string;
+/** Decodes the transit part's packed trip patterns (for tools and tests). */
+export function decodePatterns(patterns: unknown): unknown[];
 
 /** Stable codes of PackError. */
 export type PackErrorCode = 'manifest' | 'hash' | 'size' | 'signature' | 'format' | 'fetch' | 'part';
@@ -81,14 +93,54 @@ export interface Place {
   kind: 'poi' | 'stop';
   osm?: string;
   stop_id?: string;
-  name?: string;
+  /** Never empty: an unnamed place has its category's label in the locale (then `named` is false). */
+  name: string;
+  named: boolean;
   category: string;
   also?: string[];
+  /** The other id of a GTFS stop and OSM feature of the same place (one result). */
+  linked_id?: number;
   lat: number;
   lon: number;
-  /** Metres (nearby only). */
+  /** Metres, when a position is given (nearby, search near a point). */
   distance_m?: number;
 }
+/** A bounding box in degrees (minLon > maxLon crosses the antimeridian). */
+export interface Box { minLon: number; minLat: number; maxLon: number; maxLat: number }
+/** A place to go from or to in a journey leg. */
+export interface JourneyPlace { stop_id?: string; name?: string; lat: number; lon: number }
+/** One leg of a journey: a walk, or a ride on one trip. */
+export interface JourneyLeg {
+  mode: 'walk' | 'ride';
+  from: JourneyPlace;
+  to: JourneyPlace;
+  /** ISO 8601 local date-time with the feed's UTC offset. */
+  departure: string;
+  arrival: string;
+  trip_id?: string;
+  route_id?: string;
+  line?: string;
+  headsign?: string;
+  /** Walk legs: metres walked. */
+  metres?: number;
+  /** Ride legs: the calls between boarding and alighting. */
+  stops?: Array<JourneyPlace & { arrival?: string; departure?: string }>;
+}
+export interface Journey { id: string; departure: string; arrival: string; transfers: number; legs: JourneyLeg[] }
+export interface JourneyOptions {
+  arriveBy?: boolean;
+  /** Minutes. */
+  window?: number;
+  maxTransfers?: number;
+  /** Metres; 0: no walking. */
+  maxWalk?: number;
+  /** Seconds. */
+  minChange?: number;
+  /** Metres per second. */
+  walkSpeed?: number;
+  wheelchair?: boolean;
+}
+export type JourneyLookup = { status: 'found'; journey: Journey } | { status: 'gone'; nearest: Journey | null } | { status: 'invalid' };
 export interface Card { id: string; title: string; icon?: string; home?: boolean; position?: number }
 export interface Situation { id: string; card: string; title: string; body?: string; position?: number }
 export interface Action { id: string; situation: string; kind: string; target?: string; label: string; text?: string; position?: number }
@@ -124,9 +176,10 @@ export class CityPack {
   has(name: string): boolean;
   load(name: string): Promise<void>;
   /** POIs and stops within `radius` metres (default 25), nearest first. */
-  nearby(lat: number, lon: number, radius?: number, options?: { limit?: number; locale?: string }): Place[];
+  nearby(lat: number, lon: number, radius?: number, options?: { limit?: number; offset?: number; locale?: string; category?: string }): Place[];
+  places(box: Box, options?: { category?: string; limit?: number; offset?: number; locale?: string }): Place[];
   place(id: number, locale?: string): Place | null;
-  search(text: string, locale?: string, options?: { limit?: number }): Place[];
+  search(text: string, locale?: string, options?: { near?: { lat: number; lon: number } | [number, number]; limit?: number; offset?: number }): Place[];
   cards(locale?: string, options?: { homeOnly?: boolean }): Card[];
   situations(card: string, locale?: string): Situation[];
   actions(situation: string, locale?: string): Action[];
@@ -136,6 +189,10 @@ export class CityPack {
   string(key: string, locale?: string): string | Record<string, string> | null;
   stop(stopId: string): Stop | null;
   departures(stopId: string, date: string, time: string | number, limit?: number): Departure[];
+  /** Journeys (RAPTOR) from and to a GTFS stop_id or `lat,lon`, at a local date and time (docs/JOURNEYS.md). */
+  journeys(from: string, to: string, date: string, time: string | number, options?: JourneyOptions): Journey[];
+  /** Resolves a journey id offline. */
+  journey(id: string, options?: JourneyOptions): JourneyLookup;
 }
 
 export function openPack(fetchLike: FetchLike, manifestURL: string, options?: OpenOptions): Promise<CityPack>;

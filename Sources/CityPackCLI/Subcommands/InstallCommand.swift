@@ -7,12 +7,12 @@ struct Install: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Download or update a city from a catalog into a pack library folder (CityPackKit's PackLibrary).",
         discussion: """
-            Fetches the catalog (a conditional request when it was fetched before), then the city's manifest and the
-            delta from the installed version when the catalog lists one smaller than the pack, else the full pack;
-            resumes cut transfers (Range + If-Range), retries with back-off, verifies everything in a staging
+            Fetches the catalog (a conditional request when it was fetched before), then the city's manifest and the \
+            delta from the installed version when the catalog lists one smaller than the pack, else the full pack; \
+            resumes cut transfers (Range + If-Range), retries with back-off, verifies everything in a staging \
             folder, and switches the new version in atomically: the installed version opens throughout.
-            Exit codes: 0 the city is on disk at the catalog's version, 1 the download failed (the reason is one
-            of offline, timeout, server_error, not_enough_space, damaged, tampered, older_release, unsupported),
+            Exit codes: 0 the city is on disk at the catalog's version, 1 the download failed (the reason is one \
+            of offline, timeout, server_error, not_enough_space, damaged, tampered, older_release, unsupported), \
             64 usage, 66 missing key file, 74 the store cannot be created.
             """)
 

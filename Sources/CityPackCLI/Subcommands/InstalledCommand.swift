@@ -7,7 +7,7 @@ struct Installed: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List the cities installed in a pack library folder (version, bytes on disk); works offline.",
         discussion: """
-            Opening the folder removes what an interrupted install left (staging folders, temporary files, versions
+            Opening the folder removes what an interrupted install left (staging folders, temporary files, versions \
             no pointer names); the JSON output lists them under "cleaned". Exit codes: 0, 64 usage, 74 I/O failure.
             """)
 
