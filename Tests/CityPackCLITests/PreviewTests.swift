@@ -159,7 +159,8 @@ enum RawHTTP {
     @Test func guardServesTheSiteAndThePack() throws {
         #expect(PreviewPath(target: "/") == .page)
         #expect(PreviewPath(target: "/preview.js") == .pageScript)
-        #expect(PreviewPath(target: "/citypack.js") == .reader)
+        #expect(PreviewPath(target: "/citypack.js") == .reader("citypack.js"))
+        #expect(PreviewPath(target: "/journeys.js") == .reader("journeys.js"))
         #expect(PreviewPath(target: "/state.json") == .state)
         #expect(PreviewPath(target: "/events") == .events)
         #expect(PreviewPath(target: "/pack/web/places.json.gz") == .pack(["web", "places.json.gz"]))

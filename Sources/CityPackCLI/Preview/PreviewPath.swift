@@ -12,7 +12,9 @@ import Foundation
 enum PreviewPath: Equatable {
     case page
     case pageScript
-    case reader
+    /// A module of the web reader beside `clients/web/citypack.js`: `citypack.js` itself or what it imports
+    /// (`journeys.js`), by file name.
+    case reader(String)
     case state
     case events
     /// A file under the city's output folder, as path segments (each checked).
@@ -38,7 +40,7 @@ enum PreviewPath: Equatable {
         switch decoded {
         case "/", "/index.html": self = .page; return
         case "/preview.js": self = .pageScript; return
-        case "/citypack.js": self = .reader; return
+        case "/citypack.js", "/journeys.js": self = .reader(String(decoded.dropFirst())); return
         case "/state.json": self = .state; return
         case "/events": self = .events; return
         default: break

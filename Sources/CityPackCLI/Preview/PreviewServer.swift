@@ -35,8 +35,9 @@ struct PreviewHandler: HTTPHandler {
             return Self.body(Data(PreviewPage.html.utf8), type: "text/html; charset=utf-8")
         case .pageScript:
             return Self.body(Data(PreviewPage.script.utf8), type: "text/javascript; charset=utf-8")
-        case .reader:
-            guard let readerPath, let data = FileManager.default.contents(atPath: readerPath) else {
+        case .reader(let name):
+            let path = readerPath.map { (($0 as NSString).deletingLastPathComponent as NSString).appendingPathComponent(name) }
+            guard let path, let data = FileManager.default.contents(atPath: path) else {
                 return Self.plain(.notFound, "clients/web/citypack.js was not found beside this citypack\n")
             }
             return Self.body(data, type: "text/javascript; charset=utf-8")

@@ -1,0 +1,91 @@
+import Foundation
+
+/// A copy key with the values of its placeholders (`{percent}`, `{size}`, `{status}`, `{city}`): what an app looks
+/// up in a pack's string table (``EditorialReader/string(key:locale:)``) and fills in.
+public struct CopyLine: Sendable, Equatable {
+    /// The key in templates/copy (`pack.state.downloading`, `download_error.offline.message`, …).
+    public var key: String
+    /// Placeholder name → value.
+    public var values: [String: String]
+
+    public init(_ key: String, _ values: [String: String] = [:]) {
+        self.key = key
+        self.values = values
+    }
+
+    /// The message of ``key`` from `table` (a plain text, or a plural's `other` form) with ``values`` filled in;
+    /// the key itself when the table lacks it. `{{` and `}}` are literal braces.
+    public func text(in table: [String: LocalizedString]) -> String {
+        let message: String
+        switch table[key] {
+        case .text(let text)?: message = text
+        case .plural(let forms)?: message = forms["other"] ?? forms.values.sorted().first ?? key
+        case nil: return key
+        }
+        var out = ""
+        var rest = Substring(message)
+        while let open = rest.firstIndex(where: { $0 == "{" || $0 == "}" }) {
+            out += rest[..<open]
+            let after = rest.index(after: open)
+            if after < rest.endIndex, rest[after] == rest[open] {
+                out.append(rest[open])
+                rest = rest[rest.index(after: after)...]
+            } else if rest[open] == "{", let close = rest[after...].firstIndex(of: "}") {
+                let name = String(rest[after..<close])
+                out += values[name] ?? "{\(name)}"
+                rest = rest[rest.index(after: close)...]
+            } else {
+                out.append(rest[open])
+                rest = rest[after...]
+            }
+        }
+        return out + rest
+    }
+}
+
+/// What a city's line on the offline screen says for its state, as copy lines: the state or error text, a headline
+/// over it ("Update failed" when an installed city failed to update) and the next step's action. The Swift twin of
+/// citypack's `describeState` (clients/web/library.js), with the same keys.
+public struct PackStateCopy: Sendable, Equatable {
+    /// The line under the city's name.
+    public var text: CopyLine
+    /// A headline above it, or nil.
+    public var headline: CopyLine?
+    /// The button's label (a failure's next step), or nil.
+    public var action: CopyLine?
+}
+
+extension PackState {
+    /// The copy of this state (keys in templates/copy: `pack.state.*`, `download_error.<reason>.*`).
+    /// - Parameters:
+    ///   - cityName: The city's display name, for `{city}`.
+    ///   - installed: Whether a version of the city is installed: `applying` then says "Updating…", else "Saving for
+    ///     offline…".
+    ///   - size: Formats a byte count for `{size}` (default: megabytes with one decimal, "1.5 MB").
+    public func copy(cityName: String, installed: Bool, size: (Int64) -> String = PackState.megabytes) -> PackStateCopy {
+        switch self {
+        case .notDownloaded: return PackStateCopy(text: CopyLine("pack.state.not_downloaded"))
+        case .queued: return PackStateCopy(text: CopyLine("pack.state.queued"))
+        case .downloading(let bytes, let total):
+            let percent = total > 0 ? min(100, bytes * 100 / total) : 0
+            return PackStateCopy(text: CopyLine("pack.state.downloading", ["percent": String(percent), "size": size(total)]))
+        case .applying: return PackStateCopy(text: CopyLine(installed ? "pack.state.updating" : "pack.state.installing"))
+        case .onDisk: return PackStateCopy(text: CopyLine("pack.state.on_disk"))
+        case .onDiskOutOfDate(_, _, let updateBytes):
+            return PackStateCopy(text: CopyLine("pack.state.update_available", ["size": size(Int64(updateBytes))]))
+        case .failed(let failure, let installedVersion):
+            let values = [
+                "status": failure.status.map(String.init) ?? "", "size": size(failure.bytesNeeded ?? 0), "city": cityName,
+            ]
+            return PackStateCopy(
+                text: CopyLine(failure.copyKey + ".message", values),
+                headline: installedVersion == nil ? nil : CopyLine("pack.state.update_failed"),
+                action: CopyLine(failure.copyKey + ".action", values))
+        }
+    }
+
+    /// "1.5 MB" (10⁶ bytes, one decimal; "0.1 MB" for anything smaller).
+    public static func megabytes(_ bytes: Int64) -> String {
+        String(format: "%.1f MB", max(0.1, Double(bytes) / 1_000_000))
+    }
+}
