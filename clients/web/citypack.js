@@ -666,15 +666,7 @@ export class CityPack {
 
   /** A file's text after its size and SHA-256 are checked against the manifest and it is gunzipped. */
   async _verifiedText(entry) {
-    const href = new URL(entry.path, this._url).href;
-    const { bytes, encoding } = await fetchResponseBytes(this._fetch, href);
-    if (bytes.length !== entry.bytes) {
-      throw new PackError('size', `${entry.path}: ${bytes.length} bytes, the manifest says ${entry.bytes}${reencodingHint(entry.path, bytes, encoding)}`);
-    }
-    const digest = await sha256Hex(bytes);
-    if (digest !== entry.sha256) {
-      throw new PackError('hash', `${entry.path}: SHA-256 ${digest} is not the manifest's ${entry.sha256}${reencodingHint(entry.path, bytes, encoding)}`);
-    }
+    const bytes = await this._verifiedBytes(entry);
     let plain;
     try {
       plain = await gunzip(bytes);
@@ -685,6 +677,13 @@ export class CityPack {
   }
 
   async _verifiedJSON(entry, gzipped) {
+    const bytes = await this._verifiedBytes(entry);
+    const plain = gzipped ? await gunzip(bytes) : bytes;
+    return JSON.parse(new TextDecoder().decode(plain));
+  }
+
+  /** A file's bytes, checked against the manifest's size and SHA-256 (a mismatch names a re-encoding server). */
+  async _verifiedBytes(entry) {
     const href = new URL(entry.path, this._url).href;
     const { bytes, encoding } = await fetchResponseBytes(this._fetch, href);
     if (bytes.length !== entry.bytes) {
@@ -694,8 +693,7 @@ export class CityPack {
     if (digest !== entry.sha256) {
       throw new PackError('hash', `${entry.path}: SHA-256 ${digest} is not the manifest's ${entry.sha256}${reencodingHint(entry.path, bytes, encoding)}`);
     }
-    const plain = gzipped ? await gunzip(bytes) : bytes;
-    return JSON.parse(new TextDecoder().decode(plain));
+    return bytes;
   }
 
   _part(name) {

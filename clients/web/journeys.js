@@ -4,24 +4,16 @@
 // Times count seconds from the query date's 00:00 in the feed's time zone; service days from
 // date − ⌊latest / 86 400⌋ to date + 1 run. See docs/WEB.md and Sources/CityPackKit/Raptor.swift for the model.
 
+// The great-circle distance of the reader (a function declaration: usable although citypack.js imports this module).
+import { distance } from './citypack.js';
+
 const INF = 1073741823; // Int32.max / 2, as RaptorSearch.infinity
 const DETOUR = 1.3; // TransitWalking.detour
-const EARTH_RADIUS = 6371008.8; // GreatCircle.earthRadius
 
 /** Journey defaults (JourneyOptions): 5 transfers, 1.25 m/s, 800 m per walk, 60 s to change at one stop. */
 export const JOURNEY_DEFAULTS = Object.freeze({ maxTransfers: 5, walkSpeed: 1.25, maxWalkMetres: 800, minChangeSeconds: 60, wheelchair: false });
 
-function haversine(lat1, lon1, lat2, lon2) {
-  const radians = Math.PI / 180;
-  const phi1 = lat1 * radians;
-  const phi2 = lat2 * radians;
-  const sinDPhi = Math.sin((phi2 - phi1) / 2);
-  const sinDLambda = Math.sin(((lon2 - lon1) * radians) / 2);
-  const a = sinDPhi * sinDPhi + Math.cos(phi1) * Math.cos(phi2) * sinDLambda * sinDLambda;
-  return 2 * EARTH_RADIUS * Math.asin(Math.min(1, Math.sqrt(a)));
-}
-
-const walkMetres = (lat1, lon1, lat2, lon2) => Math.ceil(haversine(lat1, lon1, lat2, lon2) * DETOUR);
+const walkMetres = (lat1, lon1, lat2, lon2) => Math.ceil(distance(lat1, lon1, lat2, lon2) * DETOUR);
 const walkSeconds = (metres, speed) => Math.ceil(metres / speed);
 /** Swift's `.rounded()` (half away from zero). */
 const roundHalfAway = (x) => Math.sign(x) * Math.round(Math.abs(x));
