@@ -558,6 +558,16 @@ function compareStrings(a, b) {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/** A query's local date (`YYYY-MM-DD`, as a day number) and time (`HH:MM[:SS]` or seconds since midnight). */
+function localDayAndSeconds(date, time) {
+  const day = parseDate(date);
+  if (day == null) throw new PackError('part', `not a date: ${date}`);
+  if (typeof time !== 'string') return { day, seconds: time };
+  const m = /^(\d{1,2}):(\d{2})(?::(\d{2}))?$/.exec(time.trim());
+  if (!m) throw new PackError('part', `not a time: ${time}`);
+  return { day, seconds: Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3] ?? 0) };
+}
+
 function omitNull(object) {
   for (const k of Object.keys(object)) if (object[k] === null || object[k] === undefined) delete object[k];
   return object;
@@ -1093,14 +1103,7 @@ export class CityPack {
    */
   departures(stopId, date, time, limit = 10) {
     const t = this._part('transit');
-    const day = parseDate(date);
-    if (day == null) throw new PackError('part', `not a date: ${date}`);
-    let seconds = time;
-    if (typeof time === 'string') {
-      const m = /^(\d{1,2}):(\d{2})(?::(\d{2}))?$/.exec(time.trim());
-      if (!m) throw new PackError('part', `not a time: ${time}`);
-      seconds = Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3] ?? 0);
-    }
+    const { day, seconds } = localDayAndSeconds(date, time);
     return departures(t, String(stopId), day, seconds, limit);
   }
 
@@ -1142,14 +1145,7 @@ export class CityPack {
 
   _journeyQuery(date, time, options) {
     const t = this._part('transit');
-    const day = parseDate(date);
-    if (day == null) throw new PackError('part', `not a date: ${date}`);
-    let seconds = time;
-    if (typeof time === 'string') {
-      const m = /^(\d{1,2}):(\d{2})(?::(\d{2}))?$/.exec(time.trim());
-      if (!m) throw new PackError('part', `not a time: ${time}`);
-      seconds = Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3] ?? 0);
-    }
+    const { day, seconds } = localDayAndSeconds(date, time);
     if (!t._routing) t._routing = buildRouting(t);
     const o = {
       maxTransfers: options.maxTransfers ?? JOURNEY_DEFAULTS.maxTransfers,
