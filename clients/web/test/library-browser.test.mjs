@@ -55,7 +55,12 @@ test('example app: install, every fault on update, resume, then offline after a 
     });
     window.__observer.observe(document.getElementById('cities'), { childList: true, subtree: true, attributes: true });
   })()`);
-  const click = (selector) => browser.evaluate(`document.querySelector(${JSON.stringify(selector)}).click()`);
+  /** Clicks the element once the page shows it: the list renders on the library's events, after its copy tables load
+   * (asynchronously), so "ready" can come a moment before the row's button. */
+  const click = async (selector) => {
+    await until(`${selector} to be shown`, 30, () => browser.evaluate(`document.querySelector(${JSON.stringify(selector)}) != null`));
+    await browser.evaluate(`document.querySelector(${JSON.stringify(selector)}).click()`);
+  };
   /** The UI path: the chip opens the city, Toilets lists places; and a second library on the same storage opens it. */
   async function installedOpens() {
     await click('#chips button.chip[data-city="monaco"]');
