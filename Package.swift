@@ -83,9 +83,15 @@ let package = Package(
             dependencies: [
                 "CityPackCompiler", "CityPackKit", "CityPackDiagnostics", "CityPackModel", "CityPackIngest",
                 "CityPackDevTools", "CityPackEmit", "CityPackFormat", "CityPackSupport", "CityPackStorage", "CCityPackZlib",
+                "CityPackPreview",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "FlyingFox", package: "FlyingFox"),
             ]),
+        // `citypack preview`'s server (FlyingFox, loopback only), its request-target guard, the page's state and the
+        // page itself: Assets/*, embedded by scripts/embed-assets.py into PreviewPage+Files.swift.
+        .target(
+            name: "CityPackPreview",
+            dependencies: [.product(name: "FlyingFox", package: "FlyingFox")],
+            exclude: ["Assets"]),
         // Dev tooling, not shipped in any library: `citypack bench`'s measurements and the osm-testdata
         // conformance run. The CLI keeps the thin `bench` subcommand over it.
         .target(
@@ -107,6 +113,7 @@ let package = Package(
         .testTarget(name: "CityPackEmitTests", dependencies: ["CityPackEmit", "CityPackKit", "CityPackDevTools", "CityPackFormat", "CityPackModel", "CityPackIngest", "CityPackDiagnostics", "CityPackSupport", "CityPackStorage", "CityPackTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "CityPackKitTests", dependencies: ["CityPackKit", "CityPackEmit", "CityPackCompiler", "CityPackFormat", "CityPackSupport", "CityPackStorage", "CityPackModel", "CityPackTestSupport"]),
         .testTarget(name: "CityPackCLITests", dependencies: ["CityPackCLI", "CityPackCompiler", "CityPackDiagnostics", "CityPackDevTools", "CityPackKit", "CityPackFormat", "CityPackSupport", "CityPackTestSupport"]),
+        .testTarget(name: "CityPackPreviewTests", dependencies: ["CityPackPreview", "CityPackTestSupport"]),
         .testTarget(name: "CityPackCompilerTests", dependencies: ["CityPackCompiler", "CityPackDiagnostics", "CityPackModel", "CityPackIngest", "CityPackTestSupport", "CCityPackSQLite"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]

@@ -139,42 +139,6 @@ enum RawHTTP {
         return (city, tmp.appendingPathComponent("outputs"))
     }
 
-    /// Targets that try to leave the served folders, as sent by hand or by tools: dot segments raw and
-    /// percent-encoded (once and twice, upper and lower case), backslashes, NUL, absolute-form and `//` targets.
-    static let traversals = [
-        "/../etc/passwd", "/pack/../../etc/passwd", "/pack/web/../../../etc/passwd", "/%2e%2e/etc/passwd",
-        "/%2e%2e%2fetc%2fpasswd", "/pack/%2e%2e%2f%2e%2e%2fcity.yaml", "/pack/..%2f..%2fetc/passwd", "/pack/%2E%2E/%2E%2E/etc/passwd",
-        "/pack/%252e%252e%252f%252e%252e%252fetc%252fpasswd", "/pack/..\\..\\etc\\passwd", "/pack/%5c..%5c..%5cetc%5cpasswd",
-        "/pack/manifest.json%00.html", "/pack/web/%00", "/pack/.lock", "/pack/./manifest.json", "//etc/passwd",
-        "http://127.0.0.1/etc/passwd", "/etc/passwd", "/pack//etc/passwd", "/pack/%2fetc%2fpasswd", "/..", "/pack/..",
-    ]
-
-    @Test(arguments: traversals)
-    func guardRefusesTraversal(_ target: String) {
-        let verdict = PreviewPath(target: target)
-        #expect(verdict == .forbidden || verdict == .notFound, "\(target) → \(verdict)")
-        if case .pack(let segments) = verdict { Issue.record("\(target) reached the pack folder as \(segments)") }
-    }
-
-    @Test func guardServesTheSiteAndThePack() throws {
-        #expect(PreviewPath(target: "/") == .page)
-        #expect(PreviewPath(target: "/preview.js") == .pageScript)
-        #expect(PreviewPath(target: "/citypack.js") == .reader("citypack.js"))
-        #expect(PreviewPath(target: "/journeys.js") == .reader("journeys.js"))
-        #expect(PreviewPath(target: "/state.json") == .state)
-        #expect(PreviewPath(target: "/events") == .events)
-        #expect(PreviewPath(target: "/pack/web/places.json.gz") == .pack(["web", "places.json.gz"]))
-        #expect(PreviewPath(target: "/pack/manifest%2Ejson") == .pack(["manifest.json"]))
-        #expect(PreviewPath(target: "/nothing") == .notFound)
-        // A symbolic link inside the folder that points out of it is not followed.
-        let tmp = try TestPaths.temporaryDirectory("preview-link")
-        try Data("inside".utf8).write(to: tmp.appendingPathComponent("a.json"))
-        try FileManager.default.createSymbolicLink(atPath: tmp.appendingPathComponent("out").path, withDestinationPath: "/etc")
-        #expect(PreviewPath.file(["a.json"], under: tmp.path) != nil)
-        #expect(PreviewPath.file(["out", "passwd"], under: tmp.path) == nil)
-        #expect(PreviewPath.file(["missing.json"], under: tmp.path) == nil)
-    }
-
     /// The running server: every traversal variant sent raw is refused (and nothing of /etc/passwd or the
     /// sources leaks), a foreign Host is refused, and the pack, page, state and reader are served.
     @Test func serverRefusesPathsOutsideItsFolders() throws {
@@ -182,7 +146,7 @@ enum RawHTTP {
         let preview = try RunningCitypack(["preview", city.path, "--output", output.path, "--port", "0"])
         let port = try #require(preview.previewPort(), "no URL printed; stderr:\n\(preview.stderr.suffix(3000))")
         #expect(preview.stdout.contains("Previewing Monaco at http://127.0.0.1:\(port)/"))
-        for target in Self.traversals {
+        for target in PreviewTargets.traversals {
             let r = try #require(RawHTTP.get(target, port: port), "no answer to \(target)")
             #expect(r.status == 403 || r.status == 404, "\(target) → \(r.status)")
             #expect(!r.response.contains("root:") && !r.response.contains("<osm") && !r.response.contains("bbox:"), "\(target) leaked:\n\(r.response.prefix(500))")
@@ -191,6 +155,8 @@ enum RawHTTP {
         #expect(RawHTTP.get("/state.json", port: port, host: "attacker.example:\(port)")?.status == 403)
         #expect(RawHTTP.get("/", port: port)?.status == 200)
         #expect(RawHTTP.get("/preview.js", port: port)?.status == 200)
+        let style = try #require(RawHTTP.get("/preview.css", port: port))
+        #expect(style.status == 200 && style.response.contains("text/css") && style.response.contains(".problem"))
         let manifest = try #require(RawHTTP.get("/pack/manifest.json", port: port))
         #expect(manifest.status == 200 && manifest.response.contains("\"dataVersion\""))
         let state = try #require(RawHTTP.get("/state.json", port: port))

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CityPackCompiler
 import CityPackEmit
+import CityPackPreview
 import Foundation
 
 #if canImport(Glibc)

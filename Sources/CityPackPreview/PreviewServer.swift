@@ -4,7 +4,7 @@ import Foundation
 
 /// The HTTP side of `citypack preview`, on FlyingFox: binds 127.0.0.1 only and serves
 ///
-/// - `/` the page and `/preview.js` its script (``PreviewPage``), `/citypack.js` the web reader itself
+/// - `/` the page, `/preview.css` its style and `/preview.js` its script (``PreviewPage``), `/citypack.js` the web reader itself
 ///   (`clients/web/citypack.js`, read from disk on each request: the same file the JS tests use);
 /// - `/state.json` the latest build (``PreviewState``) and `/events` a server-sent event stream that says
 ///   `build` after each one;
@@ -33,6 +33,8 @@ struct PreviewHandler: HTTPHandler {
             return Self.plain(.notFound, "not found\n")
         case .page:
             return Self.body(Data(PreviewPage.html.utf8), type: "text/html; charset=utf-8")
+        case .pageStyle:
+            return Self.body(Data(PreviewPage.style.utf8), type: "text/css; charset=utf-8")
         case .pageScript:
             return Self.body(Data(PreviewPage.script.utf8), type: "text/javascript; charset=utf-8")
         case .reader(let name):
@@ -138,11 +140,11 @@ struct EventStreamBody: AsyncBufferedSequence, Sendable {
 }
 
 /// Starts and holds the FlyingFox server.
-enum PreviewServer {
+package enum PreviewServer {
     /// Listens on 127.0.0.1:`port` (0: a free port the system picks) and returns the port, or throws why not.
     /// The server runs on Swift concurrency's threads until the process ends; every 10 s each event stream
     /// gets a comment line.
-    static func start(port: UInt16, hub: PreviewHub, readerPath: String?) throws -> UInt16 {
+    package static func start(port: UInt16, hub: PreviewHub, readerPath: String?) throws -> UInt16 {
         let box = PortBox()
         let handler = PreviewHandler(hub: hub, readerPath: readerPath, port: box)
         let server = HTTPServer(address: try sockaddr_in.inet(ip4: "127.0.0.1", port: port), timeout: 30, logger: .disabled, handler: handler)

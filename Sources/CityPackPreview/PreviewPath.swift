@@ -9,8 +9,9 @@ import Foundation
 /// hidden segment (`.cache`, `.lock`), no backslash (raw or `%5c`), no NUL or other control character and no
 /// empty segment. Anything else is `.forbidden` (403); a path of the right form that names nothing is
 /// `.notFound` (404). Pure; thread-safe.
-enum PreviewPath: Equatable {
+package enum PreviewPath: Equatable {
     case page
+    case pageStyle
     case pageScript
     /// A module of the web reader beside `clients/web/citypack.js`: `citypack.js` itself or what it imports
     /// (`journeys.js`), by file name.
@@ -22,7 +23,7 @@ enum PreviewPath: Equatable {
     case notFound
     case forbidden
 
-    init(target rawPath: String) {
+    package init(target rawPath: String) {
         // Only origin-form targets; the query has been split off by the caller.
         guard rawPath.hasPrefix("/"), !rawPath.hasPrefix("//") else { self = .forbidden; return }
         var decoded = rawPath
@@ -39,6 +40,7 @@ enum PreviewPath: Equatable {
         if segments.contains(where: { $0.hasPrefix(".") }) { self = .forbidden; return }
         switch decoded {
         case "/", "/index.html": self = .page; return
+        case "/preview.css": self = .pageStyle; return
         case "/preview.js": self = .pageScript; return
         case "/citypack.js", "/journeys.js": self = .reader(String(decoded.dropFirst())); return
         case "/state.json": self = .state; return
@@ -52,14 +54,14 @@ enum PreviewPath: Equatable {
     }
 
     /// Backslashes (a Windows separator some servers honour), NUL and other control characters.
-    static func hasForbiddenScalars(_ text: String) -> Bool {
+    package static func hasForbiddenScalars(_ text: String) -> Bool {
         text.unicodeScalars.contains { $0 == "\\" || $0.value < 0x20 || $0.value == 0x7F }
             || text.lowercased().contains("%5c") || text.contains("%00")
     }
 
     /// The file `segments` name under `root`, if it is a regular file there once symbolic links are resolved
     /// (a link pointing out of the folder is refused).
-    static func file(_ segments: [String], under root: String) -> URL? {
+    package static func file(_ segments: [String], under root: String) -> URL? {
         let base = URL(fileURLWithPath: root).resolvingSymlinksInPath().standardizedFileURL
         var url = base
         for s in segments { url.appendPathComponent(s) }

@@ -1,0 +1,34 @@
+import CityPackPreview
+import CityPackTestSupport
+import Foundation
+import Testing
+
+/// The preview server's request-target guard on its own (the running server: CityPackCLITests' PreviewTests).
+@Suite struct PreviewPathTests {
+    @Test(arguments: PreviewTargets.traversals)
+    func guardRefusesTraversal(_ target: String) {
+        let verdict = PreviewPath(target: target)
+        #expect(verdict == .forbidden || verdict == .notFound, "\(target) → \(verdict)")
+        if case .pack(let segments) = verdict { Issue.record("\(target) reached the pack folder as \(segments)") }
+    }
+
+    @Test func guardServesTheSiteAndThePack() throws {
+        #expect(PreviewPath(target: "/") == .page)
+        #expect(PreviewPath(target: "/preview.js") == .pageScript)
+        #expect(PreviewPath(target: "/preview.css") == .pageStyle)
+        #expect(PreviewPath(target: "/citypack.js") == .reader("citypack.js"))
+        #expect(PreviewPath(target: "/journeys.js") == .reader("journeys.js"))
+        #expect(PreviewPath(target: "/state.json") == .state)
+        #expect(PreviewPath(target: "/events") == .events)
+        #expect(PreviewPath(target: "/pack/web/places.json.gz") == .pack(["web", "places.json.gz"]))
+        #expect(PreviewPath(target: "/pack/manifest%2Ejson") == .pack(["manifest.json"]))
+        #expect(PreviewPath(target: "/nothing") == .notFound)
+        // A symbolic link inside the folder that points out of it is not followed.
+        let tmp = try TestPaths.temporaryDirectory("preview-link")
+        try Data("inside".utf8).write(to: tmp.appendingPathComponent("a.json"))
+        try FileManager.default.createSymbolicLink(atPath: tmp.appendingPathComponent("out").path, withDestinationPath: "/etc")
+        #expect(PreviewPath.file(["a.json"], under: tmp.path) != nil)
+        #expect(PreviewPath.file(["out", "passwd"], under: tmp.path) == nil)
+        #expect(PreviewPath.file(["missing.json"], under: tmp.path) == nil)
+    }
+}
