@@ -1,11 +1,13 @@
 import ArgumentParser
 import CityPackDevTools
-import CityPackFormat
-import CityPackIngest
+import CityPackCompiler
+import CityPackDiagnostics
+import CityPackEmit
 import CityPackKit
 import Foundation
 
-/// `citypack bench`: build speed and memory against xmllint and osmium, and nearby-query latency.
+/// `citypack bench`: build speed and memory against xmllint and osmium, and nearby-query latency. The measurements
+/// are CityPackDevTools' ``Benchmarks``; this command parses the flags, calls one and renders its failure.
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Benchmark: build an OSM extract (wall time, MB/s, peak RSS) next to `xmllint --stream` and "
@@ -120,248 +122,55 @@ struct Bench: ParsableCommand {
             Terminal.out(result.text)
             return
         }
+        do {
+            try measure()
+        } catch let failure as BenchFailure {
+            switch failure.kind {
+            case .invalidArgument: throw ValidationError(failure.message)
+            case .usage: throw Self.exit(failure, ExitCodes.usage)
+            case .missingInput: throw Self.exit(failure, ExitCodes.missingInput)
+            case .dataErrors: throw Self.exit(failure, ExitCodes.dataErrors)
+            case .software: throw Self.exit(failure, ExitCodes.software)
+            case .ioFailure: throw Self.exit(failure, ExitCodes.ioFailure)
+            }
+        }
+    }
+
+    /// Prints the failure's message (when it has one) and gives the exit code to throw.
+    static func exit(_ failure: BenchFailure, _ code: Int32) -> ExitCode {
+        if !failure.message.isEmpty { Terminal.err("citypack: error: \(failure.message)\n") }
+        return ExitCode(code)
+    }
+
+    /// The one benchmark the flags ask for.
+    private func measure() throws {
+        let bench = Benchmarks(runs: runs, output: BenchOutput(out: { Terminal.out($0) }, err: { Terminal.err($0) }))
         if let incremental {
-            try benchIncremental(incremental)
-            return
-        }
-        if let country, let bboxes {
-            try benchFleet(country: country, bboxes: bboxes)
-            return
-        }
-        if let osmTestdata {
-            try benchOSMTestdata(osmTestdata)
-            return
-        }
-        if gtfsMemory {
-            try benchGTFSMemory()
-            return
-        }
-        if let gtfs {
-            try benchGTFS(gtfs)
-            return
-        }
-        let fm = FileManager.default
-        let source = osm ?? ["../shared/data/osm/liechtenstein-2024.osm.gz", "inputs/monaco/monaco-2021.osm.gz"].first {
-            fm.fileExists(atPath: $0)
-        } ?? "inputs/monaco/monaco-2021.osm.gz"
-        guard fm.fileExists(atPath: source) else {
-            Terminal.err("citypack: error: no such file: \(source)\n")
-            throw ExitCode(ExitCodes.missingInput)
-        }
-        let work = fm.temporaryDirectory.appendingPathComponent("citypack-bench-\(getpid())").path
-        try fm.createDirectory(atPath: work, withIntermediateDirectories: true)
-        defer { try? fm.removeItem(atPath: work) }
-
-        let me = ProcessInfo.processInfo.arguments[0].hasPrefix("/")
-            ? ProcessInfo.processInfo.arguments[0]
-            : (Bundle.main.executableURL?.path ?? ProcessInfo.processInfo.arguments[0])
-        func size(_ path: String) -> Double { Double((try? fm.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) / 1_000_000 }
-        func initCity(_ dir: String, _ osmFile: String) throws {
-            guard ChildProcess.measure(me, ["init", dir, "--osm", osmFile, "--id", "bench"])?.status == 0 else {
-                Terminal.err("citypack: error: init failed on \(osmFile)\n")
-                throw ExitCode(ExitCodes.dataErrors)
-            }
-        }
-        let osmium = ChildProcess.which("osmium")
-        let cores = ProcessInfo.processInfo.activeProcessorCount
-
-        // Tools compare on the same plain XML, and on the same PBF (`osmium cat` of the XML when given XML).
-        let sourceIsPBF = OSMReader.isPBF(path: source)
-        var plain: String?
-        if !sourceIsPBF {
-            plain = source
-            if source.hasSuffix(".gz") {
-                plain = "\(work)/input.osm"
-                guard ChildProcess.measure("/bin/sh", ["-c", "gzip -dc \"$0\" > \"$1\"", source, plain!])?.status == 0 else {
-                    Terminal.err("citypack: error: cannot decompress \(source)\n")
-                    throw ExitCode(ExitCodes.ioFailure)
-                }
-            }
-        }
-        var pbf: String? = sourceIsPBF ? source : nil
-        if pbf == nil, let osmium, let plain {
-            let made = "\(work)/input.osm.pbf"
-            if ChildProcess.measure(osmium, ["cat", plain, "-o", made, "--overwrite"])?.status == 0 { pbf = made }
-        }
-        // The XML city (when given XML) is the one the nearby benchmark queries; else the PBF city.
-        let city = "\(work)/city", pbfCity = "\(work)/city-pbf"
-        if let plain { try initCity(city, plain) }
-        if let pbf { try initCity(sourceIsPBF ? city : pbfCity, pbf) }
-        if packSize {
-            try benchPackSize(source: source, plain: plain ?? source, city: city, work: work, me: me)
-            return
-        }
-
-        var rows: [(label: String, m: ChildProcess.Measurement, mb: Double)] = []
-        func time(_ label: String, _ mb: Double, _ exe: String, _ args: [String], environment: [String: String] = [:]) {
-            if let m = median(exe, args, environment: environment) { rows.append((label, m, mb)) }
-        }
-        Terminal.err("benchmarking \(source), \(runs) runs each…\n")
-        Self.noteSpawner()
-        if let plain {
-            let mb = size(plain)
-            time("citypack build (XML)", mb, me, ["build", city, "--output", "\(work)/out", "--quiet", "--no-cache"])
-            if let xmllint = ChildProcess.which("xmllint") { time("xmllint --stream --noout", mb, xmllint, ["--stream", "--noout", plain]) }
-            if let osmium {
-                time("osmium tags-filter (XML)", mb, osmium, ["tags-filter", plain, "n/amenity", "-o", "\(work)/filtered.osm", "--overwrite"])
-            }
-        }
-        if let pbf {
-            let mb = size(pbf)
-            let dir = sourceIsPBF ? city : pbfCity
-            let out = sourceIsPBF ? "\(work)/out" : "\(work)/out-pbf"
-            time("citypack build (PBF, \(cores) cores)", mb, me, ["build", dir, "--output", out, "--quiet", "--no-cache"])
-            time("citypack build (PBF, 1 core)", mb, me, ["build", dir, "--output", out, "--quiet", "--no-cache"], environment: ["CITYPACK_THREADS": "1"])
-            // Reading and checking alone (no pack, web flavour or deltas written): the part osmium's run compares to.
-            time("citypack check (PBF, \(cores) cores)", mb, me, ["check", dir, "--output", out, "--quiet", "--no-cache"])
-            if let osmium {
-                time("osmium tags-filter (PBF)", mb, osmium, ["tags-filter", pbf, "n/amenity", "-o", "\(work)/filtered.osm.pbf", "--overwrite"])
-            }
-        } else if !sourceIsPBF {
-            Terminal.err("note: osmium not found, so no PBF was made and the PBF rows are missing\n")
-        }
-        var text = "tool                                wall s     MB/s   peak RSS MiB exit\n"
-        for row in rows {
-            text += row.label.padding(toLength: 34, withPad: " ", startingAt: 0)
-                + String(format: "%8.3f %8.1f ", row.m.seconds, row.mb / row.m.seconds) + ChildProcess.megabytes(row.m.peakRSS)
-                + String(format: "  %d\n", row.m.status)
-        }
-        func seconds(_ prefix: String) -> Double? { rows.first { $0.label.hasPrefix(prefix) }?.m.seconds }
-        if let build = seconds("citypack build (XML)"), let tool = seconds("osmium tags-filter (XML)") {
-            text += String(format: "XML: citypack build / osmium tags-filter = %.2f×\n", build / tool)
-        }
-        if let build = seconds("citypack build (PBF, \(cores)"), let tool = seconds("osmium tags-filter (PBF)") {
-            text += String(format: "PBF: citypack build / osmium tags-filter = %.2f×\n", build / tool)
-        }
-        if let check = seconds("citypack check (PBF"), let tool = seconds("osmium tags-filter (PBF)") {
-            text += String(format: "PBF: citypack check / osmium tags-filter = %.2f×\n", check / tool)
-        }
-        if let many = seconds("citypack build (PBF, \(cores)"), let one = seconds("citypack build (PBF, 1 core)") {
-            text += String(format: "PBF: speed-up from %d cores over 1 = %.2f×\n", cores, one / many)
-        }
-        Terminal.out(text)
-
-        // Nearby latency on the pack just built.
-        let manifest = URL(fileURLWithPath: "\(work)/out/bench/manifest.json")
-        guard fm.fileExists(atPath: manifest.path) else {
-            Terminal.err("citypack: error: the build produced no pack to query\n")
-            throw ExitCode(ExitCodes.dataErrors)
-        }
-        let reader = try PackReader.open(manifest: manifest)
-        guard let n = try NearbyBenchmark.measure(reader, radius: radius) else { return }
-        Terminal.out(
-            String(
-                format: "nearby(%.0f m) over %d POIs, %d queries: median %.2f µs (p90 %.2f µs, first uncached pass %.2f µs, "
-                    + "index only %.2f µs); mean results %.2f\n"
-                    + "  brute force, in-memory arrays: median %.2f µs (%.0f× slower)\n"
-                    + "  brute force, SQL scan of the pack: median %.2f µs (%.0f× slower)\n",
-                radius, reader.poiCount, n.queries, n.medianNanoseconds / 1000, n.p90Nanoseconds / 1000,
-                n.coldMedianNanoseconds / 1000, n.indexOnlyMedianNanoseconds / 1000, n.meanResults,
-                n.bruteForceMedianNanoseconds / 1000, n.bruteForceMedianNanoseconds / max(n.medianNanoseconds, 1),
-                n.sqlScanMedianNanoseconds / 1000, n.sqlScanMedianNanoseconds / max(n.medianNanoseconds, 1)))
-    }
-
-    /// Says how peak RSS is measured when it cannot be: without `citypack-rusage` beside citypack.
-    static func noteSpawner() {
-        if ChildProcess.spawner == nil {
-            Terminal.err(
-                "note: \(ChildProcess.spawnerName) is not beside this citypack, so peak RSS is not measured (n/a); "
-                    + "`swift build` builds it into the same folder\n")
-        }
-    }
-
-    /// `runs` runs of a command: the median wall time, with the largest peak RSS of all runs; nil when none ran.
-    func median(_ exe: String, _ args: [String], environment: [String: String] = [:]) -> ChildProcess.Measurement? {
-        var samples: [ChildProcess.Measurement] = []
-        for _ in 0..<runs {
-            if let m = ChildProcess.measure(exe, args, environment: environment) { samples.append(m) }
-        }
-        guard !samples.isEmpty else { return nil }
-        var median = samples.sorted { $0.seconds < $1.seconds }[samples.count / 2]
-        median.peakRSS = samples.contains { $0.peakRSS == nil } ? nil : samples.compactMap(\.peakRSS).max()
-        return median
-    }
-
-    /// `citypack check` on a GTFS-only city next to gtfs-guru (`pip install gtfs-guru`) on the same feed.
-    func benchGTFS(_ feed: String) throws {
-        Self.noteSpawner()
-        let fm = FileManager.default
-        guard fm.fileExists(atPath: feed) else {
-            Terminal.err("citypack: error: no such feed: \(feed)\n")
-            throw ExitCode(ExitCodes.missingInput)
-        }
-        let work = fm.temporaryDirectory.appendingPathComponent("citypack-bench-gtfs-\(getpid())").path
-        try fm.createDirectory(atPath: work, withIntermediateDirectories: true)
-        defer { try? fm.removeItem(atPath: work) }
-        let me = Bundle.main.executableURL?.path ?? ProcessInfo.processInfo.arguments[0]
-        let absolute = URL(fileURLWithPath: feed).standardizedFileURL.path
-        guard ChildProcess.measure(me, ["init", "\(work)/city", "--gtfs", absolute, "--id", "benchgtfs"])?.status == 0 else {
-            Terminal.err("citypack: error: init failed on \(feed)\n")
-            throw ExitCode(ExitCodes.dataErrors)
-        }
-        var rows: [(String, ChildProcess.Measurement)] = []
-        func time(_ label: String, _ exe: String, _ args: [String]) {
-            if let m = median(exe, args) { rows.append((label, m)) }
-        }
-        Terminal.err("benchmarking \(feed), \(runs) runs each…\n")
-        time("citypack check", me, ["check", "\(work)/city", "--quiet", "--no-cache", "--format", "json"])
-        if let python = ChildProcess.which("python3"),
-            ChildProcess.measure(python, ["-c", "import gtfs_guru"])?.status == 0
-        {
-            time("gtfs-guru validate", python, ["-c", "import sys, gtfs_guru; gtfs_guru.validate(sys.argv[1])", absolute])
+            try bench.incremental(incremental, rebuild: Self.rebuildInProcess)
+        } else if let country, let bboxes {
+            try bench.fleet(country: country, bboxes: bboxes, cities: fleetCities)
+        } else if let osmTestdata {
+            try bench.osmTestdata(osmTestdata, templates: TemplateLocator.locate(explicit: ToolEnvironment.templates, cityPath: "."))
+        } else if gtfsMemory {
+            try bench.gtfsMemory(rows: gtfsMemoryRows, checker: checkerBinary)
+        } else if let gtfs {
+            try bench.gtfs(gtfs)
         } else {
-            Terminal.err("note: gtfs-guru not installed (pip install gtfs-guru); skipped\n")
+            try bench.osm(osm, packSize: packSize, radius: radius)
         }
-        var text = "tool                      wall s   peak RSS MiB exit\n"
-        for (label, m) in rows {
-            text += label.padding(toLength: 24, withPad: " ", startingAt: 0)
-                + String(format: "%8.3f ", m.seconds) + ChildProcess.megabytes(m.peakRSS) + String(format: "  %d\n", m.status)
-        }
-        if rows.count == 2 { text += String(format: "ratio citypack/gtfs-guru: %.2f×\n", rows[0].1.seconds / rows[1].1.seconds) }
-        Terminal.out(text)
     }
 
-    /// `--pack-size`: pack.gz bytes per POI against the gzip'd GeoJSONSeq baseline computed with osmium.
-    func benchPackSize(source: String, plain: String, city: String, work: String, me: String) throws {
-        guard ChildProcess.measure(me, ["build", city, "--output", "\(work)/out", "--quiet"])?.status == 0 else {
-            Terminal.err("citypack: error: the build failed\n")
-            throw ExitCode(ExitCodes.dataErrors)
-        }
-        let manifest = try PackOpener.readManifest(URL(fileURLWithPath: "\(work)/out/bench/manifest.json"))
-        let pois = manifest.counts.pois
-        let packBytes = manifest.artifact.bytes
-        let perPOI = Double(packBytes) / Double(max(pois, 1))
-        var text = "pack-size on \(source)\n"
-        text += String(format: "pack.gz          %9d bytes, %6d POIs      %7.1f bytes per POI\n", packBytes, pois, perPOI)
-        text += String(format: "  (database %d bytes uncompressed)\n", manifest.artifact.uncompressedBytes)
-        guard let osmium = ChildProcess.which("osmium") else {
-            text += "baseline         osmium not found (apt install osmium-tool): GeoJSONSeq baseline not computed\n"
-            Terminal.out(text)
-            return
-        }
-        let filtered = "\(work)/baseline.osm.pbf"
-        let lines = "\(work)/baseline.geojsonseq"
-        let filter = Self.baselineFilter
-        guard ChildProcess.measure(osmium, ["tags-filter", plain] + filter + ["-o", filtered, "--overwrite"])?.status == 0,
-            ChildProcess.measure(osmium, ["export", "-f", "geojsonseq", filtered, "-o", lines, "--overwrite"])?.status == 0,
-            let data = FileManager.default.contents(atPath: lines)
-        else {
-            text += "baseline         osmium failed: GeoJSONSeq baseline not computed\n"
-            Terminal.out(text)
-            return
-        }
-        let features = data.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
-        let gzipBytes = PackSizes.deflatedSize([UInt8](data))
-        let perFeature = Double(gzipBytes) / Double(max(features, 1))
-        text += String(
-            format: "geojsonseq.gz    %9d bytes, %6d features  %7.1f bytes per feature (osmium tags-filter %@ | export -f geojsonseq | gzip -6)\n",
-            gzipBytes, features, perFeature, filter.joined(separator: " "))
-        text += String(format: "ratio            %.2f× (goal ≤ 1.00×)\n", perPOI / perFeature)
-        Terminal.out(text)
+    /// `--incremental`'s rebuilds in one process, as `build --watch` and `preview` make them: a first build (the
+    /// cache warm), the edit, then the timed rebuild; its wall seconds, or nil when it wrote no pack.
+    static func rebuildInProcess(city: String, output: String, edit: () throws -> Void) throws -> Double? {
+        var diagnostics = try DiagnosticOptions.parse([])
+        diagnostics.quiet = true
+        let watch = CityWatch(city: city, root: city, templates: nil, diagnostics: diagnostics, output: output, release: EmitOptions())
+        watch.printsRounds = false
+        // Numbered as rebuilds, so that neither prints a report.
+        let first = try watch.buildOnce(number: 2, previous: nil, changed: [])
+        try edit()
+        let second = try watch.buildOnce(number: 3, previous: first, changed: [])
+        return second.packWritten ? second.seconds : nil
     }
-
-    /// The objects of the baseline: what a new user would export for "the same kind of objects" as the pack's POIs.
-    static let baselineFilter = [
-        "nwr/amenity", "nwr/shop", "nwr/tourism", "nwr/railway=station,halt", "nwr/public_transport=station",
-    ]
 }

@@ -1,7 +1,4 @@
-import ArgumentParser
-import CityPackDevTools
 import CityPackDiagnostics
-import CityPackEmit
 import CityPackIngest
 import Foundation
 
@@ -11,19 +8,24 @@ import Foundation
 /// output folder), the median of the same build without the cache (after the same first build: it also makes the
 /// deltas from the previous release), and whether the outputs equal those of the same two builds made without the cache (every
 /// file but `.cache/` and `build-stats.json`, which holds times).
-extension Bench {
+extension Benchmarks {
     /// One kind of edit between the first build and the timed one.
     private struct Scenario {
         var label: String
         var edit: (_ city: String) throws -> Void
     }
 
-    func benchIncremental(_ cityArgument: String) throws {
+    /// - Parameter rebuild: builds `city` into `output` twice in this process, as `build --watch` does — once with
+    ///   the cache warm, then again after `edit` — and returns the second build's wall seconds, or nil when it wrote
+    ///   no pack.
+    public func incremental(
+        _ cityArgument: String,
+        rebuild: (_ city: String, _ output: String, _ edit: () throws -> Void) throws -> Double?
+    ) throws {
         let fm = FileManager.default
         let original = cityArgument.hasSuffix(".yaml") ? (cityArgument as NSString).deletingLastPathComponent : cityArgument
         guard let source = CityFileLoader.load(original, knownRules: [], bag: DiagnosticBag()) else {
-            Terminal.err("citypack: error: cannot load the city file of \(cityArgument)\n")
-            throw ExitCode(ExitCodes.missingInput)
+            throw BenchFailure(.missingInput, "cannot load the city file of \(cityArgument)")
         }
         let work = fm.temporaryDirectory.appendingPathComponent("citypack-bench-incremental-\(getpid())").path
         try fm.createDirectory(atPath: work, withIntermediateDirectories: true)
@@ -42,8 +44,7 @@ extension Bench {
             let name = "source-\(i)-" + (path as NSString).lastPathComponent
             if path.hasPrefix("/") {
                 guard yaml.contains(path) else {
-                    Terminal.err("citypack: error: cannot find \(path) in the city file to point it at a copy\n")
-                    throw ExitCode(ExitCodes.usage)
+                    throw BenchFailure(.usage, "cannot find \(path) in the city file to point it at a copy")
                 }
                 try fm.copyItem(atPath: path, toPath: "\(prepared)/\(name)")
                 yaml = yaml.replacingOccurrences(of: path, with: name)
@@ -51,8 +52,7 @@ extension Bench {
             } else {
                 let relative = path.hasPrefix(original + "/") ? String(path.dropFirst(original.count + 1)) : nil
                 guard let relative, !relative.hasPrefix("..") else {
-                    Terminal.err("citypack: error: \(path): the benchmark copies the city folder, so its sources must be inside it or absolute\n")
-                    throw ExitCode(ExitCodes.usage)
+                    throw BenchFailure(.usage, "\(path): the benchmark copies the city folder, so its sources must be inside it or absolute")
                 }
                 (isOSM ? { osmCopies.append(relative) } : { gtfsCopies.append(relative) })()
             }
@@ -77,7 +77,7 @@ extension Bench {
             let folder = city + editorial.dropFirst(prepared.count)
             let file = "\(folder)/cards.csv"
             var lines = try String(contentsOfFile: file, encoding: .utf8).components(separatedBy: "\n")
-            guard lines.count > 1 else { throw ValidationError("\(file) has no row to change") }
+            guard lines.count > 1 else { throw BenchFailure(.invalidArgument, "\(file) has no row to change") }
             lines[1] = lines[1].hasSuffix("\"") ? String(lines[1].dropLast()) + " (edited)\"" : lines[1] + " (edited)"
             try lines.joined(separator: "\n").write(toFile: file, atomically: true, encoding: .utf8)
         }
@@ -92,7 +92,7 @@ extension Bench {
                 try lines.joined(separator: "\n").write(toFile: file, atomically: true, encoding: .utf8)
                 return
             }
-            throw ValidationError("no quoted copy string to change in \(folder)")
+            throw BenchFailure(.invalidArgument, "no quoted copy string to change in \(folder)")
         }
         func touch(_ file: String) throws {
             try fm.setAttributes([.modificationDate: Date().addingTimeInterval(60)], ofItemAtPath: file)
@@ -133,15 +133,14 @@ extension Bench {
         }
         func build(_ extra: [String] = []) throws -> ChildProcess.Measurement {
             guard let m = ChildProcess.measure(me, ["build", city, "--output", out, "--quiet"] + extra), m.status == 0 else {
-                Terminal.err("citypack: error: the build of \(cityArgument) failed (run `citypack build` on it to see why)\n")
-                throw ExitCode(ExitCodes.dataErrors)
+                throw BenchFailure(.dataErrors, "the build of \(cityArgument) failed (run `citypack build` on it to see why)")
             }
             return m
         }
         func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 
-        Terminal.err("benchmarking incremental builds of \(cityArgument), \(runs) runs each…\n")
-        Self.noteSpawner()
+        output.err("benchmarking incremental builds of \(cityArgument), \(runs) runs each…\n")
+        noteSpawner()
         var cleanTimes: [Double] = []
         for _ in 0..<runs {
             try reset(withOutputOf: nil)
@@ -161,19 +160,10 @@ extension Bench {
         func inProcess(_ scenario: Scenario) throws -> Double {
             try reset(withOutputOf: base)
             Thread.sleep(forTimeInterval: 2.1)
-            var diagnostics = try DiagnosticOptions.parse([])
-            diagnostics.quiet = true
-            let watch = CityWatch(city: city, root: city, templates: nil, diagnostics: diagnostics, output: out, release: EmitOptions())
-            watch.printsRounds = false
-            // Numbered as rebuilds, so that neither prints a report.
-            let first = try watch.buildOnce(number: 2, previous: nil, changed: [])
-            try scenario.edit(city)
-            let second = try watch.buildOnce(number: 3, previous: first, changed: [])
-            guard second.packWritten else {
-                Terminal.err("citypack: error: the in-process rebuild of \(cityArgument) failed\n")
-                throw ExitCode(ExitCodes.dataErrors)
+            guard let seconds = try rebuild(city, out, { try scenario.edit(city) }) else {
+                throw BenchFailure(.dataErrors, "the in-process rebuild of \(cityArgument) failed")
             }
-            return second.seconds
+            return seconds
         }
 
         var text = label("build") + "   wall s  / clean  no cache s  outputs\n"
@@ -211,8 +201,8 @@ extension Bench {
         }
         text += "\nthe same rebuilds in one process (build --watch, preview), against the clean build above\n"
             + label("rebuild") + "   wall s  / clean\n" + inProcessRows
-        Terminal.out(text)
-        if !allIdentical { throw ExitCode(ExitCodes.dataErrors) }
+        output.out(text)
+        if !allIdentical { throw BenchFailure(.dataErrors, "") }
     }
 
     /// Every file under `folder` by relative path, but the build cache and `build-stats.json` (times).

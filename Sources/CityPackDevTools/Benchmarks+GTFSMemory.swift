@@ -1,5 +1,3 @@
-import ArgumentParser
-import CityPackDevTools
 import Foundation
 
 #if canImport(Glibc)
@@ -16,9 +14,12 @@ import Foundation
 /// 2. A synthetic valid feed with `--gtfs-memory-rows` stop_times rows (default 10 million), as a folder and
 ///    as a zip (both written in pieces): wall time and peak RSS of `check`.
 /// 3. The feeds of `../shared/data/gtfs`, when that folder exists: peak RSS of `check` on each.
-extension Bench {
-    func benchGTFSMemory() throws {
-        Self.noteSpawner()
+extension Benchmarks {
+    /// - Parameters:
+    ///   - gtfsMemoryRows: stop_times rows of the generated feed.
+    ///   - checkerBinary: the citypack whose `check` is measured (default: this one).
+    public func gtfsMemory(rows gtfsMemoryRows: Int, checker checkerBinary: String?) throws {
+        noteSpawner()
         let fm = FileManager.default
         let work = fm.temporaryDirectory.appendingPathComponent("citypack-bench-gtfs-memory-\(getpid())").path
         try fm.createDirectory(atPath: work, withIntermediateDirectories: true)
@@ -38,8 +39,7 @@ extension Bench {
         func check(_ city: String) throws -> (ChildProcess.Measurement, Set<String>) {
             let out = "\(work)/out"
             guard let m = ChildProcess.measure(checker, ["check", city, "--quiet", "--no-cache", "--output", out]) else {
-                Terminal.err("citypack: error: cannot run \(checker)\n")
-                throw ExitCode(ExitCodes.ioFailure)
+                throw BenchFailure(.ioFailure, "cannot run \(checker)")
             }
             var codes = Set<String>()
             if let id = try? String(contentsOfFile: "\(city)/city.yaml", encoding: .utf8).split(separator: "\n")
@@ -55,7 +55,7 @@ extension Bench {
         }
 
         // 1. The bomb.
-        Terminal.err("writing a zip bomb (about 1 GiB of stop_times inflated)…\n")
+        output.err("writing a zip bomb (about 1 GiB of stop_times inflated)…\n")
         let bombCity = "\(work)/bomb"
         try fm.createDirectory(atPath: bombCity, withIntermediateDirectories: true)
         let bombRows = (1 << 30) / SyntheticFeed.bombRow.count
@@ -67,7 +67,7 @@ extension Bench {
 
         // 2. The synthetic feed, as a folder and as a zip.
         let rows = gtfsMemoryRows
-        Terminal.err("writing a synthetic feed with \(rows.grouped) stop_times rows…\n")
+        output.err("writing a synthetic feed with \(rows.grouped) stop_times rows…\n")
         let folderCity = "\(work)/folder"
         let feedFolder = "\(folderCity)/feed"
         try fm.createDirectory(atPath: feedFolder, withIntermediateDirectories: true)
@@ -78,7 +78,7 @@ extension Bench {
             note: Self.codesNote(folderCodes))
         let zipCity = "\(work)/zip"
         try fm.createDirectory(atPath: zipCity, withIntermediateDirectories: true)
-        Terminal.err("zipping it…\n")
+        output.err("zipping it…\n")
         let zipBytes = try SyntheticFeed.zipFolder(feedFolder, to: "\(zipCity)/feed.zip")
         try? fm.removeItem(atPath: feedFolder)
         try SyntheticFeed.writeCity(zipCity, id: "synthzip", source: "feed.zip")
@@ -93,7 +93,7 @@ extension Bench {
                 let path = URL(fileURLWithPath: "\(shared)/\(name)").standardizedFileURL.path
                 let city = "\(work)/real-\(name)"
                 guard ChildProcess.measure(me, ["init", city, "--gtfs", path, "--id", "realfeed"])?.status == 0 else {
-                    Terminal.err("note: init failed on \(path); skipped\n")
+                    output.err("note: init failed on \(path); skipped\n")
                     continue
                 }
                 let size = (try? fm.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
@@ -102,9 +102,9 @@ extension Bench {
                 try? fm.removeItem(atPath: city)
             }
         } else {
-            Terminal.err("note: \(shared) not found; real feeds skipped\n")
+            output.err("note: \(shared) not found; real feeds skipped\n")
         }
-        Terminal.out(lines.joined(separator: "\n") + "\n")
+        output.out(lines.joined(separator: "\n") + "\n")
     }
 
     private static func codesNote(_ codes: Set<String>) -> String {

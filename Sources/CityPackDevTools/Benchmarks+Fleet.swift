@@ -1,21 +1,18 @@
-import ArgumentParser
-import CityPackDevTools
 import Foundation
 
-/// `citypack bench --country FILE.osm.pbf --bboxes FILE.json`: fleet builds from a country-size file
+/// `citypack bench --country FILE.osm.pbf --bboxes FILE.json [--fleet-cities N]`: fleet builds from a country-size file
 /// (../shared/tools/make-country.py makes both) against osmium on the same file, same run.
-extension Bench {
-    func benchFleet(country: String, bboxes: String) throws {
+extension Benchmarks {
+    /// - Parameter fleetCities: cities in the fleet (at most the boxes given).
+    public func fleet(country: String, bboxes: String, cities fleetCities: Int) throws {
         let fm = FileManager.default
         guard fm.fileExists(atPath: country), let data = fm.contents(atPath: bboxes),
             let boxes = try? JSONDecoder().decode([[Double]].self, from: data), boxes.allSatisfy({ $0.count == 4 }), !boxes.isEmpty
         else {
-            Terminal.err("citypack: error: --country needs a PBF file and --bboxes a JSON list of [minLon, minLat, maxLon, maxLat]\n")
-            throw ExitCode(ExitCodes.missingInput)
+            throw BenchFailure(.missingInput, "--country needs a PBF file and --bboxes a JSON list of [minLon, minLat, maxLon, maxLat]")
         }
         guard let osmium = ChildProcess.which("osmium") else {
-            Terminal.err("citypack: error: the fleet benchmark compares with osmium (apt-get install osmium-tool)\n")
-            throw ExitCode(ExitCodes.missingInput)
+            throw BenchFailure(.missingInput, "the fleet benchmark compares with osmium (apt-get install osmium-tool)")
         }
         let n = min(fleetCities, boxes.count)
         let work = fm.temporaryDirectory.appendingPathComponent("citypack-bench-fleet-\(getpid())").path
@@ -38,8 +35,7 @@ extension Bench {
         let b = boxes[0]
         guard ChildProcess.measure(osmium, ["extract", "-b", "\(b[0]),\(b[1]),\(b[2]),\(b[3])", "-s", "complete_ways", absolute, "-o", own, "--overwrite"])?.status == 0
         else {
-            Terminal.err("citypack: error: osmium extract failed on \(country)\n")
-            throw ExitCode(ExitCodes.software)
+            throw BenchFailure(.software, "osmium extract failed on \(country)")
         }
         let ownCity = try city("own", box: b, osm: own)
         var config = "{\"directory\": \"\(work)/extracts\", \"extracts\": ["
@@ -49,8 +45,8 @@ extension Bench {
         try config.write(toFile: "\(work)/extracts.json", atomically: true, encoding: .utf8)
         try fm.createDirectory(atPath: "\(work)/extracts", withIntermediateDirectories: true)
 
-        Terminal.err("benchmarking \(country) (\(String(format: "%.0f", mb)) MB, \(n) cities), \(runs) runs each…\n")
-        Self.noteSpawner()
+        output.err("benchmarking \(country) (\(String(format: "%.0f", mb)) MB, \(n) cities), \(runs) runs each…\n")
+        noteSpawner()
         var rows: [(label: String, m: ChildProcess.Measurement)] = []
         func time(_ label: String, _ exe: String, _ args: [String]) {
             if let m = median(exe, args) { rows.append((label, m)) }
@@ -98,6 +94,6 @@ extension Bench {
         if let fleet = row("citypack build, fleet"), let extract = row("osmium extract") {
             text += String(format: "fleet of %d / osmium extract --config = %.2f× (target ≤ 1.5)\n", n, fleet.seconds / extract.seconds)
         }
-        Terminal.out(text)
+        output.out(text)
     }
 }

@@ -1,25 +1,21 @@
-import ArgumentParser
-import CityPackCompiler
-import CityPackDevTools
 import CityPackIngest
 import Foundation
 
-extension Bench {
+extension Benchmarks {
     /// `citypack bench --osm-testdata DIR`: one row per case (expected, CityPack's verdict, agreement, the
     /// codes reported), then the agreement per suite. A verdict is `invalid` when reading the case reports an
     /// error; the `--werror` column also counts warnings. Exit 0 whatever the agreement (this is a report).
-    func benchOSMTestdata(_ root: String) throws {
+    /// - Parameter templates: the templates folder whose POI profile reads the cases; nil when none was found.
+    public func osmTestdata(_ root: String, templates: String?) throws {
         let fm = FileManager.default
         let cases = OSMTestdata.cases(in: root)
         guard fm.fileExists(atPath: root), !cases.isEmpty else {
-            Terminal.err("citypack: error: no osm-testdata cases under \(root) (expected xml/data and grid/data)\n")
-            throw ExitCode(ExitCodes.missingInput)
+            throw BenchFailure(.missingInput, "no osm-testdata cases under \(root) (expected xml/data and grid/data)")
         }
-        guard let templates = TemplateLocator.locate(explicit: ToolEnvironment.templates, cityPath: "."),
+        guard let templates,
             let profile = try? TemplatePOIProfile.load(templatesDirectory: URL(fileURLWithPath: templates))
         else {
-            Terminal.err("citypack: error: cannot find the templates folder; set CITYPACK_TEMPLATES\n")
-            throw ExitCode(ExitCodes.missingInput)
+            throw BenchFailure(.missingInput, "cannot find the templates folder; set CITYPACK_TEMPLATES")
         }
         let outcomes = cases.map { OSMTestdata.run(name: $0.name, directory: $0.directory, profile: profile) }
         func mark(_ o: OSMTestdata.Outcome, _ v: OSMTestdata.Verdict) -> String {
@@ -52,6 +48,6 @@ extension Bench {
         out += "\n| multipolygon relations | cases | agree |\n|---|---|---|\n"
         out += "| valid area: point inside it, no problem | \(valid.count) | \(valid.filter { $0.1.agrees }.count) |\n"
         out += "| INVALID: a problem reported | \(invalid.count) | \(invalid.filter { $0.1.agrees }.count) |\n"
-        Terminal.out(out)
+        output.out(out)
     }
 }
