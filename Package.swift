@@ -44,12 +44,13 @@ let package = Package(
         .target(name: "CityPackSupport", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "CityPackStorage", dependencies: ["CCityPackSQLite", "CCityPackZlib"]),
         .target(name: "CityPackDiagnostics", dependencies: ["CityPackSupport"]),
-        .target(name: "CityPackModel", dependencies: ["CityPackDiagnostics", "CityPackFormat", "CityPackSupport"]),
-        .target(name: "CityPackFormat", dependencies: ["CityPackSupport", "CityPackStorage", "CCityPackSQLite"]),
+        .target(name: "CityPackGeometry"),
+        .target(name: "CityPackModel", dependencies: ["CityPackDiagnostics", "CityPackGeometry", "CityPackSupport"]),
+        .target(name: "CityPackFormat", dependencies: ["CityPackGeometry", "CityPackSupport", "CityPackStorage", "CCityPackSQLite"]),
         .target(
             name: "CityPackIngest",
             dependencies: [
-                "CityPackModel", "CityPackDiagnostics", "CityPackFormat", "CityPackSupport", "CityPackStorage",
+                "CityPackModel", "CityPackDiagnostics", "CityPackGeometry", "CityPackSupport", "CityPackStorage",
                 "CCityPackXML2", "CCityPackZlib", "CCityPackDeflate", "CCityPackBzip2",
                 .product(name: "Yams", package: "Yams"),
             ],
@@ -58,7 +59,7 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
         .target(
             name: "CityPackValidate",
-            dependencies: ["CityPackModel", "CityPackDiagnostics", "CityPackFormat", "CityPackSupport"]),
+            dependencies: ["CityPackModel", "CityPackDiagnostics", "CityPackGeometry", "CityPackSupport"]),
         .target(
             name: "CityPackEmit",
             dependencies: [

@@ -1,5 +1,5 @@
 import CityPackDiagnostics
-import CityPackFormat
+import CityPackGeometry
 
 /// A city as described by its city file (`inputs/<city>/city.yaml`).
 public struct City: Sendable, Hashable {

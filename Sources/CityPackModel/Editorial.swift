@@ -1,5 +1,5 @@
 import CityPackDiagnostics
-import CityPackFormat
+import CityPackGeometry
 
 /// Text in several locales, e.g. a card title. The default locale's text is always present after ingest.
 public typealias LocalizedText = [String: String]

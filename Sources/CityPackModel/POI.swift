@@ -1,5 +1,5 @@
 import CityPackDiagnostics
-import CityPackFormat
+import CityPackGeometry
 
 /// OSM element type and id, written `n123`, `w456`, `r789`.
 public struct OSMRef: Sendable, Hashable, Codable, Comparable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import CityPackFormat
+import CityPackGeometry
 /// Which stops and trips of a feed a pack keeps for a city box: the one decision the validator reports
 /// (`gtfs.point_outside_pack_bbox`) and the pack writer applies, so the two never disagree.
 ///

@@ -1,5 +1,5 @@
 import CityPackDiagnostics
-import CityPackFormat
+import CityPackGeometry
 import CityPackSupport
 /// A GTFS feed as read by the ingest stage: compact tables, each row remembering its source line.
 ///

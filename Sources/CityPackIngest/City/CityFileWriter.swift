@@ -1,4 +1,4 @@
-import CityPackFormat
+import CityPackGeometry
 import CityPackModel
 import CityPackSupport
 import Foundation

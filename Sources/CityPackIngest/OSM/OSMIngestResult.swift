@@ -1,4 +1,4 @@
-import CityPackFormat
+import CityPackGeometry
 import CityPackModel
 
 /// What the OSM ingest stage produced from all files given to one ``OSMReader``.

@@ -1,6 +1,6 @@
 import CCityPackXML2
 import CityPackDiagnostics
-import CityPackFormat
+import CityPackGeometry
 import CityPackModel
 import CityPackSupport
 import Foundation

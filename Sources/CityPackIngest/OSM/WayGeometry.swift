@@ -1,4 +1,4 @@
-import CityPackFormat
+import CityPackGeometry
 import Foundation
 import CityPackModel
 

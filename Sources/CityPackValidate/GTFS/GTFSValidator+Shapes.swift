@@ -1,5 +1,5 @@
 import CityPackDiagnostics
-import CityPackFormat
+import CityPackGeometry
 import CityPackModel
 
 /// Where the walk along one shape's points is (in sequence order): the earlier points that rules compare the

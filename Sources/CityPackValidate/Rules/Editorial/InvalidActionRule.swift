@@ -1,5 +1,5 @@
 import CityPackDiagnostics
-import CityPackFormat
+import CityPackGeometry
 import CityPackModel
 
 // The description of `editorial.invalid_action` is in CityPackDiagnostics (Rules+SharedStages.swift): the

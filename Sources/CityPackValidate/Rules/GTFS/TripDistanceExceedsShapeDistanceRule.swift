@@ -1,5 +1,5 @@
 import CityPackDiagnostics
-import CityPackFormat
+import CityPackGeometry
 import CityPackModel
 
 private typealias Base = RuleExampleCity

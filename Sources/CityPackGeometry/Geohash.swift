@@ -74,7 +74,7 @@ public struct Geohash: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// - Parameters:
     ///   - lat: Latitude in degrees.
     ///   - lon: Longitude in degrees.
-    ///   - precision: Characters, 1…12; the pack uses ``PackSchema/bucketPrecision``.
+    ///   - precision: Characters, 1…12; the pack uses `PackSchema.bucketPrecision` (CityPackFormat).
     public static func cell(lat: Double, lon: Double, precision: Int) -> Int64 {
         Geohash(lat: lat, lon: lon, precision: precision).cell
     }
@@ -191,14 +191,14 @@ public struct Geohash: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// Lower edge of grid line `index` on an axis: exact, because `span × index / 2^bits` is a dyadic multiple of
     /// 45 that fits a double's mantissa.
     @inline(__always)
-    static func boundary(_ index: Int64, min: Double, span: Double, bits: Int) -> Double {
+    package static func boundary(_ index: Int64, min: Double, span: Double, bits: Int) -> Double {
         // `span / 2^bits` is exact (a power-of-two scaling), so this is the same single rounding as
         // `span × index / 2^bits`, without a division.
         min + Double(index) * (span * Double(sign: .plus, exponent: -bits, significand: 1))
     }
 
     /// The grid index of a value: the same answer as bisecting the range `bits` times with `value ≥ mid → 1`.
-    static func index(of value: Double, min: Double, span: Double, bits: Int) -> Int64 {
+    package static func index(of value: Double, min: Double, span: Double, bits: Int) -> Int64 {
         let count = Int64(1) << bits
         let v = value.isNaN ? min : Swift.min(Swift.max(value, min), min + span)
         var i = Int64(((v - min) * (Double(count) / span)).rounded(.down))
@@ -210,7 +210,7 @@ public struct Geohash: Sendable, Hashable, Comparable, CustomStringConvertible {
     }
 
     /// Interleaves row and column bits, longitude first (Morton order with the axis of the top bit fixed).
-    static func interleave(lonIndex: Int64, latIndex: Int64, precision: Int) -> Int64 {
+    package static func interleave(lonIndex: Int64, latIndex: Int64, precision: Int) -> Int64 {
         let lon = spread(UInt64(lonIndex))
         let lat = spread(UInt64(latIndex))
         // With an even bit count the last bit is latitude; with an odd count it is longitude.
@@ -218,7 +218,7 @@ public struct Geohash: Sendable, Hashable, Comparable, CustomStringConvertible {
         return Int64(bitPattern: bits)
     }
 
-    static func deinterleave(_ cell: Int64, precision: Int) -> (lat: Int64, lon: Int64) {
+    package static func deinterleave(_ cell: Int64, precision: Int) -> (lat: Int64, lon: Int64) {
         let bits = UInt64(bitPattern: cell)
         if (5 * precision) % 2 == 0 {
             return (lat: Int64(compact(bits)), lon: Int64(compact(bits >> 1)))
@@ -229,7 +229,7 @@ public struct Geohash: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     /// Moves bit k of a 32-bit value to bit 2k.
     @inline(__always)
-    static func spread(_ value: UInt64) -> UInt64 {
+    package static func spread(_ value: UInt64) -> UInt64 {
         var x = value & 0xFFFF_FFFF
         x = (x | x << 16) & 0x0000_FFFF_0000_FFFF
         x = (x | x << 8) & 0x00FF_00FF_00FF_00FF
@@ -241,7 +241,7 @@ public struct Geohash: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     /// Inverse of ``spread(_:)``: gathers bits 0, 2, 4, … into bits 0, 1, 2, ….
     @inline(__always)
-    static func compact(_ value: UInt64) -> UInt64 {
+    package static func compact(_ value: UInt64) -> UInt64 {
         var x = value & 0x5555_5555_5555_5555
         x = (x | x >> 1) & 0x3333_3333_3333_3333
         x = (x | x >> 2) & 0x0F0F_0F0F_0F0F_0F0F
