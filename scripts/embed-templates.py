@@ -3,8 +3,14 @@
 (categories.json, synonyms.json, copy/*.yaml) as Swift raw string literals, so a `citypack` binary copied away from
 its checkout still builds with the default templates. BuiltInTemplatesTests fails when the Swift file differs from
 what this script makes of templates/ (run it after editing a template)."""
+import importlib.util
 import os
-import sys
+
+# The raw-literal writer of scripts/embed-assets.py (the generic embedder), loaded by path (its name has a dash).
+spec = importlib.util.spec_from_file_location(
+    "embed_assets", os.path.join(os.path.dirname(os.path.abspath(__file__)), "embed-assets.py"))
+embed_assets = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(embed_assets)
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 templates = os.path.join(root, "templates")
@@ -20,11 +26,7 @@ out = [
 ]
 for name in names:
     text = open(os.path.join(templates, name), encoding="utf-8").read()
-    if '"""####' in text or "\r" in text:
-        sys.exit(f"embed-templates: {name} cannot be embedded as a raw string")
-    out.append(f'        ("{name}", ####"""')
-    out.append(text)  # the literal's last line break is not part of it, so the file's own final one stays
-    out.append('"""####),')
+    out += embed_assets.raw_literal(name, text, f'        ("{name}", ', "),")
 out += ["    ]", "}", ""]
 target = os.path.join(root, "Sources/CityPackCompiler/BuiltInTemplates+Files.swift")
 with open(target, "w", encoding="utf-8") as f:
