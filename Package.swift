@@ -3,17 +3,25 @@ import PackageDescription
 
 // Module graph (data flows one way):
 //   citypack → CityPackCLI → CityPackCompiler → {Ingest, Validate, Emit}
-//   every stage → CityPackModel → {CityPackDiagnostics, CityPackFormat}
-//   CityPackFormat (the pack format: schema, manifest, catalog, signatures, coordinates and bounding boxes, geohash
-//   proximity index, sizes, delta, web flavour) is shared by every module above it and by CityPackKit (the
-//   app-side reader). It stands on two leaves that import nothing of ours:
+//   every stage → CityPackModel → {CityPackDiagnostics, CityPackGeometry}
+//   CityPackCLI also uses CityPackPreview (`citypack preview`'s server and page, on FlyingFox; imports nothing of
+//   ours) and CityPackDevTools (`citypack bench`'s measurements and the osm-testdata run; not in any library).
+//   Leaves that import nothing of ours but each other as shown:
+//   - CityPackGeometry: coordinates and bounding boxes, great-circle distance, geohash cells, and the editorial
+//     action kinds (the one pack value the model holds). Pure Swift: Model, Ingest and Validate need only this
+//     of the pack's vocabulary.
 //   - CityPackSupport: general helpers in pure Swift (+ swift-crypto for SHA-256): sorted and canonical JSON, the
 //     compact JSON encoder, civil dates and times, file digests, the time trace. CityPackDiagnostics needs only
 //     this, so the lowest stage module pulls in neither SQLite nor zlib.
-//   - CityPackStorage: the wrappers over the C libraries bytes are stored with — SQLite (the pack database) and
-//     zlib (ZlibStream: the gzip a pack ships in, PBF blobs, zip entries). Kept apart from CityPackFormat because
-//     the readers of inputs (Ingest) and the tooling need them without the pack format's meaning, and apart from
-//     CityPackSupport because they link C libraries.
+//   - CityPackStorage (on CityPackSupport): the wrappers over the C libraries bytes are stored with — SQLite (the
+//     pack database, DatabasePages' page statistics) and zlib (ZlibStream: the gzip a pack ships in, PBF blobs,
+//     zip entries). Kept apart from CityPackFormat because the readers of inputs (Ingest) and the tooling need
+//     them without the pack format's meaning, and apart from CityPackSupport because they link C libraries.
+//   CityPackFormat (the pack format: schema, manifest, catalog, signatures, geohash proximity index, sizes, delta,
+//   web flavour) stands on CityPackGeometry (re-exported) and CityPackSupport and links no C library; CityPackEmit
+//   (the writer) and CityPackKit (the app-side reader, which re-exports CityPackFormat) add CityPackStorage.
+//   SQLite and zlib reach a stage only through CityPackStorage: Ingest (zlib for gzip, PBF and zip inputs) and
+//   Emit; Model, Validate and Diagnostics link neither.
 let package = Package(
     name: "CityPack",
     platforms: [.macOS(.v13), .iOS(.v16)],
@@ -42,11 +50,11 @@ let package = Package(
         .systemLibrary(name: "CCityPackSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
         .target(name: "CityPackSupport", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
-        .target(name: "CityPackStorage", dependencies: ["CCityPackSQLite", "CCityPackZlib"]),
+        .target(name: "CityPackStorage", dependencies: ["CityPackSupport", "CCityPackSQLite", "CCityPackZlib"]),
         .target(name: "CityPackDiagnostics", dependencies: ["CityPackSupport"]),
         .target(name: "CityPackGeometry"),
         .target(name: "CityPackModel", dependencies: ["CityPackDiagnostics", "CityPackGeometry", "CityPackSupport"]),
-        .target(name: "CityPackFormat", dependencies: ["CityPackGeometry", "CityPackSupport", "CityPackStorage", "CCityPackSQLite"]),
+        .target(name: "CityPackFormat", dependencies: ["CityPackGeometry", "CityPackSupport"]),
         .target(
             name: "CityPackIngest",
             dependencies: [

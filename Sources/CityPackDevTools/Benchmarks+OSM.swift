@@ -1,6 +1,7 @@
 import CityPackFormat
 import CityPackIngest
 import CityPackKit
+import CityPackStorage
 import Foundation
 
 extension Benchmarks {
@@ -194,7 +195,7 @@ extension Benchmarks {
             return
         }
         let features = data.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
-        let gzipBytes = PackSizes.deflatedSize([UInt8](data))
+        let gzipBytes = DatabasePages.deflatedSize([UInt8](data))
         let perFeature = Double(gzipBytes) / Double(max(features, 1))
         text += String(
             format: "geojsonseq.gz    %9d bytes, %6d features  %7.1f bytes per feature (osmium tags-filter %@ | export -f geojsonseq | gzip -6)\n",

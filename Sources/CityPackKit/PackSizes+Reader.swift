@@ -1,9 +1,10 @@
 import CityPackFormat
+import CityPackStorage
 
 extension PackSizes {
     /// Measures a decompressed pack database (e.g. ``PackReader/databasePath``).
     /// - Throws: `PackError.notAPack` when it cannot be opened, `.sqlite`, `.io`.
     public static func measure(databasePath: String) throws(PackError) -> PackSizes {
-        try measure(databasePath: databasePath, failing: PackError.self)
+        PackSizes(try DatabasePages.measure(databasePath: databasePath, failing: PackError.self))
     }
 }
