@@ -13,15 +13,16 @@ import PackageDescription
 //   - CityPackSupport: general helpers in pure Swift (+ swift-crypto for SHA-256): sorted and canonical JSON, the
 //     compact JSON encoder, civil dates and times, file digests, the time trace. CityPackDiagnostics needs only
 //     this, so the lowest stage module pulls in neither SQLite nor zlib.
-//   - CityPackStorage (on CityPackSupport): the wrappers over the C libraries bytes are stored with — SQLite (the
-//     pack database, DatabasePages' page statistics) and zlib (ZlibStream: the gzip a pack ships in, PBF blobs,
-//     zip entries). Kept apart from CityPackFormat because the readers of inputs (Ingest) and the tooling need
-//     them without the pack format's meaning, and apart from CityPackSupport because they link C libraries.
+//   - CityPackStorage: the wrapper over zlib (ZlibStream: the gzip a pack ships in, PBF blobs, zip entries). Kept
+//     apart from CityPackFormat because the readers of inputs (Ingest) and the tooling need it without the pack
+//     format's meaning, and apart from CityPackSupport because it links a C library.
+//   - CityPackSQLite (on CityPackStorage and CityPackSupport): the wrapper over SQLite (the pack database) and
+//     DatabasePages, the page statistics behind PackSizes. Only the pack's writer and readers use it.
 //   CityPackFormat (the pack format: schema, manifest, catalog, signatures, geohash proximity index, sizes, delta,
 //   web flavour) stands on CityPackGeometry (re-exported) and CityPackSupport and links no C library; CityPackEmit
-//   (the writer) and CityPackKit (the app-side reader, which re-exports CityPackFormat) add CityPackStorage.
-//   SQLite and zlib reach a stage only through CityPackStorage: Ingest (zlib for gzip, PBF and zip inputs) and
-//   Emit; Model, Validate and Diagnostics link neither.
+//   (the writer) and CityPackKit (the app-side reader, which re-exports CityPackFormat) add CityPackSQLite.
+//   Of the stages, only Emit links SQLite; Ingest links zlib (gzip, PBF and zip inputs, through CityPackStorage);
+//   Model, Validate and Diagnostics link neither.
 let package = Package(
     name: "CityPack",
     platforms: [.macOS(.v13), .iOS(.v16)],
@@ -50,7 +51,8 @@ let package = Package(
         .systemLibrary(name: "CCityPackSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
         .target(name: "CityPackSupport", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
-        .target(name: "CityPackStorage", dependencies: ["CityPackSupport", "CCityPackSQLite", "CCityPackZlib"]),
+        .target(name: "CityPackStorage", dependencies: ["CCityPackZlib"]),
+        .target(name: "CityPackSQLite", dependencies: ["CityPackStorage", "CityPackSupport", "CCityPackSQLite"]),
         .target(name: "CityPackDiagnostics", dependencies: ["CityPackSupport"]),
         .target(name: "CityPackGeometry"),
         .target(name: "CityPackModel", dependencies: ["CityPackDiagnostics", "CityPackGeometry", "CityPackSupport"]),
@@ -72,13 +74,13 @@ let package = Package(
             name: "CityPackEmit",
             dependencies: [
                 "CityPackModel", "CityPackFormat", "CityPackDiagnostics", "CityPackSupport", "CityPackStorage",
-                "CCityPackSQLite",
+                "CityPackSQLite", "CCityPackSQLite",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         .target(
             name: "CityPackKit",
             dependencies: [
-                "CityPackFormat", "CityPackSupport", "CityPackStorage", "CCityPackSQLite",
+                "CityPackFormat", "CityPackSupport", "CityPackStorage", "CityPackSQLite", "CCityPackSQLite",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         .target(
@@ -107,7 +109,7 @@ let package = Package(
             name: "CityPackDevTools",
             dependencies: [
                 "CityPackIngest", "CityPackDiagnostics", "CityPackKit", "CityPackFormat", "CityPackStorage",
-                "CCityPackZlib",
+                "CityPackSQLite", "CCityPackZlib",
             ]),
         .executableTarget(name: "citypack", dependencies: ["CityPackCLI"]),
         .executableTarget(name: "citypack-rusage"),
@@ -117,7 +119,7 @@ let package = Package(
         .testTarget(name: "CityPackIngestTests", dependencies: ["CityPackIngest", "CityPackDevTools", "CityPackModel", "CityPackFormat", "CityPackTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "CityPackValidateTests", dependencies: ["CityPackValidate", "CityPackModel", "CityPackFormat", "CityPackIngest", "CityPackCompiler", "CityPackTestSupport"]),
         .testTarget(name: "CityPackSupportTests", dependencies: ["CityPackSupport", "CityPackTestSupport"]),
-        .testTarget(name: "CityPackFormatTests", dependencies: ["CityPackFormat", "CityPackStorage", "CityPackTestSupport"]),
+        .testTarget(name: "CityPackFormatTests", dependencies: ["CityPackFormat", "CityPackStorage", "CityPackSQLite", "CityPackTestSupport"]),
         .testTarget(name: "CityPackModelTests", dependencies: ["CityPackModel", "CityPackTestSupport"]),
         .testTarget(name: "CityPackEmitTests", dependencies: ["CityPackEmit", "CityPackKit", "CityPackDevTools", "CityPackFormat", "CityPackModel", "CityPackIngest", "CityPackDiagnostics", "CityPackSupport", "CityPackStorage", "CityPackTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "CityPackKitTests", dependencies: ["CityPackKit", "CityPackEmit", "CityPackCompiler", "CityPackFormat", "CityPackSupport", "CityPackStorage", "CityPackModel", "CityPackTestSupport"]),

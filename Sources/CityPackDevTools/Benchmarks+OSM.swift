@@ -1,7 +1,7 @@
 import CityPackFormat
 import CityPackIngest
 import CityPackKit
-import CityPackStorage
+import CityPackSQLite
 import Foundation
 
 extension Benchmarks {

@@ -1,4 +1,5 @@
 import CityPackKit
+import CityPackSQLite
 import CityPackStorage
 
 /// An independent earliest-arrival search for checking the journey planner (``CityPackKit``'s RAPTOR): a

@@ -1,5 +1,6 @@
 import CityPackFormat
 import CityPackKit
+import CityPackSQLite
 import CityPackStorage
 import Dispatch
 

@@ -1,4 +1,5 @@
 import CCityPackSQLite
+import CityPackSQLite
 import CityPackStorage
 
 /// Unrecoverable failures while writing artifacts. Data problems are diagnostics, not errors.

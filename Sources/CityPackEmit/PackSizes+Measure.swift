@@ -1,5 +1,5 @@
 import CityPackFormat
-import CityPackStorage
+import CityPackSQLite
 
 extension PackSizes {
     /// Measures a decompressed pack database (``DatabasePages``), failing with the caller's module error.

@@ -4,7 +4,7 @@ import Foundation
 /// bytes of row data in them, and what its pages alone gzip to (level 6, as the pack), measured with SQLite's
 /// `dbstat` virtual table on the decompressed database. `inspect --sizes` and `build-stats.json` show it: the
 /// emitter measures the database it is about to compress (``CityPackEmit``), the reader an installed pack
-/// (`CityPackKit`'s `measure(databasePath:)`). The measuring is CityPackStorage's `DatabasePages`: this module
+/// (`CityPackKit`'s `measure(databasePath:)`). The measuring is CityPackSQLite's `DatabasePages`: this module
 /// links neither SQLite nor zlib.
 public struct PackSizes: Sendable, Codable, Equatable {
     /// One table or index.
@@ -29,7 +29,7 @@ public struct PackSizes: Sendable, Codable, Equatable {
     /// Every table and index, largest `gzipBytes` first (ties by name).
     public var objects: [Object]
 
-    /// The sizes `DatabasePages.measure` (CityPackStorage) found, objects ordered largest `gzipBytes` first.
+    /// The sizes `DatabasePages.measure` (CityPackSQLite) found, objects ordered largest `gzipBytes` first.
     package init(
         _ measured: (
             pageSize: Int, databaseBytes: Int, objects: [(name: String, pages: Int, bytes: Int, payload: Int, gzipBytes: Int)]

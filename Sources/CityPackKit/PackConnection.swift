@@ -1,3 +1,4 @@
+import CityPackSQLite
 import CityPackStorage
 import Foundation
 

@@ -1,3 +1,4 @@
+import CityPackSQLite
 import CityPackStorage
 
 /// Why a pack could not be opened or read. Every public throwing API of `CityPackKit` throws only this type.

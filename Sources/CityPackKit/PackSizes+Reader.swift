@@ -1,5 +1,5 @@
 import CityPackFormat
-import CityPackStorage
+import CityPackSQLite
 
 extension PackSizes {
     /// Measures a decompressed pack database (e.g. ``PackReader/databasePath``).

@@ -1,4 +1,5 @@
 import CCityPackSQLite
+import CityPackStorage
 import CityPackSupport
 import Foundation
 
