@@ -1,7 +1,6 @@
 import ArgumentParser
-import CityPackDevTools
 import CityPackCompiler
-import CityPackDiagnostics
+import CityPackDevTools
 import CityPackEmit
 import CityPackKit
 import Foundation
