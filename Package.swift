@@ -2,7 +2,11 @@
 import PackageDescription
 
 // Module graph (data flows one way):
-//   citypack → CityPackCLI → CityPackCompiler → {Ingest, Validate, Emit}
+//   citypack → CityPackCLI → CityPackBuild → CityPackCompiler → {Ingest, Validate, Emit}
+//   CityPackBuild finishes a build as a library call (BuildSession): plan, run, then report.json, report.html
+//   (its CSS/JS are Sources/CityPackBuild/Assets/, embedded by scripts/embed-report-assets.py), build-stats.json,
+//   the baseline and the exit decision. The CLI parses, calls it and renders; it imports no stage module for that
+//   (the bench drivers still do, until they move to DevTools).
 //   every stage → CityPackModel → {CityPackDiagnostics, CityPackFormat}
 //   CityPackFormat (the pack format: schema, manifest, catalog, signatures, coordinates and bounding boxes, geohash
 //   proximity index, sizes, delta, web flavour) is shared by every module above it and by CityPackKit (the
@@ -79,9 +83,17 @@ let package = Package(
                 "CityPackEmit", "CityPackFormat", "CityPackSupport", "CCityPackZlib",
             ]),
         .target(
+            name: "CityPackBuild",
+            dependencies: [
+                "CityPackCompiler", "CityPackDiagnostics", "CityPackModel", "CityPackFormat", "CityPackEmit",
+                "CityPackSupport",
+            ],
+            // The assets are embedded (ReportAssets+Files.swift), not bundled: a copied binary needs no bundle.
+            exclude: ["Assets"]),
+        .target(
             name: "CityPackCLI",
             dependencies: [
-                "CityPackCompiler", "CityPackKit", "CityPackDiagnostics", "CityPackModel", "CityPackIngest",
+                "CityPackBuild", "CityPackCompiler", "CityPackKit", "CityPackDiagnostics", "CityPackModel", "CityPackIngest",
                 "CityPackDevTools", "CityPackEmit", "CityPackFormat", "CityPackSupport", "CityPackStorage", "CCityPackZlib",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "FlyingFox", package: "FlyingFox"),
@@ -106,7 +118,8 @@ let package = Package(
         .testTarget(name: "CityPackModelTests", dependencies: ["CityPackModel", "CityPackTestSupport"]),
         .testTarget(name: "CityPackEmitTests", dependencies: ["CityPackEmit", "CityPackKit", "CityPackDevTools", "CityPackFormat", "CityPackModel", "CityPackIngest", "CityPackDiagnostics", "CityPackSupport", "CityPackStorage", "CityPackTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "CityPackKitTests", dependencies: ["CityPackKit", "CityPackEmit", "CityPackCompiler", "CityPackFormat", "CityPackSupport", "CityPackStorage", "CityPackModel", "CityPackTestSupport"]),
-        .testTarget(name: "CityPackCLITests", dependencies: ["CityPackCLI", "CityPackCompiler", "CityPackDiagnostics", "CityPackDevTools", "CityPackKit", "CityPackFormat", "CityPackSupport", "CityPackTestSupport"]),
+        .testTarget(name: "CityPackCLITests", dependencies: ["CityPackCLI", "CityPackBuild", "CityPackCompiler", "CityPackDiagnostics", "CityPackDevTools", "CityPackKit", "CityPackFormat", "CityPackSupport", "CityPackTestSupport"]),
+        .testTarget(name: "CityPackBuildTests", dependencies: ["CityPackBuild", "CityPackCompiler", "CityPackDiagnostics", "CityPackSupport", "CityPackTestSupport"]),
         .testTarget(name: "CityPackCompilerTests", dependencies: ["CityPackCompiler", "CityPackDiagnostics", "CityPackModel", "CityPackIngest", "CityPackTestSupport", "CCityPackSQLite"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]

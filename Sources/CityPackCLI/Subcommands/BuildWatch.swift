@@ -8,8 +8,7 @@ enum BuildWatch {
     static func run(_ command: Build, release: EmitOptions) throws {
         let city = command.cities[0]
         guard let root = BuildRunner.cityRoot(city) else {
-            Terminal.err("citypack: error: no such city directory or file: \(city)\n")
-            throw ExitCode(ExitCodes.missingInput)
+            throw CLIError.noSuchCity(city)
         }
         let watch = CityWatch(
             city: city, root: root, templates: command.templates ?? ToolEnvironment.templates, diagnostics: command.diagnostics,

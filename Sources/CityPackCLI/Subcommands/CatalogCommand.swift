@@ -43,9 +43,8 @@ struct Catalog: ParsableCommand {
                 let path = try CatalogMerger.merge(merge, into: output, signingKey: key)
                 Terminal.out(try String(contentsOfFile: path, encoding: .utf8))
             } catch let refusal as CatalogMerger.Refusal {
-                Terminal.err("citypack: error: cannot merge: \(refusal)\n")
-                if case .missingFolder = refusal { throw ExitCode(ExitCodes.missingInput) }
-                throw ExitCode(ExitCodes.dataErrors)
+                if case .missingFolder = refusal { throw CLIError.missingInput("cannot merge: \(refusal)") }
+                throw CLIError.dataErrors("cannot merge: \(refusal)")
             } catch let error as EmitError {
                 Terminal.err("\(error.path): error[pack.io_failure]: \(error.message)\n")
                 throw ExitCode(ExitCodes.ioFailure)
@@ -55,8 +54,7 @@ struct Catalog: ParsableCommand {
         let outputs = self.outputs ?? "outputs"
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: outputs, isDirectory: &isDirectory), isDirectory.boolValue else {
-            Terminal.err("citypack: error: no such folder: \(outputs)\n")
-            throw ExitCode(ExitCodes.missingInput)
+            throw CLIError.missingInput("no such folder: \(outputs)")
         }
         let key = try signKey.map { try KeyLoader.load($0) }
         let target = (outputs as NSString).appendingPathComponent("catalog.json")

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CityPackBuild
 import CityPackCompiler
 import CityPackDiagnostics
 import CityPackEmit
@@ -60,16 +61,14 @@ struct FleetRunner {
     mutating func run() throws {
         let diagnostics = command.diagnostics
         if diagnostics.format == .sarif {
-            Terminal.err("citypack: error: --format sarif describes one city; a fleet writes each city's report.json (use --format json for the fleet summary)\n")
-            throw ExitCode(ExitCodes.usage)
+            throw CLIError.usage("--format sarif describes one city; a fleet writes each city's report.json (use --format json for the fleet summary)")
         }
         var cities = command.cities
         var output = command.output
         var templates = command.templates ?? ToolEnvironment.templates
         if let path = command.fleet {
             guard FileManager.default.fileExists(atPath: path) else {
-                Terminal.err("citypack: error: no such fleet file: \(path)\n")
-                throw ExitCode(ExitCodes.missingInput)
+                throw CLIError.missingInput("no such fleet file: \(path)")
             }
             let bag = DiagnosticBag()
             guard let file = FleetFileLoader.load(path, bag: bag) else {
@@ -99,15 +98,16 @@ struct FleetRunner {
         let baseline = try BuildRunner.loadBaseline(diagnostics)
         var members: [FleetCity] = []
         var roots: [String?] = []
+        var requests: [BuildRequest] = []
         for city in cities {
             let root = BuildRunner.cityRoot(city)
             roots.append(root)
-            let bag = try BuildRunner.makeBag(diagnostics, baseline: baseline, root: root ?? city)
-            var options = BuildRunner.buildOptions(
+            let request = try BuildRunner.request(
                 city: city, templates: templates, output: outputRoot, emit: true, diagnostics: diagnostics, release: release,
                 progress: nil)
-            if root == nil { options.cityPath = city }
-            members.append(FleetCity(options: options, bag: bag))
+            let bag = BuildSession.makeBag(request, baseline: baseline, root: root ?? city)
+            requests.append(request)
+            members.append(FleetCity(options: request.buildOptions, bag: bag))
         }
         let present = members.indices.filter { roots[$0] != nil }
         let fleet = Fleet.run(present.map { members[$0] }, outputDirectory: outputRoot, concurrency: command.jobs)
@@ -116,16 +116,16 @@ struct FleetRunner {
         var ioFailure = fleet.catalogFailure != nil
         for (i, city) in cities.enumerated() {
             guard let root = roots[i], let slot = present.firstIndex(of: i) else {
-                Terminal.err("citypack: error: no such city directory or file: \(city)\n")
+                Terminal.error(.noSuchCity(city))
                 summaries.append(
                     CitySummary(city: city, status: "missing", pois: 0, stops: 0, seconds: 0, errors: 1, warnings: 0))
                 continue
             }
             let build = fleet.cities[slot]
             let bag = members[i].bag
+            let prepared = BuildSession.Prepared(request: requests[i], root: root, bag: bag, plan: build.plan)
             let outcome = BuildRunner.finish(
-                build, bag: bag, command: "build", city: city, root: root, diagnostics: diagnostics, output: outputRoot,
-                verbose: command.verbose, printReport: diagnostics.format != .json)
+                build, prepared, diagnostics: diagnostics, verbose: command.verbose, printReport: diagnostics.format != .json)
             ioFailure = ioFailure || outcome.ioFailure
             let emitted = build.emitted
             let id = build.city?.id
@@ -141,7 +141,7 @@ struct FleetRunner {
                     report: ReportWriter.folder(output: outputRoot, city: id ?? (root as NSString).lastPathComponent) + "/report.json"))
         }
         if let failure = fleet.catalogFailure {
-            Terminal.err("citypack: error: cannot write the catalog of \(outputRoot): \(failure)\n")
+            Terminal.error(.ioFailure("cannot write the catalog of \(outputRoot): \(failure)"))
         }
         let failed = summaries.filter { $0.status == "failed" || $0.status == "missing" }.count
         let summary = Summary(

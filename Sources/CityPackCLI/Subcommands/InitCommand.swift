@@ -1,4 +1,5 @@
 import ArgumentParser
+import CityPackBuild
 import CityPackCompiler
 import CityPackDiagnostics
 import CityPackFormat
@@ -66,14 +67,12 @@ struct Init: ParsableCommand {
 
     func run() throws {
         for path in osm + gtfs where !FileManager.default.fileExists(atPath: path) {
-            Terminal.err("citypack: error: no such source: \(path)\n")
-            throw ExitCode(ExitCodes.missingInput)
+            throw CLIError.missingInput("no such source: \(path)")
         }
         let fm = FileManager.default
         let cityFile = (directory as NSString).appendingPathComponent(CityFileLoader.fileName)
         if fm.fileExists(atPath: cityFile) && !force {
-            Terminal.err("citypack: error: \(cityFile) already exists; use --force to overwrite\n")
-            throw ExitCode(ExitCodes.usage)
+            throw CLIError.usage("\(cityFile) already exists; use --force to overwrite")
         }
         // Data problems are `check`'s business (an editor may downgrade rules in the city file); init only needs
         // the extent, and says how many problems it saw.
@@ -87,10 +86,10 @@ struct Init: ParsableCommand {
         }
         guard let box else {
             Terminal.err(DiagnosticRenderer.human(bag.diagnostics, limit: 50, colour: Terminal.colour))
-            Terminal.err("citypack: error: no bounding box could be derived from the sources"
-                + (bag.hasErrors ? " (they hold no readable position: see the errors above)" : "")
-                + "; pass --bbox=MINLON,MINLAT,MAXLON,MAXLAT\n")
-            throw ExitCode(ExitCodes.dataErrors)
+            throw CLIError.dataErrors(
+                "no bounding box could be derived from the sources"
+                    + (bag.hasErrors ? " (they hold no readable position: see the errors above)" : "")
+                    + "; pass --bbox=MINLON,MINLAT,MAXLON,MAXLAT")
         }
         if measured == nil {
             // With --bbox the sources are not read; still name what would stop every build.
@@ -110,8 +109,7 @@ struct Init: ParsableCommand {
             }
         }
         do { try fm.createDirectory(atPath: directory, withIntermediateDirectories: true) } catch {
-            Terminal.err("citypack: error: cannot create \(directory): \(error.localizedDescription)\n")
-            throw ExitCode(ExitCodes.ioFailure)
+            throw CLIError.ioFailure("cannot create \(directory): \(error.localizedDescription)")
         }
         let folder = URL(fileURLWithPath: directory).standardizedFileURL.lastPathComponent
         let cityID = id ?? Self.slug(folder)
@@ -122,8 +120,7 @@ struct Init: ParsableCommand {
             id: cityID, name: display, locales: locs, bbox: box, osm: osm.map(rel), gtfs: gtfs.map(rel),
             attribution: osm.isEmpty ? "" : "© OpenStreetMap contributors, ODbL 1.0")
         do { try text.write(toFile: cityFile, atomically: true, encoding: .utf8) } catch {
-            Terminal.err("citypack: error: cannot write \(cityFile): \(error.localizedDescription)\n")
-            throw ExitCode(ExitCodes.ioFailure)
+            throw CLIError.ioFailure("cannot write \(cityFile): \(error.localizedDescription)")
         }
         Terminal.out(cityFile + "\n")
         if let measured, let left = measured.droppedExtent {
@@ -168,8 +165,7 @@ struct Init: ParsableCommand {
                 try FileManager.default.createDirectory(atPath: copyDir, withIntermediateDirectories: true)
                 try text.write(toFile: file, atomically: true, encoding: .utf8)
             } catch {
-                Terminal.err("citypack: error: cannot write \(file): \(error.localizedDescription)\n")
-                throw ExitCode(ExitCodes.ioFailure)
+                throw CLIError.ioFailure("cannot write \(file): \(error.localizedDescription)")
             }
             written.append(file)
             Terminal.out(file + "\n")
