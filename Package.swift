@@ -86,7 +86,7 @@ let package = Package(
             name: "CityPackBuild",
             dependencies: [
                 "CityPackCompiler", "CityPackDiagnostics", "CityPackModel", "CityPackFormat", "CityPackEmit",
-                "CityPackSupport",
+                "CityPackIngest", "CityPackSupport",
             ],
             // The assets are embedded (ReportAssets+Files.swift), not bundled: a copied binary needs no bundle.
             exclude: ["Assets"]),

@@ -2,7 +2,6 @@ import ArgumentParser
 import CityPackBuild
 import CityPackCompiler
 import CityPackDiagnostics
-import CityPackEmit
 import CityPackKit
 import CityPackSupport
 import Foundation
@@ -75,7 +74,7 @@ struct Build: ParsableCommand {
 
     func run() throws {
         try BuildRunner.guarded {
-            var release = EmitOptions(keepVersions: keep ?? 2)
+            var release = ReleaseOptions(keepVersions: keep ?? 2)
             release.keepVersionsExplicit = keep != nil
             release.testStepDelayMicroseconds = testHooks.stepDelayMicroseconds
             if let signKey { release.signingKey = try KeyLoader.load(signKey) }
@@ -147,7 +146,7 @@ enum BuildRunner {
 
     static func run(
         city: String, templates: String?, diagnostics: DiagnosticOptions, output: String, emit: Bool, dryRun: Bool,
-        verbose: Bool = false, release: EmitOptions = EmitOptions(), useCache: Bool = true,
+        verbose: Bool = false, release: ReleaseOptions = ReleaseOptions(), useCache: Bool = true,
         testHooks: TestHookOptions = TestHookOptions()
     ) throws {
         defer { TimeTrace.flush() }
@@ -181,7 +180,7 @@ enum BuildRunner {
 
     /// The library's request for a city, from the command line and the tool's environment.
     static func request(
-        city: String, templates: String?, output: String, emit: Bool, diagnostics: DiagnosticOptions, release: EmitOptions,
+        city: String, templates: String?, output: String, emit: Bool, diagnostics: DiagnosticOptions, release: ReleaseOptions,
         progress: ProgressLine?, useCache: Bool = true
     ) throws -> BuildRequest {
         var request = BuildRequest(city: city, templates: templates, output: output, emit: emit)

@@ -1,11 +1,11 @@
 import ArgumentParser
-import CityPackEmit
+import CityPackBuild
 import Foundation
 
 /// `citypack build --watch <city>`: the first build prints what `build` prints; after that, each rebuild prints
 /// only the diagnostics that are new and those that were fixed, then a one-line summary (``CityWatch``).
 enum BuildWatch {
-    static func run(_ command: Build, release: EmitOptions) throws {
+    static func run(_ command: Build, release: ReleaseOptions) throws {
         let city = command.cities[0]
         guard let root = BuildRunner.cityRoot(city) else {
             throw CLIError.noSuchCity(city)

@@ -3,8 +3,6 @@ import CityPackBuild
 import CityPackCompiler
 import CityPackDiagnostics
 import CityPackFormat
-import CityPackIngest
-import CityPackModel
 import CityPackSupport
 import Foundation
 
@@ -52,7 +50,7 @@ struct Init: ParsableCommand {
         if let id, !id.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-" || $0 == "_") }) || id.isEmpty {
             throw ValidationError("--id must use lowercase ASCII letters, digits, '-' or '_'")
         }
-        for locale in locales.split(separator: ",") where !CityFileLoader.isLocale(String(locale)) {
+        for locale in locales.split(separator: ",") where !CityScaffold.isLocale(String(locale)) {
             throw ValidationError("'\(locale)' is not a locale tag (e.g. en, fr, pt-BR)")
         }
     }
@@ -70,7 +68,7 @@ struct Init: ParsableCommand {
             throw CLIError.missingInput("no such source: \(path)")
         }
         let fm = FileManager.default
-        let cityFile = (directory as NSString).appendingPathComponent(CityFileLoader.fileName)
+        let cityFile = (directory as NSString).appendingPathComponent(CityScaffold.cityFileName)
         if fm.fileExists(atPath: cityFile) && !force {
             throw CLIError.usage("\(cityFile) already exists; use --force to overwrite")
         }
@@ -94,13 +92,9 @@ struct Init: ParsableCommand {
         if measured == nil {
             // With --bbox the sources are not read; still name what would stop every build.
             let probes = DiagnosticBag()
-            for file in osm {
-                let size = ((try? fm.attributesOfItem(atPath: file))?[.size] as? NSNumber)?.int64Value ?? 0
-                if let problem = OSMReader.unreadable(path: file, fileSize: size) {
-                    probes.report(Rules.osmNotOSM, problem, at: SourceLocation(file: file))
-                }
-            }
-            for path in gtfs { _ = GTFSReader.probe(path: path, displayPath: path, bag: probes) }
+            CityScaffold.probe(
+                osm: osm, gtfs: gtfs,
+                fileSize: { ((try? fm.attributesOfItem(atPath: $0))?[.size] as? NSNumber)?.int64Value ?? 0 }, bag: probes)
             let stopping = probes.diagnostics.filter { $0.severity == .error }
             if !stopping.isEmpty {
                 Terminal.err(DiagnosticRenderer.human(stopping, limit: 50, colour: Terminal.colour))
@@ -115,8 +109,8 @@ struct Init: ParsableCommand {
         let cityID = id ?? Self.slug(folder)
         let display = name ?? folder.prefix(1).uppercased() + folder.dropFirst()
         let locs = locales.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
-        let rel = { (p: String) in CityFileWriter.relativePath(of: p, from: directory) }
-        let text = CityFileWriter.yaml(
+        let rel = { (p: String) in CityScaffold.relativePath(of: p, from: directory) }
+        let text = CityScaffold.cityFile(
             id: cityID, name: display, locales: locs, bbox: box, osm: osm.map(rel), gtfs: gtfs.map(rel),
             attribution: osm.isEmpty ? "" : "© OpenStreetMap contributors, ODbL 1.0")
         do { try text.write(toFile: cityFile, atomically: true, encoding: .utf8) } catch {
@@ -152,14 +146,14 @@ struct Init: ParsableCommand {
         guard let dir = TemplateLocator.locate(explicit: templates ?? ToolEnvironment.templates, cityPath: directory)
         else { return }
         let templateCopy = (dir as NSString).appendingPathComponent("copy")
-        let missing = CopyScaffold.localesWithoutTemplate(locales, templateDirectory: templateCopy)
+        let missing = CityScaffold.localesWithoutTemplate(locales, templateDirectory: templateCopy)
         guard !missing.isEmpty else { return }
         let copyDir = (directory as NSString).appendingPathComponent("copy")
         var written: [String] = []
         for locale in missing {
             let file = (copyDir as NSString).appendingPathComponent("\(locale).yaml")
             guard !FileManager.default.fileExists(atPath: file),
-                let text = CopyScaffold.untranslatedFile(locale: locale, cityName: cityName, templateDirectory: templateCopy)
+                let text = CityScaffold.untranslatedCopy(locale: locale, cityName: cityName, templateDirectory: templateCopy)
             else { continue }
             do {
                 try FileManager.default.createDirectory(atPath: copyDir, withIntermediateDirectories: true)
@@ -170,7 +164,7 @@ struct Init: ParsableCommand {
             written.append(file)
             Terminal.out(file + "\n")
         }
-        let fallback = locales.first { !missing.contains($0) } ?? CopyReader.templateLocale
+        let fallback = locales.first { !missing.contains($0) } ?? CityScaffold.templateLocale
         Terminal.err(
             "note: no template copy for \(missing.joined(separator: ", ")); their strings fall back to \(fallback) "
                 + "(warnings, not errors) until translated"

@@ -1,6 +1,5 @@
 import CityPackBuild
 import CityPackCompiler
-import CityPackEmit
 import Foundation
 
 /// `citypack build --watch` and `citypack preview`'s rendering of the library's watch loop (``BuildWatcher``): the
@@ -16,7 +15,7 @@ final class CityWatch: @unchecked Sendable {
     var printsRounds = true
 
     init(
-        city: String, root: String, templates: String?, diagnostics: DiagnosticOptions, output: String, release: EmitOptions,
+        city: String, root: String, templates: String?, diagnostics: DiagnosticOptions, output: String, release: ReleaseOptions,
         useCache: Bool = true
     ) {
         // The first build prints everything `build` prints; later ones print only the delta and a summary.
