@@ -93,8 +93,10 @@ let package = Package(
         .target(
             name: "CityPackCLI",
             dependencies: [
-                "CityPackBuild", "CityPackCompiler", "CityPackKit", "CityPackDiagnostics", "CityPackModel", "CityPackIngest",
-                "CityPackDevTools", "CityPackEmit", "CityPackFormat", "CityPackSupport", "CityPackStorage", "CCityPackZlib",
+                "CityPackBuild", "CityPackCompiler", "CityPackKit", "CityPackDiagnostics", "CityPackFormat", "CityPackSupport",
+                // Only the bench drivers and PreviewCommand still import these; they move to DevTools and a preview
+                // target in parallel branches, and then these go.
+                "CityPackIngest", "CityPackEmit", "CityPackDevTools", "CityPackStorage", "CCityPackZlib",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ]),
