@@ -1,0 +1,18 @@
+"""Writes files into a generated Swift file as raw string literals (used by embed-templates.py and
+embed-report-assets.py): a binary copied away from its checkout carries them, no resource bundle needed."""
+import sys
+
+
+def write(target, header, extension, doc, declaration, entries, script):
+    """Writes `target`: `header` comment lines, then `extension <extension> { <doc> <declaration> = [ … ] }` with one
+    `("name", text)` per entry of `entries` (name, text). A text's own final line break stays part of it (the
+    literal's last line break is not)."""
+    out = [*header, "", f"extension {extension} {{", f"    /// {doc}", f"    {declaration} = ["]
+    for name, text in entries:
+        if '"""####' in text or "\r" in text:
+            sys.exit(f"{script}: {name} cannot be embedded as a raw string")
+        out += [f'        ("{name}", ####"""', text, '"""####),']
+    out += ["    ]", "}", ""]
+    with open(target, "w", encoding="utf-8") as f:
+        f.write("\n".join(out))
+    print(target)
