@@ -13,8 +13,9 @@ import Testing
         base.useCache = false
         let monaco = TestPaths.root.appendingPathComponent("inputs/monaco").path
         let missing = out.appendingPathComponent("no-such-city").path
-        let request = FleetSession.Request(
-            cities: [monaco, missing], fleetFile: nil, shard: nil, jobs: 1, output: out.path, base: base)
+        var request = FleetSession.Request(cities: [monaco, missing], base: base)
+        request.jobs = 1
+        request.output = out.path
         var events: [String] = []
         var finished: [String] = []
         let outcome = try FleetSession.run(
@@ -36,8 +37,8 @@ import Testing
     }
 
     @Test func aMissingFleetFileIsAFailure() {
-        let request = FleetSession.Request(
-            cities: [], fleetFile: "/no/such/fleet.yaml", shard: nil, jobs: nil, output: nil, base: BuildRequest(city: ""))
+        var request = FleetSession.Request(cities: [], base: BuildRequest(city: ""))
+        request.fleetFile = "/no/such/fleet.yaml"
         #expect {
             _ = try FleetSession.run(request)
         } throws: { error in

@@ -13,23 +13,20 @@ package enum FleetSession {
         /// City directories or files given directly.
         package var cities: [String]
         /// A fleet file adding cities and defaults (output, templates, keep); nil: none.
-        package var fleetFile: String?
+        package var fleetFile: String? = nil
         /// `i/n`: build only this share of the cities; nil: all.
-        package var shard: String?
+        package var shard: String? = nil
         /// Cities built at once; nil: one per core.
-        package var jobs: Int?
+        package var jobs: Int? = nil
         /// The output root; nil: the fleet file's, else `outputs`.
-        package var output: String?
+        package var output: String? = nil
         /// What every city's build shares (templates, rules, baseline, release); its city and output are set
         /// per city. Its templates, when nil, come from the fleet file.
         package var base: BuildRequest
 
-        package init(cities: [String], fleetFile: String?, shard: String?, jobs: Int?, output: String?, base: BuildRequest) {
+        /// A fleet of `cities` with `base`'s settings; no fleet file, no shard, one city per core, `outputs`.
+        package init(cities: [String], base: BuildRequest) {
             self.cities = cities
-            self.fleetFile = fleetFile
-            self.shard = shard
-            self.jobs = jobs
-            self.output = output
             self.base = base
         }
     }

@@ -26,9 +26,11 @@ struct FleetRunner {
         let base = try BuildRunner.request(
             city: "", templates: command.templates ?? ToolEnvironment.templates, output: "outputs", emit: true,
             diagnostics: diagnostics, release: release, progress: nil)
-        let request = FleetSession.Request(
-            cities: command.cities, fleetFile: command.fleet, shard: command.shard, jobs: command.jobs, output: command.output,
-            base: base)
+        var request = FleetSession.Request(cities: command.cities, base: base)
+        request.fleetFile = command.fleet
+        request.shard = command.shard
+        request.jobs = command.jobs
+        request.output = command.output
         let outcome: FleetSession.Outcome
         do {
             outcome = try FleetSession.run(
