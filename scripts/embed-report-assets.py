@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes Sources/CityPackBuild/ReportAssets+Files.swift: the files of Sources/CityPackBuild/Assets/ (report.html's
-style sheet and script) as Swift raw string literals, so report.html needs no resource bundle at run time and a
+page, style sheet and script) as Swift raw string literals, so report.html needs no resource bundle at run time and a
 `citypack` binary copied onto the PATH writes the same page. ReportAssetsTests fails when the Swift file differs from
 what this script makes of the folder (run it after editing an asset), and lints the assets (node --check, eslint
 when installed). Each file's final line break is not embedded: the page inlines the text between its tags."""
@@ -12,7 +12,7 @@ import embed_swift  # noqa: E402
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 assets = os.path.join(root, "Sources/CityPackBuild/Assets")
-names = sorted(n for n in os.listdir(assets) if n.endswith((".css", ".js")))
+names = sorted(n for n in os.listdir(assets) if n.endswith((".css", ".js", ".html")))
 
 
 def text(name):

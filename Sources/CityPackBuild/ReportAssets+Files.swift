@@ -33,6 +33,22 @@ caption{font-weight:600;text-align:left;padding:4px 0}tr.total td{font-weight:60
 tr.error td:first-child{color:#b00;font-weight:600}tr.warning td:first-child{color:#a05a00;font-weight:600}
 .note{color:#555}code{font-size:12px}
 """####),
+        ("report.html", ####"""
+<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="{{generator}}">
+<title>{{title}}</title>
+<style>{{css}}</style></head>
+<body>
+<header><h1>{{title}}</h1>
+<p id="summary" class="{{status}}">{{summary}}</p>
+<p id="contents">{{contents}}</p></header>
+<main>
+{{body}}</main>
+<script>{{script}}</script>
+</body></html>
+"""####),
         ("report.js", ####"""
 (function(){
   var rows=[].slice.call(document.querySelectorAll('#diagnostic-table tbody tr'));

@@ -12,7 +12,7 @@ import Testing
     /// after editing an asset).
     @Test func embeddedAssetsMatchTheFiles() throws {
         let onDisk = try FileManager.default.contentsOfDirectory(atPath: Self.folder.path)
-            .filter { $0.hasSuffix(".css") || $0.hasSuffix(".js") }.sorted()
+            .filter { $0.hasSuffix(".css") || $0.hasSuffix(".js") || $0.hasSuffix(".html") }.sorted()
         #expect(ReportAssets.files.map(\.name) == onDisk)
         for (name, text) in ReportAssets.files {
             var file = try String(contentsOf: Self.folder.appendingPathComponent(name), encoding: .utf8)
@@ -25,6 +25,15 @@ import Testing
     @Test func theReportInlinesTheAssets() {
         #expect(HTMLReport.css == ReportAssets.text("report.css"))
         #expect(HTMLReport.script.contains("diagnostic-table"))
+    }
+
+    /// The page template's slots are the ones render fills; a value is never searched for slots.
+    @Test func thePageTemplateHasItsSlots() {
+        let template = ReportAssets.text("report.html")
+        for slot in ["generator", "title", "css", "status", "summary", "contents", "body", "script"] {
+            #expect(template.contains("{{\(slot)}}"), "report.html has no {{\(slot)}}")
+        }
+        #expect(HTMLReport.fill("<a>{{x}}</a>{{y}}", ["x": "{{y}}", "y": "2"]) == "<a>{{y}}</a>2")
     }
 
     /// `node --check` parses the script.

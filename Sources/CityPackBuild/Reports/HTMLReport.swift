@@ -14,29 +14,36 @@ package enum HTMLReport {
     /// At most this many POIs and stops are drawn (the first in id order); the page says when it cut.
     package static let maxMarkers = 20_000
 
+    /// The page: Assets/report.html with its `{{name}}` slots filled (text escaped; the style sheet, script and
+    /// body as they are).
     package static func render(_ report: DiagnosticReport, build: BuildReport, toolVersion: String) -> String {
         let title = "CityPack \(report.command) report — \(build.city?.name ?? report.city ?? "city")"
-        var html = """
-            <!DOCTYPE html>
-            <html lang="en"><head><meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <meta name="generator" content="\(escape(toolVersion))">
-            <title>\(escape(title))</title>
-            <style>\(css)</style></head>
-            <body>
-            <header><h1>\(escape(title))</h1>
-            <p id="summary" class="\(report.errors > 0 ? "failed" : "passed")">\(escape(report.summary))</p>
-            <p id="contents">\(escape(contentsLine(build)))</p></header>
-            <main>
+        var body = "<div class=\"overview\">\n"
+        body += mapSection(report, build: build)
+        body += countsSection(report, build: build)
+        body += "</div>\n"
+        body += tableSection(report)
+        let slots = [
+            "generator": escape(toolVersion), "title": escape(title), "css": css,
+            "status": report.errors > 0 ? "failed" : "passed", "summary": escape(report.summary),
+            "contents": escape(contentsLine(build)), "body": body, "script": script,
+        ]
+        return fill(ReportAssets.text("report.html"), slots) + "\n"
+    }
 
-            """
-        html += "<div class=\"overview\">\n"
-        html += mapSection(report, build: build)
-        html += countsSection(report, build: build)
-        html += "</div>\n"
-        html += tableSection(report)
-        html += "</main>\n<script>\(script)</script>\n</body></html>\n"
-        return html
+    /// `template` with each `{{name}}` replaced by `slots[name]`, in one pass (a value is never read for slots).
+    /// - Precondition: every slot of the template has a value (the template is ours; ReportAssetsTests checks it).
+    package static func fill(_ template: String, _ slots: [String: String]) -> String {
+        var out = ""
+        var rest = template[...]
+        while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
+            out += rest[..<open.lowerBound]
+            let name = String(rest[open.upperBound..<close.lowerBound])
+            guard let value = slots[name] else { preconditionFailure("report.html: no value for {{\(name)}}") }
+            out += value
+            rest = rest[close.upperBound...]
+        }
+        return out + rest
     }
 
     // MARK: Counts
