@@ -2,7 +2,11 @@
 import PackageDescription
 
 // Module graph (data flows one way):
-//   citypack → CityPackCLI → CityPackCompiler → {Ingest, Validate, Emit}
+//   citypack → CityPackCLI → CityPackBuild → CityPackCompiler → {Ingest, Validate, Emit}
+//   CityPackBuild finishes a build as a library call (BuildSession): plan, run, then report.json, report.html
+//   (its CSS/JS are Sources/CityPackBuild/Assets/, embedded by scripts/embed-report-assets.py), build-stats.json,
+//   the baseline and the exit decision; the watch loop (BuildWatcher) and fleets (FleetSession) too. The CLI
+//   parses, calls it and renders.
 //   every stage → CityPackModel → {CityPackDiagnostics, CityPackGeometry}
 //   CityPackCLI also uses CityPackPreview (`citypack preview`'s server and page, on FlyingFox; imports nothing of
 //   ours) and CityPackDevTools (`citypack bench`'s measurements and the osm-testdata run; not in any library).
@@ -90,11 +94,21 @@ let package = Package(
                 "CityPackEmit", "CityPackFormat", "CityPackSupport", "CCityPackZlib",
             ]),
         .target(
+            name: "CityPackBuild",
+            dependencies: [
+                "CityPackCompiler", "CityPackDiagnostics", "CityPackModel", "CityPackFormat", "CityPackEmit",
+                "CityPackIngest", "CityPackSupport",
+            ],
+            // The assets are embedded (ReportAssets+Files.swift), not bundled: a copied binary needs no bundle.
+            exclude: ["Assets"]),
+        .target(
             name: "CityPackCLI",
             dependencies: [
-                "CityPackCompiler", "CityPackKit", "CityPackDiagnostics", "CityPackModel", "CityPackIngest",
-                "CityPackDevTools", "CityPackEmit", "CityPackFormat", "CityPackSupport", "CityPackStorage", "CCityPackZlib",
-                "CityPackPreview",
+                "CityPackBuild", "CityPackCompiler", "CityPackKit", "CityPackDiagnostics", "CityPackFormat", "CityPackSupport",
+                "CityPackDevTools", "CityPackPreview",
+                // Until the watch state the preview shows moves into CityPackBuild, PreviewCommand and bench's
+                // in-process rebuild name EmitOptions and a few ingest types.
+                "CityPackIngest", "CityPackEmit", "CityPackStorage", "CCityPackZlib",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // `citypack preview`'s server (FlyingFox, loopback only), its request-target guard, the page's state and the
@@ -123,8 +137,9 @@ let package = Package(
         .testTarget(name: "CityPackModelTests", dependencies: ["CityPackModel", "CityPackTestSupport"]),
         .testTarget(name: "CityPackEmitTests", dependencies: ["CityPackEmit", "CityPackKit", "CityPackDevTools", "CityPackFormat", "CityPackModel", "CityPackIngest", "CityPackDiagnostics", "CityPackSupport", "CityPackStorage", "CityPackTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "CityPackKitTests", dependencies: ["CityPackKit", "CityPackEmit", "CityPackCompiler", "CityPackFormat", "CityPackSupport", "CityPackStorage", "CityPackModel", "CityPackTestSupport"]),
-        .testTarget(name: "CityPackCLITests", dependencies: ["CityPackCLI", "CityPackCompiler", "CityPackDiagnostics", "CityPackDevTools", "CityPackKit", "CityPackFormat", "CityPackSupport", "CityPackTestSupport"]),
+        .testTarget(name: "CityPackCLITests", dependencies: ["CityPackCLI", "CityPackBuild", "CityPackCompiler", "CityPackDiagnostics", "CityPackDevTools", "CityPackKit", "CityPackFormat", "CityPackSupport", "CityPackTestSupport"]),
         .testTarget(name: "CityPackPreviewTests", dependencies: ["CityPackPreview", "CityPackTestSupport"]),
+        .testTarget(name: "CityPackBuildTests", dependencies: ["CityPackBuild", "CityPackCompiler", "CityPackDiagnostics", "CityPackSupport", "CityPackTestSupport"]),
         .testTarget(name: "CityPackCompilerTests", dependencies: ["CityPackCompiler", "CityPackDiagnostics", "CityPackModel", "CityPackIngest", "CityPackTestSupport", "CCityPackSQLite"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]

@@ -17,16 +17,10 @@ folder (so forgetting to run the script after editing an asset fails CI).
 import os
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from embed_swift import raw_literal  # noqa: E402
+
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def raw_literal(name, text, before, after):
-    """The lines of one entry: `before`, then `text` as a Swift raw string literal (closed at column 0, so no
-    indentation is stripped), then `after`. scripts/embed-templates.py uses it too."""
-    if '"""####' in text or "\r" in text:
-        sys.exit(f"embed: {name} cannot be embedded as a raw string")
-    # The literal's last line break is not part of it, so the file's own final one stays.
-    return [before + '####"""', text, '"""####' + after]
 
 
 def main():
@@ -53,7 +47,7 @@ def main():
     ]
     for name in names:
         text = open(os.path.join(base, name), encoding="utf-8").read()
-        out += raw_literal(name, text, f'        "{name}": ', ",")
+        out += raw_literal(name, text, f'        "{name}": ', ",", "embed-assets")
     out += ["    ]", "}", ""]
     generated = "\n".join(out)
     target = os.path.join(root, output)

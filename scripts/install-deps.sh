@@ -28,8 +28,8 @@ if [ "$tests" = 1 ]; then
   # common/annotations/*.xml): scripts/cldr-synonyms.py makes templates/synonyms.json from it, and a test checks
   # that the templates are what the script makes of it. nginx-light is the real static server the pack library's
   # fault tests (Swift and web) download through, behind their fault-injecting proxy; node-typescript's tsc checks
-  # the web reader's TypeScript declarations. eslint lints the scripts embedded in the binary (the preview page's
-  # Sources/CityPackPreview/Assets/*.js) with scripts/eslint.json.
+  # the web reader's TypeScript declarations. eslint (Debian's) lints the scripts embedded in the binary: the
+  # preview page's (Sources/CityPackPreview/Assets/) and report.html's (Sources/CityPackBuild/Assets/).
   packages+=(unzip python3 gzip bzip2 chromium libxml2-utils util-linux sqlite3 e2fsprogs python3-pip python3-jsonschema python3-yaml
     python3-cryptography osmium-tool unicode-cldr-core nginx-light node-typescript eslint)
   command -v node >/dev/null 2>&1 || packages+=(nodejs)

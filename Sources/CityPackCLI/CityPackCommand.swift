@@ -26,7 +26,7 @@ public struct CityPackCommand: ParsableCommand {
         let status: Int32 = Terminal.$capture.withValue(capture) {
             do {
                 var command = try parseAsRoot(arguments)
-                try command.run()
+                try runReporting(&command)
                 return 0
             } catch {
                 let code = exitCode(for: error)

@@ -1,3 +1,4 @@
+import CityPackBuild
 import CityPackTestSupport
 import Foundation
 import Testing

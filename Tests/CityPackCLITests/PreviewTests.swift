@@ -1,3 +1,4 @@
+import CityPackBuild
 import CityPackDiagnostics
 import CityPackTestSupport
 import Foundation

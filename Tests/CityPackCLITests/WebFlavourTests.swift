@@ -1,3 +1,4 @@
+import CityPackBuild
 import CityPackFormat
 import CityPackSupport
 import CityPackTestSupport

@@ -119,7 +119,7 @@ public enum OutsideTools {
         candidates: ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"])
     /// Node ≥ 20: the one on the PATH (CI machines may have one), else Debian's.
     public static let node = OutsideTool("node", package: "nodejs", candidates: ["/usr/bin/node"], alsoOnPATH: true)
-    /// Debian's eslint (6.x): lints the embedded page scripts with scripts/eslint.json.
+    /// Debian's eslint (6.x): lints the embedded page scripts (PreviewAssetTests, ReportAssetsTests).
     public static let eslint = OutsideTool("eslint", package: "eslint")
     public static let pythonCryptography = OutsideTool(pythonModule: "cryptography", package: "python3-cryptography")
     public static let pythonJSONSchema = OutsideTool(pythonModule: "jsonschema", package: "python3-jsonschema")

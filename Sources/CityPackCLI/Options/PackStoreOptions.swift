@@ -21,8 +21,7 @@ struct PackStoreOptions: ParsableArguments {
 
     func openLibrary(_ configuration: PackLibrary.Configuration) throws -> PackLibrary {
         do { return try PackLibrary(configuration: configuration) } catch {
-            Terminal.err("citypack: error: \(error)\n")
-            throw ExitCode(ExitCodes.ioFailure)
+            throw CLIError.ioFailure("\(error)")
         }
     }
 }

@@ -1,3 +1,4 @@
+import CityPackBuild
 import CityPackCompiler
 import CityPackDiagnostics
 import CityPackPreview

@@ -1,3 +1,4 @@
+import CityPackBuild
 import CityPackKit
 import Foundation
 

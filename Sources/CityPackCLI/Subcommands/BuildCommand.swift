@@ -1,7 +1,7 @@
 import ArgumentParser
+import CityPackBuild
 import CityPackCompiler
 import CityPackDiagnostics
-import CityPackEmit
 import CityPackKit
 import CityPackSupport
 import Foundation
@@ -74,7 +74,7 @@ struct Build: ParsableCommand {
 
     func run() throws {
         try BuildRunner.guarded {
-            var release = EmitOptions(keepVersions: keep ?? 2)
+            var release = ReleaseOptions(keepVersions: keep ?? 2)
             release.keepVersionsExplicit = keep != nil
             release.testStepDelayMicroseconds = testHooks.stepDelayMicroseconds
             if let signKey { release.signingKey = try KeyLoader.load(signKey) }
@@ -137,35 +137,31 @@ enum BuildRunner {
             throw error
         } catch let error as ValidationError {
             throw error
+        } catch let error as CLIError {
+            throw error
         } catch {
-            Terminal.err("citypack: error: internal error: \(error)\n")
-            throw ExitCode(ExitCodes.software)
+            throw CLIError.internalError("\(error)")
         }
     }
 
     static func run(
         city: String, templates: String?, diagnostics: DiagnosticOptions, output: String, emit: Bool, dryRun: Bool,
-        verbose: Bool = false, release: EmitOptions = EmitOptions(), useCache: Bool = true,
+        verbose: Bool = false, release: ReleaseOptions = ReleaseOptions(), useCache: Bool = true,
         testHooks: TestHookOptions = TestHookOptions()
     ) throws {
-        let command = emit ? "build" : "check"
         defer { TimeTrace.flush() }
         var lap = TimeTrace.Lap()
-        guard let root = cityRoot(city) else {
-            Terminal.err("citypack: error: no such city directory or file: \(city)\n")
-            throw ExitCode(ExitCodes.missingInput)
-        }
-        let baseline = try loadBaseline(diagnostics)
-        let bag = try makeBag(diagnostics, baseline: baseline, root: root)
         let progress = ProgressLine(enabled: !diagnostics.quiet && diagnostics.format == .human)
-        let options = buildOptions(
+        let request = try self.request(
             city: city, templates: templates, output: output, emit: emit, diagnostics: diagnostics, release: release,
             progress: progress, useCache: useCache)
-        let plan = Compiler.plan(options, bag: bag)
+        let prepared = try prepare(request)
         lap.mark("plan")
         if dryRun {
-            guard let plan, !bag.hasErrors else {
-                let report = DiagnosticReport(command: command, city: plan?.city.id, root: root, bag: bag, baselineFile: diagnostics.baseline)
+            guard let plan = prepared.plan, !prepared.bag.hasErrors else {
+                let report = DiagnosticReport(
+                    command: request.command, city: prepared.plan?.city.id, root: prepared.root, bag: prepared.bag,
+                    baselineFile: diagnostics.baseline)
                 render(report, diagnostics)
                 throw ExitCode(ExitCodes.dataErrors)
             }
@@ -175,130 +171,72 @@ enum BuildRunner {
         try testHooks.raiseFault()
 
         lap = TimeTrace.Lap()
-        let build = plan.map { Compiler.run($0, bag: bag) } ?? BuildReport()
+        let build = BuildSession.run(prepared)
         lap.mark("run")
         progress.clear()
-        let outcome = finish(
-            build, bag: bag, command: command, city: city, root: root, diagnostics: diagnostics, output: output,
-            verbose: verbose, printReport: true)
-        if outcome.ioFailure {
-            throw ExitCode(ExitCodes.ioFailure)
+        let result = finish(build, prepared, diagnostics: diagnostics, verbose: verbose, printReport: true)
+        if result.exit != .success { throw ExitCode(result.exit.rawValue) }
+    }
+
+    /// The library's request for a city, from the command line and the tool's environment.
+    static func request(
+        city: String, templates: String?, output: String, emit: Bool, diagnostics: DiagnosticOptions, release: ReleaseOptions,
+        progress: ProgressLine?, useCache: Bool = true
+    ) throws -> BuildRequest {
+        var request = BuildRequest(city: city, templates: templates, output: output, emit: emit)
+        request.warningsAsErrors = diagnostics.warningsAsErrors
+        request.ruleSettings = try diagnostics.ruleSettings()
+        request.baseline = diagnostics.baseline
+        request.writeBaseline = diagnostics.writeBaseline
+        request.release = release
+        request.useCache = useCache
+        request.threads = ToolEnvironment.threads
+        request.sourceDateEpoch = ToolEnvironment.sourceDateEpoch
+        if let progress {
+            request.progress = { event in progress.update(stage: event.stage, item: event.item, done: event.done, total: event.total, unit: event.unit) }
         }
-        if bag.hasErrors {
-            // 66 only for a city file that cannot be read at all; a missing source is located in it: exit 1.
-            let missing = bag.diagnostics.contains {
-                $0.code == Rules.cityMissingSource.code && $0.severity == .error && ($0.location?.line ?? 0) == 0
-            }
-            throw ExitCode(missing && build.city == nil ? ExitCodes.missingInput : ExitCodes.dataErrors)
-        }
+        return request
     }
 
     /// The folder of a city directory or city file; nil when it does not exist.
-    static func cityRoot(_ city: String) -> String? {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: city, isDirectory: &isDirectory) else { return nil }
-        return isDirectory.boolValue ? city : PathText.parent(city)
+    static func cityRoot(_ city: String) -> String? { BuildSession.cityRoot(city) }
+
+    /// ``BuildSession/prepare(_:)``, its errors as ``CLIError``s.
+    static func prepare(_ request: BuildRequest) throws -> BuildSession.Prepared {
+        do { return try BuildSession.prepare(request) } catch { throw cliError(error) }
     }
 
-    /// The `--baseline` file, loaded before any work: a missing or unreadable baseline is a usage problem.
+    /// ``BuildSession/loadBaseline(_:)``, its errors as ``CLIError``s.
     static func loadBaseline(_ diagnostics: DiagnosticOptions) throws -> Baseline? {
-        guard let path = diagnostics.baseline else { return nil }
-        do {
-            return try Baseline.load(path: path)
-        } catch .unreadable {
-            Terminal.err("citypack: error: no such baseline file: \(path)\n")
-            throw ExitCode(ExitCodes.missingInput)
-        } catch .notABaseline {
-            Terminal.err("citypack: error: \(path) is not a citypack baseline (version \(Baseline.currentVersion))\n")
-            throw ExitCode(ExitCodes.usage)
+        do { return try BuildSession.loadBaseline(diagnostics.baseline) } catch { throw cliError(error) }
+    }
+
+    /// Why a build could not start, as the CLI reports it.
+    static func cliError(_ error: BuildSessionError) -> CLIError {
+        switch error {
+        case .noSuchCity(let city): .noSuchCity(city)
+        case .noSuchBaseline(let path): .missingInput("no such baseline file: \(path)")
+        case .notABaseline(let path): .usage("\(path) is not a citypack baseline (version \(Baseline.currentVersion))")
         }
     }
 
-    /// A city's bag, with the command line's rule settings and baseline.
-    static func makeBag(_ diagnostics: DiagnosticOptions, baseline: Baseline?, root: String) throws -> DiagnosticBag {
-        // A baseline must see every finding, so the per-rule cap is lifted when one is used or written.
-        let keepAll = diagnostics.baseline != nil || diagnostics.writeBaseline != nil
-        let bag = DiagnosticBag(warningsAsErrors: diagnostics.warningsAsErrors, maxPerCode: keepAll ? Int.max : 1000)
-        bag.pin(try diagnostics.ruleSettings())
-        if let baseline { bag.use(baseline: baseline, root: root) }
-        return bag
-    }
-
-    /// What to build, from the command line and the tool's environment.
-    static func buildOptions(
-        city: String, templates: String?, output: String, emit: Bool, diagnostics: DiagnosticOptions, release: EmitOptions,
-        progress: ProgressLine?, useCache: Bool = true
-    ) -> BuildOptions {
-        var options = BuildOptions(
-            cityPath: city, outputDirectory: output, templatesDirectory: templates, emit: emit,
-            warningsAsErrors: diagnostics.warningsAsErrors, sourceDateEpoch: ToolEnvironment.sourceDateEpoch)
-        options.threads = ToolEnvironment.threads
-        options.useCache = useCache
-        options.release = release
-        // The build stats' size breakdown, measured by the emitter on the staged database while it compresses.
-        options.release.measureSizes = true
-        if let progress {
-            options.progress = { event in progress.update(stage: event.stage, item: event.item, done: event.done, total: event.total, unit: event.unit) }
-        }
-        return options
-    }
-
-    /// What ``finish`` found.
-    struct Outcome {
-        var ioFailure = false
-        var report: DiagnosticReport
-    }
-
-    /// Renders a city's diagnostics (`printReport`: in the chosen format, else only the human summary line),
-    /// writes its reports and baseline, and prints the one-line summary.
+    /// Finishes a build through the library (reports, baseline, exit decision), then renders it: the city's
+    /// diagnostics (`printReport`: in the chosen format, else only the human summary line), what could not be
+    /// written, and the one-line summary.
     static func finish(
-        _ build: BuildReport, bag: DiagnosticBag, command: String, city: String, root: String, diagnostics: DiagnosticOptions,
-        output: String, verbose: Bool, printReport: Bool
-    ) -> Outcome {
-        let emit = command == "build"
+        _ build: BuildReport, _ prepared: BuildSession.Prepared, diagnostics: DiagnosticOptions, verbose: Bool,
+        printReport: Bool
+    ) -> BuildResult {
+        let result = BuildSession.finish(build, prepared)
+        let report = result.report, command = prepared.request.command, bag = prepared.bag
         var lap = TimeTrace.Lap()
-        var report = DiagnosticReport(
-            command: command, city: build.city?.id, root: root, bag: bag, baselineFile: diagnostics.baseline)
-        if let fallbacks = build.copy?.fallbacks, !fallbacks.isEmpty { report.copyFallbacks = fallbacks }
         if printReport { render(report, diagnostics) }
         lap.mark("render diagnostics")
-
-        // Reports are written on every run, also a failed one.
-        var stats = BuildStats(command: command, build: build)
-        stats.templates = build.plan?.templatesDirectory.map(TemplateLocator.describe)
-        if let emitted = build.emitted {
-            stats.sizes = emitted.sizes
-            let m = emitted.manifest
-            // Per place the pack serves: POIs, and stops for a transit pack (a transit-only pack has no POIs).
-            if m.counts.pois > 0 { stats.packBytesPerPOI = (Double(m.artifact.bytes) / Double(m.counts.pois) * 10).rounded() / 10 }
-            if let stops = m.counts.stops, stops > 0 { stats.packBytesPerStop = (Double(m.artifact.bytes) / Double(stops) * 10).rounded() / 10 }
-        }
-        lap.mark("build stats (pack sizes)")
-        let folder = ReportWriter.folder(
-            output: output, city: build.city?.id ?? ((root as NSString).standardizingPath as NSString).lastPathComponent)
-        var ioFailure = build.failure
-        do {
-            let html = HTMLReport.render(report, build: build, toolVersion: Compiler.generator)
-            lap.mark("html report")
-            try ReportWriter.write(report, stats: stats, html: html, to: folder, toolVersion: toolVersion)
-            lap.mark("write reports")
-        } catch {
-            Terminal.err("citypack: error: cannot write the report to \(folder): \(error)\n")
-            ioFailure = ioFailure ?? "\(error)"
-        }
-        if let path = diagnostics.writeBaseline {
-            let written = Baseline(silencing: bag.baselined + bag.diagnostics, root: root)
-            do {
-                try ReportWriter.atomicWrite(Data(DiagnosticRenderer.encode(written).utf8), to: path)
-            } catch {
-                Terminal.err("citypack: error: cannot write the baseline \(path): \(error)\n")
-                ioFailure = ioFailure ?? "\(error)"
-            }
-        }
+        for failure in result.writeFailures { Terminal.error(.ioFailure("\(failure)")) }
 
         if verbose {
             if let plan = build.plan, !plan.stages.isEmpty { Terminal.err("plan:\n\(plan.description)\n") }
-            Terminal.err("stages:\n" + stats.verboseText)
+            Terminal.err("stages:\n" + result.stats.verboseText)
         }
         if !diagnostics.quiet && diagnostics.format == .human {
             let summary = report.summary
@@ -318,11 +256,11 @@ enum BuildRunner {
                         + "; \(summary)\n")
                 if (m.counts.stops ?? 0) > 0 { Self.reportReachability(emitted.manifestPath) }
             } else if bag.hasErrors {
-                Terminal.err("citypack: \(command) failed: \(summary)\(emit ? "; no pack was written" : "")\n")
+                Terminal.err("citypack: \(command) failed: \(summary)\(prepared.request.emit ? "; no pack was written" : "")\n")
             } else {
                 let editorial = build.cards + build.routes > 0 ? ", \(build.cards) cards, \(build.routes) routes" : ""
                 let stops = build.count(.stops, in: .ingest)
-                Terminal.err("checked \(build.city?.id ?? city): \(Self.contents(build, pois: build.poisKept, stops: stops > 0 ? stops : nil, lines: nil, short: true))\(editorial); \(summary)\n")
+                Terminal.err("checked \(build.city?.id ?? prepared.request.city): \(Self.contents(build, pois: build.poisKept, stops: stops > 0 ? stops : nil, lines: nil, short: true))\(editorial); \(summary)\n")
             }
             if diagnostics.baseline != nil {
                 for entry in report.fixed {
@@ -330,7 +268,7 @@ enum BuildRunner {
                 }
             }
         }
-        return Outcome(ioFailure: ioFailure != nil, report: report)
+        return result
     }
 
     /// What a build holds, in the words of its sources: POIs (and the OSM nodes and ways read) for a city with OSM
@@ -371,9 +309,7 @@ enum BuildRunner {
     }
 
     /// The version written into reports (`citypack 0.1.0` → `0.1.0`).
-    static var toolVersion: String {
-        String(Compiler.generator.split(separator: " ").last ?? "0")
-    }
+    static var toolVersion: String { BuildSession.toolVersion }
 
     static func render(_ report: DiagnosticReport, _ options: DiagnosticOptions) {
         let limits = DiagnosticRenderer.Limits(maxErrors: options.maxErrors, maxDiagnostics: options.maxDiagnostics)

@@ -1,15 +1,14 @@
 import ArgumentParser
-import CityPackEmit
+import CityPackBuild
 import Foundation
 
 /// `citypack build --watch <city>`: the first build prints what `build` prints; after that, each rebuild prints
 /// only the diagnostics that are new and those that were fixed, then a one-line summary (``CityWatch``).
 enum BuildWatch {
-    static func run(_ command: Build, release: EmitOptions) throws {
+    static func run(_ command: Build, release: ReleaseOptions) throws {
         let city = command.cities[0]
         guard let root = BuildRunner.cityRoot(city) else {
-            Terminal.err("citypack: error: no such city directory or file: \(city)\n")
-            throw ExitCode(ExitCodes.missingInput)
+            throw CLIError.noSuchCity(city)
         }
         let watch = CityWatch(
             city: city, root: root, templates: command.templates ?? ToolEnvironment.templates, diagnostics: command.diagnostics,

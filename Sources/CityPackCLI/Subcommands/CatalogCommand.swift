@@ -1,5 +1,5 @@
 import ArgumentParser
-import CityPackEmit
+import CityPackBuild
 import CityPackFormat
 import Foundation
 
@@ -40,13 +40,12 @@ struct Catalog: ParsableCommand {
         if !merge.isEmpty, let output {
             let key = try signKey.map { try KeyLoader.load($0) }
             do {
-                let path = try CatalogMerger.merge(merge, into: output, signingKey: key)
+                let path = try Catalogs.merge(merge, into: output, signingKey: key)
                 Terminal.out(try String(contentsOfFile: path, encoding: .utf8))
-            } catch let refusal as CatalogMerger.Refusal {
-                Terminal.err("citypack: error: cannot merge: \(refusal)\n")
-                if case .missingFolder = refusal { throw ExitCode(ExitCodes.missingInput) }
-                throw ExitCode(ExitCodes.dataErrors)
-            } catch let error as EmitError {
+            } catch let refusal as CatalogRefusal {
+                if case .missingFolder = refusal { throw CLIError.missingInput("cannot merge: \(refusal)") }
+                throw CLIError.dataErrors("cannot merge: \(refusal)")
+            } catch let error as ReleaseError {
                 Terminal.err("\(error.path): error[pack.io_failure]: \(error.message)\n")
                 throw ExitCode(ExitCodes.ioFailure)
             }
@@ -55,21 +54,20 @@ struct Catalog: ParsableCommand {
         let outputs = self.outputs ?? "outputs"
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: outputs, isDirectory: &isDirectory), isDirectory.boolValue else {
-            Terminal.err("citypack: error: no such folder: \(outputs)\n")
-            throw ExitCode(ExitCodes.missingInput)
+            throw CLIError.missingInput("no such folder: \(outputs)")
         }
         let key = try signKey.map { try KeyLoader.load($0) }
         let target = (outputs as NSString).appendingPathComponent("catalog.json")
         let wasSigned = FileManager.default.contents(atPath: target).map { String(decoding: $0, as: UTF8.self) }?
             .contains("\"signature\"") ?? false
         do {
-            let path = try CatalogWriter.write(outputDirectory: outputs, signingKey: key)
+            let path = try Catalogs.write(outputDirectory: outputs, signingKey: key)
             let text = try String(contentsOfFile: path, encoding: .utf8)
             if wasSigned && key == nil && !text.contains("\"signature\"") {
                 Terminal.err("\(path): warning: the catalog was signed; its content changed and it is now unsigned (pass --sign-key)\n")
             }
             Terminal.out(text)
-        } catch let error as EmitError {
+        } catch let error as ReleaseError {
             Terminal.err("\(error.path): error[pack.io_failure]: \(error.message)\n")
             throw ExitCode(ExitCodes.ioFailure)
         }
@@ -78,9 +76,9 @@ struct Catalog: ParsableCommand {
 
 /// Loads a `--sign-key` file, mapping failures to exit codes with a located message.
 enum KeyLoader {
-    static func load(_ path: String) throws -> SigningKey {
+    static func load(_ path: String) throws -> ReleaseKey {
         do {
-            return try SigningKey.load(path: path)
+            return try ReleaseKey.load(path: path)
         } catch {
             Terminal.err("\(path): error: \(error)\n")
             switch error {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CityPackBuild
 import Foundation
 
 /// `citypack fleet workflow --github | --kubernetes`: a ready-made array job that builds a fleet in shards
@@ -68,8 +69,7 @@ struct FleetWorkflow: ParsableCommand {
         do {
             try ReportWriter.atomicWrite(Data(text.utf8), to: output)
         } catch {
-            Terminal.err("citypack: error: cannot write \(output): \(error)\n")
-            throw ExitCode(ExitCodes.ioFailure)
+            throw CLIError.ioFailure("cannot write \(output): \(error)")
         }
     }
 }

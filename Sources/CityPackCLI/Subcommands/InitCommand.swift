@@ -1,9 +1,8 @@
 import ArgumentParser
+import CityPackBuild
 import CityPackCompiler
 import CityPackDiagnostics
 import CityPackFormat
-import CityPackIngest
-import CityPackModel
 import CityPackSupport
 import Foundation
 
@@ -51,7 +50,7 @@ struct Init: ParsableCommand {
         if let id, !id.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-" || $0 == "_") }) || id.isEmpty {
             throw ValidationError("--id must use lowercase ASCII letters, digits, '-' or '_'")
         }
-        for locale in locales.split(separator: ",") where !CityFileLoader.isLocale(String(locale)) {
+        for locale in locales.split(separator: ",") where !CityScaffold.isLocale(String(locale)) {
             throw ValidationError("'\(locale)' is not a locale tag (e.g. en, fr, pt-BR)")
         }
     }
@@ -66,14 +65,12 @@ struct Init: ParsableCommand {
 
     func run() throws {
         for path in osm + gtfs where !FileManager.default.fileExists(atPath: path) {
-            Terminal.err("citypack: error: no such source: \(path)\n")
-            throw ExitCode(ExitCodes.missingInput)
+            throw CLIError.missingInput("no such source: \(path)")
         }
         let fm = FileManager.default
-        let cityFile = (directory as NSString).appendingPathComponent(CityFileLoader.fileName)
+        let cityFile = (directory as NSString).appendingPathComponent(CityScaffold.cityFileName)
         if fm.fileExists(atPath: cityFile) && !force {
-            Terminal.err("citypack: error: \(cityFile) already exists; use --force to overwrite\n")
-            throw ExitCode(ExitCodes.usage)
+            throw CLIError.usage("\(cityFile) already exists; use --force to overwrite")
         }
         // Data problems are `check`'s business (an editor may downgrade rules in the city file); init only needs
         // the extent, and says how many problems it saw.
@@ -87,21 +84,17 @@ struct Init: ParsableCommand {
         }
         guard let box else {
             Terminal.err(DiagnosticRenderer.human(bag.diagnostics, limit: 50, colour: Terminal.colour))
-            Terminal.err("citypack: error: no bounding box could be derived from the sources"
-                + (bag.hasErrors ? " (they hold no readable position: see the errors above)" : "")
-                + "; pass --bbox=MINLON,MINLAT,MAXLON,MAXLAT\n")
-            throw ExitCode(ExitCodes.dataErrors)
+            throw CLIError.dataErrors(
+                "no bounding box could be derived from the sources"
+                    + (bag.hasErrors ? " (they hold no readable position: see the errors above)" : "")
+                    + "; pass --bbox=MINLON,MINLAT,MAXLON,MAXLAT")
         }
         if measured == nil {
             // With --bbox the sources are not read; still name what would stop every build.
             let probes = DiagnosticBag()
-            for file in osm {
-                let size = ((try? fm.attributesOfItem(atPath: file))?[.size] as? NSNumber)?.int64Value ?? 0
-                if let problem = OSMReader.unreadable(path: file, fileSize: size) {
-                    probes.report(Rules.osmNotOSM, problem, at: SourceLocation(file: file))
-                }
-            }
-            for path in gtfs { _ = GTFSReader.probe(path: path, displayPath: path, bag: probes) }
+            CityScaffold.probe(
+                osm: osm, gtfs: gtfs,
+                fileSize: { ((try? fm.attributesOfItem(atPath: $0))?[.size] as? NSNumber)?.int64Value ?? 0 }, bag: probes)
             let stopping = probes.diagnostics.filter { $0.severity == .error }
             if !stopping.isEmpty {
                 Terminal.err(DiagnosticRenderer.human(stopping, limit: 50, colour: Terminal.colour))
@@ -110,20 +103,18 @@ struct Init: ParsableCommand {
             }
         }
         do { try fm.createDirectory(atPath: directory, withIntermediateDirectories: true) } catch {
-            Terminal.err("citypack: error: cannot create \(directory): \(error.localizedDescription)\n")
-            throw ExitCode(ExitCodes.ioFailure)
+            throw CLIError.ioFailure("cannot create \(directory): \(error.localizedDescription)")
         }
         let folder = URL(fileURLWithPath: directory).standardizedFileURL.lastPathComponent
         let cityID = id ?? Self.slug(folder)
         let display = name ?? folder.prefix(1).uppercased() + folder.dropFirst()
         let locs = locales.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
-        let rel = { (p: String) in CityFileWriter.relativePath(of: p, from: directory) }
-        let text = CityFileWriter.yaml(
+        let rel = { (p: String) in CityScaffold.relativePath(of: p, from: directory) }
+        let text = CityScaffold.cityFile(
             id: cityID, name: display, locales: locs, bbox: box, osm: osm.map(rel), gtfs: gtfs.map(rel),
             attribution: osm.isEmpty ? "" : "© OpenStreetMap contributors, ODbL 1.0")
         do { try text.write(toFile: cityFile, atomically: true, encoding: .utf8) } catch {
-            Terminal.err("citypack: error: cannot write \(cityFile): \(error.localizedDescription)\n")
-            throw ExitCode(ExitCodes.ioFailure)
+            throw CLIError.ioFailure("cannot write \(cityFile): \(error.localizedDescription)")
         }
         Terminal.out(cityFile + "\n")
         if let measured, let left = measured.droppedExtent {
@@ -155,26 +146,25 @@ struct Init: ParsableCommand {
         guard let dir = TemplateLocator.locate(explicit: templates ?? ToolEnvironment.templates, cityPath: directory)
         else { return }
         let templateCopy = (dir as NSString).appendingPathComponent("copy")
-        let missing = CopyScaffold.localesWithoutTemplate(locales, templateDirectory: templateCopy)
+        let missing = CityScaffold.localesWithoutTemplate(locales, templateDirectory: templateCopy)
         guard !missing.isEmpty else { return }
         let copyDir = (directory as NSString).appendingPathComponent("copy")
         var written: [String] = []
         for locale in missing {
             let file = (copyDir as NSString).appendingPathComponent("\(locale).yaml")
             guard !FileManager.default.fileExists(atPath: file),
-                let text = CopyScaffold.untranslatedFile(locale: locale, cityName: cityName, templateDirectory: templateCopy)
+                let text = CityScaffold.untranslatedCopy(locale: locale, cityName: cityName, templateDirectory: templateCopy)
             else { continue }
             do {
                 try FileManager.default.createDirectory(atPath: copyDir, withIntermediateDirectories: true)
                 try text.write(toFile: file, atomically: true, encoding: .utf8)
             } catch {
-                Terminal.err("citypack: error: cannot write \(file): \(error.localizedDescription)\n")
-                throw ExitCode(ExitCodes.ioFailure)
+                throw CLIError.ioFailure("cannot write \(file): \(error.localizedDescription)")
             }
             written.append(file)
             Terminal.out(file + "\n")
         }
-        let fallback = locales.first { !missing.contains($0) } ?? CopyReader.templateLocale
+        let fallback = locales.first { !missing.contains($0) } ?? CityScaffold.templateLocale
         Terminal.err(
             "note: no template copy for \(missing.joined(separator: ", ")); their strings fall back to \(fallback) "
                 + "(warnings, not errors) until translated"

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CityPackBuild
 import CityPackFormat
 import CityPackKit
 import Foundation

@@ -1,5 +1,5 @@
 import ArgumentParser
-import CityPackEmit
+import CityPackBuild
 import Foundation
 
 /// `citypack keygen --output PATH`: a new Ed25519 signing key pair.
@@ -20,7 +20,7 @@ struct Keygen: ParsableCommand {
     var force = false
 
     func run() throws {
-        let key = SigningKey.generate()
+        let key = ReleaseKey.generate()
         do {
             try key.write(to: output, overwrite: force)
         } catch {

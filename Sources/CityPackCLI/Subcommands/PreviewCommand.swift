@@ -1,4 +1,5 @@
 import ArgumentParser
+import CityPackBuild
 import CityPackCompiler
 import CityPackEmit
 import CityPackPreview

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CityPackBuild
 import CityPackFormat
 import CityPackKit
 import Foundation
@@ -157,8 +158,7 @@ struct Query: ParsableCommand {
             let from = JourneyEndpoint(journey), destination = JourneyEndpoint(to)
             for (endpoint, text) in [(from, journey), (destination, to)] {
                 if case .stop(let code) = endpoint, try reader.transit.stop(id: code) == nil {
-                    Terminal.err("citypack: error: the pack has no stop with stop_id '\(text)'\n")
-                    throw ExitCode(ExitCodes.dataErrors)
+                    throw CLIError.dataErrors("the pack has no stop with stop_id '\(text)'")
                 }
             }
             let options = JourneyOptions(
@@ -171,8 +171,7 @@ struct Query: ParsableCommand {
         }
         if let departures, let at, let (date, seconds) = Self.parseDateTime(at) {
             guard let stop = try reader.transit.stop(id: departures, locale: locale) else {
-                Terminal.err("citypack: error: the pack has no stop with stop_id '\(departures)'\n")
-                throw ExitCode(ExitCodes.dataErrors)
+                throw CLIError.dataErrors("the pack has no stop with stop_id '\(departures)'")
             }
             let list = try reader.transit.departures(stop: departures, date: date, seconds: seconds, limit: limit ?? 50)
             DepartureOutput.write(stop: stop, departures: list, format: format)
@@ -199,8 +198,7 @@ enum PackArgument {
     static func open(_ path: String) throws -> PackReader {
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
-            Terminal.err("citypack: error: no such pack or manifest: \(path)\n")
-            throw ExitCode(ExitCodes.missingInput)
+            throw CLIError.missingInput("no such pack or manifest: \(path)")
         }
         do {
             if isDir.boolValue {
@@ -209,8 +207,7 @@ enum PackArgument {
             if path.hasSuffix(".json") { return try PackReader.open(manifest: URL(fileURLWithPath: path)) }
             return try PackReader.open(URL(fileURLWithPath: path))
         } catch {
-            Terminal.err("citypack: error: \(path): \(error)\n")
-            throw ExitCode(ExitCodes.dataErrors)
+            throw CLIError.dataErrors("\(path): \(error)")
         }
     }
 }

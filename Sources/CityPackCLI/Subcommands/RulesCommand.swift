@@ -33,8 +33,7 @@ struct RulesCommand: ParsableCommand {
             guard let rule = RuleCatalog.rule(code) else {
                 let near = RuleCatalog.all.map(\.code).filter { $0.hasPrefix(code) || code.hasPrefix($0) || $0.contains(code) }
                 let hint = near.isEmpty ? "; `citypack rules` lists them all" : "; did you mean \(near.prefix(5).joined(separator: ", "))?"
-                Terminal.err("citypack: error: unknown rule '\(code)'\(hint)\n")
-                throw ExitCode(ExitCodes.usage)
+                throw CLIError.usage("unknown rule '\(code)'\(hint)")
             }
             rules = [rule]
         }

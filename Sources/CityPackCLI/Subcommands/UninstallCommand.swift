@@ -1,4 +1,5 @@
 import ArgumentParser
+import CityPackBuild
 import CityPackKit
 import Foundation
 
@@ -24,8 +25,7 @@ struct Uninstall: ParsableCommand {
             } catch { return error }
         }
         if let failure {
-            Terminal.err("citypack: error: \(failure)\n")
-            throw ExitCode(ExitCodes.ioFailure)
+            throw CLIError.ioFailure("\(failure)")
         }
         switch storeOptions.format {
         case .json:

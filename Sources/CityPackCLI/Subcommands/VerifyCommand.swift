@@ -1,4 +1,5 @@
 import ArgumentParser
+import CityPackBuild
 import CityPackFormat
 import CityPackKit
 import CityPackSupport
@@ -67,8 +68,7 @@ struct Verify: ParsableCommand {
         var target = path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: target, isDirectory: &isDirectory) else {
-            Terminal.err("citypack: error: no such manifest or catalog: \(path)\n")
-            throw ExitCode(ExitCodes.missingInput)
+            throw CLIError.missingInput("no such manifest or catalog: \(path)")
         }
         if isDirectory.boolValue { target = (target as NSString).appendingPathComponent(PackSchema.manifestName) }
         var keys: [Data] = []
@@ -86,9 +86,8 @@ struct Verify: ParsableCommand {
         if case .object(let members)? = try? JSONValue.parse(data), members["packs"] != nil {
             if installedVersion != nil {
                 // One version for every city would call each older city a rollback.
-                Terminal.err("citypack: error: --installed-version applies to one manifest; for a catalog give each "
-                    + "city's version: --installed CITY=N\n")
-                throw ExitCode(ExitCodes.usage)
+                throw CLIError.usage(
+                    "--installed-version applies to one manifest; for a catalog give each city's version: --installed CITY=N")
             }
             checks = verifyCatalog(data, path: target, keys: keys)
         } else {

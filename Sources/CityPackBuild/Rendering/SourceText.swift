@@ -7,12 +7,14 @@ import Foundation
 /// asked for. Files that do not exist (entries inside a GTFS zip, a deleted file) simply give no lines, and
 /// the renderer prints no snippet. Lines longer than ``SourceLines/maxLineBytes`` are cut (the caret window of the human
 /// renderer never needs more).
-final class SourceText {
+package final class SourceText {
     private var cache: [String: [Int: [UInt8]]] = [:]
     private var requested: [String: Set<Int>] = [:]
 
+    package init() {}
+
     /// Loads, for each file, the lines listed (1-based). A file is read again only for lines not asked before.
-    func load(_ wanted: [String: Set<Int>]) {
+    package func load(_ wanted: [String: Set<Int>]) {
         for (file, lines) in wanted.sorted(by: { $0.key < $1.key }) {
             let missing = lines.subtracting(requested[file] ?? [])
             guard !missing.isEmpty else { continue }
@@ -22,25 +24,25 @@ final class SourceText {
     }
 
     /// Bytes of line `line` of `file` (without the line end), if it was loaded and exists.
-    func line(_ line: Int, of file: String) -> [UInt8]? { cache[file]?[line] }
+    package func line(_ line: Int, of file: String) -> [UInt8]? { cache[file]?[line] }
 
     /// The lines of `file` listed (``SourceLines/read(file:lines:)``).
-    static func read(file: String, lines wanted: Set<Int>) -> [Int: [UInt8]] {
+    package static func read(file: String, lines wanted: Set<Int>) -> [Int: [UInt8]] {
         SourceLines.read(file: file, lines: wanted)
     }
 }
 
 /// Turns a source line and a 1-based byte column into the two lines printed under a diagnostic: the source
 /// text and a caret (with `~` under the rest of a CSV field when the location names a field).
-enum SourceSnippet {
+package enum SourceSnippet {
     /// Display width around the caret before a long line is cut.
-    static let width = 100
-    static let tabWidth = 4
+    package static let width = 100
+    package static let tabWidth = 4
 
     /// `(text, marker)`; marker is empty when the column is unknown (0). Tabs become spaces up to the next
     /// multiple of ``tabWidth``; other control characters are shown as `?`; lines wider than ``width`` are
     /// cut around the column with `...` at each cut end.
-    static func render(line bytes: [UInt8], column: Int, underlineCSVField: Bool) -> (text: String, marker: String) {
+    package static func render(line bytes: [UInt8], column: Int, underlineCSVField: Bool) -> (text: String, marker: String) {
         // Decode to characters, remembering the byte offset each one starts at.
         let text = String(decoding: bytes, as: UTF8.self)
         var cells: [(display: String, startByte: Int)] = []
@@ -103,7 +105,7 @@ enum SourceSnippet {
     }
 
     /// Characters from `start` to the end of the CSV field that starts there (quotes respected).
-    static func csvFieldLength(_ chars: [String], from start: Int) -> Int {
+    package static func csvFieldLength(_ chars: [String], from start: Int) -> Int {
         var i = start
         if chars[i] == "\"" {
             i += 1

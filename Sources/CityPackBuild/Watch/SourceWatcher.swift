@@ -15,31 +15,31 @@ import Darwin
 /// A change is reported once the files have stopped changing for ``quiet`` (an editor writing several files,
 /// or a copy in progress, gives one rebuild, not one per file). Hidden files and folders (`.git`, editors'
 /// `.swp`) and the ``excluded`` folders (the build's own output) are ignored. Not thread-safe: one caller.
-struct SourceWatcher {
+package struct SourceWatcher {
     /// What is known of one file: enough to see any write or replacement.
-    struct Stamp: Equatable, Sendable {
-        var modified: Int64
-        var size: Int64
-        var inode: UInt64
+    package struct Stamp: Equatable, Sendable {
+        package var modified: Int64
+        package var size: Int64
+        package var inode: UInt64
     }
 
     /// Files (or folders, looked into recursively) to watch; a path that does not exist yet is watched for
     /// appearing.
-    var paths: [String]
+    package var paths: [String]
     /// Folders never looked into (absolute, standardized).
-    var excluded: [String]
+    package var excluded: [String]
     /// How often to look (default 250 ms).
-    var interval: Duration = .milliseconds(250)
+    package var interval: Duration = .milliseconds(250)
     /// How long the files must stay unchanged before a change is reported (default 150 ms).
-    var quiet: Duration = .milliseconds(150)
+    package var quiet: Duration = .milliseconds(150)
 
-    init(paths: [String], excluding excluded: [String] = []) {
+    package init(paths: [String], excluding excluded: [String] = []) {
         self.paths = paths
         self.excluded = excluded.map { Self.absolute($0) }
     }
 
     /// Every watched file and its stamp, now.
-    func snapshot() -> [String: Stamp] {
+    package func snapshot() -> [String: Stamp] {
         var out: [String: Stamp] = [:]
         for path in Set(paths.map(Self.absolute)).sorted() { collect(path, into: &out, depth: 0) }
         return out
@@ -48,7 +48,7 @@ struct SourceWatcher {
     /// Blocks until the files differ from `since` and have then been quiet for ``quiet``; returns the new
     /// snapshot and the files that changed (added, removed or modified), sorted. `stop` is asked before each look;
     /// when it returns true, nil is returned.
-    func waitForChange(since: [String: Stamp], stop: () -> Bool = { false }) -> (snapshot: [String: Stamp], changed: [String])? {
+    package func waitForChange(since: [String: Stamp], stop: () -> Bool = { false }) -> (snapshot: [String: Stamp], changed: [String])? {
         var current = since
         while current == since {
             if stop() { return nil }
@@ -81,7 +81,7 @@ struct SourceWatcher {
     }
 
     /// The stamp of one file now; nil when it does not exist.
-    static func stamp(of path: String) -> Stamp? {
+    package static func stamp(of path: String) -> Stamp? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         return stamp(info)
@@ -96,14 +96,14 @@ struct SourceWatcher {
         return Stamp(modified: modified, size: Int64(info.st_size), inode: UInt64(info.st_ino))
     }
 
-    static func absolute(_ path: String) -> String {
+    package static func absolute(_ path: String) -> String {
         let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(path)
         var text = url.standardizedFileURL.path
         while text.count > 1 && text.hasSuffix("/") { text.removeLast() }
         return text
     }
 
-    static func seconds(_ d: Duration) -> Double {
+    package static func seconds(_ d: Duration) -> Double {
         Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
     }
 }

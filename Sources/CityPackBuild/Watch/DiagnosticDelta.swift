@@ -7,17 +7,17 @@ import CityPackDiagnostics
 /// — `n123`, `stop_id=S1`, `rocher#3` — or the message when there is none; never the line), so inserting rows
 /// above a problem does not report it as fixed and new again. The same fingerprint may occur several times;
 /// each occurrence is matched once.
-struct DiagnosticDelta: Equatable {
-    var new: [Diagnostic] = []
-    var fixed: [Diagnostic] = []
+package struct DiagnosticDelta: Equatable, Sendable {
+    package var new: [Diagnostic] = []
+    package var fixed: [Diagnostic] = []
 
-    var isEmpty: Bool { new.isEmpty && fixed.isEmpty }
+    package var isEmpty: Bool { new.isEmpty && fixed.isEmpty }
 
     /// - Parameters:
     ///   - old: the previous build's diagnostics.
     ///   - current: this build's.
     ///   - root: the city folder (fingerprints use file names relative to it).
-    init(from old: [Diagnostic], to current: [Diagnostic], root: String) {
+    package init(from old: [Diagnostic], to current: [Diagnostic], root: String) {
         var remaining: [String: Int] = [:]
         for d in old { remaining[d.fingerprint(root: root), default: 0] += 1 }
         var matched: [String: Int] = [:]
@@ -39,11 +39,11 @@ struct DiagnosticDelta: Equatable {
     }
 
     /// One line per change: `new: error: FILE:LINE:COL: MESSAGE [CODE]`, `fixed: warning: …`.
-    var lines: [String] {
+    package var lines: [String] {
         new.map { "new: " + Self.describe($0) } + fixed.map { "fixed: " + Self.describe($0) }
     }
 
-    static func describe(_ d: Diagnostic) -> String {
+    package static func describe(_ d: Diagnostic) -> String {
         let location = d.location.map { "\($0.description): " } ?? ""
         return "\(location)\(d.severity.rawValue): \(d.message) [\(d.code)]"
     }

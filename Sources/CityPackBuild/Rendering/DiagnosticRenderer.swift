@@ -7,21 +7,27 @@ import Foundation
 ///
 /// Formats (documented in docs/DIAGNOSTICS.md): human (clang-style, with source lines and carets), JSON
 /// (schema version 1), SARIF 2.1.0 and GitHub Actions workflow commands.
-enum DiagnosticRenderer {
+package enum DiagnosticRenderer {
     /// Limits on what the human and GitHub formats list (machine reports are always complete).
-    struct Limits {
+    package struct Limits {
         /// Stop listing after this many errors; 0 = no limit.
-        var maxErrors = 0
+        package var maxErrors = 0
         /// Stop listing after this many diagnostics of any severity.
-        var maxDiagnostics = Int.max
+        package var maxDiagnostics = Int.max
         /// List at most this many warnings and infos of one rule (errors are all listed); 0 = no limit. Human
         /// format only: a first build should show each kind of problem, not sixty lines of one.
-        var maxPerRule = 0
+        package var maxPerRule = 0
+
+        package init(maxErrors: Int = 0, maxDiagnostics: Int = Int.max, maxPerRule: Int = 0) {
+            self.maxErrors = maxErrors
+            self.maxDiagnostics = maxDiagnostics
+            self.maxPerRule = maxPerRule
+        }
     }
 
     /// Drops the warnings and infos of a rule past the first `limit` (0 keeps all); returns what is kept and,
     /// per rule code in order of first appearance, how many were dropped and of which severity.
-    static func perRule(_ diagnostics: [Diagnostic], limit: Int) -> ([Diagnostic], [(code: String, count: Int, severity: Severity)]) {
+    package static func perRule(_ diagnostics: [Diagnostic], limit: Int) -> ([Diagnostic], [(code: String, count: Int, severity: Severity)]) {
         guard limit > 0 else { return (diagnostics, []) }
         var seen: [String: Int] = [:]
         var kept: [Diagnostic] = []
@@ -51,7 +57,7 @@ enum DiagnosticRenderer {
     ///   - dropped: per code, the findings the terminal leaves out, counting those over the bag's cap.
     ///   - capped: whether any code went over the bag's per-rule cap (``DiagnosticBag/maxPerCode``): the reports
     ///     then list the first `cap` of such a rule and count the rest.
-    static func perRuleNote(
+    package static func perRuleNote(
         _ dropped: [(code: String, count: Int, severity: Severity)], limit: Int, capped: Bool = false, cap: Int = 0
     ) -> String? {
         guard !dropped.isEmpty else { return nil }
@@ -67,7 +73,7 @@ enum DiagnosticRenderer {
     }
 
     /// ``perRule(_:limit:)``'s dropped findings plus those the bag only counted (over its cap), per code in order.
-    static func withOmitted(
+    package static func withOmitted(
         _ dropped: [(code: String, count: Int, severity: Severity)], _ report: DiagnosticReport
     ) -> [(code: String, count: Int, severity: Severity)] {
         var out = dropped
@@ -83,7 +89,7 @@ enum DiagnosticRenderer {
     }
 
     /// The prefix of `diagnostics` that `limits` allows, and a note saying what was left out (nil when nothing).
-    static func limited(_ diagnostics: [Diagnostic], _ limits: Limits) -> ([Diagnostic], String?) {
+    package static func limited(_ diagnostics: [Diagnostic], _ limits: Limits) -> ([Diagnostic], String?) {
         var shown: [Diagnostic] = []
         var errors = 0
         var reason = ""
@@ -115,7 +121,7 @@ enum DiagnosticRenderer {
     /// - Parameters:
     ///   - colour: ANSI colours (only on a terminal, never with `NO_COLOR`).
     ///   - sources: reads source lines; nil prints no snippets.
-    static func human(_ report: DiagnosticReport, limits: Limits, colour: Bool, sources: SourceText?) -> String {
+    package static func human(_ report: DiagnosticReport, limits: Limits, colour: Bool, sources: SourceText?) -> String {
         let (sampled, dropped) = perRule(report.diagnostics, limit: limits.maxPerRule)
         let (shown, cut) = limited(sampled, limits)
         if let sources {
@@ -146,7 +152,7 @@ enum DiagnosticRenderer {
     }
 
     /// Plain list of diagnostics with snippets (for commands without a report, such as `init`).
-    static func human(_ diagnostics: [Diagnostic], limit: Int, colour: Bool) -> String {
+    package static func human(_ diagnostics: [Diagnostic], limit: Int, colour: Bool) -> String {
         var report = DiagnosticReport(command: "init", city: nil, root: ".", bag: DiagnosticBag())
         report.diagnostics = diagnostics
         return human(report, limits: Limits(maxDiagnostics: limit), colour: colour, sources: SourceText())
@@ -169,13 +175,13 @@ enum DiagnosticRenderer {
     }
 
     /// ANSI styling, or plain text when colour is off.
-    struct Style {
-        var colour: Bool
-        func wrap(_ code: String, _ text: String) -> String { colour ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
-        func bold(_ text: String) -> String { wrap("1", text) }
-        func dim(_ text: String) -> String { wrap("2", text) }
-        func caret(_ text: String) -> String { wrap("1;32", text) }
-        func severity(_ s: Severity) -> String {
+    package struct Style {
+        package var colour: Bool
+        package func wrap(_ code: String, _ text: String) -> String { colour ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
+        package func bold(_ text: String) -> String { wrap("1", text) }
+        package func dim(_ text: String) -> String { wrap("2", text) }
+        package func caret(_ text: String) -> String { wrap("1;32", text) }
+        package func severity(_ s: Severity) -> String {
             switch s {
             case .error: wrap("1;31", s.rawValue)
             case .warning: wrap("1;35", s.rawValue)
@@ -188,68 +194,68 @@ enum DiagnosticRenderer {
     // MARK: JSON
 
     /// The JSON report (schema version 1, docs/DIAGNOSTICS.md); also what `report.json` holds.
-    static func json(_ report: DiagnosticReport, toolVersion: String) -> String {
+    package static func json(_ report: DiagnosticReport, toolVersion: String) -> String {
         encode(JSONReport(report, toolVersion: toolVersion))
     }
 
     /// Schema of `--format json` and `report.json`. Keys are sorted; absent optionals are omitted.
-    struct JSONReport: Codable, Equatable {
-        static let schemaVersion = 1
+    package struct JSONReport: Codable, Equatable {
+        package static let schemaVersion = 1
 
-        struct Location: Codable, Equatable {
-            var file: String
-            var line: Int?
-            var column: Int?
-            var field: String?
-            init(_ l: SourceLocation) {
+        package struct Location: Codable, Equatable {
+            package var file: String
+            package var line: Int?
+            package var column: Int?
+            package var field: String?
+            package init(_ l: SourceLocation) {
                 file = l.file
                 line = l.line > 0 ? l.line : nil
                 column = l.column > 0 ? l.column : nil
                 field = l.field
             }
         }
-        struct Note: Codable, Equatable {
-            var message: String
-            var location: Location?
+        package struct Note: Codable, Equatable {
+            package var message: String
+            package var location: Location?
         }
-        struct Item: Codable, Equatable {
-            var severity: String
-            var code: String
-            var message: String
-            var location: Location?
-            var entity: String?
-            var fingerprint: String
-            var notes: [Note]
+        package struct Item: Codable, Equatable {
+            package var severity: String
+            package var code: String
+            package var message: String
+            package var location: Location?
+            package var entity: String?
+            package var fingerprint: String
+            package var notes: [Note]
         }
-        struct Summary: Codable, Equatable {
-            var errors: Int
-            var warnings: Int
-            var infos: Int
-            var files: Int
-            var omitted: [String: Int]
-            var baselined: Int
+        package struct Summary: Codable, Equatable {
+            package var errors: Int
+            package var warnings: Int
+            package var infos: Int
+            package var files: Int
+            package var omitted: [String: Int]
+            package var baselined: Int
         }
-        struct BaselineOutcome: Codable, Equatable {
-            var file: String
-            var silenced: Int
-            var fixed: [Baseline.Entry]
+        package struct BaselineOutcome: Codable, Equatable {
+            package var file: String
+            package var silenced: Int
+            package var fixed: [Baseline.Entry]
         }
-        struct Tool: Codable, Equatable {
-            var name: String
-            var version: String
+        package struct Tool: Codable, Equatable {
+            package var name: String
+            package var version: String
         }
 
-        var version: Int
-        var tool: Tool
-        var command: String
-        var city: String?
-        var diagnostics: [Item]
-        var summary: Summary
-        var baseline: BaselineOutcome?
+        package var version: Int
+        package var tool: Tool
+        package var command: String
+        package var city: String?
+        package var diagnostics: [Item]
+        package var summary: Summary
+        package var baseline: BaselineOutcome?
         /// Untranslated copy strings: locale → key → locale whose text apps show instead.
-        var copyFallbacks: [String: [String: String]]?
+        package var copyFallbacks: [String: [String: String]]?
 
-        init(_ r: DiagnosticReport, toolVersion: String) {
+        package init(_ r: DiagnosticReport, toolVersion: String) {
             version = Self.schemaVersion
             tool = Tool(name: "citypack", version: toolVersion)
             command = r.command
@@ -272,7 +278,7 @@ enum DiagnosticRenderer {
     /// GitHub Actions workflow commands: `::error file=…,line=…,col=…,title=…::message`, notes appended to the
     /// message on their own lines. GitHub shows only the first annotations of a step, so the full report is
     /// always written to the output folder as well.
-    static func github(_ report: DiagnosticReport, limits: Limits) -> String {
+    package static func github(_ report: DiagnosticReport, limits: Limits) -> String {
         func escapeData(_ s: String) -> String {
             s.escapingScalars(["%": "%25", "\r": "%0D", "\n": "%0A"])
         }
@@ -308,14 +314,14 @@ enum DiagnosticRenderer {
     // MARK: SARIF
 
     /// The base id SARIF locations are relative to: the directory `citypack` ran in (the repository root in CI).
-    static let sarifBaseID = "SRCROOT"
-    static let sarifSchema = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
-    static let informationURI = "https://github.com/citypack/citypack#rules"
+    package static let sarifBaseID = "SRCROOT"
+    package static let sarifSchema = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+    package static let informationURI = "https://github.com/citypack/citypack#rules"
 
     /// SARIF 2.1.0: every catalogued rule as a reporting descriptor, one result per diagnostic with its
     /// physical location (relative to `%SRCROOT%`), notes as related locations, and a partial fingerprint
     /// (code + file + entity, never the line) so code-scanning keeps identity across edits.
-    static func sarif(_ report: DiagnosticReport, toolVersion: String, succeeded: Bool = true) -> String {
+    package static func sarif(_ report: DiagnosticReport, toolVersion: String, succeeded: Bool = true) -> String {
         var ruleIndex: [String: Int] = [:]
         var rules: [[String: Any]] = []
         for (i, rule) in RuleCatalog.all.enumerated() {
@@ -397,7 +403,7 @@ enum DiagnosticRenderer {
     }
 
     /// A relative path becomes a relative URI under `%SRCROOT%`; an absolute one a `file://` URI.
-    static func uriLocation(_ file: String) -> [String: Any] {
+    package static func uriLocation(_ file: String) -> [String: Any] {
         var allowed = CharacterSet.urlPathAllowed
         allowed.remove(charactersIn: ":")
         let encoded = file.addingPercentEncoding(withAllowedCharacters: allowed) ?? file
@@ -407,11 +413,11 @@ enum DiagnosticRenderer {
     }
 
     /// `gtfs.arrival_before_previous_departure` → `GtfsArrivalBeforePreviousDeparture` (SARIF's rule `name`).
-    static func sarifName(_ code: String) -> String {
+    package static func sarifName(_ code: String) -> String {
         code.split(whereSeparator: { $0 == "." || $0 == "_" }).map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
     }
 
-    static func sarifLevel(_ s: Severity) -> String {
+    package static func sarifLevel(_ s: Severity) -> String {
         switch s {
         case .error: "error"
         case .warning: "warning"
@@ -419,7 +425,7 @@ enum DiagnosticRenderer {
         }
     }
 
-    static func encode<T: Encodable>(_ value: T) -> String {
+    package static func encode<T: Encodable>(_ value: T) -> String {
         (SortedJSON.text(value, pretty: true) ?? "{}") + "\n"
     }
 }

@@ -10,38 +10,45 @@ import Foundation
 /// and alert radii; routes left out of the pack in grey), and the places with problems ringed in red.
 ///
 /// The page is deterministic: the same run gives the same bytes (no timestamps, sorted content).
-enum HTMLReport {
+package enum HTMLReport {
     /// At most this many POIs and stops are drawn (the first in id order); the page says when it cut.
-    static let maxMarkers = 20_000
+    package static let maxMarkers = 20_000
 
-    static func render(_ report: DiagnosticReport, build: BuildReport, toolVersion: String) -> String {
+    /// The page: Assets/report.html with its `{{name}}` slots filled (text escaped; the style sheet, script and
+    /// body as they are).
+    package static func render(_ report: DiagnosticReport, build: BuildReport, toolVersion: String) -> String {
         let title = "CityPack \(report.command) report — \(build.city?.name ?? report.city ?? "city")"
-        var html = """
-            <!DOCTYPE html>
-            <html lang="en"><head><meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <meta name="generator" content="\(escape(toolVersion))">
-            <title>\(escape(title))</title>
-            <style>\(css)</style></head>
-            <body>
-            <header><h1>\(escape(title))</h1>
-            <p id="summary" class="\(report.errors > 0 ? "failed" : "passed")">\(escape(report.summary))</p>
-            <p id="contents">\(escape(contentsLine(build)))</p></header>
-            <main>
+        var body = "<div class=\"overview\">\n"
+        body += mapSection(report, build: build)
+        body += countsSection(report, build: build)
+        body += "</div>\n"
+        body += tableSection(report)
+        let slots = [
+            "generator": escape(toolVersion), "title": escape(title), "css": css,
+            "status": report.errors > 0 ? "failed" : "passed", "summary": escape(report.summary),
+            "contents": escape(contentsLine(build)), "body": body, "script": script,
+        ]
+        return fill(ReportAssets.text("report.html"), slots) + "\n"
+    }
 
-            """
-        html += "<div class=\"overview\">\n"
-        html += mapSection(report, build: build)
-        html += countsSection(report, build: build)
-        html += "</div>\n"
-        html += tableSection(report)
-        html += "</main>\n<script>\(script)</script>\n</body></html>\n"
-        return html
+    /// `template` with each `{{name}}` replaced by `slots[name]`, in one pass (a value is never read for slots).
+    /// - Precondition: every slot of the template has a value (the template is ours; ReportAssetsTests checks it).
+    package static func fill(_ template: String, _ slots: [String: String]) -> String {
+        var out = ""
+        var rest = template[...]
+        while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
+            out += rest[..<open.lowerBound]
+            let name = String(rest[open.upperBound..<close.lowerBound])
+            guard let value = slots[name] else { preconditionFailure("report.html: no value for {{\(name)}}") }
+            out += value
+            rest = rest[close.upperBound...]
+        }
+        return out + rest
     }
 
     // MARK: Counts
 
-    static func countsSection(_ report: DiagnosticReport, build: BuildReport) -> String {
+    package static func countsSection(_ report: DiagnosticReport, build: BuildReport) -> String {
         var out = "<section id=\"counts\"><h2>Counts</h2><div class=\"cols\">\n"
         // Diagnostics per rule family and severity.
         var byKind: [String: [Severity: Int]] = [:]
@@ -78,7 +85,7 @@ enum HTMLReport {
     }
 
     /// `412 POIs · 38 GTFS stops · 5 GTFS lines · 8 cards · 2 walking routes` under the summary.
-    static func contentsLine(_ build: BuildReport) -> String {
+    package static func contentsLine(_ build: BuildReport) -> String {
         func n(_ count: Int, _ one: String, _ many: String) -> String { "\(count) \(count == 1 ? one : many)" }
         var parts = [
             n(build.pois.count, "POI", "POIs"),
@@ -92,7 +99,7 @@ enum HTMLReport {
     }
 
     /// One row per walking route: id, name, waypoints, length (when every waypoint is placed), pack status.
-    static func routesTable(_ build: BuildReport) -> String {
+    package static func routesTable(_ build: BuildReport) -> String {
         let all = build.walkingRoutes.map { ($0, true) } + build.walkingRoutesLeftOut.map { ($0, false) }
         guard !all.isEmpty else { return "" }
         let locale = build.city?.defaultLocale
@@ -110,34 +117,34 @@ enum HTMLReport {
     }
 
     /// A route's name in the default locale, else any locale (sorted), else its id.
-    static func routeName(_ route: WalkingRoute, locale: String?) -> String {
+    package static func routeName(_ route: WalkingRoute, locale: String?) -> String {
         if let locale, let name = route.name[locale], !name.isEmpty { return name }
         return route.name.sorted { $0.key < $1.key }.first?.value ?? route.id
     }
 
     /// Colours of packed routes, by position (deterministic); left-out routes are grey.
-    static let routePalette = ["#8e24aa", "#d81b60", "#00897b", "#ef6c00", "#3949ab", "#6d4c41"]
-    static func routeColour(_ index: Int) -> String { routePalette[index % routePalette.count] }
-    static let leftOutColour = "#8a8a8a"
+    package static let routePalette = ["#8e24aa", "#d81b60", "#00897b", "#ef6c00", "#3949ab", "#6d4c41"]
+    package static func routeColour(_ index: Int) -> String { routePalette[index % routePalette.count] }
+    package static let leftOutColour = "#8a8a8a"
 
     // MARK: Map
 
     /// A point in degrees with a label.
-    struct Marker {
-        var lat: Double
-        var lon: Double
-        var label: String
+    package struct Marker {
+        package var lat: Double
+        package var lon: Double
+        package var label: String
     }
 
     /// `value` with one decimal (like `%.1f`, without its cost per call: the map has a point per POI).
-    static func tenths(_ value: Double) -> String {
+    package static func tenths(_ value: Double) -> String {
         guard value.isFinite, abs(value) < 1e15 else { return String(format: "%.1f", value) }
         let scaled = Int64((value * 10).rounded())
         let magnitude = scaled.magnitude
         return "\(scaled < 0 ? "-" : "")\(magnitude / 10).\(magnitude % 10)"
     }
 
-    static func mapSection(_ report: DiagnosticReport, build: BuildReport) -> String {
+    package static func mapSection(_ report: DiagnosticReport, build: BuildReport) -> String {
         let categories = Set(build.pois.map(\.category)).sorted()
         let pois = build.pois.sorted { $0.ref < $1.ref }.prefix(maxMarkers)
         var stops: [(String, TransitStop)] = []
@@ -268,11 +275,11 @@ enum HTMLReport {
     /// Where the map puts a problem: at the POI (`n123`), stop (`stop_id=S1`) or waypoint (`rocher#3`) its
     /// entity names; a route-level problem of routes.csv or route_waypoints.csv (`rocher`) at the route's first
     /// placed waypoint. Shared by report.html and `citypack preview`.
-    struct ProblemPlaces {
-        var positions: [String: Coordinate] = [:]
-        var routeStart: [String: Coordinate] = [:]
+    package struct ProblemPlaces {
+        package var positions: [String: Coordinate] = [:]
+        package var routeStart: [String: Coordinate] = [:]
 
-        init(_ build: BuildReport) {
+        package init(_ build: BuildReport) {
             for poi in build.pois { positions[poi.ref.description] = poi.coordinate }
             for feed in build.feeds { for stop in feed.stops { if let c = stop.coordinate { positions["stop_id=\(stop.id)"] = c } } }
             for route in build.walkingRoutes + build.walkingRoutesLeftOut {
@@ -285,7 +292,7 @@ enum HTMLReport {
         }
 
         /// The problem's place on the map, nil when its entity has none.
-        func coordinate(of d: Diagnostic) -> Coordinate? {
+        package func coordinate(of d: Diagnostic) -> Coordinate? {
             guard let entity = d.entity else { return nil }
             if let c = positions[entity] { return c }
             if let file = d.location?.file, file.hasSuffix("routes.csv") || file.hasSuffix("route_waypoints.csv") {
@@ -295,14 +302,14 @@ enum HTMLReport {
         }
     }
 
-    struct LineGeometry {
-        var name: String
-        var colour: String
-        var points: [Coordinate]
+    package struct LineGeometry {
+        package var name: String
+        package var colour: String
+        package var points: [Coordinate]
     }
 
     /// One polyline per GTFS route: the shape of its first trip (by trip id), else that trip's stops in order.
-    static func lineGeometries(_ feed: GTFSFeed) -> [LineGeometry] {
+    package static func lineGeometries(_ feed: GTFSFeed) -> [LineGeometry] {
         var firstTrip: [String: Int] = [:]
         for (i, trip) in feed.trips.enumerated() {
             if let j = firstTrip[trip.routeID], feed.trips[j].id <= trip.id { continue }
@@ -337,7 +344,7 @@ enum HTMLReport {
 
     // MARK: Table
 
-    static func tableSection(_ report: DiagnosticReport) -> String {
+    package static func tableSection(_ report: DiagnosticReport) -> String {
         let kinds = Set(report.diagnostics.map { RuleCatalog.rule($0.code)?.kind.rawValue ?? "other" }).sorted()
         var out = "<section id=\"diagnostics\"><h2>Diagnostics</h2>\n<form id=\"filters\" onsubmit=\"return false\">"
         out += "<label>severity <select id=\"f-severity\"><option value=\"\">all</option><option>error</option><option>warning</option><option>info</option></select></label> "
@@ -370,14 +377,14 @@ enum HTMLReport {
 
     /// A colour per category from its position in sorted order (deterministic): hues 137.5° apart (the
     /// golden angle), alternating lightness, so even 30 categories stay tellable apart.
-    static func colour(_ category: String, in sorted: [String]) -> String {
+    package static func colour(_ category: String, in sorted: [String]) -> String {
         let i = sorted.firstIndex(of: category) ?? 0
         let hue = (Double(i) * 137.508).truncatingRemainder(dividingBy: 360)
         let lightness = [46, 34, 58][i % 3]
         return String(format: "hsl(%.0f,70%%,%d%%)", hue, lightness)
     }
 
-    static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         // By scalar, not character: `"` followed by a combining mark is one character that is not `"`.
@@ -394,54 +401,8 @@ enum HTMLReport {
         return out
     }
 
-    static let css = """
-        body{font:14px/1.4 system-ui,sans-serif;margin:0;color:#222;background:#fafafa}
-        header{background:#20303f;color:#fff;padding:12px 20px}h1{font-size:20px;margin:0 0 4px}
-        #summary{margin:0;font-weight:600}#summary.failed{color:#ff9e9e}#summary.passed{color:#a8f0b0}
-        main{padding:0 20px 20px}h2{font-size:16px;border-bottom:1px solid #ccc;padding-bottom:2px}
-        .cols{display:flex;gap:24px;flex-wrap:wrap;align-items:flex-start}
-        table{border-collapse:collapse}td,th{border:1px solid #ddd;padding:3px 8px;text-align:left;vertical-align:top}
-        caption{font-weight:600;text-align:left;padding:4px 0}tr.total td{font-weight:600}
-        .swatch{display:inline-block;width:10px;height:10px;border-radius:50%;margin-right:6px;vertical-align:middle}
-        .swatch.stop{border-radius:0;background:#fff;border:1.5px solid #222}.swatch.linekey{border-radius:0;height:3px;background:#1f5fbf}
-        .swatch.ring{background:none;border:2px solid #d00}.swatch.ring.warn{border-color:#e08a00}
-        .overview{display:flex;gap:28px;flex-wrap:wrap;align-items:flex-start}
-        #city-map{max-width:100%;border:1px solid #bbb;background:#fff;display:block}
-        .sea{fill:#f4f7fa}.bbox{fill:none;stroke:#7a8a99;stroke-dasharray:6 4}
-        .line{fill:none;stroke-width:2.5;opacity:.8}.poi{stroke:#fff;stroke-width:.6}
-        .stop{fill:#fff;stroke:#222;stroke-width:1.2}.problem{fill:none;stroke-width:2}
-        .problem.error{stroke:#d00}.problem.warning{stroke:#e08a00}
-        .walk{fill:none;stroke-width:3;stroke-dasharray:8 5;stroke-linecap:round}.left-out .walk{stroke-dasharray:3 4}
-        .alert{opacity:.15}.waypoint{fill:#fff;stroke-width:2.2}
-        .seq{font:600 10px system-ui,sans-serif;fill:#222;paint-order:stroke;stroke:#fff;stroke-width:2.5px}
-        .swatch.walk{border-radius:0;width:16px;height:0;background:none;border-top:3px dashed #8e24aa}
-        .swatch.walk.left-out{border-top-color:#8a8a8a;border-top-style:dotted}
-        #contents{margin:2px 0 0;font-size:13px;color:#d5dee6}
-        .legend{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:12px}
-        #filters{margin:8px 0}#shown-count{margin-left:12px;font-weight:600}
-        #diagnostic-table{width:100%;font-size:13px}#diagnostic-table td.loc{font-family:monospace;white-space:nowrap}
-        tr.error td:first-child{color:#b00;font-weight:600}tr.warning td:first-child{color:#a05a00;font-weight:600}
-        .note{color:#555}code{font-size:12px}
-        """
-
-    static let script = """
-        (function(){
-          var rows=[].slice.call(document.querySelectorAll('#diagnostic-table tbody tr'));
-          var sev=document.getElementById('f-severity'),kind=document.getElementById('f-kind'),text=document.getElementById('f-text');
-          var out=document.getElementById('shown-count');
-          function apply(){
-            var s=sev.value,k=kind.value,t=text.value.toLowerCase(),n=0;
-            rows.forEach(function(r){
-              var ok=(!s||r.dataset.severity===s||(s==='info'&&r.dataset.severity==='note'))&&(!k||r.dataset.kind===k)&&(!t||r.textContent.toLowerCase().indexOf(t)>=0);
-              r.hidden=!ok;if(ok)n++;
-            });
-            out.textContent=n+' of '+rows.length+' shown';
-            document.body.dataset.filtered=String(n);
-          }
-          sev.addEventListener('change',apply);kind.addEventListener('change',apply);text.addEventListener('input',apply);
-          var q=new URLSearchParams(location.search);
-          if(q.get('severity'))sev.value=q.get('severity');if(q.get('kind'))kind.value=q.get('kind');if(q.get('q'))text.value=q.get('q');
-          apply();
-        })();
-        """
+    /// The page's style sheet and script: Sources/CityPackBuild/Assets/report.css and report.js, embedded at build
+    /// time (``ReportAssets``) so a binary copied away from its checkout writes the same page.
+    package static var css: String { ReportAssets.text("report.css") }
+    package static var script: String { ReportAssets.text("report.js") }
 }

@@ -5,32 +5,32 @@ import Foundation
 /// Everything a renderer needs about one run: the diagnostics left after the baseline, the true totals
 /// (including findings over the per-rule cap), and the baseline's outcome. Built once from the bag, so the
 /// terminal, `--format` output and `report.json` always agree.
-struct DiagnosticReport: Sendable {
+package struct DiagnosticReport: Sendable {
     /// `build` or `check`.
-    var command: String
+    package var command: String
     /// City id when the city file loaded.
-    var city: String?
+    package var city: String?
     /// The city folder; fingerprints use file names relative to it.
-    var root: String
+    package var root: String
     /// Kept diagnostics in deterministic order (file, line, column, code, message).
-    var diagnostics: [Diagnostic]
-    var errors: Int
-    var warnings: Int
-    var infos: Int
+    package var diagnostics: [Diagnostic]
+    package var errors: Int
+    package var warnings: Int
+    package var infos: Int
     /// Per code, how many findings went over the per-rule cap and are counted but not listed.
-    var omitted: [String: Int]
+    package var omitted: [String: Int]
     /// The bag's per-rule cap: how many findings of one rule are kept and listed at most.
-    var perRuleCap: Int
+    package var perRuleCap: Int
     /// How many findings the baseline silenced.
-    var baselined: Int
+    package var baselined: Int
     /// The baseline file used, if any.
-    var baselineFile: String?
+    package var baselineFile: String?
     /// Baseline entries that matched nothing: fixed since the baseline was written.
-    var fixed: [Baseline.Entry]
+    package var fixed: [Baseline.Entry]
     /// Untranslated copy strings: locale → key → the locale whose text is used instead (absent when none).
-    var copyFallbacks: [String: [String: String]]?
+    package var copyFallbacks: [String: [String: String]]?
 
-    init(command: String, city: String?, root: String, bag: DiagnosticBag, baselineFile: String? = nil) {
+    package init(command: String, city: String?, root: String, bag: DiagnosticBag, baselineFile: String? = nil) {
         self.command = command
         self.city = city
         self.root = root
@@ -46,10 +46,10 @@ struct DiagnosticReport: Sendable {
     }
 
     /// Files that have at least one listed diagnostic.
-    var files: Int { Set(diagnostics.compactMap { $0.location?.file }).count }
+    package var files: Int { Set(diagnostics.compactMap { $0.location?.file }).count }
 
     /// `2 errors, 5 warnings in 3 files` (plus infos, findings over the per-rule cap and baseline figures).
-    var summary: String {
+    package var summary: String {
         func plural(_ n: Int, _ word: String, _ many: String? = nil) -> String { "\(n) \(n == 1 ? word : many ?? word + "s")" }
         var text = "\(plural(errors, "error")), \(plural(warnings, "warning"))"
         if infos > 0 { text += ", \(plural(infos, "info", "infos"))" }
