@@ -105,10 +105,7 @@ let package = Package(
             name: "CityPackCLI",
             dependencies: [
                 "CityPackBuild", "CityPackCompiler", "CityPackKit", "CityPackDiagnostics", "CityPackFormat", "CityPackSupport",
-                "CityPackDevTools", "CityPackPreview",
-                // Until the watch state the preview shows moves into CityPackBuild, PreviewCommand and bench's
-                // in-process rebuild name EmitOptions and a few ingest types.
-                "CityPackIngest", "CityPackEmit", "CityPackStorage", "CCityPackZlib",
+                "CityPackDevTools", "CityPackPreview", "CityPackStorage", "CCityPackZlib",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // `citypack preview`'s server (FlyingFox, loopback only), its request-target guard, the page's state and the

@@ -1,7 +1,7 @@
 import ArgumentParser
+import CityPackBuild
 import CityPackCompiler
 import CityPackDevTools
-import CityPackEmit
 import CityPackKit
 import Foundation
 
@@ -164,7 +164,7 @@ struct Bench: ParsableCommand {
     static func rebuildInProcess(city: String, output: String, edit: () throws -> Void) throws -> Double? {
         var diagnostics = try DiagnosticOptions.parse([])
         diagnostics.quiet = true
-        let watch = CityWatch(city: city, root: city, templates: nil, diagnostics: diagnostics, output: output, release: EmitOptions())
+        let watch = CityWatch(city: city, root: city, templates: nil, diagnostics: diagnostics, output: output, release: ReleaseOptions())
         watch.printsRounds = false
         // Numbered as rebuilds, so that neither prints a report.
         let first = try watch.buildOnce(number: 2, previous: nil, changed: [])

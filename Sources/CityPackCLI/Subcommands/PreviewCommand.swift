@@ -1,7 +1,6 @@
 import ArgumentParser
 import CityPackBuild
 import CityPackCompiler
-import CityPackEmit
 import CityPackPreview
 import Foundation
 
@@ -50,7 +49,7 @@ struct Preview: ParsableCommand {
             let templates = ToolEnvironment.templates
             let watch = CityWatch(
                 city: city, root: root, templates: templates, diagnostics: try DiagnosticOptions.parse([]), output: output,
-                release: EmitOptions(keepVersions: 2))
+                release: ReleaseOptions(keepVersions: 2))
             let hub = PreviewHub()
             let fallbackID = (SourceWatcher.absolute(root) as NSString).lastPathComponent
             var lastGood: CityWatch.Round?
