@@ -149,6 +149,12 @@ public enum PackSchema {
         ORDER BY k, \(POI.id)
         """
 
+    /// ``searchIDsQuery``, its one result read as ``POI/id``.
+    public static let searchIDs = Query(searchIDsQuery, results: [POI.id])
+
+    /// ``categoryCodesQuery``, its one result read as ``Category/id``.
+    public static let categoryCodesInOrder = Query(categoryCodesQuery, results: [Category.id])
+
     /// The OSM ref (`n123`, `w45`, `r6`) of a POI id (`osmId × 4 + kind`).
     public static func osmRef(id: Int64) -> String {
         let letter = switch id & 3 {

@@ -1,0 +1,41 @@
+import CityPackStorage
+
+extension PackSchema.POI {
+    /// A `poi` row as both readers take it (the pack reader's place details, the web writer's places): the one
+    /// place its columns turn into Swift values. A new per-POI column is a property here and a line in
+    /// ``init(_:)``; ``query`` and ``byID`` select it because they are built from ``columns``.
+    public struct Row: Sendable, Hashable {
+        /// `poi.id`: ``PackSchema/stableID``-style `osmId × 4 + kind`.
+        public var id: Int64
+        /// Degrees.
+        public var lat: Double
+        /// Degrees.
+        public var lon: Double
+        /// The category as stored (a code, or the id in formats 1 and 2).
+        public var category: PackSchema.CategoryValue
+        /// The plain `name` tag.
+        public var name: String?
+        /// `poi.tags` as stored (``PackSchema/decodeTags(_:)`` reads it).
+        public var tags: String
+
+        /// The row's columns, in SELECT order.
+        public static let columns: [any PackSchema.AnyColumn] = PackSchema.POI.columns
+
+        /// Every row, in no particular order.
+        public static let query = PackSchema.POI.select(columns)
+
+        /// The row of the id bound to ``PackSchema/POI/id``.
+        public static let byID = PackSchema.POI.select(columns, where: [PackSchema.POI.id])
+
+        /// The current row of a ``query`` or ``byID`` statement.
+        package init<F>(_ row: PackStatement<F>) {
+            typealias P = PackSchema.POI
+            id = row[P.id]
+            lat = row[P.lat].degrees
+            lon = row[P.lon].degrees
+            category = row[P.category]
+            name = row[P.name]
+            tags = row[P.tags]
+        }
+    }
+}
