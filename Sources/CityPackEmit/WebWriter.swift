@@ -215,7 +215,7 @@ enum WebWriter {
         // `poi` (coordinates as stored, read back exactly), stops from `stop_bucket`.
         var points: [ProximityIndex.Point] = []
         var poiDetails: [Int64: (category: String, row: P.Row)] = [:]
-        let pois = try db.prepare(P.Row.query)
+        let pois = try db.prepare(P.Row.query())
         while try pois.step() {
             let row = P.Row(pois)
             points.append(ProximityIndex.Point(id: row.id, lat: row.lat, lon: row.lon))

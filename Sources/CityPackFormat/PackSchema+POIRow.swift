@@ -3,7 +3,8 @@ import CityPackStorage
 extension PackSchema.POI {
     /// A `poi` row as both readers take it (the pack reader's place details, the web writer's places): the one
     /// place its columns turn into Swift values. A new per-POI column is a property here and a line in
-    /// ``init(_:)``; ``query`` and ``byID`` select it because they are built from ``columns``.
+    /// ``init(_:)``; ``query(absent:)`` and ``byID(absent:)`` select it because they are built from ``columns``, as
+    /// NULL from packs written before the column existed.
     public struct Row: Sendable, Hashable {
         /// `poi.id`: ``PackSchema/stableID``-style `osmId × 4 + kind`.
         public var id: Int64
@@ -22,12 +23,18 @@ extension PackSchema.POI {
         public static let columns: [any PackSchema.AnyColumn] = PackSchema.POI.columns
 
         /// Every row, in no particular order.
-        public static let query = PackSchema.POI.select(columns)
+        /// - Parameter absent: Columns the pack lacks (``PackSchema/TableSchema/missingColumns(in:)``): read as NULL.
+        public static func query(absent: [any PackSchema.AnyColumn] = []) -> PackSchema.Query {
+            PackSchema.POI.select(columns, absent: absent)
+        }
 
         /// The row of the id bound to ``PackSchema/POI/id``.
-        public static let byID = PackSchema.POI.select(columns, where: [PackSchema.POI.id])
+        /// - Parameter absent: Columns the pack lacks (``PackSchema/TableSchema/missingColumns(in:)``): read as NULL.
+        public static func byID(absent: [any PackSchema.AnyColumn] = []) -> PackSchema.Query {
+            PackSchema.POI.select(columns, where: [PackSchema.POI.id], absent: absent)
+        }
 
-        /// The current row of a ``query`` or ``byID`` statement.
+        /// The current row of a ``query(absent:)`` or ``byID(absent:)`` statement.
         package init<F>(_ row: PackStatement<F>) {
             typealias P = PackSchema.POI
             id = row[P.id]

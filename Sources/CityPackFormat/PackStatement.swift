@@ -125,3 +125,19 @@ extension SQLiteDatabase {
         PackStatement(try prepare(query.sql, persistent: persistent), query: query)
     }
 }
+
+extension PackSchema.TableSchema {
+    /// The columns of ``columns`` that a pack's table lacks: columns added to a format after the pack was written
+    /// (a nullable column added at the end is a compatible change; readers select what a pack lacks as NULL with
+    /// `select(_:where:orderBy:absent:)`).
+    /// - Throws: `F` when SQLite fails.
+    package static func missingColumns<F>(in db: SQLiteDatabase<F>) throws(F) -> [any PackSchema.AnyColumn] {
+        let name = PackSchema.Column<String>("name")
+        let info = try db.prepare(PackSchema.Query(
+            "SELECT \(name) FROM pragma_table_info(?1)", results: [name], parameters: [PackSchema.tableName]))
+        info.bind(PackSchema.tableName, table)
+        var present: Set<String> = []
+        while try info.step() { present.insert(info[name]) }
+        return columns.filter { !present.contains($0.name) }
+    }
+}

@@ -37,7 +37,8 @@ final class PlaceLookup {
         typealias PC = PackSchema.POICategory
         typealias ST = PackSchema.Stop
         self.cacheLimit = max(0, cacheLimit)
-        poiStatement = try db.prepare(PackSchema.POI.Row.byID, persistent: true)
+        typealias P = PackSchema.POI
+        poiStatement = try db.prepare(P.Row.byID(absent: P.missingColumns(in: db)), persistent: true)
         namesStatement = try db.prepare(PN.select([PN.locale, PN.name], where: [PN.poi]), persistent: true)
         categoryIDs = try Self.categoryIDs(db)
         if try Self.hasTable(db, PC.table) {
