@@ -18,6 +18,7 @@ extension PackSchema.POI {
         insert.bind(category, code.map { .code($0) } ?? .id(poi.category))
         insert.bind(name, poi.name)
         insert.bind(tags, storedTags(poi.tags))
+        insert.bind(wheelchair, PackSchema.Wheelchair(tag: poi.tags["wheelchair"])?.rawValue)
     }
 
     /// `poi.tags`: compact (``CityPackFormat/PackSchema/encodeTags(_:)``), or a JSON object with sorted keys when a

@@ -177,6 +177,8 @@ enum WebWriter {
         var names: [[String: String]] = []
         var tags: [[String: String]] = []
         var stopId: [String?] = []
+        /// `poi.wheelchair` by row (nil for stops and unknown).
+        var wheelchair: [String?] = []
         /// Further categories of POIs and, for stops, the categories of the modes serving them (`poi_category`),
         /// ascending, keyed by id; only places that have some.
         var also: [String: [String]] = [:]
@@ -285,6 +287,7 @@ enum WebWriter {
                 out.names.append([:])
                 out.tags.append([:])
                 out.stopId.append(stop?.stopID)
+                out.wheelchair.append(nil)
             } else {
                 let poi = poiDetails[id]
                 out.category.append(poi?.category ?? "")
@@ -292,6 +295,7 @@ enum WebWriter {
                 out.names.append(names[id] ?? [:])
                 out.tags.append(poi.flatMap { PackSchema.decodeTags($0.row.tags) } ?? [:])
                 out.stopId.append(nil)
+                out.wheelchair.append(poi?.row.wheelchair?.rawValue)
             }
         }
         // Places that search can return but the proximity index does not hold (named stops outside the bbox or
@@ -308,6 +312,7 @@ enum WebWriter {
             out.lat.append(unindexed[ST.lat] ?? 0)
             out.lon.append(unindexed[ST.lon] ?? 0)
             out.category.append(stopCategory(unindexed[ST.locationType]))
+            out.wheelchair.append(nil)
             out.names.append([:])
             out.tags.append([:])
         }

@@ -18,6 +18,8 @@ extension PackSchema.POI {
         public var name: String?
         /// `poi.tags` as stored (``PackSchema/decodeTags(_:)`` reads it).
         public var tags: String
+        /// Wheelchair access (OSM `wheelchair`); nil when unknown.
+        public var wheelchair: PackSchema.Wheelchair?
 
         /// The row's columns, in SELECT order.
         public static let columns: [any PackSchema.AnyColumn] = PackSchema.POI.columns
@@ -43,6 +45,26 @@ extension PackSchema.POI {
             category = row[P.category]
             name = row[P.name]
             tags = row[P.tags]
+            wheelchair = row[P.wheelchair].flatMap(PackSchema.Wheelchair.init(rawValue:))
+        }
+    }
+}
+
+extension PackSchema {
+    /// Wheelchair access of a place, as OSM's `wheelchair` tag says it (`poi.wheelchair`).
+    public enum Wheelchair: String, Sendable, Codable, Hashable, CaseIterable {
+        /// `wheelchair=yes`: fully accessible.
+        case yes
+        /// `wheelchair=limited`: partly accessible.
+        case limited
+        /// `wheelchair=no`: not accessible.
+        case no
+
+        /// The value of an OSM `wheelchair` tag; nil when absent or any other value (`designated`, `Yes`, typos),
+        /// which the pack stores as NULL.
+        public init?(tag: String?) {
+            guard let tag, let value = Wheelchair(rawValue: tag) else { return nil }
+            self = value
         }
     }
 }

@@ -53,7 +53,10 @@ extension PackSchema {
         public static let category = Column<CategoryValue>("category", "NOT NULL")
         public static let name = Column<String?>("name", "TEXT")
         public static let tags = Column<String>("tags", "TEXT NOT NULL")
-        public static let columns: [any AnyColumn] = [id, lat, lon, category, name, tags]
+        /// OSM `wheelchair`: `yes`, `limited` or `no` (``PackSchema/Wheelchair``); NULL when the tag is absent or has
+        /// another value. Added in format 4 after its first packs (issue 34): a pack without it reads as NULL.
+        public static let wheelchair = Column<String?>("wheelchair", "TEXT")
+        public static let columns: [any AnyColumn] = [id, lat, lon, category, name, tags, wheelchair]
         public static let create = createTable(withoutRowID: false)
         /// Every POI's point as stored, (id, lat, lon): what the proximity index is built from.
         public static let pointsQuery = "SELECT \(id), \(lat), \(lon) FROM \(table)"

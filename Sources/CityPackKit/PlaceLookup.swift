@@ -15,6 +15,7 @@ final class PlaceLookup {
         var tags: [String: String]
         var stopID: String? = nil
         var also: [String] = []
+        var wheelchair: PackSchema.Wheelchair? = nil
     }
 
     private var poiStatement: PackConnection.Rows?
@@ -91,6 +92,7 @@ final class PlaceLookup {
             id: id, osm: d.osm, name: name ?? directory?.label(d.category, locale: locale),
             category: d.category, lat: d.lat, lon: d.lon, distanceMetres: distance, names: d.names, tags: d.tags,
             kind: PackSchema.isStopID(id) ? .stop : .poi, stopID: d.stopID, alsoCategories: d.also)
+        result.wheelchair = d.wheelchair
         result.named = name != nil
         if let partner = directory?.links[id], let other = try details(partner) {
             result.linkedID = partner
@@ -130,7 +132,7 @@ final class PlaceLookup {
         }
         var details = Details(
             osm: PackSchema.osmRef(id: id), lat: row.lat, lon: row.lon, category: row.category.id(codes: categoryIDs),
-            name: row.name, names: [:], tags: tags)
+            name: row.name, names: [:], tags: tags, wheelchair: row.wheelchair)
         typealias PN = PackSchema.POIName
         namesStatement.reset()
         namesStatement.bind(PN.poi, id)
