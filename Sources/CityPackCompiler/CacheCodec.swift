@@ -11,6 +11,10 @@ import Foundation
 /// feed, a 9.7 MB entry, loads with its checks in 60–125 ms (docs/ARCHITECTURE.md, "Build cache"). Only
 /// ``StageCache`` reads it, after the
 /// payload's SHA-256 was checked; a malformed payload still never traps: every read is bounds-checked and throws.
+///
+/// Each model type's layout is one ``CacheCodable`` conformance, its encode beside its decode
+/// (`CacheCodec+Diagnostics.swift`, `CacheCodec+OSM.swift`, `CacheCodec+GTFS.swift`); `CacheCodecGoldenTests`
+/// pins each type's bytes, so a layout change without a ``StageCache/formatVersion`` bump fails a test.
 struct CacheWriter {
     private(set) var bytes: [UInt8] = []
 
@@ -150,158 +154,22 @@ struct CacheReader {
     }
 }
 
-// MARK: diagnostics
+/// A type the build cache stores: how it is written and read, side by side, so a field added to one is seen in
+/// the other. Changing a layout means bumping ``StageCache/formatVersion`` (`CacheCodecGoldenTests` checks).
+protocol CacheCodable {
+    /// Appends the value.
+    func encode(to w: inout CacheWriter)
+    /// Reads a value written by ``encode(to:)``.
+    /// - Throws: ``CacheReader/Malformed`` when the bytes are not such a value.
+    init(from r: inout CacheReader) throws(CacheReader.Malformed)
+}
 
 extension CacheWriter {
-    mutating func location(_ l: SourceLocation) {
-        string(l.file)
-        int(l.line)
-        int(l.column)
-        string(l.field)
-    }
-    mutating func diagnostic(_ d: Diagnostic) {
-        u8(UInt8(Severity.allCases.firstIndex(of: d.severity)!))
-        string(d.code)
-        string(d.message)
-        optional(d.location) { $0.location($1) }
-        string(d.entity)
-        array(d.notes) { w, note in
-            w.string(note.message)
-            w.optional(note.location) { $0.location($1) }
-        }
-    }
-    mutating func events(_ events: [DiagnosticBag.Event]) {
-        array(events) { w, event in
-            switch event {
-            case .report(let d):
-                w.u8(0)
-                w.diagnostic(d)
-            case .relocate(let moved):
-                w.u8(1)
-                w.count(moved.count)
-                for (from, to) in moved.sorted(by: { $0.key < $1.key }) {
-                    w.location(from)
-                    w.location(to)
-                }
-            }
-        }
-    }
-    mutating func counts(_ counts: [StageCount: Int]) {
-        count(counts.count)
-        for (k, v) in counts.sorted(by: { $0.key < $1.key }) {
-            string(k.rawValue)
-            int(v)
-        }
-    }
+    /// Appends a ``CacheCodable`` value.
+    mutating func value<T: CacheCodable>(_ v: T) { v.encode(to: &self) }
 }
 
 extension CacheReader {
-    mutating func location() throws(Malformed) -> SourceLocation {
-        SourceLocation(file: try string(), line: try int(), column: try int(), field: try optionalString())
-    }
-    mutating func diagnostic() throws(Malformed) -> Diagnostic {
-        let s = Int(try u8())
-        guard s < Severity.allCases.count else { throw Malformed() }
-        let severity = Severity.allCases[s]
-        let code = try string()
-        let message = try string()
-        let location = try optional { r throws(Malformed) in try r.location() }
-        let entity = try optionalString()
-        let notes = try array { r throws(Malformed) in
-            Diagnostic.Note(try r.string(), at: try r.optional { r throws(Malformed) in try r.location() })
-        }
-        return Diagnostic(severity, code: code, message: message, at: location, entity: entity, notes: notes)
-    }
-    mutating func events() throws(Malformed) -> [DiagnosticBag.Event] {
-        try array { r throws(Malformed) -> DiagnosticBag.Event in
-            switch try r.u8() {
-            case 0: return .report(try r.diagnostic())
-            case 1:
-                let n = try r.count()
-                var moved: [SourceLocation: SourceLocation] = [:]
-                for _ in 0..<n {
-                    let from = try r.location()
-                    moved[from] = try r.location()
-                }
-                return .relocate(moved)
-            default: throw Malformed()
-            }
-        }
-    }
-    mutating func counts() throws(Malformed) -> [StageCount: Int] {
-        let n = try count()
-        var out: [StageCount: Int] = [:]
-        for _ in 0..<n {
-            guard let k = StageCount(rawValue: try string()) else { throw Malformed() }
-            out[k] = try int()
-        }
-        return out
-    }
-}
-
-// MARK: OSM
-
-extension CacheWriter {
-    mutating func coordinate(_ c: Coordinate) {
-        double(c.lat)
-        double(c.lon)
-    }
-    mutating func box(_ b: BoundingBox) {
-        for v in b.array { double(v) }
-    }
-    mutating func poi(_ p: POI) {
-        u8(p.ref.kind.rawValue)
-        fixed(p.ref.id)
-        coordinate(p.coordinate)
-        string(p.category)
-        strings(p.alsoCategories)
-        string(p.name)
-        dictionary(p.localizedNames)
-        dictionary(p.tags)
-        location(p.location)
-    }
-    mutating func osm(_ r: OSMIngestResult) {
-        array(r.pois) { $0.poi($1) }
-        int(r.nodes)
-        int(r.ways)
-        int(r.relations)
-        fixed(r.bytesRead)
-        string(r.newestTimestamp)
-        optional(r.declaredBounds) { $0.box($1) }
-        optional(r.dataBounds) { $0.box($1) }
-        int(r.multipolygonPOIs)
-    }
-}
-
-extension CacheReader {
-    mutating func coordinate() throws(Malformed) -> Coordinate { Coordinate(lat: try double(), lon: try double()) }
-    mutating func box() throws(Malformed) -> BoundingBox {
-        BoundingBox(minLon: try double(), minLat: try double(), maxLon: try double(), maxLat: try double())
-    }
-    mutating func poi() throws(Malformed) -> POI {
-        guard let kind = OSMRef.Kind(rawValue: try u8()) else { throw Malformed() }
-        let ref = OSMRef(kind, try fixed(Int64.self))
-        let coordinate = try coordinate()
-        let category = try string()
-        let also = try strings()
-        let name = try optionalString()
-        let names = try dictionary()
-        let tags = try dictionary()
-        var poi = POI(ref: ref, coordinate: coordinate, category: category, name: name, localizedNames: names, tags: tags, location: try location())
-        poi.alsoCategories = also
-        return poi
-    }
-    mutating func osm() throws(Malformed) -> OSMIngestResult {
-        var r = OSMIngestResult()
-        r.pois = try array { r throws(Malformed) in try r.poi() }
-        r.nodes = try int()
-        r.ways = try int()
-        r.relations = try int()
-        r.bytesRead = try fixed(Int64.self)
-        r.newestTimestamp = try optionalString()
-        r.declaredBounds = try optional { r throws(Malformed) in try r.box() }
-        r.dataBounds = try optional { r throws(Malformed) in try r.box() }
-        r.multipolygonPOIs = try int()
-        return r
-    }
+    /// Reads a ``CacheCodable`` value.
+    mutating func value<T: CacheCodable>(_: T.Type = T.self) throws(Malformed) -> T { try T(from: &self) }
 }

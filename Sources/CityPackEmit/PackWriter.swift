@@ -59,21 +59,23 @@ enum PackWriter {
         let profileIDs = Set(input.categories.map(\.id))
         let categories = (input.categories + PackCategory.stopCategories.filter { !profileIDs.contains($0.id) })
             .sorted { $0.id < $1.id }
-        let categoryInsert = try db.prepare(PackSchema.Category.insert())
-        let labelInsert = try db.prepare(PackSchema.CategoryLabel.insert())
+        typealias C = PackSchema.Category
+        typealias CL = PackSchema.CategoryLabel
+        let categoryInsert = try db.prepare(C.inserting())
+        let labelInsert = try db.prepare(CL.inserting())
         var terms: [String: String] = [:]
         for category in categories {
-            categoryInsert.bind(1, category.id)
-            categoryInsert.bind(2, category.priority)
-            categoryInsert.bind(3, category.labels[city.defaultLocale] ?? category.labels["en"] ?? category.id)
+            categoryInsert.bind(C.id, category.id)
+            categoryInsert.bind(C.priority, category.priority)
+            categoryInsert.bind(C.label, category.labels[city.defaultLocale] ?? category.labels["en"] ?? category.id)
             try categoryInsert.run()
             // Labels in the city's locales and in English, as search terms (an app shows the pack in those; the
             // default locale's label is `category.label`): an unnamed place is described by its category's label.
             for (locale, label) in category.labels.sorted(by: { $0.key < $1.key })
             where city.locales.contains(locale) || locale == "en" {
-                labelInsert.bind(1, category.id)
-                labelInsert.bind(2, locale)
-                labelInsert.bind(3, label)
+                labelInsert.bind(CL.category, category.id)
+                labelInsert.bind(CL.locale, locale)
+                labelInsert.bind(CL.label, label)
                 try labelInsert.run()
             }
             terms[category.id] = searchTerms(for: category, locales: city.locales)
@@ -81,29 +83,27 @@ enum PackWriter {
 
         let categoryCodes = PackSchema.categoryCodes(categories.map(\.id))
         let pois = input.pois.sorted { $0.ref.stableID < $1.ref.stableID }
-        let poiInsert = try db.prepare(PackSchema.POI.insert())
-        let nameInsert = try db.prepare(PackSchema.POIName.insert())
-        let alsoInsert = try db.prepare(PackSchema.POICategory.insert(or: .ignore))
+        typealias P = PackSchema.POI
+        typealias PN = PackSchema.POIName
+        typealias PC = PackSchema.POICategory
+        let poiInsert = try db.prepare(P.inserting())
+        let nameInsert = try db.prepare(PN.inserting())
+        let alsoInsert = try db.prepare(PC.inserting(or: .ignore))
         var searchDocuments: [Int64: (name: String, terms: String)] = [:]
         for poi in pois {
             let id = poi.ref.stableID
-            poiInsert.bind(1, id)
-            bindDegrees(poiInsert, 2, poi.coordinate.lat)
-            bindDegrees(poiInsert, 3, poi.coordinate.lon)
-            if let code = categoryCodes[poi.category] { poiInsert.bind(4, code) } else { poiInsert.bind(4, poi.category) }
-            poiInsert.bind(5, poi.name)
-            poiInsert.bind(6, tagsJSON(poi.tags))
+            P.bind(poi, code: categoryCodes[poi.category], to: poiInsert)
             try poiInsert.run()
             for (locale, name) in poi.localizedNames.sorted(by: { $0.key < $1.key }) {
-                nameInsert.bind(1, id)
-                nameInsert.bind(2, locale)
-                nameInsert.bind(3, name)
+                nameInsert.bind(PN.poi, id)
+                nameInsert.bind(PN.locale, locale)
+                nameInsert.bind(PN.name, name)
                 try nameInsert.run()
             }
             for also in poi.alsoCategories where also != poi.category {
                 guard let code = categoryCodes[also] else { continue }
-                alsoInsert.bind(1, id)
-                alsoInsert.bind(2, code)
+                alsoInsert.bind(PC.poi, id)
+                alsoInsert.bind(PC.category, .code(code))
                 try alsoInsert.run()
             }
             var names: [String] = []
@@ -123,8 +123,8 @@ enum PackWriter {
         for (stop, modes) in stopModes.sorted(by: { $0.key < $1.key }) {
             for mode in modes {
                 guard let code = categoryCodes[mode] else { continue }
-                alsoInsert.bind(1, stop)
-                alsoInsert.bind(2, code)
+                alsoInsert.bind(PC.poi, stop)
+                alsoInsert.bind(PC.category, .code(code))
                 try alsoInsert.run()
             }
         }
@@ -158,10 +158,11 @@ enum PackWriter {
 
     /// Inserts `meta` rows in key order.
     static func insertMeta(_ rows: [(String, String)], db: Database) throws(EmitError) {
-        let insert = try db.prepare(PackSchema.Meta.insert())
+        typealias M = PackSchema.Meta
+        let insert = try db.prepare(M.inserting())
         for (key, value) in rows.sorted(by: { $0.0 < $1.0 }) {
-            insert.bind(1, key)
-            insert.bind(2, value)
+            insert.bind(M.key, key)
+            insert.bind(M.value, value)
             try insert.run()
         }
     }
@@ -172,40 +173,33 @@ enum PackWriter {
         let db = try Database(path: path, mode: .readWriteCreate)
         defer { db.close() }
         try db.exec("PRAGMA journal_mode = OFF")
-        let insert = try db.prepare(PackSchema.Meta.insert(or: .replace))
+        typealias M = PackSchema.Meta
+        let insert = try db.prepare(M.inserting(or: .replace))
         for (key, value) in [(PackSchema.MetaKey.createdAt, createdAt), (PackSchema.MetaKey.dataVersion, String(dataVersion))] {
-            insert.bind(1, key)
-            insert.bind(2, value)
+            insert.bind(M.key, key)
+            insert.bind(M.value, value)
             try insert.run()
-        }
-    }
-
-    /// Binds a coordinate as ``PackSchema/storedDegrees(_:)`` says: an integer × 10⁷ when exact, else the REAL.
-    static func bindDegrees(_ statement: SQLiteStatement<EmitError>, _ index: Int32, _ degrees: Double) {
-        if let e7 = PackSchema.storedDegrees(degrees) {
-            statement.bind(index, e7)
-        } else {
-            statement.bind(index, degrees)
         }
     }
 
     /// Fills `search`: rowid = 1-based rank of the id in ``PackSchema/searchIDsQuery`` (run on the rows just
     /// written, as readers do), in rowid order.
     static func writeSearch(_ documents: [Int64: (name: String, terms: String)], db: Database) throws(EmitError) {
-        let ids = try db.prepare(PackSchema.searchIDsQuery)
+        let ids = try db.prepare(PackSchema.searchIDs)
         var ranked: [Int64] = []
-        while try ids.step() { ranked.append(ids.int64(0)) }
+        while try ids.step() { ranked.append(ids[PackSchema.POI.id]) }
         guard ranked.count == documents.count else {
             throw .io(path: "search", message: "search ids (\(ranked.count)) do not match the documents (\(documents.count))")
         }
-        let insert = try db.prepare(PackSchema.Search.insertRanked)
+        typealias FTS = PackSchema.Search
+        let insert = try db.prepare(FTS.insertingRanked)
         for (rank, id) in ranked.enumerated() {
             guard let document = documents[id] else { throw .io(path: "search", message: "no search document for id \(id)") }
-            insert.bind(1, Int64(rank + 1))
+            insert.bind(FTS.rowid, Int64(rank + 1))
             // CJK runs as bigrams, so words inside Chinese, Japanese and Korean names are found (``CJKBigrams``).
             // Folded first (``SearchFold``: ß → ss, ø → o, …), as readers fold queries.
-            insert.bind(2, CJKBigrams.expand(SearchFold.apply(document.name)))
-            insert.bind(3, CJKBigrams.expand(SearchFold.apply(document.terms)))
+            insert.bind(FTS.name, CJKBigrams.expand(SearchFold.apply(document.name)))
+            insert.bind(FTS.terms, CJKBigrams.expand(SearchFold.apply(document.terms)))
             try insert.run()
         }
     }
@@ -265,12 +259,13 @@ enum PackWriter {
     /// Writes the rows of the proximity bucket table (``PackSchema/StopBucket``) in index order: by cell, then
     /// by id.
     static func writeBuckets(_ index: ProximityIndex, db: Database) throws(EmitError) {
-        let insert = try db.prepare(PackSchema.StopBucket.insert())
+        typealias SB = PackSchema.StopBucket
+        let insert = try db.prepare(SB.inserting())
         for row in 0..<index.count {
-            insert.bind(1, index.cells[row])
-            insert.bind(2, index.ids[row])
-            insert.bind(3, index.lats[row])
-            insert.bind(4, index.lons[row])
+            insert.bind(SB.cell, index.cells[row])
+            insert.bind(SB.stop, index.ids[row])
+            insert.bind(SB.lat, index.lats[row])
+            insert.bind(SB.lon, index.lons[row])
             try insert.run()
         }
     }
@@ -306,9 +301,4 @@ enum PackWriter {
         String(locale.prefix { $0 != "-" && $0 != "_" }).lowercased()
     }
 
-    /// Tags as a JSON object with sorted keys.
-    /// `poi.tags`: compact (``CityPackFormat/PackSchema/encodeTags(_:)``), or JSON when a value holds a separator.
-    static func tagsJSON(_ tags: [String: String]) -> String {
-        PackSchema.encodeTags(tags) ?? SortedJSON.text(tags, pretty: false) ?? "{}"
-    }
 }

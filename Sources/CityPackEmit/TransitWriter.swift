@@ -35,12 +35,12 @@ enum TransitWriter {
     static func write(_ feeds: [GTFSFeed], city: City, db: PackWriter.Database) throws(EmitError) -> Summary {
         let bbox = city.bbox
         // Parameters are bound in each table's column order (``PackSchema/TableSchema/insert(or:)``).
-        let stopInsert = try db.prepare(PackSchema.Stop.insert())
-        let lineInsert = try db.prepare(PackSchema.Line.insert())
-        let serviceInsert = try db.prepare(PackSchema.Service.insert())
-        let serviceDateInsert = try db.prepare(PackSchema.ServiceDate.insert(or: .replace))
-        let tripInsert = try db.prepare(PackSchema.Trip.insert())
-        let frequencyInsert = try db.prepare(PackSchema.Frequency.insert(or: .ignore))
+        let stopInsert = try db.prepare(PackSchema.Stop.inserting())
+        let lineInsert = try db.prepare(PackSchema.Line.inserting())
+        let serviceInsert = try db.prepare(PackSchema.Service.inserting())
+        let serviceDateInsert = try db.prepare(PackSchema.ServiceDate.inserting(or: .replace))
+        let tripInsert = try db.prepare(PackSchema.Trip.inserting())
+        let frequencyInsert = try db.prepare(PackSchema.Frequency.inserting(or: .ignore))
 
         // Ids are assigned over all feeds at once so they stay unique.
         var summary = Summary()
@@ -78,16 +78,16 @@ enum TransitWriter {
                 let cell = coordinate.map {
                     Geohash.cell(lat: $0.lat, lon: $0.lon, precision: PackSchema.bucketPrecision)
                 }
-                stopInsert.bind(1, id)
-                stopInsert.bind(2, feedNumber)
-                stopInsert.bind(3, stop.id)
-                stopInsert.bind(4, stop.name)
-                stopInsert.bind(5, coordinate?.lat)
-                stopInsert.bind(6, coordinate?.lon)
-                stopInsert.bind(7, cell)
-                stopInsert.bind(8, Int64(stop.locationType))
-                stopInsert.bind(9, stop.parentStation.flatMap { stopByCode[$0] })
-                stopInsert.bind(10, stop.wheelchairBoarding == 0 ? nil : Int64(stop.wheelchairBoarding))
+                stopInsert.bind(PackSchema.Stop.id, id)
+                stopInsert.bind(PackSchema.Stop.feed, Int(feedNumber))
+                stopInsert.bind(PackSchema.Stop.stopID, stop.id)
+                stopInsert.bind(PackSchema.Stop.name, stop.name)
+                stopInsert.bind(PackSchema.Stop.lat, coordinate?.lat)
+                stopInsert.bind(PackSchema.Stop.lon, coordinate?.lon)
+                stopInsert.bind(PackSchema.Stop.cell, cell)
+                stopInsert.bind(PackSchema.Stop.locationType, Int(stop.locationType))
+                stopInsert.bind(PackSchema.Stop.parent, stop.parentStation.flatMap { stopByCode[$0] })
+                stopInsert.bind(PackSchema.Stop.wheelchair, stop.wheelchairBoarding == 0 ? nil : Int(stop.wheelchairBoarding))
                 try stopInsert.run()
                 if let coordinate, stop.locationType <= 2, bbox.contains(coordinate) {
                     bucketed.append(ProximityIndex.Point(id: id, lat: coordinate.lat, lon: coordinate.lon))
@@ -116,15 +116,15 @@ enum TransitWriter {
                 let id = nextLine
                 nextLine += 1
                 lineByRoute[route.id] = id
-                lineInsert.bind(1, id)
-                lineInsert.bind(2, feedNumber)
-                lineInsert.bind(3, route.id)
-                lineInsert.bind(4, route.agencyID)
-                lineInsert.bind(5, route.shortName)
-                lineInsert.bind(6, route.longName)
-                lineInsert.bind(7, Int64(route.type))
-                lineInsert.bind(8, route.color)
-                lineInsert.bind(9, route.textColor)
+                lineInsert.bind(PackSchema.Line.id, id)
+                lineInsert.bind(PackSchema.Line.feed, Int(feedNumber))
+                lineInsert.bind(PackSchema.Line.routeID, route.id)
+                lineInsert.bind(PackSchema.Line.agency, route.agencyID)
+                lineInsert.bind(PackSchema.Line.shortName, route.shortName)
+                lineInsert.bind(PackSchema.Line.longName, route.longName)
+                lineInsert.bind(PackSchema.Line.type, Int(route.type))
+                lineInsert.bind(PackSchema.Line.colour, route.color)
+                lineInsert.bind(PackSchema.Line.textColour, route.textColor)
                 try lineInsert.run()
                 summary.lines += 1
             }
@@ -143,12 +143,12 @@ enum TransitWriter {
                 nextService += 1
                 serviceByCode[code] = id
                 let calendar = calendarByService[code]
-                serviceInsert.bind(1, id)
-                serviceInsert.bind(2, feedNumber)
-                serviceInsert.bind(3, code)
-                serviceInsert.bind(4, calendar.map { Int64($0.startDate) })
-                serviceInsert.bind(5, calendar.map { Int64($0.endDate) })
-                serviceInsert.bind(6, calendar.map { Int64($0.days) })
+                serviceInsert.bind(PackSchema.Service.id, id)
+                serviceInsert.bind(PackSchema.Service.feed, Int(feedNumber))
+                serviceInsert.bind(PackSchema.Service.serviceID, code)
+                serviceInsert.bind(PackSchema.Service.startDate, calendar.map { Int($0.startDate) })
+                serviceInsert.bind(PackSchema.Service.endDate, calendar.map { Int($0.endDate) })
+                serviceInsert.bind(PackSchema.Service.days, calendar.map { Int($0.days) })
                 try serviceInsert.run()
             }
             let exceptions = feed.calendarDates
@@ -156,9 +156,9 @@ enum TransitWriter {
                 .sorted { ($0.serviceID, $0.date, $0.line) < ($1.serviceID, $1.date, $1.line) }
             for exception in exceptions {
                 guard let service = serviceByCode[exception.serviceID] else { continue }
-                serviceDateInsert.bind(1, service)
-                serviceDateInsert.bind(2, Int64(exception.date))
-                serviceDateInsert.bind(3, Int64(exception.exceptionType))
+                serviceDateInsert.bind(PackSchema.ServiceDate.service, service)
+                serviceDateInsert.bind(PackSchema.ServiceDate.date, Int(exception.date))
+                serviceDateInsert.bind(PackSchema.ServiceDate.type, Int(exception.exceptionType))
                 try serviceDateInsert.run()
             }
 
@@ -177,13 +177,13 @@ enum TransitWriter {
                 else { continue }
                 let id = nextTrip
                 nextTrip += 1
-                tripInsert.bind(1, id)
-                tripInsert.bind(2, trip.id)
-                tripInsert.bind(3, line)
-                tripInsert.bind(4, service)
-                tripInsert.bind(5, trip.headsign)
-                tripInsert.bind(6, trip.directionID.map { Int64($0) })
-                tripInsert.bind(7, trip.wheelchairAccessible == 0 ? nil : Int64(trip.wheelchairAccessible))
+                tripInsert.bind(PackSchema.Trip.id, id)
+                tripInsert.bind(PackSchema.Trip.tripID, trip.id)
+                tripInsert.bind(PackSchema.Trip.line, line)
+                tripInsert.bind(PackSchema.Trip.service, service)
+                tripInsert.bind(PackSchema.Trip.headsign, trip.headsign)
+                tripInsert.bind(PackSchema.Trip.direction, trip.directionID.map { Int($0) })
+                tripInsert.bind(PackSchema.Trip.wheelchair, trip.wheelchairAccessible == 0 ? nil : Int(trip.wheelchairAccessible))
                 try tripInsert.run()
 
                 let times = timedStops(of: tripIndex, in: feed, stopIDs: stopIDs)
@@ -193,11 +193,11 @@ enum TransitWriter {
                 if let frequencies = frequenciesByTrip[trip.id] {
                     guard let first = times.first?.seconds else { continue }
                     for frequency in frequencies.sorted(by: { $0.startTime < $1.startTime }) {
-                        frequencyInsert.bind(1, id)
-                        frequencyInsert.bind(2, Int64(frequency.startTime))
-                        frequencyInsert.bind(3, Int64(frequency.endTime))
-                        frequencyInsert.bind(4, Int64(frequency.headwaySecs))
-                        frequencyInsert.bind(5, Int64(frequency.exactTimes ? 1 : 0))
+                        frequencyInsert.bind(PackSchema.Frequency.trip, id)
+                        frequencyInsert.bind(PackSchema.Frequency.start, Int(frequency.startTime))
+                        frequencyInsert.bind(PackSchema.Frequency.end, Int(frequency.endTime))
+                        frequencyInsert.bind(PackSchema.Frequency.headway, Int(frequency.headwaySecs))
+                        frequencyInsert.bind(PackSchema.Frequency.exactTimes, Int(frequency.exactTimes ? 1 : 0))
                         try frequencyInsert.run()
                         let lastStart = Int64(frequency.endTime - 1)
                         maxSeconds = max(maxSeconds, lastStart + (times.map(\.seconds).max() ?? first) - first)
@@ -211,39 +211,39 @@ enum TransitWriter {
         }
 
         try PackWriter.writeBuckets(ProximityIndex(bucketed), db: db)
-        let patternInsert = try db.prepare(PackSchema.Pattern.insert())
+        let patternInsert = try db.prepare(PackSchema.Pattern.inserting())
         for (index, pattern) in patterns.finished().enumerated() {
-            patternInsert.bind(1, Int64(index + 1))
-            patternInsert.bind(2, pattern.flags)
-            patternInsert.bind(3, TimetableCoding.varints(TimetableCoding.deltas(pattern.stops)))
-            patternInsert.bind(4, TimetableCoding.varints(TimetableCoding.deltas(pattern.trips)))
-            patternInsert.bind(5, TimetableCoding.varints(TimetableCoding.encodeTimes(
+            patternInsert.bind(PackSchema.Pattern.id, Int64(index + 1))
+            patternInsert.bind(PackSchema.Pattern.flags, pattern.flags)
+            patternInsert.bind(PackSchema.Pattern.stops, TimetableCoding.varints(TimetableCoding.deltas(pattern.stops)))
+            patternInsert.bind(PackSchema.Pattern.trips, TimetableCoding.varints(TimetableCoding.deltas(pattern.trips)))
+            patternInsert.bind(PackSchema.Pattern.times, TimetableCoding.varints(TimetableCoding.encodeTimes(
                 arrivals: pattern.arrivals, departures: pattern.departures, stopCount: pattern.stops.count)))
             try patternInsert.run()
         }
-        let footpathInsert = try db.prepare(PackSchema.Footpath.insert(or: .ignore))
+        let footpathInsert = try db.prepare(PackSchema.Footpath.inserting(or: .ignore))
         for row in footpaths.sorted(by: { ($0.from, $0.to) < ($1.from, $1.to) }) {
-            footpathInsert.bind(1, row.from)
-            footpathInsert.bind(2, row.to)
-            footpathInsert.bind(3, Int64(row.metres))
-            footpathInsert.bind(4, row.seconds.map { Int64($0) })
+            footpathInsert.bind(PackSchema.Footpath.from, row.from)
+            footpathInsert.bind(PackSchema.Footpath.to, row.to)
+            footpathInsert.bind(PackSchema.Footpath.metres, Int(row.metres))
+            footpathInsert.bind(PackSchema.Footpath.seconds, row.seconds.map { Int($0) })
             try footpathInsert.run()
         }
         if !feeds.isEmpty {
-            let meta = try db.prepare(PackSchema.Meta.insert(or: .replace))
-            meta.bind(1, PackSchema.MetaKey.transitTimezones)
-            meta.bind(2, timezones.joined(separator: ","))
+            let meta = try db.prepare(PackSchema.Meta.inserting(or: .replace))
+            meta.bind(PackSchema.Meta.key, PackSchema.MetaKey.transitTimezones)
+            meta.bind(PackSchema.Meta.value, timezones.joined(separator: ","))
             try meta.run()
             if !stopTimezones.isEmpty {
-                meta.bind(1, PackSchema.MetaKey.transitStopTimezones)
-                meta.bind(2, stopTimezones.joined(separator: ","))
+                meta.bind(PackSchema.Meta.key, PackSchema.MetaKey.transitStopTimezones)
+                meta.bind(PackSchema.Meta.value, stopTimezones.joined(separator: ","))
                 try meta.run()
             }
         }
         if maxSeconds >= 0 {
-            let meta = try db.prepare(PackSchema.Meta.insert(or: .replace))
-            meta.bind(1, PackSchema.MetaKey.transitMaxSeconds)
-            meta.bind(2, String(maxSeconds))
+            let meta = try db.prepare(PackSchema.Meta.inserting(or: .replace))
+            meta.bind(PackSchema.Meta.key, PackSchema.MetaKey.transitMaxSeconds)
+            meta.bind(PackSchema.Meta.value, String(maxSeconds))
             try meta.run()
         }
         return summary

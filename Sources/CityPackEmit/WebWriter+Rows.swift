@@ -73,6 +73,8 @@ extension WebWriter {
         /// The place each row of the chunk shares with others (linked pairs, platforms named as their station), by
         /// id; absent when none.
         var groups: [String: Int64]?
+        /// Per row, `poi.wheelchair` (`yes`, `limited`, `no` or null); absent when no row has one.
+        var wheelchair: [String?]?
 
         func encode(to encoder: any Encoder) throws {
             var columns = encoder.unkeyedContainer()
@@ -96,6 +98,7 @@ extension WebWriter {
             try put(terms)
             try put(links)
             try put(groups)
+            try put(wheelchair)
         }
     }
 
@@ -187,6 +190,8 @@ extension WebWriter {
             if tags.contains(where: { !$0.isEmpty }) { c.tags = tags }
             let stopIDs = Array(p.stopId[range])
             if stopIDs.contains(where: { $0 != nil }) { c.stopId = stopIDs }
+            let wheelchair = Array(p.wheelchair[range])
+            if wheelchair.contains(where: { $0 != nil }) { c.wheelchair = wheelchair }
             var also: [String: [Int]] = [:]
             for i in range {
                 if let more = p.also[String(p.id[i])] { also[String(p.id[i])] = more.map { categoryIndex[$0] ?? 0 } }

@@ -28,8 +28,8 @@ extension WebWriter {
     /// The place ids `search` rowids rank (rowid r is `list[r - 1]`).
     static func searchIDList(_ db: Database) throws(EmitError) -> [Int64] {
         var ids: [Int64] = []
-        let rows = try db.prepare(PackSchema.searchIDsQuery)
-        while try rows.step() { ids.append(rows.int64(0)) }
+        let rows = try db.prepare(PackSchema.searchIDs)
+        while try rows.step() { ids.append(rows[PackSchema.POI.id]) }
         return ids
     }
 
@@ -43,10 +43,11 @@ extension WebWriter {
         // Every row of the table, also one without tokens (it counts in bm25's row total). A rowid is the
         // 1-based rank of its place in `PackSchema.searchIDsQuery`; the web part lists the places' ids, ascending.
         let ids = try searchIDList(db)
-        let rows = try db.prepare("SELECT rowid FROM \(PackSchema.Search.table) ORDER BY rowid")
+        typealias FTS = PackSchema.Search
+        let rows = try db.prepare(FTS.select([FTS.rowid], orderBy: [FTS.rowid]))
         var rowIDs: [(rowid: Int64, id: Int64)] = []
         while try rows.step() {
-            let rowid = rows.int64(0)
+            let rowid = rows[FTS.rowid]
             guard rowid >= 1, rowid <= Int64(ids.count) else { continue }
             rowIDs.append((rowid, ids[Int(rowid - 1)]))
         }
@@ -63,14 +64,16 @@ extension WebWriter {
         var names = [[(offset: Int64, term: Int)]](repeating: [], count: out.rowid.count)
         var terms = [[(offset: Int64, term: Int)]](repeating: [], count: out.rowid.count)
         // fts5vocab's own columns (term, doc, col, offset); `col` holds the name of a `search` column.
-        let scan = try db.prepare(
-            "SELECT term, doc, col = '\(PackSchema.Search.name)', offset FROM temp.web_search_vocab")
+        typealias V = Vocabulary
+        let scan = try db.prepare(PackSchema.Query(
+            "SELECT \(PackSchema.list([V.term, V.doc, V.inName, V.offset])) FROM temp.web_search_vocab",
+            results: [V.term, V.doc, V.inName, V.offset]))
         var lastTerm: [UInt8]?
         var lastIndex = 0
         while try scan.step() {
             // Rows come grouped by term: a String is made once per term, not per token.
-            if lastTerm == nil || !scan.textEquals(0, lastTerm!) {
-                let term = scan.text(0) ?? ""
+            if lastTerm == nil || !scan.textEquals(V.term, lastTerm!) {
+                let term = scan[V.term]
                 if let known = vocabIndex[term] {
                     lastIndex = known
                 } else {
@@ -80,11 +83,11 @@ extension WebWriter {
                 }
                 lastTerm = Array(term.utf8)
             }
-            guard let row = rowIndex[scan.int64(1)] else { continue }
-            if scan.int64(2) != 0 {
-                names[row].append((scan.int64(3), lastIndex))
+            guard let row = rowIndex[scan[V.doc]] else { continue }
+            if scan[V.inName] {
+                names[row].append((scan[V.offset], lastIndex))
             } else {
-                terms[row].append((scan.int64(3), lastIndex))
+                terms[row].append((scan[V.offset], lastIndex))
             }
         }
         // Vocabulary ascending by UTF-8 bytes (SQLite's BINARY order), tokens renumbered to match.
@@ -101,38 +104,54 @@ extension WebWriter {
     /// The category words (``PackSchema/MetaKey/categoryTerms``) as token lists: put into the TEMP FTS5 table
     /// readers make and read back through `fts5vocab`, so folded by SQLite; sentinels dropped.
     static func categoryTerms(_ db: Database) throws(EmitError) -> [String: [String]] {
-        typealias T = PackSchema.CategoryTerm
-        let value = try db.prepare(PackSchema.Meta.valueQuery)
-        value.bind(1, PackSchema.MetaKey.categoryTerms)
-        guard try value.step(), let encoded = value.text(0) else { return [:] }
-        try db.exec("DROP TABLE IF EXISTS \(T.table)")
-        try db.exec(T.create)
-        defer { try? db.exec("DROP TABLE IF EXISTS \(T.table)") }
-        let insert = try db.prepare(T.insert)
-        for row in T.decode(encoded) {
-            insert.bind(1, T.stored(row.term))
-            insert.bind(2, row.category)
+        typealias CT = PackSchema.CategoryTerm
+        typealias M = PackSchema.Meta
+        let value = try db.prepare(M.select([M.value], where: [M.key]))
+        value.bind(M.key, PackSchema.MetaKey.categoryTerms)
+        guard try value.step(), !value.isNull(M.value) else { return [:] }
+        let encoded = value[M.value]
+        try db.exec("DROP TABLE IF EXISTS \(CT.table)")
+        try db.exec(CT.create)
+        defer { try? db.exec("DROP TABLE IF EXISTS \(CT.table)") }
+        let insert = try db.prepare(CT.inserting)
+        for row in CT.decode(encoded) {
+            insert.bind(CT.term, CT.stored(row.term))
+            insert.bind(CT.category, row.category)
             try insert.run()
         }
         try db.exec("DROP TABLE IF EXISTS temp.web_category_vocab")
         try db.exec("CREATE VIRTUAL TABLE temp.web_category_vocab USING fts5vocab(temp, category_term, instance)")
         defer { try? db.exec("DROP TABLE IF EXISTS temp.web_category_vocab") }
         var tokens: [Int64: [(offset: Int64, token: String)]] = [:]
-        let scan = try db.prepare("SELECT term, doc, offset FROM temp.web_category_vocab")
+        typealias V = Vocabulary
+        let scan = try db.prepare(PackSchema.Query(
+            "SELECT \(PackSchema.list([V.term, V.doc, V.offset])) FROM temp.web_category_vocab", results: [V.term, V.doc, V.offset]))
         while try scan.step() {
-            let token = scan.text(0) ?? ""
-            guard token != T.begin, token != T.end else { continue }
-            tokens[scan.int64(1), default: []].append((scan.int64(2), token))
+            let token = scan[V.term]
+            guard token != CT.begin, token != CT.end else { continue }
+            tokens[scan[V.doc], default: []].append((scan[V.offset], token))
         }
         var out: [String: [String]] = [:]
-        let rows = try db.prepare("SELECT rowid, category FROM \(T.table)")
+        let rows = try db.prepare(PackSchema.Query("SELECT rowid, category FROM \(CT.table)", results: [CT.rowid, CT.category]))
         while try rows.step() {
-            let key = (tokens[rows.int64(0)] ?? []).sorted { $0.offset < $1.offset }.map(\.token).joined(separator: " ")
+            let key = (tokens[rows[CT.rowid]] ?? []).sorted { $0.offset < $1.offset }.map(\.token).joined(separator: " ")
             guard !key.isEmpty else { continue }
-            let category = rows.text(1) ?? ""
+            let category = rows[CT.category]
             if !(out[key]?.contains(category) ?? false) { out[key, default: []].append(category) }
         }
         for key in out.keys { out[key]?.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) } }
         return out
     }
+}
+
+/// The columns of an `fts5vocab` table of type `instance` (one row per token), as the web writer reads them.
+enum Vocabulary {
+    /// The token.
+    static let term = PackSchema.Column<String>("term")
+    /// The rowid of the row holding it.
+    static let doc = PackSchema.Column<Int64>("doc")
+    /// Whether it is in `search.name` (else `search.terms`).
+    static let inName = PackSchema.Column<Bool>.expression("col = '\(PackSchema.Search.name)'")
+    /// Its position in the column.
+    static let offset = PackSchema.Column<Int64>("offset")
 }

@@ -52,80 +52,75 @@ extension WebWriter {
 
     static func transit(_ db: Database) throws(EmitError) -> Transit {
         var out = Transit()
-        let maxRow = try db.prepare(PackSchema.Meta.valueQuery)
-        maxRow.bind(1, PackSchema.MetaKey.transitMaxSeconds)
-        if try maxRow.step() { out.maxSeconds = Int64(maxRow.text(0) ?? "") ?? 0 }
+        typealias M = PackSchema.Meta
+        let maxRow = try db.prepare(M.select([M.value], where: [M.key]))
+        maxRow.bind(M.key, PackSchema.MetaKey.transitMaxSeconds)
+        if try maxRow.step() { out.maxSeconds = Int64(maxRow[M.value]) ?? 0 }
         maxRow.reset()
-        maxRow.bind(1, PackSchema.MetaKey.transitTimezones)
-        if try maxRow.step() { out.timezones = (maxRow.text(0) ?? "").split(separator: ",").map(String.init) }
-        func int(_ s: SQLiteStatement<EmitError>, _ c: Int32) -> Int? { s.isNull(c) ? nil : Int(s.int64(c)) }
-        func text(_ s: SQLiteStatement<EmitError>, _ c: Int32) -> String? { s.isNull(c) ? nil : s.text(c) }
-        typealias S = PackSchema.Stop
-        typealias L = PackSchema.Line
-        typealias V = PackSchema.Service
-        typealias D = PackSchema.ServiceDate
-        typealias T = PackSchema.Trip
-        typealias P = PackSchema.Pattern
-        typealias F = PackSchema.Frequency
-        typealias W = PackSchema.Footpath
-        let stops = try db.prepare(
-            "SELECT \(PackSchema.list([S.id, S.feed, S.stopID, S.name, S.lat, S.lon, S.locationType, S.parent, S.wheelchair])) "
-                + "FROM \(S.table) ORDER BY \(S.id)")
+        maxRow.bind(M.key, PackSchema.MetaKey.transitTimezones)
+        if try maxRow.step() { out.timezones = maxRow[M.value].split(separator: ",").map(String.init) }
+        typealias ST = PackSchema.Stop
+        typealias LN = PackSchema.Line
+        typealias SV = PackSchema.Service
+        typealias SD = PackSchema.ServiceDate
+        typealias TR = PackSchema.Trip
+        typealias PT = PackSchema.Pattern
+        typealias FQ = PackSchema.Frequency
+        typealias FP = PackSchema.Footpath
+        let stops = try db.prepare(ST.select(
+            [ST.id, ST.feed, ST.stopID, ST.name, ST.lat, ST.lon, ST.locationType, ST.parent, ST.wheelchair], orderBy: [ST.id]))
         while try stops.step() {
-            out.stops.id.append(stops.int64(0))
-            out.stops.feed.append(Int(stops.int64(1)))
-            out.stops.stopId.append(stops.text(2) ?? "")
-            out.stops.name.append(text(stops, 3))
-            out.stops.lat.append(stops.isNull(4) ? nil : stops.double(4))
-            out.stops.lon.append(stops.isNull(5) ? nil : stops.double(5))
-            out.stops.locationType.append(Int(stops.int64(6)))
-            out.stops.parent.append(stops.isNull(7) ? nil : stops.int64(7))
-            out.stops.wheelchair.append(int(stops, 8))
+            out.stops.id.append(stops[ST.id])
+            out.stops.feed.append(stops[ST.feed])
+            out.stops.stopId.append(stops[ST.stopID])
+            out.stops.name.append(stops[ST.name])
+            out.stops.lat.append(stops[ST.lat])
+            out.stops.lon.append(stops[ST.lon])
+            out.stops.locationType.append(stops[ST.locationType])
+            out.stops.parent.append(stops[ST.parent])
+            out.stops.wheelchair.append(stops[ST.wheelchair])
         }
-        let lines = try db.prepare(
-            "SELECT \(PackSchema.list([L.id, L.routeID, L.shortName, L.longName, L.type, L.colour, L.textColour])) "
-                + "FROM \(L.table) ORDER BY \(L.id)")
+        let lines = try db.prepare(LN.select(
+            [LN.id, LN.routeID, LN.shortName, LN.longName, LN.type, LN.colour, LN.textColour], orderBy: [LN.id]))
         while try lines.step() {
-            out.lines.id.append(lines.int64(0))
-            out.lines.routeId.append(lines.text(1) ?? "")
-            out.lines.shortName.append(text(lines, 2))
-            out.lines.longName.append(text(lines, 3))
-            out.lines.type.append(Int(lines.int64(4)))
-            out.lines.colour.append(text(lines, 5))
-            out.lines.textColour.append(text(lines, 6))
+            out.lines.id.append(lines[LN.id])
+            out.lines.routeId.append(lines[LN.routeID])
+            out.lines.shortName.append(lines[LN.shortName])
+            out.lines.longName.append(lines[LN.longName])
+            out.lines.type.append(lines[LN.type])
+            out.lines.colour.append(lines[LN.colour])
+            out.lines.textColour.append(lines[LN.textColour])
         }
-        let services = try db.prepare(
-            "SELECT \(V.id), \(V.startDate), \(V.endDate), \(V.days) FROM \(V.table) ORDER BY \(V.id)")
+        let services = try db.prepare(SV.select([SV.id, SV.startDate, SV.endDate, SV.days], orderBy: [SV.id]))
         while try services.step() {
-            out.services.id.append(services.int64(0))
-            out.services.start.append(int(services, 1))
-            out.services.end.append(int(services, 2))
-            out.services.days.append(int(services, 3))
+            out.services.id.append(services[SV.id])
+            out.services.start.append(services[SV.startDate])
+            out.services.end.append(services[SV.endDate])
+            out.services.days.append(services[SV.days])
         }
-        let dates = try db.prepare(
-            "SELECT \(D.service), \(D.date), \(D.type) FROM \(D.table) ORDER BY \(D.service), \(D.date)")
+        let dates = try db.prepare(SD.select([SD.service, SD.date, SD.type], orderBy: [SD.service, SD.date]))
         while try dates.step() {
-            out.serviceDates.service.append(dates.int64(0))
-            out.serviceDates.date.append(Int(dates.int64(1)))
-            out.serviceDates.type.append(Int(dates.int64(2)))
+            out.serviceDates.service.append(dates[SD.service])
+            out.serviceDates.date.append(dates[SD.date])
+            out.serviceDates.type.append(dates[SD.type])
         }
         let trips = try db.prepare(
-            "SELECT \(T.id), \(T.tripID), \(T.line), \(T.service), \(T.headsign), \(T.wheelchair) FROM \(T.table) ORDER BY \(T.id)")
+            TR.select([TR.id, TR.tripID, TR.line, TR.service, TR.headsign, TR.wheelchair], orderBy: [TR.id]))
         while try trips.step() {
-            out.trips.id.append(trips.int64(0))
-            out.trips.tripId.append(trips.text(1) ?? "")
-            out.trips.line.append(trips.int64(2))
-            out.trips.service.append(trips.int64(3))
-            out.trips.headsign.append(text(trips, 4))
-            out.trips.wheelchair.append(int(trips, 5))
+            out.trips.id.append(trips[TR.id])
+            out.trips.tripId.append(trips[TR.tripID])
+            out.trips.line.append(trips[TR.line])
+            out.trips.service.append(trips[TR.service])
+            out.trips.headsign.append(trips[TR.headsign])
+            out.trips.wheelchair.append(trips[TR.wheelchair])
         }
-        let patterns = try db.prepare(P.allQuery)
+        let patterns = try db.prepare(PT.all)
         while try patterns.step() {
-            guard let stops = TimetableCoding.decodeVarints(patterns.blob(2)),
-                let trips = TimetableCoding.decodeVarints(patterns.blob(3)),
-                let times = TimetableCoding.decodeVarints(patterns.blob(4))
-            else { throw EmitError.sqlite(path: "pattern", message: "pattern \(patterns.int64(0)) does not decode") }
-            out.patterns.flags.append(patterns.int64(1))
+            guard let stops = TimetableCoding.decodeVarints(patterns[PT.stops]),
+                let trips = TimetableCoding.decodeVarints(patterns[PT.trips]),
+                let times = TimetableCoding.decodeVarints(patterns[PT.times])
+            else { throw EmitError.sqlite(path: "pattern", message: "pattern \(patterns[PT.id]) does not decode") }
+            out.patterns.flags.append(patterns[PT.flags])
             out.patterns.stopCounts.append(stops.count)
             out.patterns.tripCounts.append(trips.count)
             out.patterns.stops += stops
@@ -133,19 +128,19 @@ extension WebWriter {
             out.patterns.times += times
         }
         let frequencies = try db.prepare(
-            "SELECT \(F.trip), \(F.start), \(F.end), \(F.headway) FROM \(F.table) ORDER BY \(F.trip), \(F.start)")
+            FQ.select([FQ.trip, FQ.start, FQ.end, FQ.headway], orderBy: [FQ.trip, FQ.start]))
         while try frequencies.step() {
-            out.frequencies.trip.append(frequencies.int64(0))
-            out.frequencies.start.append(frequencies.int64(1))
-            out.frequencies.end.append(frequencies.int64(2))
-            out.frequencies.headway.append(frequencies.int64(3))
+            out.frequencies.trip.append(frequencies[FQ.trip])
+            out.frequencies.start.append(Int64(frequencies[FQ.start]))
+            out.frequencies.end.append(Int64(frequencies[FQ.end]))
+            out.frequencies.headway.append(Int64(frequencies[FQ.headway]))
         }
-        let footpaths = try db.prepare(W.allQuery)
+        let footpaths = try db.prepare(FP.all)
         while try footpaths.step() {
-            out.footpaths.from.append(footpaths.int64(0))
-            out.footpaths.to.append(footpaths.int64(1))
-            out.footpaths.metres.append(footpaths.int64(2))
-            out.footpaths.seconds.append(footpaths.isNull(3) ? nil : footpaths.int64(3))
+            out.footpaths.from.append(footpaths[FP.from])
+            out.footpaths.to.append(footpaths[FP.to])
+            out.footpaths.metres.append(Int64(footpaths[FP.metres]))
+            out.footpaths.seconds.append(footpaths[FP.seconds].map(Int64.init))
         }
         return out
     }

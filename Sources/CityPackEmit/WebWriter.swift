@@ -178,6 +178,8 @@ enum WebWriter {
         var names: [[String: String]] = []
         var tags: [[String: String]] = []
         var stopId: [String?] = []
+        /// `poi.wheelchair` by row (nil for stops and unknown).
+        var wheelchair: [String?] = []
         /// Further categories of POIs and, for stops, the categories of the modes serving them (`poi_category`),
         /// ascending, keyed by id; only places that have some.
         var also: [String: [String]] = [:]
@@ -194,69 +196,71 @@ enum WebWriter {
     }
 
     static func places(_ db: Database) throws(EmitError) -> Places {
+        typealias M = PackSchema.Meta
         var meta: [String: String] = [:]
-        let metaRows = try db.prepare(PackSchema.Meta.selectAll)
-        while try metaRows.step() { meta[metaRows.text(0) ?? ""] = metaRows.text(1) ?? "" }
+        let metaRows = try db.prepare(M.all)
+        while try metaRows.step() { meta[metaRows[M.key]] = metaRows[M.value] }
         var out = Places(
             city: meta[PackSchema.MetaKey.cityID] ?? "", defaultLocale: meta[PackSchema.MetaKey.defaultLocale] ?? "en",
             locales: (meta[PackSchema.MetaKey.locales] ?? "").split(separator: ",").map { String($0) },
             precision: PackSchema.bucketPrecision)
         var names: [Int64: [String: String]] = [:]
-        typealias N = PackSchema.POIName
+        typealias PN = PackSchema.POIName
         typealias P = PackSchema.POI
-        typealias A = PackSchema.POICategory
-        typealias S = PackSchema.Stop
-        let nameRows = try db.prepare("SELECT \(N.poi), \(N.locale), \(N.name) FROM \(N.table)")
-        while try nameRows.step() { names[nameRows.int64(0), default: [:]][nameRows.text(1) ?? ""] = nameRows.text(2) ?? "" }
+        typealias PC = PackSchema.POICategory
+        typealias ST = PackSchema.Stop
+        let nameRows = try db.prepare(PN.select([PN.poi, PN.locale, PN.name]))
+        while try nameRows.step() { names[nameRows[PN.poi], default: [:]][nameRows[PN.locale]] = nameRows[PN.name] }
+        var codes: [String] = []
+        let categoryRows = try db.prepare(PackSchema.categoryCodesInOrder)
+        while try categoryRows.step() { codes.append(categoryRows[PackSchema.Category.id]) }
         // The same points, hence the same index order, as the reader's proximity index (`PackReader`): POIs from
         // `poi` (coordinates as stored, read back exactly), stops from `stop_bucket`.
         var points: [ProximityIndex.Point] = []
-        var poiDetails: [Int64: (category: String, name: String?, tags: String?)] = [:]
-        let pois = try db.prepare(
-            "SELECT p.\(P.id), \(PackSchema.degreesSQL("p.\(P.lat)")), \(PackSchema.degreesSQL("p.\(P.lon)")), "
-                + "\(PackSchema.categorySQL("p")), p.\(P.name), p.\(P.tags) FROM \(P.table) p \(PackSchema.categoryJoinSQL("p"))")
+        var poiDetails: [Int64: (category: String, row: P.Row)] = [:]
+        let pois = try db.prepare(P.Row.query())
         while try pois.step() {
-            let id = pois.int64(0)
-            points.append(ProximityIndex.Point(id: id, lat: pois.double(1), lon: pois.double(2)))
-            poiDetails[id] = (pois.text(3) ?? "", pois.isNull(4) ? nil : pois.text(4), pois.text(5))
+            let row = P.Row(pois)
+            points.append(ProximityIndex.Point(id: row.id, lat: row.lat, lon: row.lon))
+            poiDetails[row.id] = (row.category.id(codes: codes), row)
         }
-        var codes: [String] = []
-        let categoryRows = try db.prepare(PackSchema.categoryCodesQuery)
-        while try categoryRows.step() { codes.append(categoryRows.text(0) ?? "") }
         out.categoryCodes = codes.sorted()
-        let alsoRows = try db.prepare("SELECT \(A.poi), \(A.category) FROM \(A.table) ORDER BY \(A.poi), \(A.category)")
+        let alsoRows = try db.prepare(PC.select([PC.poi, PC.category], orderBy: [PC.poi, PC.category]))
         while try alsoRows.step() {
-            let code = Int(alsoRows.int64(1))
-            out.also[String(alsoRows.int64(0)), default: []].append(code < codes.count ? codes[code] : String(code))
+            out.also[String(alsoRows[PC.poi]), default: []].append(alsoRows[PC.category].id(codes: codes))
         }
         for key in out.also.keys { out.also[key]?.sort() }
         typealias C = PackSchema.Category
-        typealias L = PackSchema.CategoryLabel
-        let labelRows = try db.prepare(
-            "SELECT \(C.id), ?1, \(C.label) FROM \(C.table) UNION ALL SELECT \(L.category), \(L.locale), \(L.label) FROM \(L.table)")
-        labelRows.bind(1, out.defaultLocale)
-        while try labelRows.step() { out.labels[labelRows.text(0) ?? "", default: [:]][labelRows.text(1) ?? ""] = labelRows.text(2) ?? "" }
+        typealias CL = PackSchema.CategoryLabel
+        let labelRows = try db.prepare(PackSchema.Query(
+            "SELECT \(C.id), ?1, \(C.label) FROM \(C.table) UNION ALL SELECT \(CL.category), \(CL.locale), \(CL.label) FROM \(CL.table)",
+            results: [CL.category, CL.locale, CL.label], parameters: [CL.locale]))
+        labelRows.bind(CL.locale, out.defaultLocale)
+        while try labelRows.step() { out.labels[labelRows[CL.category], default: [:]][labelRows[CL.locale]] = labelRows[CL.label] }
         var pairs: [(Int64, Int64)] = []
         for (poi, stop) in PackSchema.PlaceLink.decode(meta[PackSchema.MetaKey.placeLinks] ?? "") {
             out.links[String(poi)] = stop
             out.links[String(stop)] = poi
             pairs.append((poi, stop))
         }
-        let sameStation = try db.prepare(PackSchema.PlaceLink.samePlaceAsParentQuery)
-        while try sameStation.step() { pairs.append((sameStation.int64(0), sameStation.int64(1))) }
+        let sameStation = try db.prepare(PackSchema.PlaceLink.samePlaceAsParent)
+        while try sameStation.step() {
+            pairs.append((sameStation[PackSchema.PlaceLink.platform], sameStation[PackSchema.PlaceLink.station]))
+        }
         for (id, group) in PackSchema.PlaceLink.groups(pairs) { out.groups[String(id)] = group }
-        let buckets = try db.prepare(PackSchema.StopBucket.pointsQuery)
+        typealias SB = PackSchema.StopBucket
+        let buckets = try db.prepare(SB.points)
         var indexedStops: Set<Int64> = []
         while try buckets.step() {
-            points.append(ProximityIndex.Point(id: buckets.int64(0), lat: buckets.double(1), lon: buckets.double(2)))
-            indexedStops.insert(buckets.int64(0))
+            points.append(ProximityIndex.Point(id: buckets[SB.stop], lat: buckets[SB.lat], lon: buckets[SB.lon]))
+            indexedStops.insert(buckets[SB.stop])
         }
-        var stopDetails: [Int64: (stopID: String?, name: String?, type: Int64)] = [:]
-        let stops = try db.prepare("SELECT \(S.id), \(S.stopID), \(S.name), \(S.locationType) FROM \(S.table)")
+        var stopDetails: [Int64: (stopID: String, name: String?, type: Int)] = [:]
+        let stops = try db.prepare(ST.select([ST.id, ST.stopID, ST.name, ST.locationType]))
         while try stops.step() {
-            stopDetails[stops.int64(0)] = (stops.text(1), stops.isNull(2) ? nil : stops.text(2), stops.int64(3))
+            stopDetails[stops[ST.id]] = (stops[ST.stopID], stops[ST.name], stops[ST.locationType])
         }
-        func stopCategory(_ type: Int64) -> String {
+        func stopCategory(_ type: Int) -> String {
             switch type {
             case 1: stopCategories[1]
             case 2: stopCategories[0]
@@ -284,29 +288,32 @@ enum WebWriter {
                 out.names.append([:])
                 out.tags.append([:])
                 out.stopId.append(stop?.stopID)
+                out.wheelchair.append(nil)
             } else {
                 let poi = poiDetails[id]
                 out.category.append(poi?.category ?? "")
-                out.name.append(poi?.name)
+                out.name.append(poi?.row.name)
                 out.names.append(names[id] ?? [:])
-                out.tags.append(poi?.tags.flatMap(PackSchema.decodeTags) ?? [:])
+                out.tags.append(poi.flatMap { PackSchema.decodeTags($0.row.tags) } ?? [:])
                 out.stopId.append(nil)
+                out.wheelchair.append(poi?.row.wheelchair?.rawValue)
             }
         }
         // Places that search can return but the proximity index does not hold (named stops outside the bbox or
         // without coordinates): details only, after the indexed rows; `counts` covers the indexed rows alone.
         let searchable = try searchIDs(db)
         let unindexed = try db.prepare(
-            "SELECT \(PackSchema.list([S.id, S.stopID, S.name, S.lat, S.lon, S.locationType])) FROM \(S.table) ORDER BY \(S.id)")
+            ST.select([ST.id, ST.stopID, ST.name, ST.lat, ST.lon, ST.locationType], orderBy: [ST.id]))
         while try unindexed.step() {
-            let id = unindexed.int64(0)
+            let id = unindexed[ST.id]
             guard searchable.contains(id), !indexedStops.contains(id) else { continue }
             out.id.append(id)
-            out.stopId.append(unindexed.text(1))
-            out.name.append(unindexed.isNull(2) ? nil : unindexed.text(2))
-            out.lat.append(unindexed.isNull(3) ? 0 : unindexed.double(3))
-            out.lon.append(unindexed.isNull(4) ? 0 : unindexed.double(4))
-            out.category.append(stopCategory(unindexed.int64(5)))
+            out.stopId.append(unindexed[ST.stopID])
+            out.name.append(unindexed[ST.name])
+            out.lat.append(unindexed[ST.lat] ?? 0)
+            out.lon.append(unindexed[ST.lon] ?? 0)
+            out.category.append(stopCategory(unindexed[ST.locationType]))
+            out.wheelchair.append(nil)
             out.names.append([:])
             out.tags.append([:])
         }
@@ -341,58 +348,47 @@ enum WebWriter {
 
     static func editorial(_ db: Database) throws(EmitError) -> Editorial {
         var out = Editorial()
-        typealias C = PackSchema.Card
-        typealias S = PackSchema.Situation
-        typealias A = PackSchema.Action
-        typealias R = PackSchema.Route
-        typealias W = PackSchema.RouteWaypoint
-        let cards = try db.prepare(
-            "SELECT \(PackSchema.list([C.id, C.position, C.icon, C.home, C.title])) FROM \(C.table) "
-                + "ORDER BY \(C.position), \(C.id)")
+        typealias CD = PackSchema.Card
+        typealias SI = PackSchema.Situation
+        typealias AC = PackSchema.Action
+        typealias RT = PackSchema.Route
+        typealias RW = PackSchema.RouteWaypoint
+        let cards = try db.prepare(CD.select(CD.columns, orderBy: [CD.position, CD.id]))
         while try cards.step() {
             out.cards.append(.init(
-                id: cards.text(0) ?? "", position: Int(cards.int64(1)), icon: cards.isNull(2) ? nil : cards.text(2),
-                home: cards.int64(3) != 0, title: texts(cards.text(4)) ?? [:]))
+                id: cards[CD.id], position: cards[CD.position], icon: cards[CD.icon], home: cards[CD.home],
+                title: texts(cards[CD.title]) ?? [:]))
         }
-        let situations = try db.prepare(
-            "SELECT \(PackSchema.list([S.id, S.card, S.position, S.title, S.body])) FROM \(S.table) "
-                + "ORDER BY \(S.card), \(S.position), \(S.id)")
+        let situations = try db.prepare(SI.select(SI.columns, orderBy: [SI.card, SI.position, SI.id]))
         while try situations.step() {
             out.situations.append(.init(
-                id: situations.text(0) ?? "", card: situations.text(1) ?? "", position: Int(situations.int64(2)),
-                title: texts(situations.text(3)) ?? [:], body: texts(situations.text(4))))
+                id: situations[SI.id], card: situations[SI.card], position: situations[SI.position],
+                title: texts(situations[SI.title]) ?? [:], body: texts(situations[SI.body])))
         }
-        let actions = try db.prepare(
-            "SELECT \(PackSchema.list([A.id, A.situation, A.position, A.kind, A.target, A.label, A.text])) FROM \(A.table) "
-                + "ORDER BY \(A.situation), \(A.position), \(A.id)")
+        let actions = try db.prepare(AC.select(AC.columns, orderBy: [AC.situation, AC.position, AC.id]))
         while try actions.step() {
             out.actions.append(.init(
-                id: actions.text(0) ?? "", situation: actions.text(1) ?? "", position: Int(actions.int64(2)),
-                kind: actions.text(3) ?? "", target: actions.isNull(4) ? nil : actions.text(4),
-                label: texts(actions.text(5)) ?? [:], text: texts(actions.text(6))))
+                id: actions[AC.id], situation: actions[AC.situation], position: actions[AC.position],
+                kind: actions[AC.kind], target: actions[AC.target],
+                label: texts(actions[AC.label]) ?? [:], text: texts(actions[AC.text])))
         }
-        let routes = try db.prepare(
-            "SELECT \(PackSchema.list([R.id, R.position, R.name, R.description, R.lengthM])), "
-                + "\(PackSchema.list([R.minLon, R.minLat, R.maxLon, R.maxLat])) FROM \(R.table) ORDER BY \(R.position), \(R.id)")
-        let waypoints = try db.prepare(
-            "SELECT \(PackSchema.list([W.sequence, W.poi, W.lat, W.lon, W.radius, W.name])) FROM \(W.table) "
-                + "WHERE \(W.route) = ?1 ORDER BY \(W.sequence)")
+        let routes = try db.prepare(RT.select(RT.columns, orderBy: [RT.position, RT.id]))
+        let waypoints = try db.prepare(RW.select(RW.columns, where: [RW.route], orderBy: [RW.sequence]))
         while try routes.step() {
-            let id = routes.text(0) ?? ""
+            let id = routes[RT.id]
             var points: [Editorial.Waypoint] = []
             waypoints.reset()
-            waypoints.bind(1, id)
+            waypoints.bind(RW.route, id)
             while try waypoints.step() {
                 points.append(.init(
-                    sequence: Int(waypoints.int64(0)), poi: waypoints.isNull(1) ? nil : waypoints.int64(1),
-                    lat: waypoints.double(2), lon: waypoints.double(3), radius: waypoints.double(4),
-                    name: texts(waypoints.text(5))))
+                    sequence: waypoints[RW.sequence], poi: waypoints[RW.poi], lat: waypoints[RW.lat],
+                    lon: waypoints[RW.lon], radius: waypoints[RW.radius], name: texts(waypoints[RW.name])))
             }
             waypoints.reset()
             out.routes.append(.init(
-                id: id, position: Int(routes.int64(1)), name: texts(routes.text(2)) ?? [:],
-                description: texts(routes.text(3)), lengthM: routes.double(4),
-                region: [routes.double(5), routes.double(6), routes.double(7), routes.double(8)], waypoints: points))
+                id: id, position: routes[RT.position], name: texts(routes[RT.name]) ?? [:],
+                description: texts(routes[RT.description]), lengthM: routes[RT.lengthM],
+                region: [routes[RT.minLon], routes[RT.minLat], routes[RT.maxLon], routes[RT.maxLat]], waypoints: points))
         }
         return out
     }

@@ -8,32 +8,45 @@
 /// ``PackSchema/TableSchema/createTable(primaryKey:withoutRowID:)`` builds is part of the file's bytes: one space
 /// after each comma, declarations as written here (`PackSchemaTests` holds format 3's text to compare).
 extension PackSchema {
-    /// A column of a pack table: its name and its declaration in the table's CREATE statement.
-    public struct Column: Sendable, Hashable, CustomStringConvertible {
-        /// The column's name in SQL.
-        public let name: String
+    /// A column of a pack table, or a result a query names (``Column/expression(_:)``): what ``Column`` is without its
+    /// Swift type, so a table lists its columns in one array.
+    public protocol AnyColumn: Sendable, CustomStringConvertible {
+        /// The column's name in SQL (an expression's SQL text).
+        var name: String { get }
         /// What follows the name in the CREATE statement (`TEXT NOT NULL`, `INTEGER PRIMARY KEY`); "" for a column
         /// without one (FTS5 columns, `poi.lat`, …).
-        public let declaration: String
+        var declaration: String { get }
+        /// The column's identity, unique in the process: statements find a column's position by it in O(1)
+        /// (``PackStatement``). Not stored anywhere; it differs from run to run.
+        var slot: Int { get }
+    }
 
+    /// A column of a pack table with the Swift type its values bind and read as (`Column<Int64>`, `Column<String?>`,
+    /// ``StoredDegrees``, ``CategoryValue``): writers bind and readers read it by this value, never by a position
+    /// (``PackStatement``). The type is part of the declaration, so a column's type is written once.
+    public struct Column<Value>: AnyColumn, Hashable {
+        public let name: String
+        public let declaration: String
+        public let slot: Int
+
+        /// A column named `name`, declared in the CREATE statement as `declaration`.
         public init(_ name: String, _ declaration: String = "") {
             self.name = name
             self.declaration = declaration
+            slot = ColumnSlots.next()
         }
 
-        /// The name, so `"\(column)"` in SQL is the column.
-        public var description: String { name }
-
-        /// The column's part of the CREATE statement.
-        public var definition: String { declaration.isEmpty ? name : "\(name) \(declaration)" }
+        /// A query's result or parameter that is no column of a table (`count(*)`, `p.name IS NOT NULL`, a MATCH
+        /// expression): its SQL text and its Swift type. Declare it once (a `static let`) like a column.
+        public static func expression(_ sql: String) -> Column { Column(sql) }
     }
 
     /// An index of a pack table.
-    public struct Index: Sendable, Hashable {
+    public struct Index: Sendable {
         public let name: String
-        public let columns: [Column]
+        public let columns: [any AnyColumn]
 
-        public init(_ name: String, on columns: [Column]) {
+        public init(_ name: String, on columns: [any AnyColumn]) {
             self.name = name
             self.columns = columns
         }
@@ -50,7 +63,9 @@ extension PackSchema {
         /// The table's name (from ``PackSchema/Table``).
         static var table: String { get }
         /// The columns in CREATE order, which is also the order of ``insert(or:)``'s parameters.
-        static var columns: [Column] { get }
+        static var columns: [any AnyColumn] { get }
+        /// The table's alias in every query that names one (`FROM poi p`), the same in every file.
+        static var alias: String { get }
         /// The CREATE statement, exactly as `sqlite_master.sql` holds it.
         static var create: String { get }
         /// The table's indexes, created right after it.
@@ -59,18 +74,33 @@ extension PackSchema {
 
     /// How many tables are named ?1 (0 or 1): readers ask before using a table that older packs of a format lack.
     public static let tableCountQuery = "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?1"
+    /// A `count(*)` result.
+    public static let count = Column<Int64>.expression("count(*)")
+    /// The table name ``tableCount`` asks about.
+    public static let tableName = Column<String>.expression("?1")
+    /// ``tableCountQuery``, bound and read by column (``tableName``, ``count``).
+    public static let tableCount = Query(tableCountQuery, results: [count], parameters: [tableName])
 
     /// A comma-separated list of columns, for a SELECT or an INSERT (`id, lat, lon`).
-    public static func list(_ columns: [Column]) -> String {
+    public static func list(_ columns: [any AnyColumn]) -> String {
         columns.map(\.name).joined(separator: ", ")
     }
+}
+
+extension PackSchema.AnyColumn {
+    /// The name, so `"\(column)"` in SQL is the column.
+    public var description: String { name }
+
+    /// The column's part of the CREATE statement.
+    public var definition: String { declaration.isEmpty ? name : "\(name) \(declaration)" }
 }
 
 extension PackSchema.TableSchema {
     public static var indexes: [PackSchema.Index] { [] }
 
+
     /// `CREATE TABLE <table>(<definitions>[, PRIMARY KEY(…)])[ WITHOUT ROWID]`.
-    public static func createTable(primaryKey: [PackSchema.Column] = [], withoutRowID: Bool) -> String {
+    public static func createTable(primaryKey: [any PackSchema.AnyColumn] = [], withoutRowID: Bool) -> String {
         var parts = columns.map(\.definition)
         if !primaryKey.isEmpty { parts.append("PRIMARY KEY(\(PackSchema.list(primaryKey)))") }
         return "CREATE TABLE \(table)(\(parts.joined(separator: ", ")))" + (withoutRowID ? " WITHOUT ROWID" : "")
@@ -79,6 +109,43 @@ extension PackSchema.TableSchema {
     /// The CREATE INDEX statements of ``indexes``.
     public static var createIndexes: [String] {
         indexes.map { "CREATE INDEX \($0.name) ON \(table)(\(PackSchema.list($0.columns)))" }
+    }
+
+    /// `<table> <alias>`, for a FROM or JOIN clause.
+    public static var aliased: String { "\(table) \(alias)" }
+
+    /// A column qualified by the table's alias (`p.lat`), for queries that join.
+    public static func qualified(_ column: any PackSchema.AnyColumn) -> String { "\(alias).\(column.name)" }
+
+    /// Qualified columns, comma-separated (`p.id, p.lat`).
+    public static func qualified(_ columns: [any PackSchema.AnyColumn]) -> String {
+        columns.map { qualified($0) }.joined(separator: ", ")
+    }
+
+    /// The INSERT of a whole row, as a ``PackSchema/Query`` whose parameters are ``columns``: bind it by column.
+    public static func inserting(or conflict: PackSchema.Conflict? = nil) -> PackSchema.Query {
+        PackSchema.Query(insert(or: conflict), parameters: columns)
+    }
+
+    /// `SELECT <results> FROM <table>[ WHERE c = ?1 AND …][ ORDER BY …]`, its parameters the `where` columns.
+    /// - Parameters:
+    ///   - results: The columns read.
+    ///   - keys: Columns compared with the parameters, in order.
+    ///   - order: The ORDER BY columns.
+    ///   - absent: Result columns the pack lacks (older packs of a format): selected as `NULL AS <name>`, so they
+    ///     read as nil.
+    public static func select(
+        _ results: [any PackSchema.AnyColumn], where keys: [any PackSchema.AnyColumn] = [],
+        orderBy order: [any PackSchema.AnyColumn] = [], absent: [any PackSchema.AnyColumn] = []
+    ) -> PackSchema.Query {
+        let absentSlots = Set(absent.map(\.slot))
+        let list = results.map { absentSlots.contains($0.slot) ? "NULL AS \($0.name)" : $0.name }.joined(separator: ", ")
+        var sql = "SELECT \(list) FROM \(table)"
+        if !keys.isEmpty {
+            sql += " WHERE " + keys.enumerated().map { "\($1.name) = ?\($0 + 1)" }.joined(separator: " AND ")
+        }
+        if !order.isEmpty { sql += " ORDER BY \(PackSchema.list(order))" }
+        return PackSchema.Query(sql, results: results, parameters: keys)
     }
 
     /// The INSERT of a whole row, parameters in ``columns`` order: `INSERT [OR …] INTO t(a, b) VALUES (?, ?)`.

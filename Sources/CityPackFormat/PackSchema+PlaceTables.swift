@@ -3,33 +3,41 @@ extension PackSchema {
     /// `meta`: key/value rows, keys from ``MetaKey``.
     public enum Meta: TableSchema {
         public static let table = Table.meta
-        public static let key = Column("key", "TEXT PRIMARY KEY")
-        public static let value = Column("value", "TEXT NOT NULL")
-        public static let columns = [key, value]
+        /// The alias of `Meta` in every query (and, upper-cased, the Swift typealias of this namespace).
+        public static let alias = "m"
+        public static let key = Column<String>("key", "TEXT PRIMARY KEY")
+        public static let value = Column<String>("value", "TEXT NOT NULL")
+        public static let columns: [any AnyColumn] = [key, value]
         public static let create = createTable(withoutRowID: true)
         /// Every row, as (key, value).
         public static let selectAll = "SELECT \(key), \(value) FROM \(table)"
         /// The value of the key bound to ?1.
         public static let valueQuery = "SELECT \(value) FROM \(table) WHERE \(key) = ?1"
+        /// ``selectAll``, read by column.
+        public static let all = Query(selectAll, results: [key, value])
     }
 
     /// `category`: the pack's categories with the label in the default locale.
     public enum Category: TableSchema {
         public static let table = Table.category
-        public static let id = Column("id", "TEXT PRIMARY KEY")
-        public static let priority = Column("priority", "INTEGER NOT NULL")
-        public static let label = Column("label", "TEXT NOT NULL")
-        public static let columns = [id, priority, label]
+        /// The alias of `Category` in every query (and, upper-cased, the Swift typealias of this namespace).
+        public static let alias = "c"
+        public static let id = Column<String>("id", "TEXT PRIMARY KEY")
+        public static let priority = Column<Int>("priority", "INTEGER NOT NULL")
+        public static let label = Column<String>("label", "TEXT NOT NULL")
+        public static let columns: [any AnyColumn] = [id, priority, label]
         public static let create = createTable(withoutRowID: true)
     }
 
     /// `category_label`: category labels in the city's locales.
     public enum CategoryLabel: TableSchema {
         public static let table = Table.categoryLabel
-        public static let category = Column("category", "TEXT NOT NULL")
-        public static let locale = Column("locale", "TEXT NOT NULL")
-        public static let label = Column("label", "TEXT NOT NULL")
-        public static let columns = [category, locale, label]
+        /// The alias of `CategoryLabel` in every query (and, upper-cased, the Swift typealias of this namespace).
+        public static let alias = "cl"
+        public static let category = Column<String>("category", "TEXT NOT NULL")
+        public static let locale = Column<String>("locale", "TEXT NOT NULL")
+        public static let label = Column<String>("label", "TEXT NOT NULL")
+        public static let columns: [any AnyColumn] = [category, locale, label]
         public static let create = createTable(primaryKey: [category, locale], withoutRowID: true)
     }
 
@@ -37,52 +45,75 @@ extension PackSchema {
     /// ``PackSchema/categoryCodesQuery``, `tags` as ``PackSchema/encodeTags(_:)``.
     public enum POI: TableSchema {
         public static let table = Table.poi
-        public static let id = Column("id", "INTEGER PRIMARY KEY")
-        public static let lat = Column("lat", "NOT NULL")
-        public static let lon = Column("lon", "NOT NULL")
-        public static let category = Column("category", "NOT NULL")
-        public static let name = Column("name", "TEXT")
-        public static let tags = Column("tags", "TEXT NOT NULL")
-        public static let columns = [id, lat, lon, category, name, tags]
+        /// The alias of `POI` in every query (and, upper-cased, the Swift typealias of this namespace).
+        public static let alias = "p"
+        public static let id = Column<Int64>("id", "INTEGER PRIMARY KEY")
+        public static let lat = Column<StoredDegrees>("lat", "NOT NULL")
+        public static let lon = Column<StoredDegrees>("lon", "NOT NULL")
+        public static let category = Column<CategoryValue>("category", "NOT NULL")
+        public static let name = Column<String?>("name", "TEXT")
+        public static let tags = Column<String>("tags", "TEXT NOT NULL")
+        /// OSM `wheelchair`: `yes`, `limited` or `no` (``PackSchema/Wheelchair``); NULL when the tag is absent or has
+        /// another value. Added in format 4 after its first packs (issue 34): a pack without it reads as NULL.
+        public static let wheelchair = Column<String?>("wheelchair", "TEXT")
+        public static let columns: [any AnyColumn] = [id, lat, lon, category, name, tags, wheelchair]
         public static let create = createTable(withoutRowID: false)
         /// Every POI's point as stored, (id, lat, lon): what the proximity index is built from.
         public static let pointsQuery = "SELECT \(id), \(lat), \(lon) FROM \(table)"
+        /// ``pointsQuery``, read by column.
+        public static let points = Query(pointsQuery, results: [id, lat, lon])
     }
 
     /// `poi_name`: a POI's names per locale.
     public enum POIName: TableSchema {
         public static let table = Table.poiName
-        public static let poi = Column("poi", "INTEGER NOT NULL")
-        public static let locale = Column("locale", "TEXT NOT NULL")
-        public static let name = Column("name", "TEXT NOT NULL")
-        public static let columns = [poi, locale, name]
+        /// The alias of `POIName` in every query (and, upper-cased, the Swift typealias of this namespace).
+        public static let alias = "pn"
+        public static let poi = Column<Int64>("poi", "INTEGER NOT NULL")
+        public static let locale = Column<String>("locale", "TEXT NOT NULL")
+        public static let name = Column<String>("name", "TEXT NOT NULL")
+        public static let columns: [any AnyColumn] = [poi, locale, name]
         public static let create = createTable(primaryKey: [poi, locale], withoutRowID: true)
     }
 
     /// `poi_category`: further categories of a POI (codes as in `poi.category`).
     public enum POICategory: TableSchema {
         public static let table = Table.poiCategory
-        public static let poi = Column("poi", "INTEGER NOT NULL")
-        public static let category = Column("category", "NOT NULL")
-        public static let columns = [poi, category]
+        /// The alias of `POICategory` in every query (and, upper-cased, the Swift typealias of this namespace).
+        public static let alias = "pc"
+        public static let poi = Column<Int64>("poi", "INTEGER NOT NULL")
+        public static let category = Column<CategoryValue>("category", "NOT NULL")
+        public static let columns: [any AnyColumn] = [poi, category]
         public static let create = createTable(primaryKey: [poi, category], withoutRowID: true)
     }
 
     /// `search`: the contentless FTS5 index of places; its rowid is a rank of ``PackSchema/searchIDsQuery``.
     public enum Search: TableSchema {
         public static let table = Table.search
-        public static let name = Column("name")
-        public static let terms = Column("terms")
-        public static let columns = [name, terms]
+        /// The alias of `Search` in every query (and, upper-cased, the Swift typealias of this namespace).
+        public static let alias = "fts"
+        public static let name = Column<String>("name")
+        public static let terms = Column<String>("terms")
+        public static let columns: [any AnyColumn] = [name, terms]
         public static let create =
             "CREATE VIRTUAL TABLE \(table) USING fts5(\(list(columns)), content = '', tokenize = 'unicode61 remove_diacritics 2')"
+        /// The rowid (a rank of ``PackSchema/searchIDsQuery``).
+        public static let rowid = Column<Int64>.expression("rowid")
+        /// bm25's score of a match (lower is better).
+        public static let score = Column<Double>.expression("score")
         /// A row with its rowid (the rank), parameters (rowid, name, terms).
         public static let insertRanked = "INSERT INTO \(table)(rowid, \(list(columns))) VALUES (?, ?, ?)"
+        /// ``insertRanked``, bound by column.
+        public static let insertingRanked = Query(insertRanked, parameters: [rowid, name, terms])
+        /// The FTS5 expression a ``matching`` query matches.
+        public static let expression = Column<String>.expression("?1")
         /// Merges the index's segments once every row is in.
         public static let optimize = "INSERT INTO \(table)(\(table)) VALUES ('optimize')"
         /// Rowids of the rows matching the FTS5 expression bound to ?1, best first: bm25 weighs a `name` hit 10
         /// times a `terms` hit (weights in column order).
         public static let matchQuery =
             "SELECT rowid, bm25(\(table), 10.0, 1.0) AS score FROM \(table) WHERE \(table) MATCH ?1 ORDER BY score"
+        /// ``matchQuery``, read by column (``rowid``, ``score``).
+        public static let matching = Query(matchQuery, results: [rowid, score], parameters: [expression])
     }
 }

@@ -13,8 +13,16 @@ extension PackSchema {
         /// Its CREATE statement.
         public static let create =
             "CREATE VIRTUAL TABLE IF NOT EXISTS \(table) USING fts5(term, category UNINDEXED, tokenize = 'unicode61 remove_diacritics 2')"
+        /// The term column (as ``stored(_:)``).
+        public static let term = Column<String>("term")
+        /// The category column (an id).
+        public static let category = Column<String>("category")
+        /// The rowid.
+        public static let rowid = Column<Int64>.expression("rowid")
         /// A row (term as ``stored(_:)``, category).
-        public static let insert = "INSERT INTO \(table)(term, category) VALUES (?1, ?2)"
+        public static let insert = "INSERT INTO \(table)(\(term), \(category)) VALUES (?1, ?2)"
+        /// ``insert``, bound by column.
+        public static let inserting = Query(insert, parameters: [term, category])
         /// Token before every term: a private-use character, a token character no query can contain (queries keep
         /// letters and digits only).
         public static let begin = "\u{E000}"
@@ -24,6 +32,10 @@ extension PackSchema {
         public static func stored(_ term: String) -> String { "\(begin) \(term) \(end)" }
         /// Categories whose term is the FTS5 phrase bound to ?1 (`"<begin> w1 … wn <end>"`), ascending.
         public static let matchQuery = "SELECT DISTINCT category FROM \(table) WHERE term MATCH ?1 ORDER BY category"
+        /// The phrase ``matching`` matches.
+        public static let phrase = Column<String>.expression("?1")
+        /// ``matchQuery``, read by column.
+        public static let matching = Query(matchQuery, results: [category], parameters: [phrase])
 
         /// The `meta` value of (category, terms) pairs.
         public static func encode(_ terms: [(category: String, terms: [String])]) -> String {
@@ -67,6 +79,13 @@ extension PackSchema {
             SELECT c.\(Stop.id), p.\(Stop.id) FROM \(Stop.table) c JOIN \(Stop.table) p ON p.\(Stop.id) = c.\(Stop.parent) \
             WHERE c.\(Stop.locationType) = 0 AND p.\(Stop.locationType) = 1 AND c.\(Stop.name) = p.\(Stop.name) ORDER BY c.\(Stop.id)
             """
+
+        /// The platform (child) stop of ``samePlaceAsParent``.
+        public static let platform = Column<Int64>.expression("c.\(Stop.id)")
+        /// The station (parent) stop of ``samePlaceAsParent``.
+        public static let station = Column<Int64>.expression("p.\(Stop.id)")
+        /// ``samePlaceAsParentQuery``, read by column (``platform``, ``station``).
+        public static let samePlaceAsParent = Query(samePlaceAsParentQuery, results: [platform, station])
 
         /// The place each id belongs to, for ids in some pair: the smallest id of its connected pairs (a linked POI
         /// and stop, a platform and its station, and any chain of them). Readers return one result per place.

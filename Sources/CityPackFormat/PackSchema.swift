@@ -13,7 +13,10 @@ import Foundation
 ///   `transit_station`, `transit_entrance`).
 /// - meta `place_links`: a GTFS stop and the OSM feature of the same place (``PlaceLink``); meta `category_terms`:
 ///   the words that name each category (``CategoryTerm``).
-/// - `poi(id INTEGER PRIMARY KEY, lat NOT NULL, lon NOT NULL, category NOT NULL, name TEXT, tags TEXT NOT NULL)`
+/// - `poi(id INTEGER PRIMARY KEY, lat NOT NULL, lon NOT NULL, category NOT NULL, name TEXT, tags TEXT NOT NULL,
+///   wheelchair TEXT)` (`wheelchair`: OSM `yes`, `limited` or `no`, else NULL; added in format 4 without a version
+///   bump, as a nullable last column is a compatible change: older readers never select it, and readers select it
+///   as NULL from packs written before it, ``TableSchema/missingColumns(in:)``)
 ///   (`category`: the code of ``categoryCodesQuery``; the id as TEXT in formats 1 and 2):
 ///   `id` is ``stableID`` of the OSM ref (`osmId × 4 + kind`, kind 0 node, 1 way, 2 relation; the OSM ref is
 ///   derived from it, ``osmRef(id:)``); `lat` and `lon` are degrees stored as ``storedDegrees(_:)`` writes them
@@ -148,6 +151,12 @@ public enum PackSchema {
         FROM \(Stop.table) WHERE \(Stop.name) IS NOT NULL AND \(Stop.name) <> '' AND \(Stop.locationType) <= 1) \
         ORDER BY k, \(POI.id)
         """
+
+    /// ``searchIDsQuery``, its one result read as ``POI/id``.
+    public static let searchIDs = Query(searchIDsQuery, results: [POI.id])
+
+    /// ``categoryCodesQuery``, its one result read as ``Category/id``.
+    public static let categoryCodesInOrder = Query(categoryCodesQuery, results: [Category.id])
 
     /// The OSM ref (`n123`, `w45`, `r6`) of a POI id (`osmId × 4 + kind`).
     public static func osmRef(id: Int64) -> String {

@@ -15,7 +15,7 @@ public final class EditorialReader: @unchecked Sendable {
     /// Whether the pack has each editorial table, learnt on first use.
     private var tables: [String: Bool] = [:]
     /// Prepared statements by SQL text.
-    private var statements: [String: PackConnection.Statement] = [:]
+    private var statements: [String: PackConnection.Rows] = [:]
 
     init(connection: PackConnection, places: PlaceLookup, defaultLocale: String) {
         self.connection = connection
@@ -26,16 +26,18 @@ public final class EditorialReader: @unchecked Sendable {
     /// Drops the prepared statements (the reader is closing; its lock is held).
     func release() { statements = [:] }
 
-    private typealias C = PackSchema.Card
-    private typealias S = PackSchema.Situation
-    private typealias A = PackSchema.Action
-    private typealias R = PackSchema.Route
-    private typealias W = PackSchema.RouteWaypoint
-    private typealias U = PackSchema.Strings
+    private typealias CD = PackSchema.Card
+    private typealias SI = PackSchema.Situation
+    private typealias AC = PackSchema.Action
+    private typealias RT = PackSchema.Route
+    private typealias RW = PackSchema.RouteWaypoint
+    private typealias STR = PackSchema.Strings
     private typealias P = PackSchema.POI
-    /// The columns ``routeRow(_:locale:)`` reads, in its order.
-    private static let routeColumns = PackSchema.list(
-        [R.id, R.name, R.description, R.lengthM, R.minLon, R.minLat, R.maxLon, R.maxLat, R.position])
+    /// The columns ``routeRow(_:locale:)`` reads.
+    private static let routeColumns: [any PackSchema.AnyColumn] =
+        [RT.id, RT.name, RT.description, RT.lengthM, RT.minLon, RT.minLat, RT.maxLon, RT.maxLat, RT.position]
+    /// A waypoint's POI name (`p.name` of the LEFT JOIN).
+    private static let waypointPOIName = PackSchema.Column<String?>.expression(P.qualified(P.name))
 
     /// Cards in display order, titles in `locale`.
     /// - Parameters:
@@ -44,16 +46,15 @@ public final class EditorialReader: @unchecked Sendable {
     /// - Returns: `[]` for packs without editorial content.
     /// - Throws: `PackError.closed`, `.sqlite`.
     public func cards(locale: String? = nil, homeOnly: Bool = false) throws(PackError) -> [CardInfo] {
-        let sql = "SELECT \(C.id), \(C.title), \(C.icon), \(C.home), \(C.position) FROM \(C.table) "
-            + "ORDER BY \(C.position), \(C.id)"
-        return try query(C.table, sql) { stmt, _ throws(PackError) in
+        let sql = CD.select([CD.id, CD.title, CD.icon, CD.home, CD.position], orderBy: [CD.position, CD.id])
+        return try query(CD.table, sql) { stmt, _ throws(PackError) in
             var out: [CardInfo] = []
             while try stmt.step() {
-                let home = stmt.int64(3) != 0
+                let home = stmt[CD.home]
                 if homeOnly && !home { continue }
                 out.append(CardInfo(
-                    id: stmt.text(0) ?? "", title: pick(stmt.text(1), locale) ?? "", icon: stmt.text(2), home: home,
-                    position: Int(stmt.int64(4))))
+                    id: stmt[CD.id], title: pick(stmt[CD.title], locale) ?? "", icon: stmt[CD.icon], home: home,
+                    position: stmt[CD.position]))
             }
             return out
         }
@@ -62,14 +63,13 @@ public final class EditorialReader: @unchecked Sendable {
     /// Situations of a card in display order.
     /// - Throws: `PackError.closed`, `.sqlite`.
     public func situations(card: String, locale: String? = nil) throws(PackError) -> [SituationInfo] {
-        let sql = "SELECT \(S.id), \(S.card), \(S.title), \(S.body), \(S.position) FROM \(S.table) WHERE \(S.card) = ?1 "
-            + "ORDER BY \(S.position), \(S.id)"
-        return try query(S.table, sql, binding: card) { stmt, _ throws(PackError) in
+        let sql = SI.select([SI.id, SI.card, SI.title, SI.body, SI.position], where: [SI.card], orderBy: [SI.position, SI.id])
+        return try query(SI.table, sql, binding: (SI.card, card)) { stmt, _ throws(PackError) in
             var out: [SituationInfo] = []
             while try stmt.step() {
                 out.append(SituationInfo(
-                    id: stmt.text(0) ?? "", card: stmt.text(1) ?? "", title: pick(stmt.text(2), locale) ?? "",
-                    body: pick(stmt.text(3), locale), position: Int(stmt.int64(4))))
+                    id: stmt[SI.id], card: stmt[SI.card], title: pick(stmt[SI.title], locale) ?? "",
+                    body: pick(stmt[SI.body], locale), position: stmt[SI.position]))
             }
             return out
         }
@@ -78,15 +78,15 @@ public final class EditorialReader: @unchecked Sendable {
     /// Actions of a situation in display order. Actions of an unknown kind (from a newer writer) are skipped.
     /// - Throws: `PackError.closed`, `.sqlite`.
     public func actions(situation: String, locale: String? = nil) throws(PackError) -> [ActionInfo] {
-        let sql = "SELECT \(PackSchema.list([A.id, A.situation, A.kind, A.target, A.label, A.text, A.position])) FROM \(A.table) "
-            + "WHERE \(A.situation) = ?1 ORDER BY \(A.position), \(A.id)"
-        return try query(A.table, sql, binding: situation) { stmt, _ throws(PackError) in
+        let sql = AC.select(
+            [AC.id, AC.situation, AC.kind, AC.target, AC.label, AC.text, AC.position], where: [AC.situation], orderBy: [AC.position, AC.id])
+        return try query(AC.table, sql, binding: (AC.situation, situation)) { stmt, _ throws(PackError) in
             var out: [ActionInfo] = []
             while try stmt.step() {
-                guard let kind = ActionKind(rawValue: stmt.text(2) ?? "") else { continue }
+                guard let kind = ActionKind(rawValue: stmt[AC.kind]) else { continue }
                 out.append(ActionInfo(
-                    id: stmt.text(0) ?? "", situation: stmt.text(1) ?? "", kind: kind, target: stmt.text(3),
-                    label: pick(stmt.text(4), locale) ?? "", text: pick(stmt.text(5), locale), position: Int(stmt.int64(6))))
+                    id: stmt[AC.id], situation: stmt[AC.situation], kind: kind, target: stmt[AC.target],
+                    label: pick(stmt[AC.label], locale) ?? "", text: pick(stmt[AC.text], locale), position: stmt[AC.position]))
             }
             return out
         }
@@ -95,8 +95,8 @@ public final class EditorialReader: @unchecked Sendable {
     /// Every walking route in display order, without waypoints.
     /// - Throws: `PackError.closed`, `.sqlite`.
     public func routes(locale: String? = nil) throws(PackError) -> [WalkingRouteInfo] {
-        let sql = "SELECT \(Self.routeColumns) FROM \(R.table) ORDER BY \(R.position), \(R.id)"
-        return try query(R.table, sql) { stmt, _ throws(PackError) in
+        let sql = RT.select(Self.routeColumns, orderBy: [RT.position, RT.id])
+        return try query(RT.table, sql) { stmt, _ throws(PackError) in
             var out: [WalkingRouteInfo] = []
             while try stmt.step() { out.append(routeRow(stmt, locale: locale)) }
             return out
@@ -108,24 +108,25 @@ public final class EditorialReader: @unchecked Sendable {
     /// - Throws: `PackError.closed`, `.sqlite`, `.malformedData`.
     public func route(id: String, locale: String? = nil) throws(PackError) -> WalkingRouteInfo? {
         let found: WalkingRouteInfo?? = try query(
-            R.table, "SELECT \(Self.routeColumns) FROM \(R.table) WHERE \(R.id) = ?1", binding: id
+            RT.table, RT.select(Self.routeColumns, where: [RT.id]), binding: (RT.id, id)
         ) { stmt, db throws(PackError) -> WalkingRouteInfo?? in
             guard try stmt.step() else { return .some(nil) }
             var route = routeRow(stmt, locale: locale)
-            let points = try statement(
-                "SELECT w.\(W.sequence), w.\(W.poi), w.\(W.lat), w.\(W.lon), w.\(W.radius), w.\(W.name), p.\(P.name) "
-                    + "FROM \(W.table) w LEFT JOIN \(P.table) p ON p.\(P.id) = w.\(W.poi) WHERE w.\(W.route) = ?1 "
-                    + "ORDER BY w.\(W.sequence)", db)
+            let points = try statement(PackSchema.Query(
+                "SELECT \(RW.qualified([RW.sequence, RW.poi, RW.lat, RW.lon, RW.radius, RW.name])), \(Self.waypointPOIName) "
+                    + "FROM \(RW.aliased) LEFT JOIN \(P.aliased) ON \(P.qualified(P.id)) = \(RW.qualified(RW.poi)) "
+                    + "WHERE \(RW.qualified(RW.route)) = ?1 ORDER BY \(RW.qualified(RW.sequence))",
+                results: [RW.sequence, RW.poi, RW.lat, RW.lon, RW.radius, RW.name, Self.waypointPOIName], parameters: [RW.route]), db)
             points.reset()
-            points.bind(1, id)
+            points.bind(RW.route, id)
             defer { points.reset() }
             while try points.step() {
-                let poi: Int64? = points.isNull(1) ? nil : points.int64(1)
-                var name = pick(points.text(5), locale)
+                let poi = points[RW.poi]
+                var name = pick(points[RW.name], locale)
                 if name == nil, let poi { name = try places.result(poi, locale: locale)?.name }
                 route.waypoints.append(RouteWaypointInfo(
-                    sequence: Int(points.int64(0)), poi: poi, lat: points.double(2), lon: points.double(3),
-                    radius: points.double(4), name: name))
+                    sequence: points[RW.sequence], poi: poi, lat: points[RW.lat], lon: points[RW.lon],
+                    radius: points[RW.radius], name: name))
             }
             return .some(route)
         }
@@ -135,12 +136,12 @@ public final class EditorialReader: @unchecked Sendable {
     /// Every UI string of a locale (falling back to its language, then the default locale, per key).
     /// - Throws: `PackError.closed`, `.sqlite`.
     public func strings(locale: String) throws(PackError) -> [String: LocalizedString] {
-        let sql = "SELECT \(U.key), \(U.locale), \(U.form), \(U.value) FROM \(U.table) ORDER BY \(U.key), \(U.locale), \(U.form)"
-        return try query(U.table, sql) { stmt, _ throws(PackError) in
+        let sql = STR.select([STR.key, STR.locale, STR.form, STR.value], orderBy: [STR.key, STR.locale, STR.form])
+        return try query(STR.table, sql) { stmt, _ throws(PackError) in
             let chain = localeChain(locale)
             var byLocale: [String: [String: LocalizedString]] = [:]
             while try stmt.step() {
-                let key = stmt.text(0) ?? "", loc = stmt.text(1) ?? "", form = stmt.text(2) ?? "", value = stmt.text(3) ?? ""
+                let key = stmt[STR.key], loc = stmt[STR.locale], form = stmt[STR.form], value = stmt[STR.value]
                 guard chain.contains(loc) else { continue }
                 if form.isEmpty {
                     byLocale[loc, default: [:]][key] = .text(value)
@@ -160,17 +161,17 @@ public final class EditorialReader: @unchecked Sendable {
     /// One UI string in a locale (with the same fallbacks as ``strings(locale:)``); nil when the key is unknown.
     /// - Throws: `PackError.closed`, `.sqlite`.
     public func string(key: String, locale: String) throws(PackError) -> LocalizedString? {
-        let sql = "SELECT \(U.form), \(U.value) FROM \(U.table) WHERE \(U.key) = ?1 AND \(U.locale) = ?2 ORDER BY \(U.form)"
-        let found: LocalizedString?? = try query(U.table, sql) { stmt, _ throws(PackError) -> LocalizedString?? in
+        let sql = STR.select([STR.form, STR.value], where: [STR.key, STR.locale], orderBy: [STR.form])
+        let found: LocalizedString?? = try query(STR.table, sql) { stmt, _ throws(PackError) -> LocalizedString?? in
             for loc in localeChain(locale) {
                 stmt.reset()
-                stmt.bind(1, key)
-                stmt.bind(2, loc)
+                stmt.bind(STR.key, key)
+                stmt.bind(STR.locale, loc)
                 var forms: [String: String] = [:]
                 var text: String?
                 while try stmt.step() {
-                    let form = stmt.text(0) ?? ""
-                    if form.isEmpty { text = stmt.text(1) ?? "" } else { forms[form] = stmt.text(1) ?? "" }
+                    let form = stmt[STR.form]
+                    if form.isEmpty { text = stmt[STR.value] } else { forms[form] = stmt[STR.value] }
                 }
                 if let text { return .some(.text(text)) }
                 if !forms.isEmpty { return .some(.plural(forms)) }
@@ -182,45 +183,45 @@ public final class EditorialReader: @unchecked Sendable {
 
     // MARK: - Helpers
 
-    /// Runs `body` under the lock with the statement for `sql` (reset, `binding` bound to `?1` when given) when
-    /// the pack has `table`; packs without it give the type's empty value.
+    /// Runs `body` under the lock with the statement for `sql` (reset, `binding` bound when given) when the pack
+    /// has `table`; packs without it give the type's empty value.
     private func query<Value: EditorialDefault>(
-        _ table: String, _ sql: String, binding: String? = nil,
-        _ body: (PackConnection.Statement, PackConnection.Database) throws(PackError) -> Value
+        _ table: String, _ sql: PackSchema.Query, binding: (PackSchema.Column<String>, String)? = nil,
+        _ body: (PackConnection.Rows, PackConnection.Database) throws(PackError) -> Value
     ) throws(PackError) -> Value {
         try connection.withDatabase { db throws(PackError) in
             guard try hasTable(table, db) else { return Value.empty }
             let stmt = try statement(sql, db)
             stmt.reset()
-            if let binding { stmt.bind(1, binding) }
+            if let binding { stmt.bind(binding.0, binding.1) }
             defer { stmt.reset() }
             return try body(stmt, db)
         }
     }
 
     /// The prepared statement for `sql`, prepared on first use (lock held).
-    private func statement(_ sql: String, _ db: PackConnection.Database) throws(PackError) -> PackConnection.Statement {
-        if let prepared = statements[sql] { return prepared }
-        let prepared = try db.prepare(sql, persistent: true)
-        statements[sql] = prepared
+    private func statement(_ query: PackSchema.Query, _ db: PackConnection.Database) throws(PackError) -> PackConnection.Rows {
+        if let prepared = statements[query.sql] { return prepared }
+        let prepared = try db.prepare(query, persistent: true)
+        statements[query.sql] = prepared
         return prepared
     }
 
     private func hasTable(_ table: String, _ db: PackConnection.Database) throws(PackError) -> Bool {
         if let known = tables[table] { return known }
-        let check = try db.prepare(PackSchema.tableCountQuery)
-        check.bind(1, table)
-        let exists = try check.step() && check.int64(0) > 0
+        let check = try db.prepare(PackSchema.tableCount)
+        check.bind(PackSchema.tableName, table)
+        let exists = try check.step() && check[PackSchema.count] > 0
         tables[table] = exists
         return exists
     }
 
-    private func routeRow(_ stmt: PackConnection.Statement, locale: String?) -> WalkingRouteInfo {
+    private func routeRow(_ stmt: PackConnection.Rows, locale: String?) -> WalkingRouteInfo {
         WalkingRouteInfo(
-            id: stmt.text(0) ?? "", name: pick(stmt.text(1), locale) ?? "", description: pick(stmt.text(2), locale),
-            lengthMetres: stmt.double(3),
-            region: BoundingBox(minLon: stmt.double(4), minLat: stmt.double(5), maxLon: stmt.double(6), maxLat: stmt.double(7)),
-            position: Int(stmt.int64(8)), waypoints: [])
+            id: stmt[RT.id], name: pick(stmt[RT.name], locale) ?? "", description: pick(stmt[RT.description], locale),
+            lengthMetres: stmt[RT.lengthM],
+            region: BoundingBox(minLon: stmt[RT.minLon], minLat: stmt[RT.minLat], maxLon: stmt[RT.maxLon], maxLat: stmt[RT.maxLat]),
+            position: stmt[RT.position], waypoints: [])
     }
 
     /// `de-AT` → [`de-AT`, `de`, default locale].

@@ -11,6 +11,8 @@ final class PackConnection: @unchecked Sendable {
     typealias Database = SQLiteDatabase<PackError>
     /// A statement of ``Database``.
     typealias Statement = SQLiteStatement<PackError>
+    /// A statement of ``Database`` bound and read by column (``CityPackFormat/PackSchema/Query``).
+    typealias Rows = PackStatement<PackError>
 
     private let lock = NSLock()
     private var database: Database?

@@ -121,17 +121,17 @@ public struct PackDiff: Sendable, Codable, Equatable {
     /// are the diff's own field names (what reports print), so they stay put when a column is renamed.
     public static let specs: [Spec] = {
         typealias P = PackSchema.POI
-        typealias N = PackSchema.POIName
-        typealias S = PackSchema.Stop
-        typealias L = PackSchema.Line
-        typealias T = PackSchema.Trip
-        typealias V = PackSchema.Service
-        typealias R = PackSchema.Route
-        typealias W = PackSchema.RouteWaypoint
-        typealias C = PackSchema.Card
-        typealias U = PackSchema.Situation
-        typealias A = PackSchema.Action
-        typealias K = PackSchema.Strings
+        typealias PN = PackSchema.POIName
+        typealias ST = PackSchema.Stop
+        typealias LN = PackSchema.Line
+        typealias TR = PackSchema.Trip
+        typealias SV = PackSchema.Service
+        typealias RT = PackSchema.Route
+        typealias RW = PackSchema.RouteWaypoint
+        typealias CD = PackSchema.Card
+        typealias SI = PackSchema.Situation
+        typealias AC = PackSchema.Action
+        typealias STR = PackSchema.Strings
         return [
             Spec(
                 entity: "pois", table: P.table,
@@ -139,72 +139,72 @@ public struct PackDiff: Sendable, Codable, Equatable {
                     SELECT \(PackSchema.osmRefSQL("p.\(P.id)")) AS osm, p.\(P.name) AS name,
                       \(PackSchema.degreesSQL("p.\(P.lat)")) AS lat, \(PackSchema.degreesSQL("p.\(P.lon)")) AS lon,
                       \(PackSchema.categorySQL("p")) AS category,
-                      (SELECT json_group_object(\(N.locale), \(N.name)) FROM (SELECT \(N.locale), \(N.name) FROM \(N.table)
-                         WHERE \(N.poi) = p.\(P.id) ORDER BY \(N.locale))) AS names,
+                      (SELECT json_group_object(\(PN.locale), \(PN.name)) FROM (SELECT \(PN.locale), \(PN.name) FROM \(PN.table)
+                         WHERE \(PN.poi) = p.\(P.id) ORDER BY \(PN.locale))) AS names,
                       p.\(P.tags) AS tags
                     FROM \(P.table) p \(PackSchema.categoryJoinSQL("p"))
                     """,
                 labelColumn: "name", position: ("lat", "lon"), nameColumns: ["name", "names"],
                 categoryColumns: ["category"], jsonColumns: ["names", "tags"]),
             Spec(
-                entity: "stops", table: S.table,
+                entity: "stops", table: ST.table,
                 sql: """
-                    SELECT s.\(S.feed) || ':' || s.\(S.stopID) AS stop, s.\(S.name) AS name, s.\(S.lat) AS lat,
-                      s.\(S.lon) AS lon, s.\(S.locationType) AS location_type, p.\(S.stopID) AS parent
-                    FROM \(S.table) s LEFT JOIN \(S.table) p ON p.\(S.id) = s.\(S.parent)
+                    SELECT s.\(ST.feed) || ':' || s.\(ST.stopID) AS stop, s.\(ST.name) AS name, s.\(ST.lat) AS lat,
+                      s.\(ST.lon) AS lon, s.\(ST.locationType) AS location_type, p.\(ST.stopID) AS parent
+                    FROM \(ST.table) s LEFT JOIN \(ST.table) p ON p.\(ST.id) = s.\(ST.parent)
                     """,
                 labelColumn: "name", position: ("lat", "lon"), nameColumns: ["name"], categoryColumns: ["location_type"]),
             Spec(
-                entity: "lines", table: L.table,
+                entity: "lines", table: LN.table,
                 sql: """
-                    SELECT \(L.feed) || ':' || \(L.routeID) AS line, coalesce(\(L.shortName), \(L.longName)) AS label,
-                      \(L.agency) AS agency, \(L.shortName) AS short_name, \(L.longName) AS long_name, \(L.type) AS type,
-                      \(L.colour) AS colour, \(L.textColour) AS text_colour
-                    FROM \(L.table)
+                    SELECT \(LN.feed) || ':' || \(LN.routeID) AS line, coalesce(\(LN.shortName), \(LN.longName)) AS label,
+                      \(LN.agency) AS agency, \(LN.shortName) AS short_name, \(LN.longName) AS long_name, \(LN.type) AS type,
+                      \(LN.colour) AS colour, \(LN.textColour) AS text_colour
+                    FROM \(LN.table)
                     """,
                 labelColumn: "label", nameColumns: ["short_name", "long_name", "label"], categoryColumns: ["type"]),
             Spec(
-                entity: "trips", table: T.table,
+                entity: "trips", table: TR.table,
                 sql: """
-                    SELECT l.\(L.feed) || ':' || t.\(T.tripID) AS trip, t.\(T.headsign) AS headsign, l.\(L.routeID) AS line,
-                      s.\(V.serviceID) AS service, t.\(T.direction) AS direction
-                    FROM \(T.table) t JOIN \(L.table) l ON l.\(L.id) = t.\(T.line)
-                      LEFT JOIN \(V.table) s ON s.\(V.id) = t.\(T.service)
+                    SELECT l.\(LN.feed) || ':' || t.\(TR.tripID) AS trip, t.\(TR.headsign) AS headsign, l.\(LN.routeID) AS line,
+                      s.\(SV.serviceID) AS service, t.\(TR.direction) AS direction
+                    FROM \(TR.table) t JOIN \(LN.table) l ON l.\(LN.id) = t.\(TR.line)
+                      LEFT JOIN \(SV.table) s ON s.\(SV.id) = t.\(TR.service)
                     """,
                 labelColumn: "headsign", nameColumns: ["headsign"], categoryColumns: ["line"]),
             Spec(
-                entity: "routes", table: R.table,
+                entity: "routes", table: RT.table,
                 sql: """
-                    SELECT r.\(R.id) AS route, r.\(R.name) AS name, r.\(R.description) AS description,
-                      r.\(R.position) AS position, r.\(R.lengthM) AS length_m,
-                      (SELECT group_concat(coalesce('poi ' || w.\(W.poi), w.\(W.lat) || ',' || w.\(W.lon)), ' → ') FROM
-                        (SELECT \(W.poi), \(W.lat), \(W.lon) FROM \(W.table) WHERE \(W.route) = r.\(R.id) ORDER BY \(W.sequence)) w)
+                    SELECT r.\(RT.id) AS route, r.\(RT.name) AS name, r.\(RT.description) AS description,
+                      r.\(RT.position) AS position, r.\(RT.lengthM) AS length_m,
+                      (SELECT group_concat(coalesce('poi ' || w.\(RW.poi), w.\(RW.lat) || ',' || w.\(RW.lon)), ' → ') FROM
+                        (SELECT \(RW.poi), \(RW.lat), \(RW.lon) FROM \(RW.table) WHERE \(RW.route) = r.\(RT.id) ORDER BY \(RW.sequence)) w)
                         AS waypoints
-                    FROM \(R.table) r
+                    FROM \(RT.table) r
                     """,
                 labelColumn: "name", nameColumns: ["name"]),
             Spec(
-                entity: "cards", table: C.table,
+                entity: "cards", table: CD.table,
                 sql: """
-                    SELECT \(C.id) AS card, \(C.title) AS title, \(C.icon) AS icon, \(C.position) AS position,
-                      \(C.home) AS home FROM \(C.table)
+                    SELECT \(CD.id) AS card, \(CD.title) AS title, \(CD.icon) AS icon, \(CD.position) AS position,
+                      \(CD.home) AS home FROM \(CD.table)
                     """,
                 labelColumn: "title", nameColumns: ["title"]),
             Spec(
-                entity: "situations", table: U.table,
+                entity: "situations", table: SI.table,
                 sql: """
-                    SELECT s.\(U.id) AS situation, s.\(U.title) AS title, s.\(U.card) AS card, s.\(U.body) AS body,
-                      s.\(U.position) AS position,
-                      (SELECT group_concat(a.\(A.kind) || ' ' || coalesce(a.\(A.target), '') || ' “' || a.\(A.label) || '”', ' | ')
-                        FROM (SELECT \(A.kind), \(A.target), \(A.label) FROM \(A.table) WHERE \(A.situation) = s.\(U.id)
-                          ORDER BY \(A.position)) a)
+                    SELECT s.\(SI.id) AS situation, s.\(SI.title) AS title, s.\(SI.card) AS card, s.\(SI.body) AS body,
+                      s.\(SI.position) AS position,
+                      (SELECT group_concat(a.\(AC.kind) || ' ' || coalesce(a.\(AC.target), '') || ' “' || a.\(AC.label) || '”', ' | ')
+                        FROM (SELECT \(AC.kind), \(AC.target), \(AC.label) FROM \(AC.table) WHERE \(AC.situation) = s.\(SI.id)
+                          ORDER BY \(AC.position)) a)
                         AS actions
-                    FROM \(U.table) s
+                    FROM \(SI.table) s
                     """,
                 labelColumn: "title", nameColumns: ["title"], categoryColumns: ["card"]),
             Spec(
-                entity: "strings", table: K.table,
-                sql: "SELECT \(K.key), \(K.locale), \(K.form), \(K.value) AS value FROM \(K.table)", keyColumns: 3),
+                entity: "strings", table: STR.table,
+                sql: "SELECT \(STR.key), \(STR.locale), \(STR.form), \(STR.value) AS value FROM \(STR.table)", keyColumns: 3),
         ]
     }()
 

@@ -162,9 +162,9 @@ extension PackReader {
         guard let stmt = categoryStatement, let expression = Self.categoryTermExpression(for: text) else { return [] }
         stmt.reset()
         defer { stmt.reset() }
-        stmt.bind(1, expression)
+        stmt.bind(PackSchema.CategoryTerm.phrase, expression)
         var out: [String] = []
-        while try stmt.step() { out.append(stmt.text(0) ?? "") }
+        while try stmt.step() { out.append(stmt[PackSchema.CategoryTerm.category]) }
         return out
     }
 
@@ -200,14 +200,14 @@ extension PackReader {
         guard let stmt = searchStatement else { throw PackError.closed }
         stmt.reset()
         defer { stmt.reset() }
-        stmt.bind(1, expression)
+        stmt.bind(PackSchema.Search.expression, expression)
         var hits: [(score: Double, id: Int64)] = []
         while try stmt.step() {
-            let rank = stmt.int64(0)
+            let rank = stmt[PackSchema.Search.rowid]
             guard formatVersion < 2 || (rank >= 1 && rank <= Int64(searchIDs.count)) else {
                 throw PackError.malformedData("search rowid \(rank) is not a rank of the pack's ids")
             }
-            hits.append((stmt.double(1), formatVersion < 2 ? rank : searchIDs[Int(rank - 1)]))
+            hits.append((stmt[PackSchema.Search.score], formatVersion < 2 ? rank : searchIDs[Int(rank - 1)]))
         }
         hits.sort { ($0.score, $0.id) < ($1.score, $1.id) }
         return hits

@@ -71,9 +71,9 @@ public final class PackReader: @unchecked Sendable {
     let connection: PackConnection
     let places: PlaceLookup
     let directory: PlaceDirectory
-    var searchStatement: PackConnection.Statement?
+    var searchStatement: PackConnection.Rows?
     /// `category_term` lookups; nil for packs without the table.
-    var categoryStatement: PackConnection.Statement?
+    var categoryStatement: PackConnection.Rows?
 
     // MARK: - Opening
 
@@ -117,8 +117,9 @@ public final class PackReader: @unchecked Sendable {
         formatVersion = try PackOpener.checkFormat(of: db)
         do {
             var values: [String: String] = [:]
-            let metaRows = try db.prepare(PackSchema.Meta.selectAll)
-            while try metaRows.step() { values[metaRows.text(0) ?? ""] = metaRows.text(1) ?? "" }
+            typealias M = PackSchema.Meta
+            let metaRows = try db.prepare(M.all)
+            while try metaRows.step() { values[metaRows[M.key]] = metaRows[M.value] }
             meta = PackMeta(values: values)
             if let manifest = options.manifest {
                 try PackVerifier.checkPack(meta: meta, formatVersion: formatVersion, against: manifest)
@@ -127,8 +128,8 @@ public final class PackReader: @unchecked Sendable {
             proximityIndex = try Self.loadProximityIndex(db)
             var ranked: [Int64] = []
             if formatVersion >= 2 {  // format 1: the search rowid is the id
-                let idRows = try db.prepare(PackSchema.searchIDsQuery)
-                while try idRows.step() { ranked.append(idRows.int64(0)) }
+                let idRows = try db.prepare(PackSchema.searchIDs)
+                while try idRows.step() { ranked.append(idRows[PackSchema.POI.id]) }
             }
             searchIDs = ranked
             places = try PlaceLookup(database: db, cacheLimit: options.detailCacheLimit)
@@ -136,17 +137,18 @@ public final class PackReader: @unchecked Sendable {
                 db: db, index: proximityIndex, defaultLocale: meta.values[PackSchema.MetaKey.defaultLocale] ?? "en",
                 placeLinks: values[PackSchema.MetaKey.placeLinks])
             places.directory = directory
-            searchStatement = try db.prepare(PackSchema.Search.matchQuery, persistent: true)
+            searchStatement = try db.prepare(PackSchema.Search.matching, persistent: true)
             if let terms = values[PackSchema.MetaKey.categoryTerms] {
                 // The category words into a TEMP FTS5 table (writable on a read-only connection), folded by SQLite.
                 try db.exec(PackSchema.CategoryTerm.create)
-                let insert = try db.prepare(PackSchema.CategoryTerm.insert)
-                for row in PackSchema.CategoryTerm.decode(terms) {
-                    insert.bind(1, PackSchema.CategoryTerm.stored(row.term))
-                    insert.bind(2, row.category)
+                typealias CT = PackSchema.CategoryTerm
+                let insert = try db.prepare(CT.inserting)
+                for row in CT.decode(terms) {
+                    insert.bind(CT.term, CT.stored(row.term))
+                    insert.bind(CT.category, row.category)
                     try insert.run()
                 }
-                categoryStatement = try db.prepare(PackSchema.CategoryTerm.matchQuery, persistent: true)
+                categoryStatement = try db.prepare(CT.matching, persistent: true)
             }
         } catch {
             if error.isManifestMismatch { throw error }
@@ -162,20 +164,17 @@ public final class PackReader: @unchecked Sendable {
     /// computed from their positions, exactly as the writer's ``CityPackFormat/ProximityIndex`` does.
     private static func loadProximityIndex(_ db: PackConnection.Database) throws(PackError) -> ProximityIndex {
         var points: [ProximityIndex.Point] = []
-        let pois = try db.prepare(PackSchema.POI.pointsQuery)
+        typealias P = PackSchema.POI
+        typealias SB = PackSchema.StopBucket
+        let pois = try db.prepare(P.points)
         while try pois.step() {
-            points.append(ProximityIndex.Point(id: pois.int64(0), lat: degrees(pois, 1), lon: degrees(pois, 2)))
+            points.append(ProximityIndex.Point(id: pois[P.id], lat: pois[P.lat].degrees, lon: pois[P.lon].degrees))
         }
-        let stops = try db.prepare(PackSchema.StopBucket.pointsQuery)
+        let stops = try db.prepare(SB.points)
         while try stops.step() {
-            points.append(ProximityIndex.Point(id: stops.int64(0), lat: stops.double(1), lon: stops.double(2)))
+            points.append(ProximityIndex.Point(id: stops[SB.stop], lat: stops[SB.lat], lon: stops[SB.lon]))
         }
         return ProximityIndex(points)
-    }
-
-    /// A stored coordinate column (``CityPackFormat/PackSchema/storedDegrees(_:)``) in degrees.
-    static func degrees(_ statement: PackConnection.Statement, _ column: Int32) -> Double {
-        statement.isInteger(column) ? PackSchema.degrees(integerE7: statement.int64(column)) : statement.double(column)
     }
 
     deinit { close() }
@@ -224,13 +223,15 @@ public final class PackReader: @unchecked Sendable {
         try connection.withDatabase { db throws(PackError) in
             let ids = try PlaceLookup.categoryIDs(db)
             typealias P = PackSchema.POI
-            typealias A = PackSchema.POICategory
+            typealias PC = PackSchema.POICategory
             var tables = [(P.table, P.category)]
-            if try PlaceLookup.hasTable(db, A.table) { tables.append((A.table, A.category)) }
+            if try PlaceLookup.hasTable(db, PC.table) { tables.append((PC.table, PC.category)) }
             var out: [String: Int] = [:]
             for (table, category) in tables {
-                let stmt = try db.prepare("SELECT \(category), count(*) FROM \(table) GROUP BY \(category)")
-                while try stmt.step() { out[PlaceLookup.category(stmt, 0, ids: ids), default: 0] += Int(stmt.int64(1)) }
+                let stmt = try db.prepare(PackSchema.Query(
+                    "SELECT \(category), \(PackSchema.count) FROM \(table) GROUP BY \(category)",
+                    results: [category, PackSchema.count]))
+                while try stmt.step() { out[stmt[category].id(codes: ids), default: 0] += Int(stmt[PackSchema.count]) }
             }
             return out
         }

@@ -33,30 +33,30 @@ struct PlaceDirectory: Sendable {
         var named: Set<Int64> = []
         var importance: [Int64: Int] = [:]
         typealias P = PackSchema.POI
-        typealias S = PackSchema.Stop
-        let pois = try db.prepare("SELECT \(P.id), \(P.category), \(P.name) IS NOT NULL FROM \(P.table)")
+        typealias PN = PackSchema.POIName
+        typealias PC = PackSchema.POICategory
+        typealias ST = PackSchema.Stop
+        let pois = try db.prepare(P.select([P.id, P.category, P.name]))
         while try pois.step() {
-            let id = pois.int64(0)
-            categories[id] = [PlaceLookup.category(pois, 1, ids: codes)]
-            if pois.int64(2) != 0 { named.insert(id) }
+            let id = pois[P.id]
+            categories[id] = [pois[P.category].id(codes: codes)]
+            if !pois.isNull(P.name) { named.insert(id) }
         }
-        if try PlaceLookup.hasTable(db, PackSchema.POIName.table) {
-            let names = try db.prepare("SELECT DISTINCT \(PackSchema.POIName.poi) FROM \(PackSchema.POIName.table)")
-            while try names.step() { named.insert(names.int64(0)) }
+        if try PlaceLookup.hasTable(db, PN.table) {
+            let names = try db.prepare(PackSchema.Query("SELECT DISTINCT \(PN.poi) FROM \(PN.table)", results: [PN.poi]))
+            while try names.step() { named.insert(names[PN.poi]) }
         }
-        let stops = try db.prepare(
-            "SELECT \(S.id), \(S.locationType), coalesce(\(S.name), '') <> '' FROM \(S.table)")
+        let stops = try db.prepare(ST.select([ST.id, ST.locationType, ST.name]))
         while try stops.step() {
-            let id = stops.int64(0)
-            let type = stops.int64(1)
+            let id = stops[ST.id]
+            let type = Int64(stops[ST.locationType])
             categories[id] = [PlaceLookup.stopCategory(type)]
-            if stops.int64(2) != 0 { named.insert(id) }
+            if !(stops[ST.name] ?? "").isEmpty { named.insert(id) }
             if type == 1 { importance[id] = 0 } else if type == 2 { importance[id] = 2 }
         }
-        if try PlaceLookup.hasTable(db, PackSchema.POICategory.table) {
-            typealias A = PackSchema.POICategory
-            let also = try db.prepare("SELECT \(A.poi), \(A.category) FROM \(A.table)")
-            while try also.step() { categories[also.int64(0), default: []].append(PlaceLookup.category(also, 1, ids: codes)) }
+        if try PlaceLookup.hasTable(db, PC.table) {
+            let also = try db.prepare(PC.select([PC.poi, PC.category]))
+            while try also.step() { categories[also[PC.poi], default: []].append(also[PC.category].id(codes: codes)) }
         }
         var links: [Int64: Int64] = [:]
         for (poi, stop) in PackSchema.PlaceLink.decode(placeLinks ?? "") {
@@ -64,17 +64,18 @@ struct PlaceDirectory: Sendable {
             links[stop] = poi
         }
         var pairs = links.filter { !PackSchema.isStopID($0.key) }.map { ($0.key, $0.value) }
-        let sameStation = try db.prepare(PackSchema.PlaceLink.samePlaceAsParentQuery)
-        while try sameStation.step() { pairs.append((sameStation.int64(0), sameStation.int64(1))) }
+        typealias Link = PackSchema.PlaceLink
+        let sameStation = try db.prepare(Link.samePlaceAsParent)
+        while try sameStation.step() { pairs.append((sameStation[Link.platform], sameStation[Link.station])) }
         groups = PackSchema.PlaceLink.groups(pairs)
         var labels: [String: [String: String]] = [:]
         typealias C = PackSchema.Category
-        typealias L = PackSchema.CategoryLabel
-        let defaults = try db.prepare("SELECT \(C.id), \(C.label) FROM \(C.table)")
-        while try defaults.step() { labels[defaults.text(0) ?? "", default: [:]][defaultLocale] = defaults.text(1) ?? "" }
-        if try PlaceLookup.hasTable(db, L.table) {
-            let rows = try db.prepare("SELECT \(L.category), \(L.locale), \(L.label) FROM \(L.table)")
-            while try rows.step() { labels[rows.text(0) ?? "", default: [:]][rows.text(1) ?? ""] = rows.text(2) ?? "" }
+        typealias CL = PackSchema.CategoryLabel
+        let defaults = try db.prepare(C.select([C.id, C.label]))
+        while try defaults.step() { labels[defaults[C.id], default: [:]][defaultLocale] = defaults[C.label] }
+        if try PlaceLookup.hasTable(db, CL.table) {
+            let rows = try db.prepare(CL.select([CL.category, CL.locale, CL.label]))
+            while try rows.step() { labels[rows[CL.category], default: [:]][rows[CL.locale]] = rows[CL.label] }
         }
         // One index per category, from the rows of the whole index (so the same points, positions and order).
         var points: [String: [ProximityIndex.Point]] = [:]

@@ -15,13 +15,14 @@ final class PlaceLookup {
         var tags: [String: String]
         var stopID: String? = nil
         var also: [String] = []
+        var wheelchair: PackSchema.Wheelchair? = nil
     }
 
-    private var poiStatement: PackConnection.Statement?
-    private var namesStatement: PackConnection.Statement?
-    private var stopStatement: PackConnection.Statement?
+    private var poiStatement: PackConnection.Rows?
+    private var namesStatement: PackConnection.Rows?
+    private var stopStatement: PackConnection.Rows?
     /// `poi_category` rows of a POI; nil for packs written before the table existed.
-    private var alsoStatement: PackConnection.Statement?
+    private var alsoStatement: PackConnection.Rows?
     private var cache: [Int64: Details] = [:]
     private let cacheLimit: Int
     /// Category ids by code (`poi.category` is a code since format 3).
@@ -33,47 +34,34 @@ final class PlaceLookup {
     /// Prepares the lookups.
     /// - Parameter cacheLimit: How many places' details are kept (0 disables the cache).
     init(database db: PackConnection.Database, cacheLimit: Int) throws(PackError) {
-        typealias P = PackSchema.POI
-        typealias N = PackSchema.POIName
-        typealias A = PackSchema.POICategory
-        typealias S = PackSchema.Stop
+        typealias PN = PackSchema.POIName
+        typealias PC = PackSchema.POICategory
+        typealias ST = PackSchema.Stop
         self.cacheLimit = max(0, cacheLimit)
-        poiStatement = try db.prepare(
-            "SELECT \(P.lat), \(P.lon), \(P.category), \(P.name), \(P.tags) FROM \(P.table) WHERE \(P.id) = ?1", persistent: true)
-        namesStatement = try db.prepare(
-            "SELECT \(N.locale), \(N.name) FROM \(N.table) WHERE \(N.poi) = ?1", persistent: true)
+        typealias P = PackSchema.POI
+        poiStatement = try db.prepare(P.Row.byID(absent: P.missingColumns(in: db)), persistent: true)
+        namesStatement = try db.prepare(PN.select([PN.locale, PN.name], where: [PN.poi]), persistent: true)
         categoryIDs = try Self.categoryIDs(db)
-        if try Self.hasTable(db, A.table) {
-            alsoStatement = try db.prepare(
-                "SELECT \(A.category) FROM \(A.table) WHERE \(A.poi) = ?1 ORDER BY \(A.category)", persistent: true)
+        if try Self.hasTable(db, PC.table) {
+            alsoStatement = try db.prepare(PC.select([PC.category], where: [PC.poi], orderBy: [PC.category]), persistent: true)
         }
         stopStatement = try db.prepare(
-            "SELECT \(PackSchema.list([S.stopID, S.name, S.lat, S.lon, S.locationType])) FROM \(S.table) WHERE \(S.id) = ?1",
-            persistent: true)
+            ST.select([ST.stopID, ST.name, ST.lat, ST.lon, ST.locationType], where: [ST.id]), persistent: true)
     }
 
     /// Whether the pack has a table (older packs lack the ones added later in a format).
     static func hasTable(_ db: PackConnection.Database, _ name: String) throws(PackError) -> Bool {
-        let stmt = try db.prepare(PackSchema.tableCountQuery)
-        stmt.bind(1, name)
-        return try stmt.step() && stmt.int64(0) > 0
+        let stmt = try db.prepare(PackSchema.tableCount)
+        stmt.bind(PackSchema.tableName, name)
+        return try stmt.step() && stmt[PackSchema.count] > 0
     }
 
     /// Category ids in code order (``CityPackFormat/PackSchema/categoryCodesQuery``).
     static func categoryIDs(_ db: PackConnection.Database) throws(PackError) -> [String] {
-        let stmt = try db.prepare(PackSchema.categoryCodesQuery)
+        let stmt = try db.prepare(PackSchema.categoryCodesInOrder)
         var ids: [String] = []
-        while try stmt.step() { ids.append(stmt.text(0) ?? "") }
+        while try stmt.step() { ids.append(stmt[PackSchema.Category.id]) }
         return ids
-    }
-
-    /// The category of a `poi.category` value: a code (format 3) or the id itself (formats 1 and 2).
-    static func category(_ stmt: PackConnection.Statement, _ column: Int32, ids: [String]) -> String {
-        if stmt.isInteger(column) {
-            let code = stmt.int64(column)
-            return code >= 0 && code < Int64(ids.count) ? ids[Int(code)] : String(code)
-        }
-        return stmt.text(column) ?? ""
     }
 
     /// Drops the statements and the cache (on close).
@@ -104,6 +92,7 @@ final class PlaceLookup {
             id: id, osm: d.osm, name: name ?? directory?.label(d.category, locale: locale),
             category: d.category, lat: d.lat, lon: d.lon, distanceMetres: distance, names: d.names, tags: d.tags,
             kind: PackSchema.isStopID(id) ? .stop : .poi, stopID: d.stopID, alsoCategories: d.also)
+        result.wheelchair = d.wheelchair
         result.named = name != nil
         if let partner = directory?.links[id], let other = try details(partner) {
             result.linkedID = partner
@@ -134,53 +123,55 @@ final class PlaceLookup {
     private func poiDetails(_ id: Int64) throws(PackError) -> Details? {
         guard let poiStatement, let namesStatement else { throw PackError.closed }
         poiStatement.reset()
-        poiStatement.bind(1, id)
+        poiStatement.bind(PackSchema.POI.id, id)
         defer { poiStatement.reset() }
         guard try poiStatement.step() else { return nil }
-        guard let tags = PackSchema.decodeTags(poiStatement.text(4) ?? "") else {
+        let row = PackSchema.POI.Row(poiStatement)
+        guard let tags = PackSchema.decodeTags(row.tags) else {
             throw PackError.malformedData("poi \(id): tags are neither compact tags nor a JSON object of strings")
         }
         var details = Details(
-            osm: PackSchema.osmRef(id: id), lat: PackReader.degrees(poiStatement, 0),
-            lon: PackReader.degrees(poiStatement, 1), category: Self.category(poiStatement, 2, ids: categoryIDs),
-            name: poiStatement.isNull(3) ? nil : poiStatement.text(3),
-            names: [:], tags: tags)
+            osm: PackSchema.osmRef(id: id), lat: row.lat, lon: row.lon, category: row.category.id(codes: categoryIDs),
+            name: row.name, names: [:], tags: tags, wheelchair: row.wheelchair)
+        typealias PN = PackSchema.POIName
         namesStatement.reset()
-        namesStatement.bind(1, id)
+        namesStatement.bind(PN.poi, id)
         defer { namesStatement.reset() }
         while try namesStatement.step() {
-            if let locale = namesStatement.text(0), let name = namesStatement.text(1) { details.names[locale] = name }
+            if !namesStatement.isNull(PN.locale), !namesStatement.isNull(PN.name) {
+                details.names[namesStatement[PN.locale]] = namesStatement[PN.name]
+            }
         }
-        if let alsoStatement {
-            alsoStatement.reset()
-            alsoStatement.bind(1, id)
-            defer { alsoStatement.reset() }
-            while try alsoStatement.step() { details.also.append(Self.category(alsoStatement, 0, ids: categoryIDs)) }
-            details.also.sort()
-        }
+        details.also = try also(id)
         return details
     }
 
     /// A stop's row as details: no names per locale, no tags; the category from its GTFS location_type.
     private func stopDetails(_ id: Int64) throws(PackError) -> Details? {
         guard let stmt = stopStatement else { throw PackError.closed }
+        typealias ST = PackSchema.Stop
         stmt.reset()
-        stmt.bind(1, id)
+        stmt.bind(ST.id, id)
         defer { stmt.reset() }
         guard try stmt.step() else { return nil }
         var details = Details(
-            osm: "", lat: stmt.isNull(2) ? 0 : stmt.double(2), lon: stmt.isNull(3) ? 0 : stmt.double(3),
-            category: Self.stopCategory(stmt.int64(4)), name: stmt.isNull(1) ? nil : stmt.text(1), names: [:],
-            tags: [:], stopID: stmt.text(0))
+            osm: "", lat: stmt[ST.lat] ?? 0, lon: stmt[ST.lon] ?? 0, category: Self.stopCategory(Int64(stmt[ST.locationType])),
+            name: stmt[ST.name], names: [:], tags: [:], stopID: stmt.isNull(ST.stopID) ? nil : stmt[ST.stopID])
         // The categories of the modes serving the stop (`poi_category` rows of stop ids).
-        if let alsoStatement {
-            alsoStatement.reset()
-            alsoStatement.bind(1, id)
-            defer { alsoStatement.reset() }
-            while try alsoStatement.step() { details.also.append(Self.category(alsoStatement, 0, ids: categoryIDs)) }
-            details.also.sort()
-        }
+        details.also = try also(id)
         return details
+    }
+
+    /// The further categories of a POI or stop (`poi_category`), ascending; none in packs without the table.
+    private func also(_ id: Int64) throws(PackError) -> [String] {
+        guard let alsoStatement else { return [] }
+        typealias PC = PackSchema.POICategory
+        alsoStatement.reset()
+        alsoStatement.bind(PC.poi, id)
+        defer { alsoStatement.reset() }
+        var out: [String] = []
+        while try alsoStatement.step() { out.append(alsoStatement[PC.category].id(codes: categoryIDs)) }
+        return out.sorted()
     }
 
     /// `names[locale]`, then each shorter prefix of the tag (`zh-Hant-TW` → `zh-Hant` → `zh`), then the plain

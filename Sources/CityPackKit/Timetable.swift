@@ -81,114 +81,106 @@ package final class Timetable: Sendable {
 
     /// Reads the timetable; an empty one for packs without transit tables (format before 4).
     static func load(_ db: PackConnection.Database, meta: [String: String]) throws(PackError) -> Timetable {
-        typealias S = PackSchema.Stop
-        typealias L = PackSchema.Line
-        typealias T = PackSchema.Trip
-        typealias V = PackSchema.Service
-        typealias X = PackSchema.ServiceDate
-        typealias P = PackSchema.Pattern
-        typealias F = PackSchema.Frequency
-        typealias W = PackSchema.Footpath
-        let hasPatterns = try db.scalarInt(
-            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '\(P.table)'") > 0
+        typealias ST = PackSchema.Stop
+        typealias LN = PackSchema.Line
+        typealias TR = PackSchema.Trip
+        typealias SV = PackSchema.Service
+        typealias SD = PackSchema.ServiceDate
+        typealias PT = PackSchema.Pattern
+        typealias FQ = PackSchema.Frequency
+        typealias FP = PackSchema.Footpath
+        let hasPatterns = try PlaceLookup.hasTable(db, PT.table)
         var b = Builder()
-        func text(_ s: PackConnection.Statement, _ c: Int32) -> String? { s.isNull(c) ? nil : s.text(c) }
         // Format 4 has wheelchair columns; older packs have no timetable either.
-        let stopWheelchair = hasPatterns ? S.wheelchair.name : "NULL"
-        let tripWheelchair = hasPatterns ? T.wheelchair.name : "NULL"
-        let stops = try db.prepare(
-            "SELECT \(PackSchema.list([S.id, S.feed, S.stopID, S.name, S.lat, S.lon, S.locationType, S.parent])), "
-                + "\(stopWheelchair) FROM \(S.table) ORDER BY \(S.id)")
+        let stops = try db.prepare(ST.select(
+            [ST.id, ST.feed, ST.stopID, ST.name, ST.lat, ST.lon, ST.locationType, ST.parent, ST.wheelchair],
+            orderBy: [ST.id], absent: hasPatterns ? [] : [ST.wheelchair]))
         var stopIndex: [Int64: Int32] = [:]
         var parents: [Int64?] = []
         while try stops.step() {
-            stopIndex[stops.int64(0)] = Int32(b.stopPackID.count)
-            b.stopPackID.append(stops.int64(0))
-            b.stopFeed.append(Int32(stops.int64(1)))
-            b.stopCode.append(stops.text(2) ?? "")
-            b.stopName.append(text(stops, 3))
-            b.stopLat.append(stops.isNull(4) ? nil : stops.double(4))
-            b.stopLon.append(stops.isNull(5) ? nil : stops.double(5))
-            b.stopLocationType.append(Int8(truncatingIfNeeded: stops.int64(6)))
-            parents.append(stops.isNull(7) ? nil : stops.int64(7))
-            b.stopWheelchair.append(stops.isNull(8) ? 0 : Int8(truncatingIfNeeded: stops.int64(8)))
+            stopIndex[stops[ST.id]] = Int32(b.stopPackID.count)
+            b.stopPackID.append(stops[ST.id])
+            b.stopFeed.append(Int32(stops[ST.feed]))
+            b.stopCode.append(stops[ST.stopID])
+            b.stopName.append(stops[ST.name])
+            b.stopLat.append(stops[ST.lat])
+            b.stopLon.append(stops[ST.lon])
+            b.stopLocationType.append(Int8(truncatingIfNeeded: stops[ST.locationType]))
+            parents.append(stops[ST.parent])
+            b.stopWheelchair.append(Int8(truncatingIfNeeded: stops[ST.wheelchair] ?? 0))
         }
         b.stopParent = parents.map { $0.flatMap { stopIndex[$0] } ?? -1 }
         let lines = try db.prepare(
-            "SELECT \(PackSchema.list([L.id, L.routeID, L.shortName, L.longName, L.type, L.colour, L.textColour])) "
-                + "FROM \(L.table) ORDER BY \(L.id)")
+            LN.select([LN.id, LN.routeID, LN.shortName, LN.longName, LN.type, LN.colour, LN.textColour], orderBy: [LN.id]))
         var lineIndex: [Int64: Int32] = [:]
         while try lines.step() {
-            lineIndex[lines.int64(0)] = Int32(b.lineRouteID.count)
-            b.lineRouteID.append(lines.text(1) ?? "")
-            b.lineShortName.append(text(lines, 2))
-            b.lineLongName.append(text(lines, 3))
-            b.lineType.append(Int(lines.int64(4)))
-            b.lineColour.append(text(lines, 5))
-            b.lineTextColour.append(text(lines, 6))
+            lineIndex[lines[LN.id]] = Int32(b.lineRouteID.count)
+            b.lineRouteID.append(lines[LN.routeID])
+            b.lineShortName.append(lines[LN.shortName])
+            b.lineLongName.append(lines[LN.longName])
+            b.lineType.append(lines[LN.type])
+            b.lineColour.append(lines[LN.colour])
+            b.lineTextColour.append(lines[LN.textColour])
         }
-        let services = try db.prepare(
-            "SELECT \(V.id), \(V.startDate), \(V.endDate), \(V.days) FROM \(V.table) ORDER BY \(V.id)")
+        let services = try db.prepare(SV.select([SV.id, SV.startDate, SV.endDate, SV.days], orderBy: [SV.id]))
         var serviceIndex: [Int64: Int32] = [:]
         while try services.step() {
-            serviceIndex[services.int64(0)] = Int32(b.serviceStart.count)
-            b.serviceStart.append(services.isNull(1) ? nil : Int(services.int64(1)))
-            b.serviceEnd.append(services.isNull(2) ? nil : Int(services.int64(2)))
-            b.serviceDays.append(services.isNull(3) ? nil : Int(services.int64(3)))
+            serviceIndex[services[SV.id]] = Int32(b.serviceStart.count)
+            b.serviceStart.append(services[SV.startDate])
+            b.serviceEnd.append(services[SV.endDate])
+            b.serviceDays.append(services[SV.days])
         }
         b.serviceExceptions = Array(repeating: [:], count: b.serviceStart.count)
-        let dates = try db.prepare("SELECT \(X.service), \(X.date), \(X.type) FROM \(X.table)")
+        let dates = try db.prepare(SD.select([SD.service, SD.date, SD.type]))
         while try dates.step() {
-            guard let service = serviceIndex[dates.int64(0)] else { continue }
-            b.serviceExceptions[Int(service)][Int(dates.int64(1))] = Int(dates.int64(2))
+            guard let service = serviceIndex[dates[SD.service]] else { continue }
+            b.serviceExceptions[Int(service)][dates[SD.date]] = dates[SD.type]
         }
-        let trips = try db.prepare(
-            "SELECT \(T.id), \(T.tripID), \(T.line), \(T.service), \(T.headsign), \(tripWheelchair) FROM \(T.table) "
-                + "ORDER BY \(T.id)")
+        let trips = try db.prepare(TR.select(
+            [TR.id, TR.tripID, TR.line, TR.service, TR.headsign, TR.wheelchair], orderBy: [TR.id],
+            absent: hasPatterns ? [] : [TR.wheelchair]))
         var tripIndex: [Int64: Int32] = [:]
         while try trips.step() {
-            guard let line = lineIndex[trips.int64(2)], let service = serviceIndex[trips.int64(3)] else { continue }
-            tripIndex[trips.int64(0)] = Int32(b.tripCode.count)
-            b.tripCode.append(trips.text(1) ?? "")
+            guard let line = lineIndex[trips[TR.line]], let service = serviceIndex[trips[TR.service]] else { continue }
+            tripIndex[trips[TR.id]] = Int32(b.tripCode.count)
+            b.tripCode.append(trips[TR.tripID])
             b.tripLine.append(line)
             b.tripService.append(service)
-            b.tripHeadsign.append(text(trips, 4))
-            b.tripWheelchair.append(trips.isNull(5) ? 0 : Int8(truncatingIfNeeded: trips.int64(5)))
+            b.tripHeadsign.append(trips[TR.headsign])
+            b.tripWheelchair.append(Int8(truncatingIfNeeded: trips[TR.wheelchair] ?? 0))
         }
         if hasPatterns {
-            let rows = try db.prepare(P.allQuery)
+            let rows = try db.prepare(PT.all)
             while try rows.step() {
-                let flags = rows.int64(1)
-                guard let stopIDs = TimetableCoding.decodeVarints(rows.blob(2)).map(TimetableCoding.sums),
-                    let tripIDs = TimetableCoding.decodeVarints(rows.blob(3)).map(TimetableCoding.sums),
-                    let numbers = TimetableCoding.decodeVarints(rows.blob(4)),
+                let flags = rows[PT.flags]
+                guard let stopIDs = TimetableCoding.decodeVarints(rows[PT.stops]).map(TimetableCoding.sums),
+                    let tripIDs = TimetableCoding.decodeVarints(rows[PT.trips]).map(TimetableCoding.sums),
+                    let numbers = TimetableCoding.decodeVarints(rows[PT.times]),
                     let times = TimetableCoding.decodeTimes(numbers, stopCount: stopIDs.count),
                     times.arrivals.count == stopIDs.count * tripIDs.count
-                else { throw PackError.notAPack(path: "pattern \(rows.int64(0))", message: "damaged pattern row") }
+                else { throw PackError.notAPack(path: "pattern \(rows[PT.id])", message: "damaged pattern row") }
                 b.addPattern(
                     stops: stopIDs.map { stopIndex[$0] ?? -1 }, trips: tripIDs.map { tripIndex[$0] ?? -1 },
                     arrivals: times.arrivals, departures: times.departures,
-                    through: flags & P.throughFlag != 0, frequency: flags & P.frequencyFlag != 0)
+                    through: flags & PT.throughFlag != 0, frequency: flags & PT.frequencyFlag != 0)
             }
-            let footpaths = try db.prepare(W.allQuery)
+            let footpaths = try db.prepare(FP.all)
             b.footpaths = Array(repeating: [], count: b.stopPackID.count)
             b.sameStopChange = Array(repeating: nil, count: b.stopPackID.count)
             while try footpaths.step() {
-                guard let from = stopIndex[footpaths.int64(0)], let to = stopIndex[footpaths.int64(1)] else { continue }
-                let seconds = footpaths.isNull(3) ? nil : Int32(footpaths.int64(3))
+                guard let from = stopIndex[footpaths[FP.from]], let to = stopIndex[footpaths[FP.to]] else { continue }
+                let seconds = footpaths[FP.seconds].map { Int32($0) }
                 if from == to {
                     b.sameStopChange[Int(from)] = seconds
                 } else {
-                    b.footpaths[Int(from)].append(Footpath(to: to, metres: Int32(footpaths.int64(2)), seconds: seconds))
+                    b.footpaths[Int(from)].append(Footpath(to: to, metres: Int32(footpaths[FP.metres]), seconds: seconds))
                 }
             }
         }
-        let windows = try db.prepare(
-            "SELECT \(F.trip), \(F.start), \(F.end), \(F.headway) FROM \(F.table) ORDER BY \(F.trip), \(F.start)")
+        let windows = try db.prepare(FQ.select([FQ.trip, FQ.start, FQ.end, FQ.headway], orderBy: [FQ.trip, FQ.start]))
         while try windows.step() {
-            guard let trip = tripIndex[windows.int64(0)] else { continue }
-            b.frequencies[trip, default: []].append(
-                (Int(windows.int64(1)), Int(windows.int64(2)), Int(windows.int64(3))))
+            guard let trip = tripIndex[windows[FQ.trip]] else { continue }
+            b.frequencies[trip, default: []].append((windows[FQ.start], windows[FQ.end], windows[FQ.headway]))
         }
         b.maxSeconds = meta[PackSchema.MetaKey.transitMaxSeconds].flatMap { Int($0) } ?? 0
         b.timezones = (meta[PackSchema.MetaKey.transitTimezones] ?? "").split(separator: ",").map(String.init)

@@ -729,6 +729,7 @@ export class CityPack {
       named: name != null,
       category: places.category[i],
       also: places.also[id] ?? null,
+      wheelchair: places.wheelchair?.[i] ?? null,
       linked_id: null,
       lat: places.lat[i],
       lon: places.lon[i],
@@ -1193,7 +1194,7 @@ function parseJSON(text, path) {
 function assemblePlaces(head, chunks) {
   const out = {
     format: head.format, city: head.city, defaultLocale: head.defaultLocale, locales: head.locales, precision: head.precision,
-    cells: [], counts: [], id: [], lat: [], lon: [], osm: [], category: [], name: [], names: [], tags: [], stopId: [], also: {},
+    cells: [], counts: [], id: [], lat: [], lon: [], osm: [], category: [], name: [], names: [], tags: [], stopId: [], wheelchair: [], also: {},
     tokens: [], terms: [], labels: head.labels ?? {}, links: {}, groups: {},
   };
   const tagKeys = head.tagKeys ?? {};
@@ -1248,6 +1249,7 @@ function assemblePlaces(head, chunks) {
       }
       out.tags.push(tags);
       out.stopId.push(c.stopId?.[i] ?? null);
+      out.wheelchair.push(c.wheelchair?.[i] ?? null);
       out.tokens.push(c.tokens[i]);
       out.terms.push(c.terms[i]);
     }
@@ -1315,6 +1317,8 @@ function loadPlaces(json) {
     names: json.names,
     tags: json.tags,
     stopId: json.stopId,
+    // OSM wheelchair (yes, limited, no) by row; absent in older packs.
+    wheelchair: json.wheelchair ?? [],
     // Further categories by POI id (a bank with a cash machine: ['atm']) and stops' modes; absent in older packs.
     also: json.also ?? {},
     // The rows' search columns (format 2), for the search part.

@@ -225,6 +225,8 @@ enum PlaceOutput {
         var category: String
         /// Further categories; absent when none.
         var also: [String]?
+        /// `yes`, `limited` or `no`; absent when unknown.
+        var wheelchair: String?
         /// The other id of a linked pair (stop and OSM feature of the same place); absent when none.
         var linked_id: Int64?
         var lat: Double
@@ -237,6 +239,7 @@ enum PlaceOutput {
             Row(
                 id: $0.id, kind: $0.kind.rawValue, osm: $0.osm, stop_id: $0.stopID, name: $0.name, named: $0.named,
                 category: $0.category, also: $0.alsoCategories.isEmpty ? nil : $0.alsoCategories,
+                wheelchair: $0.wheelchair?.rawValue,
                 linked_id: $0.linkedID, lat: $0.lat, lon: $0.lon,
                 distance_m: $0.distanceMetres.map { ($0 * 100).rounded() / 100 })
         }
@@ -251,7 +254,8 @@ enum PlaceOutput {
             var text = ""
             for r in results {
                 let distance = r.distanceMetres.map { String(format: "%7.1f m  ", $0) } ?? ""
-                text += "\(distance)\(r.category.padding(toLength: 16, withPad: " ", startingAt: 0)) \(r.name ?? "(no name)")  [\(r.kind == .stop ? "stop " + (r.stopID ?? "") : r.osm)] \(r.lat + 0.0),\(r.lon + 0.0)\n"
+                text += "\(distance)\(r.category.padding(toLength: 16, withPad: " ", startingAt: 0)) \(r.name ?? "(no name)")  [\(r.kind == .stop ? "stop " + (r.stopID ?? "") : r.osm)] \(r.lat + 0.0),\(r.lon + 0.0)"
+                    + (r.wheelchair.map { " wheelchair=\($0.rawValue)" } ?? "") + "\n"
             }
             if results.isEmpty { text = "no results\n" }
             Terminal.out(text)

@@ -1,0 +1,70 @@
+import CityPackStorage
+
+extension PackSchema.POI {
+    /// A `poi` row as both readers take it (the pack reader's place details, the web writer's places): the one
+    /// place its columns turn into Swift values. A new per-POI column is a property here and a line in
+    /// ``init(_:)``; ``query(absent:)`` and ``byID(absent:)`` select it because they are built from ``columns``, as
+    /// NULL from packs written before the column existed.
+    public struct Row: Sendable, Hashable {
+        /// `poi.id`: ``PackSchema/stableID``-style `osmId × 4 + kind`.
+        public var id: Int64
+        /// Degrees.
+        public var lat: Double
+        /// Degrees.
+        public var lon: Double
+        /// The category as stored (a code, or the id in formats 1 and 2).
+        public var category: PackSchema.CategoryValue
+        /// The plain `name` tag.
+        public var name: String?
+        /// `poi.tags` as stored (``PackSchema/decodeTags(_:)`` reads it).
+        public var tags: String
+        /// Wheelchair access (OSM `wheelchair`); nil when unknown.
+        public var wheelchair: PackSchema.Wheelchair?
+
+        /// The row's columns, in SELECT order.
+        public static let columns: [any PackSchema.AnyColumn] = PackSchema.POI.columns
+
+        /// Every row, in no particular order.
+        /// - Parameter absent: Columns the pack lacks (``PackSchema/TableSchema/missingColumns(in:)``): read as NULL.
+        public static func query(absent: [any PackSchema.AnyColumn] = []) -> PackSchema.Query {
+            PackSchema.POI.select(columns, absent: absent)
+        }
+
+        /// The row of the id bound to ``PackSchema/POI/id``.
+        /// - Parameter absent: Columns the pack lacks (``PackSchema/TableSchema/missingColumns(in:)``): read as NULL.
+        public static func byID(absent: [any PackSchema.AnyColumn] = []) -> PackSchema.Query {
+            PackSchema.POI.select(columns, where: [PackSchema.POI.id], absent: absent)
+        }
+
+        /// The current row of a ``query(absent:)`` or ``byID(absent:)`` statement.
+        package init<F>(_ row: PackStatement<F>) {
+            typealias P = PackSchema.POI
+            id = row[P.id]
+            lat = row[P.lat].degrees
+            lon = row[P.lon].degrees
+            category = row[P.category]
+            name = row[P.name]
+            tags = row[P.tags]
+            wheelchair = row[P.wheelchair].flatMap(PackSchema.Wheelchair.init(rawValue:))
+        }
+    }
+}
+
+extension PackSchema {
+    /// Wheelchair access of a place, as OSM's `wheelchair` tag says it (`poi.wheelchair`).
+    public enum Wheelchair: String, Sendable, Codable, Hashable, CaseIterable {
+        /// `wheelchair=yes`: fully accessible.
+        case yes
+        /// `wheelchair=limited`: partly accessible.
+        case limited
+        /// `wheelchair=no`: not accessible.
+        case no
+
+        /// The value of an OSM `wheelchair` tag; nil when absent or any other value (`designated`, `Yes`, typos),
+        /// which the pack stores as NULL.
+        public init?(tag: String?) {
+            guard let tag, let value = Wheelchair(rawValue: tag) else { return nil }
+            self = value
+        }
+    }
+}
