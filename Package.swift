@@ -20,8 +20,10 @@ import PackageDescription
 //   - CityPackStorage: the wrapper over zlib (ZlibStream: the gzip a pack ships in, PBF blobs, zip entries). Kept
 //     apart from CityPackFormat because the readers of inputs (Ingest) and the tooling need it without the pack
 //     format's meaning, and apart from CityPackSupport because it links a C library.
-//   - CityPackSQLite (on CityPackStorage and CityPackSupport): the wrapper over SQLite (the pack database) and
-//     DatabasePages, the page statistics behind PackSizes. Only the pack's writer and readers use it.
+//   - CityPackSQLite (on CityPackFormat, CityPackStorage and CityPackSupport): the wrapper over SQLite (the pack
+//     database), DatabasePages (the page statistics behind PackSizes), and PackStatement + ColumnValue: the pack's
+//     columns (declared once in CityPackFormat's PackSchema with their Swift types) bound and read by column.
+//     Only the pack's writer and readers use it.
 //   CityPackFormat (the pack format: schema, manifest, catalog, signatures, geohash proximity index, sizes, delta,
 //   web flavour) stands on CityPackGeometry (re-exported) and CityPackSupport and links no C library; CityPackEmit
 //   (the writer) and CityPackKit (the app-side reader, which re-exports CityPackFormat) add CityPackSQLite.
@@ -56,7 +58,7 @@ let package = Package(
 
         .target(name: "CityPackSupport", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "CityPackStorage", dependencies: ["CCityPackZlib"]),
-        .target(name: "CityPackSQLite", dependencies: ["CityPackStorage", "CityPackSupport", "CCityPackSQLite"]),
+        .target(name: "CityPackSQLite", dependencies: ["CityPackFormat", "CityPackStorage", "CityPackSupport", "CCityPackSQLite"]),
         .target(name: "CityPackDiagnostics", dependencies: ["CityPackSupport"]),
         .target(name: "CityPackGeometry"),
         .target(name: "CityPackModel", dependencies: ["CityPackDiagnostics", "CityPackGeometry", "CityPackSupport"]),

@@ -1,5 +1,6 @@
 import CityPackFormat
 import CityPackModel
+import CityPackSQLite
 
 /// Writes the transit tables of ``PackSchema`` (stops, stop buckets, lines, services, trips, patterns,
 /// frequencies, footpaths) for validated GTFS feeds, and collects the `search` rows of stops.

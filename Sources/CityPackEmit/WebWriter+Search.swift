@@ -1,4 +1,5 @@
 import CityPackFormat
+import CityPackSQLite
 import CityPackStorage
 import CityPackSupport
 import Foundation

@@ -1,5 +1,3 @@
-import CityPackStorage
-
 extension PackSchema.POI {
     /// A `poi` row as both readers take it (the pack reader's place details, the web writer's places): the one
     /// place its columns turn into Swift values. A new per-POI column is a property here and a line in
@@ -36,16 +34,16 @@ extension PackSchema.POI {
             PackSchema.POI.select(columns, where: [PackSchema.POI.id], absent: absent)
         }
 
-        /// The current row of a ``query(absent:)`` or ``byID(absent:)`` statement.
-        package init<F>(_ row: PackStatement<F>) {
-            typealias P = PackSchema.POI
-            id = row[P.id]
-            lat = row[P.lat].degrees
-            lon = row[P.lon].degrees
-            category = row[P.category]
-            name = row[P.name]
-            tags = row[P.tags]
-            wheelchair = row[P.wheelchair].flatMap(PackSchema.Wheelchair.init(rawValue:))
+        /// A row of these values (``init(_:)`` in CityPackSQLite reads one from a statement).
+        public init(id: Int64, lat: Double, lon: Double, category: PackSchema.CategoryValue, name: String?, tags: String,
+                    wheelchair: PackSchema.Wheelchair?) {
+            self.id = id
+            self.lat = lat
+            self.lon = lon
+            self.category = category
+            self.name = name
+            self.tags = tags
+            self.wheelchair = wheelchair
         }
     }
 }

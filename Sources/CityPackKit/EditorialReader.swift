@@ -1,4 +1,5 @@
 import CityPackFormat
+import CityPackSQLite
 import Foundation
 
 /// The editorial side of a pack: problem cards, their situations and actions, curated walking routes and the UI

@@ -1,4 +1,5 @@
 import CityPackFormat
+import CityPackSQLite
 import Foundation
 
 /// What changed between two packs of a city: POIs added, removed, moved (more than ``movedThreshold`` metres),

@@ -1,4 +1,5 @@
 import CityPackFormat
+import CityPackSQLite
 import Foundation
 
 /// Reads a CityPack pack: proximity queries, full-text search and POI details, as an app does offline; its

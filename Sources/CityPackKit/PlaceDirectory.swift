@@ -1,4 +1,5 @@
 import CityPackFormat
+import CityPackSQLite
 import Foundation
 
 /// What search, nearby and listings know of every place without SQL, loaded once at open: each place's categories

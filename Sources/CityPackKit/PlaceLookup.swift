@@ -1,4 +1,5 @@
 import CityPackFormat
+import CityPackSQLite
 import Foundation
 
 /// POI and stop details by id, with a cache: what `nearby`, `search`, `poi(id:)`, `stop(id:)` and walking-route

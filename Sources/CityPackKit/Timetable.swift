@@ -1,4 +1,5 @@
 import CityPackFormat
+import CityPackSQLite
 
 /// A pack's whole timetable in memory, read once from `stop`, `line`, `trip`, `service`, `service_date`,
 /// `pattern`, `frequency` and `footpath` (format 4): what departure boards and the journey planner scan.

@@ -1,5 +1,6 @@
 import CityPackFormat
 import CityPackModel
+import CityPackSQLite
 import CityPackTestSupport
 import Foundation
 import Testing

@@ -1,4 +1,4 @@
-import CityPackStorage
+import CityPackSQLite
 import CityPackTestSupport
 import Foundation
 import Testing

@@ -1,4 +1,4 @@
-import CityPackStorage
+import CityPackFormat
 
 // How the Swift types of pack columns bind and read (``ColumnValue``): integers, reals, text, BLOBs, flags, their
 // optionals (NULL), and the two stored encodings of `poi` (``PackSchema/StoredDegrees``,
@@ -44,35 +44,6 @@ extension Optional: ColumnValue where Wrapped: ColumnValue {
     }
     package func bind<F>(_ s: SQLiteStatement<F>, at i: Int32) {
         if let self { self.bind(s, at: i) } else { s.bind(i, nil as Int64?) }
-    }
-}
-
-extension PackSchema {
-    /// A coordinate in degrees as `poi.lat` / `poi.lon` store it: an INTEGER of degrees × 10⁷ when that is exact
-    /// (``storedDegrees(_:)``), else the REAL. Reads either.
-    public struct StoredDegrees: Sendable, Hashable {
-        /// Degrees.
-        public var degrees: Double
-
-        /// A coordinate of `degrees`.
-        public init(_ degrees: Double) { self.degrees = degrees }
-    }
-
-    /// `poi.category` and `poi_category.category`: the category's code (format 3 on, ``categoryCodesQuery``) or,
-    /// in formats 1 and 2 and for a category the pack does not list, its id as TEXT.
-    public enum CategoryValue: Sendable, Hashable {
-        /// A code of ``categoryCodesQuery``.
-        case code(Int64)
-        /// The category id itself.
-        case id(String)
-
-        /// The category id: `ids[code]` (ids in code order), the code's digits when out of range, or the id.
-        public func id(codes ids: [String]) -> String {
-            switch self {
-            case .code(let code): code >= 0 && code < Int64(ids.count) ? ids[Int(code)] : String(code)
-            case .id(let id): id
-            }
-        }
     }
 }
 
