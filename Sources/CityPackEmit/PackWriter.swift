@@ -64,12 +64,14 @@ enum PackWriter {
         for category in categories {
             categoryInsert.bind(1, category.id)
             categoryInsert.bind(2, category.priority)
-            categoryInsert.bind(3, category.labels[city.defaultLocale] ?? category.labels["en"] ?? category.id)
+            let defaultLabel = category.labels[city.defaultLocale] ?? category.labels["en"] ?? category.id
+            categoryInsert.bind(3, defaultLabel)
             try categoryInsert.run()
-            // Labels in the city's locales and in English, as search terms (an app shows the pack in those; the
-            // default locale's label is `category.label`): an unnamed place is described by its category's label.
+            // Labels in the city's locales and in English (an app shows the pack in those): an unnamed place is
+            // described by its category's label. A label equal to `category.label` is not stored: readers fall
+            // back to it (the default locale's) for a locale without a row, so the answer is the same.
             for (locale, label) in category.labels.sorted(by: { $0.key < $1.key })
-            where city.locales.contains(locale) || locale == "en" {
+            where (city.locales.contains(locale) || locale == "en") && label != defaultLabel {
                 labelInsert.bind(1, category.id)
                 labelInsert.bind(2, locale)
                 labelInsert.bind(3, label)
@@ -135,7 +137,13 @@ enum PackWriter {
         try writeSearch(searchDocuments, db: db)
         try db.exec(PackSchema.Search.optimize)
         try writeCategoryTerms(categories, locales: city.locales, db: db)
-        try writeLinks(pois: pois, stops: transit.places, db: db)
+        // Each stop with the modes serving it: a feature merges only with a stop of a compatible mode.
+        let linkable = transit.places.map { stop in
+            var stop = stop
+            stop.modes = stopModes[stop.id] ?? []
+            return stop
+        }
+        try writeLinks(pois: pois, stops: linkable, db: db)
         try db.exec("COMMIT")
         try db.exec("VACUUM")
     }
@@ -230,14 +238,16 @@ enum PackWriter {
     }
 
     /// Writes ``PackSchema/MetaKey/categoryTerms``: each category's terms (``searchTerms(for:locales:)``), folded
-    /// as `search` is.
+    /// as `search` is, that the readers' built-in ``CategoryWords`` lack (nothing for the default templates' own
+    /// categories: readers know their words in every locale; the key is absent when no term is left).
     static func writeCategoryTerms(_ categories: [PackCategory], locales: [String], db: Database) throws(EmitError) {
+        func key(_ term: String) -> String { CJKBigrams.expand(SearchFold.apply(term)) }
         var rows: [(category: String, terms: [String])] = []
         for category in categories {
-            var seen: Set<String> = []
+            var seen = Set((CategoryWords.byCategory[category.id] ?? []).map { key($0).lowercased() })
             var terms: [String] = []
             for term in searchTerms(for: category, locales: locales).components(separatedBy: " | ") {
-                let folded = CJKBigrams.expand(SearchFold.apply(term))
+                let folded = key(term)
                 guard !folded.isEmpty, !folded.contains(where: { $0 == "\u{1E}" || $0 == "\u{1F}" }),
                     seen.insert(folded.lowercased()).inserted
                 else { continue }
@@ -245,6 +255,7 @@ enum PackWriter {
             }
             if !terms.isEmpty { rows.append((category.id, terms)) }
         }
+        guard !rows.isEmpty else { return }
         try insertMeta([(PackSchema.MetaKey.categoryTerms, PackSchema.CategoryTerm.encode(rows))], db: db)
     }
 

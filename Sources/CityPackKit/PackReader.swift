@@ -72,8 +72,10 @@ public final class PackReader: @unchecked Sendable {
     let places: PlaceLookup
     let directory: PlaceDirectory
     var searchStatement: PackConnection.Statement?
-    /// `category_term` lookups; nil for packs without the table.
+    /// `category_term` lookups, prepared by the first category query (``prepareCategoryTerms(_:)``).
     var categoryStatement: PackConnection.Statement?
+    /// Meta `category_terms` (the words ``CityPackFormat/CategoryWords`` lacks), until the first category query.
+    var categoryTermsMeta: String?
 
     // MARK: - Opening
 
@@ -137,17 +139,7 @@ public final class PackReader: @unchecked Sendable {
                 placeLinks: values[PackSchema.MetaKey.placeLinks])
             places.directory = directory
             searchStatement = try db.prepare(PackSchema.Search.matchQuery, persistent: true)
-            if let terms = values[PackSchema.MetaKey.categoryTerms] {
-                // The category words into a TEMP FTS5 table (writable on a read-only connection), folded by SQLite.
-                try db.exec(PackSchema.CategoryTerm.create)
-                let insert = try db.prepare(PackSchema.CategoryTerm.insert)
-                for row in PackSchema.CategoryTerm.decode(terms) {
-                    insert.bind(1, PackSchema.CategoryTerm.stored(row.term))
-                    insert.bind(2, row.category)
-                    try insert.run()
-                }
-                categoryStatement = try db.prepare(PackSchema.CategoryTerm.matchQuery, persistent: true)
-            }
+            categoryTermsMeta = values[PackSchema.MetaKey.categoryTerms]
         } catch {
             if error.isManifestMismatch { throw error }
             throw PackError.notAPack(path: file.path, message: "\(error)")

@@ -13,7 +13,7 @@ enum PreviewPath: Equatable {
     case page
     case pageScript
     /// A module of the web reader beside `clients/web/citypack.js`: `citypack.js` itself or what it imports
-    /// (`journeys.js`), by file name.
+    /// (`journeys.js`, `category-words.js`), by file name.
     case reader(String)
     case state
     case events
@@ -40,7 +40,7 @@ enum PreviewPath: Equatable {
         switch decoded {
         case "/", "/index.html": self = .page; return
         case "/preview.js": self = .pageScript; return
-        case "/citypack.js", "/journeys.js": self = .reader(String(decoded.dropFirst())); return
+        case "/citypack.js", "/journeys.js", "/category-words.js": self = .reader(String(decoded.dropFirst())); return
         case "/state.json": self = .state; return
         case "/events": self = .events; return
         default: break
