@@ -86,7 +86,8 @@ enum PlaceMerge {
     static let abbreviations: [String: String] = [
         "p.za": "piazza", "p.zza": "piazza", "p.le": "piazzale", "p.zale": "piazzale", "p.ta": "porta", "v.le": "viale",
         "c.so": "corso", "l.go": "largo", "v.lo": "vicolo", "f.s.": "fs", "str.": "strasse", "st.": "street",
-        "av.": "avenue", "ave.": "avenue", "pl.": "place",
+        "av.": "avenue", "ave.": "avenue", "pl.": "place", "ste": "sainte", "ste.": "sainte", "sta.": "santa",
+        "sto.": "santo",
     ]
 
     /// The folded words of a name: lower-cased, without diacritics, ``SearchFold``ed, ``abbreviations`` expanded,
