@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { openPack, searchWords } from '../citypack.js';
+import { CATEGORY_WORDS } from '../category-words.js';
 import { NEAREST_WORDS, buildCity, fileFetch, needsSharedData, pooled, random, randomPoints, swiftQuery } from '../test-support/support.mjs';
 
 const WIDTH = 2; // concurrent citypack processes
@@ -360,4 +361,21 @@ test('places(in:) agrees with Swift on Monaco (query --in: boxes, categories, pa
 test('places(in:) agrees with Swift on Liechtenstein and Milan (linked pairs folded)', { skip: needsSharedData }, async (t) => {
   await boxAgreement(t, 'vaduz', ['en', 'de'], 3221);
   await boxAgreement(t, 'milan', ['en', 'it'], 3222);
+});
+
+test('category words of every locale agree with Swift on Monaco (80 drawn from category-words.js)', async (t) => {
+  const built = buildCity('monaco');
+  const pack = await openPack(fileFetch, built.manifestURL, { parts: ['places', 'search'] });
+  const words = CATEGORY_WORDS.split('\n').flatMap((line) => line.split('\t')[1].split('|'));
+  const rand = random(3230);
+  const [lat, lon] = [43.7384, 7.4246];
+  const cases = Array.from({ length: 80 }, () => words[Math.floor(rand() * words.length)]).map((word) => ({
+    args: ['--search', word, '--near', `${lat},${lon}`, '--limit', '3'],
+    js: () => pack.search(word, undefined, { near: [lat, lon], limit: 3 }),
+  }));
+  const swift = await pooled(cases, WIDTH, (c) => swiftQuery(built.database, c.args));
+  const pairs = cases.map((c, i) => ({ label: `monaco ${c.args.join(' ')}`, js: { results: c.js() }, swift: swift[i] }));
+  const found = pairs.filter((p) => p.swift.results.length > 0).length;
+  assert.ok(found >= pairs.length / 2, `only ${found} of ${pairs.length} words find places`);
+  agree(t, 'category words monaco', pairs);
 });
