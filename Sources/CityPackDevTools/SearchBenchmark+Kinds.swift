@@ -13,23 +13,29 @@ extension SearchBenchmark {
         package var p95Nanoseconds: Double
     }
 
+    /// `count` random points in the pack's box (the whole world without one), from a fixed seed.
+    static func randomPoints(_ reader: PackReader, count: Int, seed start: UInt64) -> [Coordinate] {
+        let box = (reader.meta.values[PackSchema.MetaKey.bbox] ?? "").split(separator: ",").compactMap { Double($0) }
+        let (minLon, minLat, maxLon, maxLat) = box.count == 4 ? (box[0], box[1], box[2], box[3]) : (-180, -90, 180, 90)
+        var seed = start
+        func next() -> Double {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(seed >> 11) / Double(1 << 53)
+        }
+        return (0..<count).map { _ in Coordinate(lat: minLat + next() * (maxLat - minLat), lon: minLon + next() * (maxLon - minLon)) }
+    }
+
     /// Times category search near a point (`toilet`), name search near a point (a word of a place's name, its
     /// first three letters as a prefix), nearby by category (500 m, `restaurant`), nearby (100 m) and places in a
     /// box of ±0.005° around the point, at `points` random points of the pack's box (a fixed seed).
     /// - Throws: What the reader throws.
     package static func kinds(_ reader: PackReader, points: Int = 300) throws(PackError) -> [Kind] {
-        let box = (reader.meta.values[PackSchema.MetaKey.bbox] ?? "").split(separator: ",").compactMap { Double($0) }
-        let (minLon, minLat, maxLon, maxLat) = box.count == 4 ? (box[0], box[1], box[2], box[3]) : (-180, -90, 180, 90)
-        var seed: UInt64 = 0x3295
-        func next() -> Double {
-            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Double(seed >> 11) / Double(1 << 53)
-        }
-        let at = (0..<points).map { _ in Coordinate(lat: minLat + next() * (maxLat - minLat), lon: minLon + next() * (maxLon - minLon)) }
+        let at = randomPoints(reader, count: points, seed: 0x3295)
         let index = reader.proximityIndex
         var names: [String] = []
-        for _ in 0..<points where index.count > 0 {
-            let id = index.ids[Int(next() * Double(index.count)) % index.count]
+        // Places spread over the index (a fixed stride), for their names.
+        for i in 0..<points where index.count > 0 {
+            let id = index.ids[(i * 7919) % index.count]
             let word = (try reader.poi(id: id)?.name ?? "").split(whereSeparator: { !$0.isLetter }).first.map(String.init) ?? "a"
             names.append(word)
         }

@@ -44,14 +44,7 @@ package struct SearchBenchmark: Sendable, Hashable {
     package static func measure(_ reader: PackReader, points: Int = 1000, languages: [String]? = nil)
         throws(PackError) -> SearchBenchmark
     {
-        let box = (reader.meta.values[PackSchema.MetaKey.bbox] ?? "").split(separator: ",").compactMap { Double($0) }
-        let (minLon, minLat, maxLon, maxLat) = box.count == 4 ? (box[0], box[1], box[2], box[3]) : (-180, -90, 180, 90)
-        var seed: UInt64 = 0x32
-        func next() -> Double {
-            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Double(seed >> 11) / Double(1 << 53)
-        }
-        let at = (0..<points).map { _ in (minLat + next() * (maxLat - minLat), minLon + next() * (maxLon - minLon)) }
+        let at = randomPoints(reader, count: points, seed: 0x32).map { ($0.lat, $0.lon) }
         // Every indexed place with its categories, for the brute force.
         let index = reader.proximityIndex
         var members: [String: [(id: Int64, lat: Double, lon: Double)]] = [:]
