@@ -2002,10 +2002,10 @@ extension BuiltInTemplates {
     },
     "restaurant": {
       "en": ["restaurant", "food", "dinner", "fork", "fork and knife with plate", "plate", "cutlery", "fork and knife"],
-      "fr": ["restaurant", "manger", "assiette", "assiette et couverts", "fourchette", "fourchette et couteau avec assiette", "couteau et fourchette", "fourchette et couteau"],
+      "fr": ["restaurant", "manger", "nourriture", "assiette", "assiette et couverts", "fourchette", "fourchette et couteau avec assiette", "couteau et fourchette", "fourchette et couteau"],
       "de": ["restaurant", "essen", "gaststätte", "gabel", "teller mit messer und gabel", "gabel und messer", "messer und gabel"],
-      "it": ["ristorante", "trattoria", "mangiare", "apparecchiare", "forchetta", "piatto e posate", "forchetta e coltello"],
-      "es": ["restaurante", "comer", "cuchillo y tenedor con un plato", "plato", "tenedor", "tenedor y cuchillo"],
+      "it": ["ristorante", "trattoria", "mangiare", "cibo", "apparecchiare", "forchetta", "piatto e posate", "forchetta e coltello"],
+      "es": ["restaurante", "comer", "comida", "cuchillo y tenedor con un plato", "plato", "tenedor", "tenedor y cuchillo"],
       "ru": ["ресторан", "еда", "тарелка с приборами", "вилка и нож", "столовые приборы"],
       "uk": ["ресторан", "виделка", "виделка, ніж і тарілка", "кулінарія", "тарілка", "виделка та ніж"],
       "bg": ["ресторант", "вилица", "нож и вилица с чиния", "чиния", "нож и вилица"],
@@ -2120,12 +2120,12 @@ extension BuiltInTemplates {
       "zu": ["imfoloko", "imfoloko nommese nepleti", "ipleti", "imfoloko nommese"]
     },
     "cafe": {
-      "en": ["cafe", "café", "coffee", "hot beverage"],
-      "fr": ["café"],
-      "de": ["café", "kaffee", "heißgetränk"],
-      "it": ["caffè", "bar", "tè caldo"],
-      "es": ["cafetería", "café"],
-      "ru": ["кафе", "кофе"],
+      "en": ["cafe", "café", "coffee", "food", "hot beverage"],
+      "fr": ["café", "manger", "nourriture"],
+      "de": ["café", "kaffee", "essen", "heißgetränk"],
+      "it": ["caffè", "bar", "mangiare", "cibo", "tè caldo"],
+      "es": ["cafetería", "café", "comer", "comida"],
+      "ru": ["кафе", "кофе", "еда"],
       "af": ["warm drankie", "koffie"],
       "am": ["ማጥለል", "ቡና", "የሚጠጣ ትኩስ ነገር"],
       "ar": ["مشروب ساخن", "بخار", "قهوة", "مشروب"],
@@ -2236,12 +2236,12 @@ extension BuiltInTemplates {
       "zu": ["ikhofi", "intuthu", "isiphuzo esishisayo", "okushisayo"]
     },
     "fast_food": {
-      "en": ["fast food", "takeaway", "snack"],
-      "fr": ["restauration rapide", "snack"],
-      "de": ["imbiss", "schnellimbiss"],
-      "it": ["fast food", "tavola calda"],
-      "es": ["comida rápida"],
-      "ru": ["фастфуд"]
+      "en": ["fast food", "takeaway", "snack", "food"],
+      "fr": ["restauration rapide", "snack", "manger", "nourriture"],
+      "de": ["imbiss", "schnellimbiss", "essen"],
+      "it": ["fast food", "tavola calda", "mangiare", "cibo"],
+      "es": ["comida rápida", "comer", "comida"],
+      "ru": ["фастфуд", "еда"]
     },
     "bar": {
       "en": ["bar", "pub"],

@@ -67,12 +67,14 @@ enum PackWriter {
         for category in categories {
             categoryInsert.bind(C.id, category.id)
             categoryInsert.bind(C.priority, category.priority)
-            categoryInsert.bind(C.label, category.labels[city.defaultLocale] ?? category.labels["en"] ?? category.id)
+            let defaultLabel = category.labels[city.defaultLocale] ?? category.labels["en"] ?? category.id
+            categoryInsert.bind(C.label, defaultLabel)
             try categoryInsert.run()
-            // Labels in the city's locales and in English, as search terms (an app shows the pack in those; the
-            // default locale's label is `category.label`): an unnamed place is described by its category's label.
+            // Labels in the city's locales and in English (an app shows the pack in those): an unnamed place is
+            // described by its category's label. A label equal to `category.label` is not stored: readers fall
+            // back to it (the default locale's) for a locale without a row, so the answer is the same.
             for (locale, label) in category.labels.sorted(by: { $0.key < $1.key })
-            where city.locales.contains(locale) || locale == "en" {
+            where (city.locales.contains(locale) || locale == "en") && label != defaultLabel {
                 labelInsert.bind(CL.category, category.id)
                 labelInsert.bind(CL.locale, locale)
                 labelInsert.bind(CL.label, label)
@@ -136,7 +138,13 @@ enum PackWriter {
         try writeSearch(searchDocuments, db: db)
         try db.exec(PackSchema.Search.optimize)
         try writeCategoryTerms(categories, locales: city.locales, db: db)
-        try writeLinks(pois: pois, stops: transit.places, db: db)
+        // Each stop with the modes serving it: a feature merges only with a stop of a compatible mode.
+        let linkable = transit.places.map { stop in
+            var stop = stop
+            stop.modes = stopModes[stop.id] ?? []
+            return stop
+        }
+        try writeLinks(pois: pois, stops: linkable, db: db)
         try db.exec("COMMIT")
         try db.exec("VACUUM")
     }
@@ -225,14 +233,16 @@ enum PackWriter {
     }
 
     /// Writes ``PackSchema/MetaKey/categoryTerms``: each category's terms (``searchTerms(for:locales:)``), folded
-    /// as `search` is.
+    /// as `search` is, that the readers' built-in ``CategoryWords`` lack (nothing for the default templates' own
+    /// categories: readers know their words in every locale; the key is absent when no term is left).
     static func writeCategoryTerms(_ categories: [PackCategory], locales: [String], db: Database) throws(EmitError) {
+        func key(_ term: String) -> String { CJKBigrams.expand(SearchFold.apply(term)) }
         var rows: [(category: String, terms: [String])] = []
         for category in categories {
-            var seen: Set<String> = []
+            var seen = Set((CategoryWords.byCategory[category.id] ?? []).map { key($0).lowercased() })
             var terms: [String] = []
             for term in searchTerms(for: category, locales: locales).components(separatedBy: " | ") {
-                let folded = CJKBigrams.expand(SearchFold.apply(term))
+                let folded = key(term)
                 guard !folded.isEmpty, !folded.contains(where: { $0 == "\u{1E}" || $0 == "\u{1F}" }),
                     seen.insert(folded.lowercased()).inserted
                 else { continue }
@@ -240,6 +250,7 @@ enum PackWriter {
             }
             if !terms.isEmpty { rows.append((category.id, terms)) }
         }
+        guard !rows.isEmpty else { return }
         try insertMeta([(PackSchema.MetaKey.categoryTerms, PackSchema.CategoryTerm.encode(rows))], db: db)
     }
 

@@ -7,10 +7,12 @@ import Foundation
 /// A rule is data: ``maxDistance`` (per OSM category) and ``ignoredTokens`` are the whole of it, and
 /// docs/WEB.md ("One result per place") quotes them. A pair must
 /// 1. be an OSM POI of a transit category of ``maxDistance`` and a named GTFS stop or station (location_type 0 or
-///    1) within that many metres (great-circle);
+///    1) within that many metres (great-circle), served by a mode of that category (``compatibleModes``: a bus
+///    stop never merges with a metro or railway station of the same name; a stop whose modes are unknown, as in a
+///    feed without trips, is not held back by them);
 /// 2. have the same name after folding (``nameKey(_:)``: case, diacritics and ``SearchFold``; ``abbreviations``
-///    expanded; words split at anything but letters and digits; the ``ignoredTokens`` and line references like
-///    `m1` dropped; numbers kept: `14 St` is not `23 St`), word by word, where an initial (`c.`) matches a word starting with its letter (never an empty
+///    expanded; words split at anything but letters and digits; the ``ignoredTokens``, the ``linkingWords`` and line
+///    references like `m1` dropped; numbers kept: `14 St` is not `23 St`), word by word, where an initial (`c.`) matches a word starting with its letter (never an empty
 ///    name, nor one of initials only);
 /// 3. be the best remaining pair for both: stations before platforms, then nearest first (ties by ids), each
 ///    place in at most one pair.
@@ -24,6 +26,9 @@ enum PlaceMerge {
         var lon: Double
         var locationType: Int
         var parent: Int64?
+        /// The categories of the modes serving the stop (``CityPackModel/PackCategory/category(forRouteType:)``;
+        /// a station: its platforms'); empty when unknown.
+        var modes: [String] = []
     }
 
     /// An OSM POI that may be a station or platform.
@@ -50,6 +55,25 @@ enum PlaceMerge {
         "metro": 200, "train_station": 300, "bus_station": 150, "ferry_terminal": 200, "tram_stop": 50, "bus_stop": 50,
     ]
 
+    /// The stop modes (as categories) an OSM feature of each category may merge with: a platform shared by buses
+    /// and trams is mapped as either; a metro station and a railway station are often one building.
+    static let compatibleModes: [String: Set<String>] = [
+        "metro": ["metro", "train_station"], "train_station": ["train_station", "metro"], "bus_station": ["bus_stop"],
+        "ferry_terminal": ["ferry_terminal"], "tram_stop": ["tram_stop", "bus_stop"], "bus_stop": ["bus_stop", "tram_stop"],
+    ]
+
+    /// Whether a stop's modes allow a feature of the category (rule 1): yes when the stop's modes are unknown.
+    static func modesAllow(_ category: String, _ stop: Stop) -> Bool {
+        stop.modes.isEmpty || !(compatibleModes[category] ?? []).isDisjoint(with: stop.modes)
+    }
+
+    /// Articles and prepositions inside street and place names that feeds drop and mappers write ("Corso di Porta
+    /// Romana", "c.so p.ta romana"), dropped before names are compared.
+    static let linkingWords: Set<String> = [
+        "di", "del", "della", "dello", "dei", "degli", "delle", "dell", "da", "de", "des", "du", "la", "le", "lo", "il",
+        "the", "of",
+    ]
+
     /// Words that name the kind of place rather than the place ("Centrale FS" is "Centrale"), dropped before
     /// names are compared.
     static let ignoredTokens: Set<String> = [
@@ -60,8 +84,10 @@ enum PlaceMerge {
     /// Abbreviations of street and place words that feeds and mappers write differently ("p.za Diocleziano",
     /// "Piazza Diocleziano"), expanded before names are compared: whole words ending in a full stop.
     static let abbreviations: [String: String] = [
-        "p.za": "piazza", "p.le": "piazzale", "p.ta": "porta", "v.le": "viale", "c.so": "corso", "l.go": "largo",
-        "f.s.": "fs", "str.": "strasse", "av.": "avenue", "ave.": "avenue", "pl.": "place",
+        "p.za": "piazza", "p.zza": "piazza", "p.le": "piazzale", "p.zale": "piazzale", "p.ta": "porta", "v.le": "viale",
+        "c.so": "corso", "l.go": "largo", "v.lo": "vicolo", "f.s.": "fs", "str.": "strasse", "st.": "street",
+        "av.": "avenue", "ave.": "avenue", "pl.": "place", "ste": "sainte", "ste.": "sainte", "sta.": "santa",
+        "sto.": "santo",
     ]
 
     /// The folded words of a name: lower-cased, without diacritics, ``SearchFold``ed, ``abbreviations`` expanded,
@@ -86,7 +112,7 @@ enum PlaceMerge {
             words += parts
         }
         return words.filter { word in
-            if ignoredTokens.contains(word) { return false }
+            if ignoredTokens.contains(word) || linkingWords.contains(word) { return false }
             if let first = word.first, first.isLetter, word.count <= 3, word.dropFirst().allSatisfy(\.isNumber),
                 word.count > 1
             {
@@ -121,7 +147,9 @@ enum PlaceMerge {
             guard let radius = maxDistance[feature.category] else { continue }
             let names = [feature.name].compactMap { $0 } + feature.names.values.sorted()
             for hit in index.within(lat: feature.lat, lon: feature.lon, radius: radius) {
-                guard let stop = byID[hit.id], names.contains(where: { namesMatch($0, stop.name) }) else { continue }
+                guard let stop = byID[hit.id], modesAllow(feature.category, stop),
+                    names.contains(where: { namesMatch($0, stop.name) })
+                else { continue }
                 found.append((stop.locationType == 1, Pair(poi: feature.id, stop: stop.id, distance: hit.distance)))
             }
         }

@@ -45,8 +45,8 @@ extension PackReader {
 
     /// Search as the search box of an app does it.
     ///
-    /// - A **category query** — the text is a word or phrase that names a category in English or one of the
-    ///   city's locales (`toilet`, `WC`, `Toilette`, `bancomat`, `metro`, `U-Bahn`; any case, diacritics and the
+    /// - A **category query** — the text is a word or phrase that names a category in any locale the templates
+    ///   know (``CityPackFormat/CategoryWords``; food words name every food category) (`toilet`, `WC`, `Toilette`, `bancomat`, `metro`, `U-Bahn`; any case, diacritics and the
     ///   folds of ``CityPackFormat/SearchFold``) — returns that category's places (stops: by the modes serving
     ///   them): with a position nearest first (ties by id), exact, found by an expanding ring over the category's
     ///   own proximity index; without one named places first, then stations before other places before entrances,
@@ -70,10 +70,10 @@ extension PackReader {
         _ text: String, near: Coordinate? = nil, locale: String? = nil, limit: Int = defaultSearchLimit,
         offset: Int = 0
     ) throws(PackError) -> [PlaceResult] {
-        try connection.withDatabase { _ throws(PackError) in
+        try connection.withDatabase { db throws(PackError) in
             guard limit > 0 else { return [] }
             let wanted = max(0, offset) + limit
-            let categories = try categoryQuery(text)
+            let categories = try categoryQuery(text, db: db)
             var ids: [Int64] = []
             var distances: [Int64: Double] = [:]
             if !categories.isEmpty {
@@ -157,15 +157,44 @@ extension PackReader {
     }
 
     /// The categories a text names (``CityPackFormat/PackSchema/CategoryTerm``), ascending; empty when it names
-    /// none or the pack has no `category_term`. Called with the lock held.
-    func categoryQuery(_ text: String) throws(PackError) -> [String] {
-        guard let stmt = categoryStatement, let expression = Self.categoryTermExpression(for: text) else { return [] }
+    /// none. Called with the lock held.
+    func categoryQuery(_ text: String, db: PackConnection.Database) throws(PackError) -> [String] {
+        guard let expression = Self.categoryTermExpression(for: text) else { return [] }
+        let stmt = try prepareCategoryTerms(db)
         stmt.reset()
         defer { stmt.reset() }
         stmt.bind(PackSchema.CategoryTerm.phrase, expression)
         var out: [String] = []
         while try stmt.step() { out.append(stmt[PackSchema.CategoryTerm.category]) }
         return out
+    }
+
+    /// The lookup of category words, made on first use: a TEMP FTS5 table (writable on a read-only connection, so
+    /// folded by SQLite as `search` is) of the built-in ``CityPackFormat/CategoryWords`` of the pack's categories
+    /// and the pack's own meta `category_terms`. Called with the lock held.
+    func prepareCategoryTerms(_ db: PackConnection.Database) throws(PackError) -> PackConnection.Rows {
+        if let categoryStatement { return categoryStatement }
+        typealias T = PackSchema.CategoryTerm
+        try db.exec(T.create)
+        let insert = try db.prepare(T.inserting)
+        func add(_ term: String, _ category: String) throws(PackError) {
+            insert.bind(T.term, T.stored(term))
+            insert.bind(T.category, category)
+            try insert.run()
+        }
+        typealias C = PackSchema.Category
+        let ids = try db.prepare(C.select([C.id], orderBy: [C.id]))
+        while try ids.step() {
+            let category = ids[C.id]
+            for word in CategoryWords.byCategory[category] ?? [] {
+                try add(CJKBigrams.expand(SearchFold.apply(word)), category)
+            }
+        }
+        for row in T.decode(categoryTermsMeta ?? "") { try add(row.term, row.category) }
+        categoryTermsMeta = nil
+        let stmt = try db.prepare(T.matching, persistent: true)
+        categoryStatement = stmt
+        return stmt
     }
 
     /// The `count` nearest places of the categories (after folding linked pairs), nearest first, ties by id:

@@ -73,8 +73,10 @@ public final class PackReader: @unchecked Sendable {
     let places: PlaceLookup
     let directory: PlaceDirectory
     var searchStatement: PackConnection.Rows?
-    /// `category_term` lookups; nil for packs without the table.
+    /// `category_term` lookups, prepared by the first category query (``prepareCategoryTerms(_:)``).
     var categoryStatement: PackConnection.Rows?
+    /// Meta `category_terms` (the words ``CityPackFormat/CategoryWords`` lacks), until the first category query.
+    var categoryTermsMeta: String?
 
     // MARK: - Opening
 
@@ -139,18 +141,7 @@ public final class PackReader: @unchecked Sendable {
                 placeLinks: values[PackSchema.MetaKey.placeLinks])
             places.directory = directory
             searchStatement = try db.prepare(PackSchema.Search.matching, persistent: true)
-            if let terms = values[PackSchema.MetaKey.categoryTerms] {
-                // The category words into a TEMP FTS5 table (writable on a read-only connection), folded by SQLite.
-                try db.exec(PackSchema.CategoryTerm.create)
-                typealias CT = PackSchema.CategoryTerm
-                let insert = try db.prepare(CT.inserting)
-                for row in CT.decode(terms) {
-                    insert.bind(CT.term, CT.stored(row.term))
-                    insert.bind(CT.category, row.category)
-                    try insert.run()
-                }
-                categoryStatement = try db.prepare(CT.matching, persistent: true)
-            }
+            categoryTermsMeta = values[PackSchema.MetaKey.categoryTerms]
         } catch {
             if error.isManifestMismatch { throw error }
             throw PackError.notAPack(path: file.path, message: "\(error)")

@@ -67,3 +67,44 @@ extension PlaceMergeTests {
         #expect(!PlaceMerge.namesMatch(a, b))
     }
 }
+
+/// What the merge listing (PlaceMergeListingTests) showed: a bus stop merged with the metro station of the same
+/// place name, Italian street words abbreviated and linking words dropped by feeds.
+extension PlaceMergeTests {
+    @Test(arguments: [
+        ("Corso di Porta Romana - Via Santa Sofia", "c.so p.ta romana via s. sofia"), ("Piazza della Repubblica", "p.zza repubblica"),
+        ("Viale Monza", "v.le monza"), ("Via Dante", "v. dante"), ("Piazzale Loreto", "p.zale loreto"),
+        ("Place Sainte-Dévote (Gare)", "Place Ste-Devote Gare"), ("Main Street", "Main St."), ("Wiener Str. 5", "Wiener Straße 5"),
+    ])
+    func abbreviationsTheListingShowed(_ a: String, _ b: String) {
+        #expect(PlaceMerge.namesMatch(a, b))
+    }
+
+    @Test func aBusStopDoesNotMergeWithAMetroStationOfTheSameName() {
+        var metro = Self.stop(2031, "P.TA GENOVA F.S.", 45.45292, 9.17004)
+        metro.modes = ["metro"]
+        var bus = Self.stop(823, "p.ta genova m2", 45.45282, 9.16990)
+        bus.modes = ["bus_stop"]
+        let features = [
+            Self.feature(1031589509, "Porta Genova M2", "bus_stop", 45.45290, 9.17000),
+            Self.feature(6959068336, "Porta Genova FS", "metro", 45.45250, 9.17080),
+        ]
+        // Names match either way (m2 and F.S. are dropped); the modes decide.
+        #expect(PlaceMerge.namesMatch("Porta Genova M2", "P.TA GENOVA F.S."))
+        let pairs = PlaceMerge.pairs(features: features, stops: [metro, bus])
+        #expect(pairs.map { [$0.poi, $0.stop] } == [[1031589509, 823], [6959068336, 2031]])
+        // Without known modes (a feed without trips) the nearest stop of the same name still pairs.
+        metro.modes = []
+        #expect(PlaceMerge.pairs(features: [features[0]], stops: [metro]).map(\.stop) == [2031])
+        let misses = PlaceMerge.nearMisses(features: features, stops: [metro.with(modes: ["metro"]), bus])
+        #expect(misses.map { "\($0.poi)-\($0.stop)-\($0.reason)" }.contains("1031589509-2031-modes"))
+    }
+}
+
+extension PlaceMerge.Stop {
+    func with(modes: [String]) -> Self {
+        var copy = self
+        copy.modes = modes
+        return copy
+    }
+}

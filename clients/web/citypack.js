@@ -8,6 +8,7 @@
 //   pack.search('toilet', 'de');
 //   pack.departures('11515', '2014-10-20', '07:45', 5);
 
+import { CATEGORY_WORDS } from './category-words.js';
 import { buildRouting, endpoint, journeyDayNumber, journeyJSON, JOURNEY_DEFAULTS, plan, resolve } from './journeys.js';
 
 // <generated: WebFlavour.javaScriptConstants>
@@ -902,7 +903,7 @@ export class CityPack {
     // Each word is a phrase of unicode61 tokens (one, unless marks or symbols split it; CJK runs as bigrams), as
     // in Swift's query.
     const phrases = words.map((w) => unicode61Tokens(cjkBigrams(w)));
-    const categories = s.categoryTerms?.[phrases.flat().join(' ')] ?? [];
+    const categories = this._categoriesNamed(places, s, phrases.flat().join(' '));
     let ids = [];
     const distances = new Map();
     if (categories.length > 0) {
@@ -941,6 +942,33 @@ export class CityPack {
     }
     const page = this._folded(places, ids).slice(Math.max(0, options.offset ?? 0)).slice(0, limit);
     return this._rows(places, page, locale, near ? distances : null);
+  }
+
+  /**
+   * The categories a query's folded tokens (joined by a space) name, ascending (Swift `categoryQuery`): the
+   * built-in words of category-words.js for the pack's categories, in every locale (folded on first use as the
+   * search part's words are), and the search part's own `categoryTerms` (the words the table lacks).
+   */
+  _categoriesNamed(places, s, key) {
+    if (!s.categoryWordMap) {
+      const map = new Map();
+      const add = (k, c) => {
+        if (k === '') return;
+        const list = map.get(k) ?? [];
+        if (!list.includes(c)) list.push(c);
+        map.set(k, list);
+      };
+      for (const line of CATEGORY_WORDS.split('\n')) {
+        const tab = line.indexOf('\t');
+        const category = line.slice(0, tab);
+        if (tab < 0 || !Object.prototype.hasOwnProperty.call(places.labels, category)) continue;
+        for (const word of line.slice(tab + 1).split('|')) add(unicode61Tokens(cjkBigrams(searchFold(word))).join(' '), category);
+      }
+      for (const [k, list] of Object.entries(s.categoryTerms ?? {})) for (const c of list) add(k, c);
+      for (const list of map.values()) list.sort(compareStrings);
+      s.categoryWordMap = map;
+    }
+    return s.categoryWordMap.get(key) ?? [];
   }
 
   /** The `count` nearest places of the categories after folding, nearest first (Swift `nearest`): exact. */

@@ -110,6 +110,9 @@ struct Bench: ParsableCommand {
             text += String(
                 format: "  search(word, near:): p50 %.1f µs, p90 %.1f µs (%d queries)\n",
                 figures.medianNanoseconds / 1000, figures.p90Nanoseconds / 1000, figures.queries)
+            for k in try SearchBenchmark.kinds(reader, points: min(points, 300)) {
+                text += "  \(k.kind): " + String(format: "p50 %.1f µs, p95 %.1f µs (%d queries)\n", k.p50Nanoseconds / 1000, k.p95Nanoseconds / 1000, k.queries)
+            }
             Terminal.out(text)
             return
         }

@@ -10,11 +10,11 @@ enum DataFormat: String, ExpressibleByArgument, CaseIterable {
 }
 
 /// `citypack query <manifest-or-pack> --near LAT,LON [--radius M] [--category CAT] | --search TEXT [--near LAT,LON]
-/// | --departures STOP_ID --at 'YYYY-MM-DD HH:MM' | --journey FROM --to TO --at 'YYYY-MM-DD HH:MM' [journey options]`:
+/// | --in MINLON,MINLAT,MAXLON,MAXLAT [--category CAT] | --departures STOP_ID --at 'YYYY-MM-DD HH:MM' | --journey FROM --to TO --at 'YYYY-MM-DD HH:MM' [journey options]`:
 /// what an app would get.
 struct Query: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Query a pack as an app would: places near a point, a text search, departures from a stop, or journeys.",
+        abstract: "Query a pack as an app would: places near a point, a text search, places in a box, departures from a stop, or journeys.",
         discussion: """
             JSON output: {"results": [{"id", "kind", "osm", "stop_id", "name", "named", "category", "also", "linked_id", \
             "lat", "lon", "distance_m"}]}, sorted by distance for --near, and for --search by relevance (a category \
@@ -22,7 +22,8 @@ struct Query: ParsableCommand {
             is never empty: an unnamed place has its category's label in the locale and "named": false; "also" lists \
             further categories (a bank with a cash machine: "also": ["atm"]) and is absent when none; "linked_id" is \
             the other id of a GTFS stop and OSM feature of the same place (one result); "distance_m" is there when a \
-            position is given.
+            position is given. --in MINLON,MINLAT,MAXLON,MAXLAT lists the places in a box (the same rows), named \
+            places first, then stations before other places before entrances, then by id (default limit 1000).
             --departures: {"stop": {...}, "departures": [{"line", "headsign", "time", "date", "seconds", "trip",
             "route_type", "colour", "stop_id"}]}, where date is the service date, seconds count from its start (may \
             exceed 86400) and time is the wall clock HH:MM.
@@ -49,7 +50,11 @@ struct Query: ParsableCommand {
     @Option(name: .long, help: "Radius in metres for --near (default 25; not with --search).")
     var radius: Double?
 
-    @Option(name: .long, help: "Only places of this category id with --near (e.g. pharmacy).")
+    // `.unconditional`: west of Greenwich or south of the equator the value starts with '-'.
+    @Option(name: .customLong("in"), parsing: .unconditional, help: "MINLON,MINLAT,MAXLON,MAXLAT in degrees (as init --bbox; MINLON > MAXLON crosses the antimeridian): the places in the box, for a map.")
+    var inBox: String?
+
+    @Option(name: .long, help: "Only places of this category id with --near or --in (e.g. pharmacy).")
     var category: String?
 
     @Option(name: .long, help: "Search text (any locale; diacritics, ß/ss and the like folded); with --near, nearest first.")
@@ -88,7 +93,7 @@ struct Query: ParsableCommand {
     @Option(name: .long, help: "Locale used to pick display names (default: the pack's default locale).")
     var locale: String?
 
-    @Option(name: .long, help: "Maximum number of results (default: 20 for --search, 50 for --near, as the readers).")
+    @Option(name: .long, help: "Maximum number of results (default: 20 for --search, 50 for --near, 1000 for --in, as the readers).")
     var limit: Int?
 
     @Option(name: .long, help: "Results to skip first (paging).")
@@ -98,11 +103,17 @@ struct Query: ParsableCommand {
     var format: DataFormat = .human
 
     func validate() throws {
-        if [near != nil || search != nil, departures != nil, journey != nil].filter({ $0 }).count != 1
+        if [near != nil || search != nil, departures != nil, journey != nil, inBox != nil].filter({ $0 }).count != 1
             || ((departures != nil || journey != nil) && near != nil)
         {
             throw ValidationError(
-                "give one of --near LAT,LON, --search TEXT (with or without --near), --departures STOP_ID or --journey FROM --to TO")
+                "give one of --near LAT,LON, --search TEXT (with or without --near), --in MINLON,MINLAT,MAXLON,MAXLAT, --departures STOP_ID or --journey FROM --to TO")
+        }
+        if let inBox {
+            if Init.parseBBox(inBox) == nil {
+                throw ValidationError("--in must be MINLON,MINLAT,MAXLON,MAXLAT in degrees (e.g. 7.42,43.735,7.43,43.74)")
+            }
+            if radius != nil { throw ValidationError("--radius goes with --near; --in lists a box") }
         }
         if search != nil && (radius != nil || category != nil) {
             throw ValidationError("--radius and --category go with --near alone; --search --near lists nearest first")
@@ -182,6 +193,9 @@ struct Query: ParsableCommand {
         if let search {
             results = try reader.search(
                 search, near: position, locale: locale, limit: limit ?? PackReader.defaultSearchLimit, offset: offset)
+        } else if let inBox, let box = Init.parseBBox(inBox) {
+            results = try reader.places(
+                in: box, category: category, limit: limit ?? PackReader.defaultListingLimit, offset: offset, locale: locale)
         } else if let position {
             results = try reader.nearby(
                 lat: position.lat, lon: position.lon, radius: radius ?? 25, category: category,

@@ -194,11 +194,11 @@ export function random(seed) {
   };
 }
 
-/** Word → the category it must find, per language. */
+/** Word → the category it must find, per language (food words: any food category, comma-joined). */
 export const NEAREST_WORDS = {
-  en: { toilet: 'toilet', ATM: 'atm', food: 'restaurant', metro: 'metro', pharmacy: 'pharmacy' },
-  it: { bagno: 'toilet', bancomat: 'atm', mangiare: 'restaurant', metropolitana: 'metro', farmacia: 'pharmacy' },
-  de: { Toilette: 'toilet', Geldautomat: 'atm', Essen: 'restaurant', 'U-Bahn': 'metro', Apotheke: 'pharmacy' },
+  en: { toilet: 'toilet', ATM: 'atm', food: 'cafe,fast_food,restaurant', metro: 'metro', pharmacy: 'pharmacy' },
+  it: { bagno: 'toilet', bancomat: 'atm', mangiare: 'cafe,fast_food,restaurant', metropolitana: 'metro', farmacia: 'pharmacy' },
+  de: { Toilette: 'toilet', Geldautomat: 'atm', Essen: 'cafe,fast_food,restaurant', 'U-Bahn': 'metro', Apotheke: 'pharmacy' },
   fr: { toilettes: 'toilet', distributeur: 'atm', restaurant: 'restaurant', métro: 'metro', pharmacie: 'pharmacy' },
 };
 

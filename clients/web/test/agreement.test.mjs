@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { openPack, searchWords } from '../citypack.js';
+import { CATEGORY_WORDS } from '../category-words.js';
 import { NEAREST_WORDS, buildCity, fileFetch, needsSharedData, pooled, random, randomPoints, swiftQuery } from '../test-support/support.mjs';
 
 const WIDTH = 2; // concurrent citypack processes
@@ -315,4 +316,69 @@ test('search with a position and nearby by category agree with Swift on Liechten
   await positionAgreement(t, 'milan', ['en', 'it'], 3212);
   // A subway-only pack: the words of its one mode.
   await positionAgreement(t, 'nyc', ['en'], 3213, ['metro', 'subway', 'underground', 'tube']);
+});
+
+/**
+ * Places in a box (issue 32): JS `places(box)` against `citypack query --in MINLON,MINLAT,MAXLON,MAXLAT`, whole
+ * lists compared — boxes of 2 % to 30 % of the city's box around random places, with and without a category, paged, in several
+ * locales, and the pack's whole box at the default limit.
+ */
+async function boxAgreement(t, city, locales, seed) {
+  const built = buildCity(city);
+  const pack = await openPack(fileFetch, built.manifestURL, { parts: ['places'] });
+  const rand = random(seed);
+  const cases = [];
+  const [bMinLon, bMinLat, bMaxLon, bMaxLat] = pack.manifest.bbox;
+  const span = Math.min(bMaxLon - bMinLon, bMaxLat - bMinLat);
+  // Boxes around random places (a city's box is mostly empty around its edges).
+  const places = pack._part('places');
+  const centres = Array.from({ length: 30 }, () => Math.floor(rand() * places.lat.length)).map((i) => [places.lat[i], places.lon[i]]);
+  centres.forEach(([lat, lon], k) => {
+    // 1 % to 15 % of the city's box on each side.
+    const half = span * (0.01 + rand() * 0.14);
+    const box = [lon - half, lat - half, lon + half, lat + half].map((v) => Number(v.toFixed(6)));
+    const [minLon, minLat, maxLon, maxLat] = box;
+    const category = k % 3 === 1 ? ['toilet', 'restaurant', 'bus_stop', 'metro', 'pharmacy', 'atm'][k % 6] : undefined;
+    const locale = k % 4 === 0 ? undefined : locales[k % locales.length];
+    const limit = k % 5 === 2 ? 7 : undefined;
+    const offset = k % 5 === 2 ? k % 4 : 0;
+    cases.push({
+      args: ['--in', box.join(','), ...(category ? ['--category', category] : []), ...(locale ? ['--locale', locale] : []),
+        ...(limit ? ['--limit', String(limit), '--offset', String(offset)] : [])],
+      js: () => pack.places({ minLon, minLat, maxLon, maxLat }, { category, locale, limit, offset }),
+    });
+  });
+  const whole = { minLon: bMinLon, minLat: bMinLat, maxLon: bMaxLon, maxLat: bMaxLat };
+  cases.push({ args: ['--in', pack.manifest.bbox.join(',')], js: () => pack.places(whole) });
+  const swift = await pooled(cases, WIDTH, (c) => swiftQuery(built.database, c.args));
+  const pairs = cases.map((c, i) => ({ label: `${city} ${c.args.join(' ')}`, js: { results: c.js() }, swift: swift[i] }));
+  const nonEmpty = pairs.filter((p) => p.swift.results.length > 0).length;
+  assert.ok(nonEmpty >= pairs.length / 2, `${city}: only ${nonEmpty} of ${pairs.length} boxes have places`);
+  agree(t, `places in a box ${city}`, pairs);
+}
+
+test('places(in:) agrees with Swift on Monaco (query --in: boxes, categories, paging, locales)', async (t) => {
+  await boxAgreement(t, 'monaco', ['en', 'fr', 'de'], 3220);
+});
+
+test('places(in:) agrees with Swift on Liechtenstein and Milan (linked pairs folded)', { skip: needsSharedData }, async (t) => {
+  await boxAgreement(t, 'vaduz', ['en', 'de'], 3221);
+  await boxAgreement(t, 'milan', ['en', 'it'], 3222);
+});
+
+test('category words of every locale agree with Swift on Monaco (80 drawn from category-words.js)', async (t) => {
+  const built = buildCity('monaco');
+  const pack = await openPack(fileFetch, built.manifestURL, { parts: ['places', 'search'] });
+  const words = CATEGORY_WORDS.split('\n').flatMap((line) => line.split('\t')[1].split('|'));
+  const rand = random(3230);
+  const [lat, lon] = [43.7384, 7.4246];
+  const cases = Array.from({ length: 80 }, () => words[Math.floor(rand() * words.length)]).map((word) => ({
+    args: ['--search', word, '--near', `${lat},${lon}`, '--limit', '3'],
+    js: () => pack.search(word, undefined, { near: [lat, lon], limit: 3 }),
+  }));
+  const swift = await pooled(cases, WIDTH, (c) => swiftQuery(built.database, c.args));
+  const pairs = cases.map((c, i) => ({ label: `monaco ${c.args.join(' ')}`, js: { results: c.js() }, swift: swift[i] }));
+  const found = pairs.filter((p) => p.swift.results.length > 0).length;
+  assert.ok(found >= pairs.length / 2, `only ${found} of ${pairs.length} words find places`);
+  agree(t, 'category words monaco', pairs);
 });

@@ -8,12 +8,13 @@ import { test } from 'node:test';
 import { distance, openPack } from '../citypack.js';
 import { NEAREST_WORDS, buildCity, fileFetch, needsSharedData, randomPoints } from '../test-support/support.mjs';
 
-/** The nearest place of a category by measuring every place (ties by id); null when the pack has none. */
+/** The nearest place of a category (or of any of comma-joined ones) by measuring every place (ties by id); null when the pack has none. */
 function bruteNearest(places, category, lat, lon) {
+  const wanted = category.split(',');
   let best = null;
   for (let i = 0; i < places.cells.length; i++) {
     const id = places.id[i];
-    if (places.category[i] !== category && !(places.also[id] ?? []).includes(category)) continue;
+    if (!wanted.includes(places.category[i]) && !(places.also[id] ?? []).some((c) => wanted.includes(c))) continue;
     const d = distance(lat, lon, places.lat[i], places.lon[i]);
     if (best === null || d < best.d || (d === best.d && id < best.id)) best = { id, d };
   }
