@@ -65,7 +65,7 @@ public enum Compiler {
             let start = ContinuousClock.now
             var lap = TimeTrace.Lap()
             let loaded = work.cachedEntries.count
-            let counts = work.execute(stage.kind)
+            let counts = work.execute(stage)
             lap.mark("stage: \(stage.kind.name)")
             let elapsed = ContinuousClock.now - start
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18

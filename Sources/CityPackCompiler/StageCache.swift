@@ -20,7 +20,7 @@ import Foundation
 /// An entry with another key is a previous result (silently replaced). Anything else that does not check out —
 /// magic, version, city, entry name, length, payload hash, or a payload that does not decode — is never trusted:
 /// a `pack.cache_ignored` note names the file and the stage runs. Writes go to a temporary file renamed into
-/// place; a failed write is not a build failure (the next build runs the stage again). Never prints.
+/// place (``AtomicFile``); a failed write is not a build failure (the next build runs the stage again). Never prints.
 final class StageCache: @unchecked Sendable {
     static let magic = Array("CPKCACHE".utf8)
     static let formatVersion: UInt32 = 2
@@ -99,62 +99,20 @@ final class StageCache: @unchecked Sendable {
         w.fixed(UInt64(payload.count))
         for byte in FileDigest.sha256Bytes(of: payload) { w.u8(byte) }
         let file = path(entry)
-        let temporary = "\(file).tmp-\(getpid())"
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             // Debris of a killed build's writes.
             for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where name.contains(".tmp-") {
                 unlink((directory as NSString).appendingPathComponent(name))
             }
-            var bytes = Data(w.bytes)
+            var bytes = w.bytes
             bytes.append(contentsOf: payload)
-            try bytes.write(to: URL(fileURLWithPath: temporary))
-            guard rename(temporary, file) == 0 else {
-                unlink(temporary)
-                return false
-            }
+            // Not flushed: an entry only saves time, and a torn one fails its checks.
+            try AtomicFile.write(bytes, to: file, durable: false)
             return true
         } catch {
-            unlink(temporary)
             return false
         }
-    }
-}
-
-/// The SHA-256 of what a stage reads, built field by field: each field is written with its length, so no two
-/// different field lists give the same bytes.
-struct CacheKey: Sendable, Equatable {
-    private var text: [UInt8] = []
-
-    init(_ entry: String) {
-        add("citypack build cache")
-        add(Compiler.generator)
-        add("pack format \(PackSchema.formatVersion)")
-        add(entry)
-    }
-
-    mutating func add(_ field: String) {
-        var w = CacheWriter(capacity: field.utf8.count + 4)
-        w.string(field)
-        text.append(contentsOf: w.bytes)
-    }
-
-    mutating func add(_ label: String, _ value: String) {
-        add(label)
-        add(value)
-    }
-
-    mutating func add(_ other: CacheKey) { add("key", other.hex) }
-
-    /// A file's or folder's content (a folder: every file below it, by relative path), or "missing".
-    mutating func addContent(of path: String) { add(path, StageCache.contentDigest(path) ?? "missing") }
-
-    var digest: [UInt8] { FileDigest.sha256Bytes(of: text) }
-    var hex: String { FileDigest.hex(digest) }
-    /// The digest as four words, as stored in an entry.
-    var words: [UInt64] {
-        let d = digest
-        return (0..<4).map { i in d[i * 8..<i * 8 + 8].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) } }
     }
 }
 

@@ -146,28 +146,21 @@ enum PackFiles {
 
     static func errnoMessage() -> String { String(cString: strerror(errno)) }
 
-    /// Flushes a file's bytes to the disk (`fsync`).
+    /// Flushes a file's bytes to the disk (``AtomicFile/flush(_:)``).
     /// - Throws: `PackError.io`.
     static func syncFile(_ path: String) throws(PackError) {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw PackError.io(path: path, message: errnoMessage()) }
-        defer { close(fd) }
-        guard fsync(fd) == 0 else { throw PackError.io(path: path, message: errnoMessage()) }
+        do { try AtomicFile.flush(path) } catch { throw PackError.io(path: path, message: error.message) }
     }
 
     /// Flushes a folder's entries (after a rename or unlink in it), as far as the platform allows.
-    static func syncDirectory(_ path: String) {
-        let fd = open(path, O_RDONLY)
-        if fd >= 0 {
-            fsync(fd)
-            close(fd)
-        }
-    }
+    static func syncDirectory(_ path: String) { AtomicFile.flushFolder(path) }
 
-    /// Renames `source` over `destination` (atomically replacing it) and flushes the destination's folder.
+    /// Renames `source` over `destination` (atomically replacing it) and flushes the destination's folder
+    /// (``AtomicFile/replace(_:with:flushFolder:)``).
     /// - Throws: `PackError.io`; `source` is left in place.
     static func replace(_ source: String, with destination: String) throws(PackError) {
-        guard rename(source, destination) == 0 else { throw PackError.io(path: destination, message: errnoMessage()) }
-        syncDirectory((destination as NSString).deletingLastPathComponent)
+        do { try AtomicFile.replace(destination, with: source) } catch {
+            throw PackError.io(path: destination, message: error.message)
+        }
     }
 }
