@@ -65,11 +65,6 @@ struct CacheKey: Sendable, Equatable {
 
     var digest: [UInt8] { FileDigest.sha256Bytes(of: text) }
     var hex: String { FileDigest.hex(digest) }
-    /// The digest as four words, as stored in an entry.
-    var words: [UInt64] {
-        let d = digest
-        return (0..<4).map { i in d[i * 8..<i * 8 + 8].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) } }
-    }
 }
 
 /// A value that says itself what of it a cache key holds (a signing key: its key id, not its secret).
