@@ -132,8 +132,11 @@ enum DigestMemo {
         }
     }
 
-    /// Forgets every fact (tests: a new process).
-    static func forgetAll() { lock.withLock { known = [:] } }
+    /// Forgets what is known of the file at `path` (tests: a new process, as far as that file goes).
+    static func forget(_ path: String) {
+        guard let now = statFacts(path) else { return }
+        _ = lock.withLock { known.removeValue(forKey: now.id) }
+    }
 }
 
 /// Category profiles already loaded in this process, by their folder and the digests of the files they were

@@ -31,7 +31,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = try Self.file(dir, "<osm>a</osm>\n")
         let real = try FileDigest(path: path)
-        DigestMemo.forgetAll()
+        DigestMemo.forget(path)
         // Facts recorded well after the file's last change: reused without reading the file.
         DigestMemo.adopt([Self.planted(path, hashedAt: Self.now + 10_000_000_000)])
         #expect(DigestMemo.sha256(path) == "planted")
@@ -40,7 +40,7 @@ import Testing
         var times = [timespec(tv_sec: 1_000_000_000, tv_nsec: 5), timespec(tv_sec: 1_000_000_000, tv_nsec: 5)]
         #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
         #expect(DigestMemo.sha256(path) == real.sha256)
-        DigestMemo.forgetAll()
+        DigestMemo.forget(path)
     }
 
     @Test func aFileChangedInsideTheRacyWindowIsHashedAgain() throws {
@@ -49,7 +49,7 @@ import Testing
         let path = try Self.file(dir, "<osm>b</osm>\n")
         let real = try FileDigest(path: path)
         let stat = DigestMemo.statFacts(path)!
-        DigestMemo.forgetAll()
+        DigestMemo.forget(path)
         // The same size and times as when hashed, but hashed less than the settling margin after the last change:
         // a same-size rewrite in that tick would look identical, so the digest is not trusted.
         let racy = max(stat.modified, stat.changed) + DigestMemo.settledSeconds * 1_000_000_000
@@ -57,17 +57,17 @@ import Testing
         #expect(!DigestMemo.remembers(path))
         #expect(DigestMemo.sha256(path) == real.sha256)
         // Just past the margin, the same facts are trusted.
-        DigestMemo.forgetAll()
+        DigestMemo.forget(path)
         DigestMemo.adopt([Self.planted(path, hashedAt: racy + 1)])
         #expect(DigestMemo.sha256(path) == "planted")
-        DigestMemo.forgetAll()
+        DigestMemo.forget(path)
     }
 
     @Test func aFileEditedAfterTheFactsWereRecordedIsHashedAgain() throws {
         let dir = try TestPaths.temporaryDirectory("digest-facts")
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = try Self.file(dir, "<osm>c</osm>\n")
-        DigestMemo.forgetAll()
+        DigestMemo.forget(path)
         DigestMemo.adopt([Self.planted(path, hashedAt: Self.now + 10_000_000_000)])
         #expect(DigestMemo.sha256(path) == "planted")
         // The same size, rewritten: the status-change time moves, whatever the modification time says.
@@ -80,7 +80,7 @@ import Testing
         #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
         #expect(!DigestMemo.remembers(path))
         #expect(DigestMemo.sha256(path) == (try FileDigest(path: path)).sha256)
-        DigestMemo.forgetAll()
+        DigestMemo.forget(path)
     }
 
     /// The facts a build stores in its cache come back in the next process.
@@ -93,9 +93,9 @@ import Testing
         w.facts([fact])
         let cache = StageCache(outputDirectory: dir.path, cityID: "c", bag: .init())
         #expect(cache.store(StageWork.factsEntry, key: CacheKey(StageWork.factsEntry), payload: w.bytes))
-        DigestMemo.forgetAll()
+        DigestMemo.forget(path)
         #expect(StageWork.loadFacts(cache) == [fact])
         #expect(DigestMemo.sha256(path) == "planted")
-        DigestMemo.forgetAll()
+        DigestMemo.forget(path)
     }
 }
