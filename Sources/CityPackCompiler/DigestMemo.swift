@@ -118,9 +118,10 @@ enum DigestMemo {
         return hit.holds(for: now)
     }
 
-    /// The facts known, the ``factLimit`` most recently hashed, in a stable order (for the build cache).
+    /// The facts worth storing, the ``factLimit`` most recently hashed, in a stable order (for the build cache):
+    /// those of files that were settled when hashed (a racy one is never reused, so it is not kept).
     static var facts: [Fact] {
-        let all = lock.withLock { Array(known.values) }
+        let all = lock.withLock { known.values.filter { $0.holds(for: $0) } }
         let recent = all.count <= factLimit ? all : Array(all.sorted { $0.hashedAt > $1.hashedAt }.prefix(factLimit))
         return recent.sorted { ($0.device, $0.inode) < ($1.device, $1.inode) }
     }
