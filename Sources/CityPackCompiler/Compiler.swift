@@ -36,6 +36,11 @@ public enum Compiler {
         }
         plan.templatesDirectory = templates
         let profileDirectory = city.profile ?? templates
+        // The sources' stat facts before the first hash (the profile's): a damaged entry is reported when the
+        // stages load it again.
+        if options.useCache {
+            _ = StageWork.loadFacts(StageCache(outputDirectory: options.outputDirectory, cityID: city.id, bag: DiagnosticBag()))
+        }
         do {
             plan.profile = try ProfileMemo.load(profileDirectory)
         } catch {

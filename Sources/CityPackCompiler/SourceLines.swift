@@ -49,6 +49,19 @@ public enum SourceLines {
                 start = end + 1
             }
         }
+        /// The lines, with the last one when the file does not end with a line end.
+        func finish() -> [Int: [UInt8]] {
+            if !done && keeping && !current.isEmpty {
+                if current.last == 0x0D { current.removeLast() }
+                out[lineNumber] = current
+            }
+            return out
+        }
+        // An uncompressed file is scanned where it lies (mapped), without copying it.
+        if OSMCompression.of(path: file) == .none, let mapped = try? Data(contentsOf: URL(fileURLWithPath: file), options: .alwaysMapped) {
+            mapped.withUnsafeBytes { consume($0) }
+            return finish()
+        }
         // The same stream the OSM reader parses, so a gzip or bzip2 file shows its text, not its compressed bytes.
         guard let input = try? OSMInputStream(path: file) else { return [:] }
         defer { input.close() }
@@ -58,10 +71,6 @@ public enum SourceLines {
         while !done, case .bytes(let n)? = try? input.read(into: chunk, capacity: capacity) {
             consume(UnsafeRawBufferPointer(start: chunk, count: n))
         }
-        if !done && keeping && !current.isEmpty {
-            if current.last == 0x0D { current.removeLast() }
-            out[lineNumber] = current
-        }
-        return out
+        return finish()
     }
 }

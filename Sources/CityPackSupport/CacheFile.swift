@@ -59,7 +59,9 @@ public enum CacheFile {
 
     /// Reads and checks the file at `path` against `scope`, `name` and `key`.
     public static func read(_ path: String, scope: String, name: String, key: [UInt8]) -> Loaded {
-        guard let data = FileManager.default.contents(atPath: path) else { return .missing }
+        // Mapped, not copied: a GTFS entry is megabytes, read once and hashed (entries are only ever replaced by a
+        // rename, never rewritten in place).
+        guard let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) else { return .missing }
         return data.withUnsafeBytes { raw -> Loaded in
             var offset = 0
             func take(_ n: Int) -> UnsafeRawBufferPointer? {
