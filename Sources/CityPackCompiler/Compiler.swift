@@ -36,6 +36,11 @@ public enum Compiler {
         }
         plan.templatesDirectory = templates
         let profileDirectory = city.profile ?? templates
+        // The sources' stat facts before the first hash (the profile's): a damaged entry is reported when the
+        // stages load it again.
+        if options.useCache {
+            _ = StageWork.loadFacts(StageCache(outputDirectory: options.outputDirectory, cityID: city.id, bag: DiagnosticBag()))
+        }
         do {
             plan.profile = try ProfileMemo.load(profileDirectory)
         } catch {
@@ -65,7 +70,7 @@ public enum Compiler {
             let start = ContinuousClock.now
             var lap = TimeTrace.Lap()
             let loaded = work.cachedEntries.count
-            let counts = work.execute(stage.kind)
+            let counts = work.execute(stage)
             lap.mark("stage: \(stage.kind.name)")
             let elapsed = ContinuousClock.now - start
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18

@@ -9,58 +9,80 @@ import Glibc
 import Darwin
 #endif
 
-/// Content digests remembered for the life of the process, for the build cache's keys and the manifest's source
-/// hashes: a rebuild in one process (`build --watch`, `preview`) does not hash a source that did not change again,
-/// and the cities of a fleet that name one country file hash it once (a file asked for while it is being hashed
-/// waits for that hash).
+/// Content digests remembered beside each file's stat facts, as git's index keeps them: for the build cache's
+/// keys, the manifest's source hashes and the emit stage's output check. A rebuild in one process (`build
+/// --watch`, `preview`) does not hash a source that did not change again; the cities of a fleet that name one
+/// country file hash it once (a file asked for while it is being hashed waits for that hash); and a new process
+/// starts from the facts the last build of its city stored in the build cache (``facts`` / ``adopt(_:)``,
+/// ``StageWork``'s `sourceFacts` entry), so an unchanged one-shot rebuild reads no source again.
 ///
 /// Files are known by device and inode, whatever path names them. A digest is reused only while the file's size,
-/// modification time and status-change time (to the nanosecond) are those it had when hashed; and it is
-/// remembered only when both times were at least ``settledSeconds`` old at that moment (git's "racily clean"
-/// rule): a file written in the same clock tick as it was hashed, then written again with the same size, could
-/// otherwise keep a stale digest. The status-change time cannot be set back by a user, so a rewrite always moves it.
+/// modification time and status-change time (to the nanosecond) are those it had when hashed, and only when both
+/// times are older than the moment its hashing began by more than ``settledSeconds`` (git's "racily clean" rule:
+/// a file written in the same clock tick as it was hashed, then written again with the same size, would
+/// otherwise keep a stale digest; file-system clocks are coarser than the wall clock, hence the margin). Such a
+/// racy file is hashed again each time until it settles. The status-change time cannot be set back by a user, so
+/// a rewrite always moves it. Thread-safe.
 enum DigestMemo {
-    /// How old a file's times must be for its digest to be remembered.
+    /// How much older than the start of its hashing a file's times must be for its digest to be reused.
     static let settledSeconds: Int64 = 2
+    /// At most this many facts are handed out for storing (the most recently hashed).
+    static let factLimit = 4096
 
-    private struct Stamp: Equatable {
+    /// A file's stat facts and the digest its bytes had, hashed from `hashedAt` (nanoseconds since 1970).
+    struct Fact: Equatable {
         var device: UInt64
         var inode: UInt64
         var size: Int64
         var modified: Int64
         var changed: Int64
+        var hashedAt: Int64
+        var digest: FileDigest
+
         var id: String { "\(device):\(inode)" }
+
+        /// Whether the digest holds for a file with stat facts `now`: the same facts, settled when hashed.
+        func holds(for now: Fact) -> Bool {
+            device == now.device && inode == now.inode && size == now.size && modified == now.modified
+                && changed == now.changed && max(modified, changed) < hashedAt - settledSeconds * 1_000_000_000
+        }
     }
 
     /// A hash under way, which other askers of the same file as it is wait for.
     private final class Running: @unchecked Sendable {
-        let stamp: Stamp
+        let stat: Fact
         let group = DispatchGroup()
         var digest: FileDigest?
-        init(_ stamp: Stamp) { self.stamp = stamp }
+        init(_ stat: Fact) { self.stat = stat }
     }
 
     private static let lock = NSLock()
-    nonisolated(unsafe) private static var known: [String: (Stamp, FileDigest)] = [:]
+    nonisolated(unsafe) private static var known: [String: Fact] = [:]
     nonisolated(unsafe) private static var running: [String: Running] = [:]
 
-    private static func stamp(_ path: String) -> Stamp? {
+    /// The stat facts of a regular file (digest and hashing time left empty); nil for anything else.
+    static func statFacts(_ path: String) -> Fact? {
         var s = stat()
         guard stat(path, &s) == 0, (s.st_mode & S_IFMT) == S_IFREG else { return nil }
         func ns(_ t: timespec) -> Int64 { Int64(t.tv_sec) * 1_000_000_000 + Int64(t.tv_nsec) }
-        return Stamp(
-            device: UInt64(s.st_dev), inode: UInt64(s.st_ino), size: Int64(s.st_size), modified: ns(s.st_mtim), changed: ns(s.st_ctim))
+        return Fact(
+            device: UInt64(s.st_dev), inode: UInt64(s.st_ino), size: Int64(s.st_size), modified: ns(s.st_mtim),
+            changed: ns(s.st_ctim), hashedAt: 0, digest: FileDigest(bytes: 0, sha256: ""))
     }
 
-    /// The size and SHA-256 of the file at `path`, from the memo when the file is as it was; nil when unreadable.
+    private static func sameStat(_ a: Fact, _ b: Fact) -> Bool {
+        a.device == b.device && a.inode == b.inode && a.size == b.size && a.modified == b.modified && a.changed == b.changed
+    }
+
+    /// The size and SHA-256 of the file at `path`, from the facts when the file is as it was; nil when unreadable.
     static func digest(_ path: String) -> FileDigest? {
-        guard let before = stamp(path) else { return try? FileDigest(path: path) }
+        guard let before = statFacts(path) else { return try? FileDigest(path: path) }
         lock.lock()
-        if let hit = known[before.id], hit.0 == before {
+        if let hit = known[before.id], hit.holds(for: before) {
             lock.unlock()
-            return hit.1
+            return hit.digest
         }
-        if let other = running[before.id], other.stamp == before {
+        if let other = running[before.id], sameStat(other.stat, before) {
             lock.unlock()
             other.group.wait()
             return other.digest
@@ -71,11 +93,15 @@ enum DigestMemo {
         lock.unlock()
         let now = Int64(Date().timeIntervalSince1970 * 1e9)
         let digest = try? FileDigest(path: path)
-        // Remembered only when the file did not change while it was read, and its times are settled.
-        let keep = digest != nil && stamp(path) == before
-            && now - max(before.modified, before.changed) >= settledSeconds * 1_000_000_000
+        // Kept only when the file did not change while it was read (``Fact/holds(for:)`` decides on reuse).
+        let after = statFacts(path)
         lock.withLock {
-            if keep, let digest { known[before.id] = (before, digest) }
+            if let digest, let after, sameStat(after, before) {
+                var fact = before
+                fact.hashedAt = now
+                fact.digest = digest
+                known[before.id] = fact
+            }
             if running[before.id] === mine { running[before.id] = nil }
             mine.digest = digest
         }
@@ -86,10 +112,31 @@ enum DigestMemo {
     /// The SHA-256 (hex) of the file at `path` (``digest(_:)``).
     static func sha256(_ path: String) -> String? { digest(path)?.sha256 }
 
-    /// Whether a digest of the file as it is now is remembered (tests).
+    /// Whether the digest of the file as it is now would be reused (tests).
     static func remembers(_ path: String) -> Bool {
-        guard let now = stamp(path), let hit = lock.withLock({ known[now.id] }) else { return false }
-        return hit.0 == now
+        guard let now = statFacts(path), let hit = lock.withLock({ known[now.id] }) else { return false }
+        return hit.holds(for: now)
+    }
+
+    /// The facts worth storing, the ``factLimit`` most recently hashed, in a stable order (for the build cache):
+    /// those of files that were settled when hashed (a racy one is never reused, so it is not kept).
+    static var facts: [Fact] {
+        let all = lock.withLock { known.values.filter { $0.holds(for: $0) } }
+        let recent = all.count <= factLimit ? all : Array(all.sorted { $0.hashedAt > $1.hashedAt }.prefix(factLimit))
+        return recent.sorted { ($0.device, $0.inode) < ($1.device, $1.inode) }
+    }
+
+    /// Takes facts stored by an earlier process; a fact this process already has for a file, hashed later, wins.
+    static func adopt(_ facts: [Fact]) {
+        lock.withLock {
+            for fact in facts where (known[fact.id]?.hashedAt ?? .min) < fact.hashedAt { known[fact.id] = fact }
+        }
+    }
+
+    /// Forgets what is known of the file at `path` (tests: a new process, as far as that file goes).
+    static func forget(_ path: String) {
+        guard let now = statFacts(path) else { return }
+        _ = lock.withLock { known.removeValue(forKey: now.id) }
     }
 }
 

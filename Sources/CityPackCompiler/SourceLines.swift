@@ -18,23 +18,49 @@ public enum SourceLines {
         var out: [Int: [UInt8]] = [:]
         var current: [UInt8] = []
         var lineNumber = 1
-        var keeping = wanted.contains(1)
+        // The lines asked for, in order: the next one is compared, not looked up, on each line end.
+        let pending = wanted.filter { $0 > 0 }.sorted()
+        var next = 0
+        var keeping = pending.first == 1
         var done = false
-        func consume(_ buffer: UnsafeBufferPointer<UInt8>) {
-            for byte in buffer {
-                if byte == 0x0A {
-                    if keeping {
-                        if current.last == 0x0D { current.removeLast() }
-                        out[lineNumber] = current
-                    }
-                    current.removeAll(keepingCapacity: true)
-                    lineNumber += 1
-                    if lineNumber > last { done = true; return }
-                    keeping = wanted.contains(lineNumber)
-                } else if keeping && current.count < maxLineBytes {
-                    current.append(byte)
+        func consume(_ buffer: UnsafeRawBufferPointer) {
+            guard let base = buffer.baseAddress else { return }
+            var start = 0
+            while start < buffer.count {
+                // memchr finds the line ends (a byte loop was a fifth of an unchanged rebuild's time on 44 MB of XML).
+                let end = memchr(base + start, 0x0A, buffer.count - start).map { base.distance(to: UnsafeRawPointer($0)) }
+                if keeping {
+                    let take = min((end ?? buffer.count) - start, max(0, maxLineBytes - current.count))
+                    current.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[start..<start + take]))
                 }
+                guard let end else { return }
+                if keeping {
+                    if current.last == 0x0D { current.removeLast() }
+                    out[lineNumber] = current
+                    next += 1
+                }
+                current.removeAll(keepingCapacity: true)
+                lineNumber += 1
+                if lineNumber > last {
+                    done = true
+                    return
+                }
+                keeping = next < pending.count && pending[next] == lineNumber
+                start = end + 1
             }
+        }
+        /// The lines, with the last one when the file does not end with a line end.
+        func finish() -> [Int: [UInt8]] {
+            if !done && keeping && !current.isEmpty {
+                if current.last == 0x0D { current.removeLast() }
+                out[lineNumber] = current
+            }
+            return out
+        }
+        // An uncompressed file is scanned where it lies (mapped), without copying it.
+        if OSMCompression.of(path: file) == .none, let mapped = try? Data(contentsOf: URL(fileURLWithPath: file), options: .alwaysMapped) {
+            mapped.withUnsafeBytes { consume($0) }
+            return finish()
         }
         // The same stream the OSM reader parses, so a gzip or bzip2 file shows its text, not its compressed bytes.
         guard let input = try? OSMInputStream(path: file) else { return [:] }
@@ -43,12 +69,8 @@ public enum SourceLines {
         let chunk = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
         defer { chunk.deallocate() }
         while !done, case .bytes(let n)? = try? input.read(into: chunk, capacity: capacity) {
-            consume(UnsafeBufferPointer(start: chunk.assumingMemoryBound(to: UInt8.self), count: n))
+            consume(UnsafeRawBufferPointer(start: chunk, count: n))
         }
-        if !done && keeping && !current.isEmpty {
-            if current.last == 0x0D { current.removeLast() }
-            out[lineNumber] = current
-        }
-        return out
+        return finish()
     }
 }

@@ -7,23 +7,16 @@ import Foundation
 /// a part of validation), each replaced by the next result of its kind, so the cache never grows beyond a few
 /// files per city.
 ///
-/// An entry is usable only for its key: the SHA-256 of exactly what its stage reads (``CacheKey``). Layout:
-/// ```
-/// "CPKCACHE"  magic (8 bytes)
-/// UInt32      cache format version (StageCache.formatVersion)
-/// String      city id, entry name (UInt32 length + UTF-8)
-/// 32 bytes    the key
-/// UInt64      payload length
-/// 32 bytes    SHA-256 of the payload
-/// payload     (CacheCodec)
-/// ```
-/// An entry with another key is a previous result (silently replaced). Anything else that does not check out —
-/// magic, version, city, entry name, length, payload hash, or a payload that does not decode — is never trusted:
-/// a `pack.cache_ignored` note names the file and the stage runs. Writes go to a temporary file renamed into
-/// place; a failed write is not a build failure (the next build runs the stage again). Never prints.
+/// An entry is usable only for its key: the SHA-256 of exactly what its stage reads (``CacheKey``). Entries are
+/// ``CityPackSupport/CacheFile``s (the format of the emit step's pieces too): scope the city id, name the entry
+/// name, payload ``CacheCodec`` bytes. An entry with another key is a previous result (silently replaced).
+/// Anything else that does not check out — magic, version, city, entry name, length, payload hash, or a payload
+/// that does not decode — is never trusted: a `pack.cache_ignored` note names the file and the stage runs.
+/// Writes are atomic (``AtomicFile``); a failed write is not a build failure (the next build runs the stage
+/// again). Never prints.
 final class StageCache: @unchecked Sendable {
-    static let magic = Array("CPKCACHE".utf8)
-    static let formatVersion: UInt32 = 2
+    /// The format of the entries (``CacheFile/formatVersion``), in every key.
+    static var formatVersion: UInt32 { CacheFile.formatVersion }
     /// Folder under the output root.
     static let folderName = ".cache"
 
@@ -44,45 +37,22 @@ final class StageCache: @unchecked Sendable {
     /// when the entry is damaged or foreign (then reported as a note).
     func load<T>(_ entry: String, key: CacheKey, decode: (inout CacheReader) throws(CacheReader.Malformed) -> T) -> T? {
         let file = path(entry)
-        guard let data = FileManager.default.contents(atPath: file) else { return nil }
         func ignored(_ why: String) -> T? {
             bag.report(
                 Rules.packCacheIgnored, "cache entry ignored (\(why)); the \(entry) stage ran instead",
                 at: SourceLocation(file: file))
             return nil
         }
-        return data.withUnsafeBytes { raw -> T? in
-            var r = CacheReader(raw)
-            do throws(CacheReader.Malformed) {
-                guard raw.count >= Self.magic.count, Array(raw.prefix(Self.magic.count)) == Self.magic else {
-                    return ignored("not a CityPack cache entry")
-                }
-                _ = try r.fixed(UInt64.self)  // the magic
-                let version = try r.fixed(UInt32.self)
-                guard version == Self.formatVersion else { return ignored("cache format \(version), not \(Self.formatVersion)") }
-                let city = try r.string()
-                let name = try r.string()
-                guard city == cityID, name == entry else { return ignored("an entry of city '\(city)', stage \(name)") }
-                let storedKey = try r.fixed(UInt64.self), k2 = try r.fixed(UInt64.self), k3 = try r.fixed(UInt64.self),
-                    k4 = try r.fixed(UInt64.self)
-                // Another key: an earlier result of this stage, replaced once the stage has run.
-                guard [storedKey, k2, k3, k4] == key.words else { return nil }
-                let length = try r.fixed(UInt64.self)
-                var hash: [UInt8] = []
-                for _ in 0..<32 { hash.append(try r.u8()) }
-                let start = r.offset
-                guard length == UInt64(raw.count - start) else {
-                    return ignored("payload of \(raw.count - start) bytes, \(length) expected: truncated or extended")
-                }
-                let payload = UnsafeRawBufferPointer(rebasing: raw[start...])
-                guard FileDigest.sha256Bytes(of: payload) == hash else { return ignored("payload SHA-256 mismatch") }
-                var p = CacheReader(payload)
-                let value = try decode(&p)
-                guard p.atEnd else { return ignored("payload does not decode") }
+        switch CacheFile.read(file, scope: cityID, name: entry, key: key.digest) {
+        case .missing, .otherKey: return nil
+        case .damaged(let why): return ignored(why)
+        case .payload(let data, let start, _):
+            let value = data.withUnsafeBytes { raw -> T? in
+                var r = CacheReader(UnsafeRawBufferPointer(rebasing: raw[start...]))
+                guard let value = try? decode(&r), r.atEnd else { return nil }
                 return value
-            } catch {
-                return ignored(raw.count < 64 ? "truncated" : "payload does not decode")
             }
+            return value ?? ignored("payload does not decode")
         }
     }
 
@@ -90,71 +60,16 @@ final class StageCache: @unchecked Sendable {
     /// previous entry). Returns whether it was written; a failure is not reported (the cache only saves time).
     @discardableResult
     func store(_ entry: String, key: CacheKey, payload: [UInt8]) -> Bool {
-        var w = CacheWriter(capacity: 128)
-        for byte in Self.magic { w.u8(byte) }
-        w.fixed(Self.formatVersion)
-        w.string(cityID)
-        w.string(entry)
-        for word in key.words { w.fixed(word) }
-        w.fixed(UInt64(payload.count))
-        for byte in FileDigest.sha256Bytes(of: payload) { w.u8(byte) }
-        let file = path(entry)
-        let temporary = "\(file).tmp-\(getpid())"
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            // Debris of a killed build's writes.
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where name.contains(".tmp-") {
-                unlink((directory as NSString).appendingPathComponent(name))
-            }
-            var bytes = Data(w.bytes)
-            bytes.append(contentsOf: payload)
-            try bytes.write(to: URL(fileURLWithPath: temporary))
-            guard rename(temporary, file) == 0 else {
-                unlink(temporary)
-                return false
-            }
-            return true
         } catch {
-            unlink(temporary)
             return false
         }
-    }
-}
-
-/// The SHA-256 of what a stage reads, built field by field: each field is written with its length, so no two
-/// different field lists give the same bytes.
-struct CacheKey: Sendable, Equatable {
-    private var text: [UInt8] = []
-
-    init(_ entry: String) {
-        add("citypack build cache")
-        add(Compiler.generator)
-        add("pack format \(PackSchema.formatVersion)")
-        add(entry)
-    }
-
-    mutating func add(_ field: String) {
-        var w = CacheWriter(capacity: field.utf8.count + 4)
-        w.string(field)
-        text.append(contentsOf: w.bytes)
-    }
-
-    mutating func add(_ label: String, _ value: String) {
-        add(label)
-        add(value)
-    }
-
-    mutating func add(_ other: CacheKey) { add("key", other.hex) }
-
-    /// A file's or folder's content (a folder: every file below it, by relative path), or "missing".
-    mutating func addContent(of path: String) { add(path, StageCache.contentDigest(path) ?? "missing") }
-
-    var digest: [UInt8] { FileDigest.sha256Bytes(of: text) }
-    var hex: String { FileDigest.hex(digest) }
-    /// The digest as four words, as stored in an entry.
-    var words: [UInt64] {
-        let d = digest
-        return (0..<4).map { i in d[i * 8..<i * 8 + 8].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) } }
+        // Debris of a killed build's writes.
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where name.contains(".tmp-") {
+            unlink((directory as NSString).appendingPathComponent(name))
+        }
+        return payload.withUnsafeBytes { CacheFile.write(path(entry), scope: cityID, name: entry, key: key.digest, payload: $0) }
     }
 }
 

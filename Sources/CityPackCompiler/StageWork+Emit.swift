@@ -11,42 +11,14 @@ import Foundation
 extension StageWork {
     // MARK: emit
 
-    /// The emit stage's key: everything the pack, manifest, copy tables, web flavour and catalog are made from (the
-    /// earlier stages' keys, the editorial and copy folders, the city file, the profile, the build date and
-    /// time) and the release options. The stage is skipped only when, besides, the outputs it wrote last time are
-    /// all still there with the same bytes (``emitOutputs(_:)``): running it would then write nothing.
-    func emitKey(_ outputDirectory: String) -> CacheKey {
-        var k = key("emit")
-        // What the base database reads, then the editorial and copy folders and the release options.
-        k.add("base", emitBaseKey().hex)
-        if let directory = city.editorialDirectory { k.addContent(of: directory) }
-        for case .ingestCopy(let template, let cityCopy) in plan.kinds {
-            k.addContent(of: template)
-            if let cityCopy { k.addContent(of: cityCopy) }
-        }
-        k.add("output", outputDirectory)
-        let release = plan.options.release
-        k.add("release", "keep \(release.keepVersions) explicit \(release.keepVersionsExplicit) city keep \(city.keepVersions.map(String.init) ?? "none") "
-            + "key \(release.signingKey?.keyID ?? "none") catalog \(release.writeCatalog) sizes \(release.measureSizes) "
-            + "delay \(release.testStepDelayMicroseconds)")
-        return k
-    }
-
-    /// The key of the pack's base database (``EmitReuse``), and the part of ``emitKey(_:)`` it shares: the
-    /// earlier stages' keys, the city file, the profile and the build date, not the editorial and copy folders nor
-    /// the release options, which the base does not read.
+    /// The key of the pack's base database (``EmitReuse``): what the emit stage reads but the editorial and copy
+    /// folders and the release options, which the base does not read.
     func emitBaseKey() -> CacheKey {
-        var k = key("emit base")
-        k.add("osm", osmKey?.hex ?? "none")
-        k.add("gtfs", gtfsKey?.hex ?? "none")
-        k.addContent(of: city.file)
-        k.add("city directory", city.directory)
-        for file in profileFiles { k.addContent(of: file) }
-        for file in BuildPlan.hashedSources(of: city) { k.add("source", display(file)) }
-        let options = plan.options
-        k.add("today", "\(options.buildDate ?? CivilDate.utc(secondsSince1970: Compiler.wallClockOrEpoch(options)))")
-        k.add("source date epoch", "\(options.sourceDateEpoch.map(String.init) ?? "none")")
-        return k
+        let names = BuildPlan.hashedSources(of: city).map { CacheInput.value("source", display($0)) }
+        return key("emit base", inputs: [
+            .artifact(.pois), .artifact(.transit), .artifact(.profile), .cityFile, .value("today", "\(today)"),
+            .fields("source date epoch", plan.options.sourceDateEpoch as Any),
+        ] + names)
     }
 
     /// Every file the emit stage leaves for readers, with its SHA-256: the city folder's files (not the reports
@@ -60,11 +32,11 @@ extension StageWork {
             if reports.contains(file) || file.split(separator: "/").contains(where: { $0.hasPrefix(".") }) { continue }
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
-            out.append((path, (try? FileDigest(path: path))?.sha256 ?? "unreadable"))
+            out.append((path, DigestMemo.sha256(path) ?? "unreadable"))
         }
         if plan.options.release.writeCatalog {
             let catalog = (outputDirectory as NSString).appendingPathComponent(PackSchema.catalogName)
-            out.append((catalog, (try? FileDigest(path: catalog))?.sha256 ?? "missing"))
+            out.append((catalog, DigestMemo.sha256(catalog) ?? "missing"))
         }
         return out
     }
@@ -80,48 +52,50 @@ extension StageWork {
         }
     }
 
+    /// The emit stage, skipped when its key is unchanged and the outputs it wrote last time are all still there
+    /// with the same bytes (``emitOutputs(_:)``): running it would then write nothing.
     mutating func emit(_ outputDirectory: String) -> [StageCount: Int] {
-        var k: CacheKey?
-        if cache != nil {
-            let key = emitKey(outputDirectory)
-            k = key
-            if let hit = loadCached("emit", key: key, decode: { r throws(CacheReader.Malformed) in
+        typealias Stored = (files: [(String, String)], sizes: [UInt8]?, manifest: String, pack: String, catalog: String)
+        return cached(
+            "emit", key: { $0.stageKey }, records: false,
+            decode: { r throws(CacheReader.Malformed) -> Stored in
                 let files = try r.array { r throws(CacheReader.Malformed) in (try r.string(), try r.string()) }
                 let sizes = try r.optional { r throws(CacheReader.Malformed) in try r.bytes() }
                 return (files, sizes, try r.string(), try r.string(), try r.string())
-            }) {
-                let (files, sizes, manifestPath, packPath, catalogPath) = hit.value
-                let now = emitOutputs(outputDirectory)
-                if now.map(\.path) == files.map(\.0) && now.map(\.sha256) == files.map(\.1), !hasDebris(outputDirectory),
-                    let data = FileManager.default.contents(atPath: manifestPath),
+            },
+            encode: { w, stored in
+                w.array(stored.files) { w, file in
+                    w.string(file.0)
+                    w.string(file.1)
+                }
+                w.optional(stored.sizes) { $0.bytes($1) }
+                w.string(stored.manifest)
+                w.string(stored.pack)
+                w.string(stored.catalog)
+            },
+            accept: { work, stored in
+                let now = work.emitOutputs(outputDirectory)
+                guard now.map(\.path) == stored.files.map(\.0) && now.map(\.sha256) == stored.files.map(\.1),
+                    !work.hasDebris(outputDirectory),
+                    let data = FileManager.default.contents(atPath: stored.manifest),
                     let manifest = try? JSONDecoder().decode(Manifest.self, from: data)
-                {
-                    var result = EmitResult(
-                        manifest: manifest, manifestPath: manifestPath, packPath: packPath, catalogPath: catalogPath, changed: false)
-                    result.sizes = sizes.flatMap { try? JSONDecoder().decode(PackSizes.self, from: Data($0)) }
-                    emitted = result
-                    return hit.counts
-                }
-                // The outputs changed since (another build, or a hand): the stage runs.
-                cachedEntries.removeLast()
-            }
-        }
-        let counts = runEmit(outputDirectory)
-        if let k, let emitted {
-            let files = emitOutputs(outputDirectory)
-            let sizes = emitted.sizes.flatMap { try? JSONEncoder().encode($0) }
-            storeCached("emit", key: k, events: [], counts: counts) { w in
-                w.array(files) { w, file in
-                    w.string(file.path)
-                    w.string(file.sha256)
-                }
-                w.optional(sizes) { $0.bytes(Array($1)) }
-                w.string(emitted.manifestPath)
-                w.string(emitted.packPath)
-                w.string(emitted.catalogPath)
-            }
-        }
-        return counts
+                else { return false }  // The outputs changed since (another build, or a hand): the stage runs.
+                var result = EmitResult(
+                    manifest: manifest, manifestPath: stored.manifest, packPath: stored.pack, catalogPath: stored.catalog,
+                    changed: false)
+                result.sizes = stored.sizes.flatMap { try? JSONDecoder().decode(PackSizes.self, from: Data($0)) }
+                work.emitted = result
+                return true
+            },
+            run: { work in
+                let counts = work.runEmit(outputDirectory)
+                guard let emitted = work.emitted else { return (counts, nil) }
+                let sizes = emitted.sizes.flatMap { try? JSONEncoder().encode($0) }.map(Array.init)
+                let stored: Stored = (
+                    work.emitOutputs(outputDirectory).map { ($0.path, $0.sha256) }, sizes, emitted.manifestPath,
+                    emitted.packPath, emitted.catalogPath)
+                return (counts, stored)
+            })
     }
 
     mutating func runEmit(_ outputDirectory: String) -> [StageCount: Int] {
@@ -137,8 +111,7 @@ extension StageWork {
         input.editorial = keptEditorial ?? EditorialContent()
         input.copy = copy.flatMap { $0.isEmpty ? nil : $0 }
         plan.options.progress?(ProgressEvent(stage: "emit", item: "\(city.id) pack", done: 0, total: 0, unit: "B"))
-        var release = plan.options.release
-        if !release.keepVersionsExplicit, let keep = city.keepVersions { release.keepVersions = keep }
+        var release = self.release
         if let cache {
             release.reuse = EmitReuse(directory: (cache.directory as NSString).appendingPathComponent("emit"), baseKey: emitBaseKey().hex)
         }

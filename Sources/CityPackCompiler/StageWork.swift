@@ -34,13 +34,17 @@ struct StageWork {
 
     /// The build cache, nil with `--no-cache` and in fleets (``BuildOptions/useCache``).
     let cache: StageCache?
-    /// The keys of the stages that ran so far, which later keys include (nil: no cache, or not that source).
-    var osmKey: CacheKey?
-    var gtfsKey: CacheKey?
+    /// The keys of the stages that ran so far, by what they produced, which later keys include (empty without
+    /// a cache).
+    var keys: [BuildArtifact: CacheKey] = [:]
+    /// The key of the stage running (``key(of:)``).
+    var stageKey = CacheKey("none")
     /// The stages (and parts of validation) whose result came from the cache, by entry name.
     var cachedEntries: [String] = []
     /// Entries to write once the build is over (``flushCache()``).
     var pendingStores: [(entry: String, key: CacheKey, payload: [UInt8])] = []
+    /// The sources' stat facts as the last build stored them (``flushCache()`` stores them again when they changed).
+    var loadedFacts: [DigestMemo.Fact] = []
 
     init(plan: BuildPlan, profile: TemplatePOIProfile, bag: DiagnosticBag, preread: PrereadOSM? = nil) {
         self.preread = preread
@@ -48,72 +52,25 @@ struct StageWork {
         self.plan = plan
         self.profile = profile
         self.bag = bag
+        cache = plan.options.useCache && preread == nil
+            ? StageCache(outputDirectory: plan.options.outputDirectory, cityID: plan.city.id, bag: bag) : nil
+        // The stat facts first: the hashes below start at once.
+        if let cache { loadedFacts = Self.loadFacts(cache) }
         let hashed = plan.stages.first { $0.phase == .emit }?.inputs.compactMap { input -> String? in
             if case .source(let path) = input { path } else { nil }
         }
         sourceHashes = hashed.map { SourceHashes(files: $0) }
-        cache = plan.options.useCache && preread == nil
-            ? StageCache(outputDirectory: plan.options.outputDirectory, cityID: plan.city.id, bag: bag) : nil
-    }
-
-    // MARK: cache
-
-    /// A key for `entry` with what every entry depends on: the tool, the pack format and the bag's settings.
-    func key(_ entry: String) -> CacheKey {
-        var k = CacheKey(entry)
-        k.add("bag", StageCache.bagSettings(bag))
-        return k
-    }
-
-    /// The category profile's files (what ``TemplatePOIProfile/load(templatesDirectory:)`` reads).
-    var profileFiles: [String] {
-        let directory = city.profile ?? plan.templatesDirectory ?? "."
-        return ["categories.json", "synonyms.json"].map { (directory as NSString).appendingPathComponent($0) }
-    }
-
-    /// Loads `entry` for `key` and replays its findings into the bag; nil when the stage must run.
-    mutating func loadCached<T>(
-        _ entry: String, key: CacheKey, decode: (inout CacheReader) throws(CacheReader.Malformed) -> T
-    ) -> (counts: [StageCount: Int], value: T)? {
-        guard let cache,
-            let hit = cache.load(entry, key: key, decode: { r throws(CacheReader.Malformed) in
-                (try r.events(), try r.counts(), try decode(&r))
-            })
-        else { return nil }
-        bag.replay(hit.0)
-        cachedEntries.append(entry)
-        return (hit.1, hit.2)
-    }
-
-    /// Stores what a stage that ran under `recording` produced, unless it failed to read or write something (an
-    /// I/O failure may not happen again).
-    mutating func storeCached(
-        _ entry: String, key: CacheKey, events: [DiagnosticBag.Event], counts: [StageCount: Int],
-        encode: (inout CacheWriter) -> Void
-    ) {
-        guard cache != nil else { return }
-        let failed = events.contains { if case .report(let d) = $0 { d.code == Rules.packIOFailure.code } else { false } }
-        guard !failed else { return }
-        var payload = CacheWriter()
-        payload.events(events)
-        payload.counts(counts)
-        encode(&payload)
-        pendingStores.append((entry, key, payload.bytes))
-    }
-
-    /// Writes the entries the stages produced, once the build is over and only when it has no errors: a build
-    /// with errors writes nothing into the output folder, the cache included (the entries of the last good build
-    /// stay, and their stages still load from them once the error is fixed).
-    mutating func flushCache() {
-        defer { pendingStores = [] }
-        guard let cache, !bag.hasErrors else { return }
-        for (entry, key, payload) in pendingStores { cache.store(entry, key: key, payload: payload) }
     }
 
     /// Runs one stage.
     /// - Returns: what it counted.
-    mutating func execute(_ kind: StageKind) -> [StageCount: Int] {
-        switch kind {
+    mutating func execute(_ stage: Stage) -> [StageCount: Int] {
+        if cache != nil {
+            let k = key(of: stage)
+            stageKey = k
+            for output in stage.outputs { keys[output] = k }
+        }
+        return switch stage.kind {
         case .ingestOSM(let files): ingestOSM(files)
         case .ingestGTFS(let paths): ingestGTFS(paths)
         case .ingestEditorial(let directory): ingestEditorial(directory)
@@ -156,33 +113,18 @@ struct StageWork {
     /// extract of the box with complete ways holds), so a city cut from a country file keeps only its own nodes;
     /// XML files are read whole. Files a fleet already read for this city (``preread``) are not read again.
     mutating func ingestOSM(_ files: [String]) -> [StageCount: Int] {
-        if cache != nil {
-            var k = key("ingestOSM")
-            k.add("bbox", "\(city.bbox.array)")
-            k.add("bbox location", "\(Compiler.keyLocation("bbox", in: city.file))")
-            k.add("limits", "\(city.limits)")
-            for file in profileFiles { k.addContent(of: file) }
-            for file in files {
-                k.add("file", display(file))
-                k.add("pbf", "\(OSMReader.isPBF(path: file))")
-                k.addContent(of: file)
-            }
-            osmKey = k
-            if let hit = loadCached("ingestOSM", key: k, decode: { r throws(CacheReader.Malformed) in try r.osm() }) {
-                osm = hit.value
-                return hit.counts
-            }
-            bag.startRecording()
-        }
-        let counts = readOSM(files)
-        if let osmKey {
-            let events = bag.stopRecording()
-            // The osm-testdata run's multipolygon reports are not cached (no build asks for them).
-            if let osm, osm.multipolygons.isEmpty {
-                storeCached("ingestOSM", key: osmKey, events: events, counts: counts) { $0.osm(osm) }
-            }
-        }
-        return counts
+        cached(
+            "ingestOSM", key: { $0.stageKey },
+            decode: { r throws(CacheReader.Malformed) in try r.osm() }, encode: { $0.osm($1) },
+            accept: { work, osm in
+                work.osm = osm
+                return true
+            },
+            run: { work in
+                let counts = work.readOSM(files)
+                // The osm-testdata run's multipolygon reports are not cached (no build asks for them).
+                return (counts, work.osm.flatMap { $0.multipolygons.isEmpty ? $0 : nil })
+            })
     }
 
     mutating func readOSM(_ files: [String]) -> [StageCount: Int] {
@@ -211,34 +153,22 @@ struct StageWork {
     }
 
     mutating func ingestGTFS(_ paths: [String]) -> [StageCount: Int] {
-        if cache != nil {
-            var k = key("ingestGTFS")
-            k.add("limits", "\(city.limits)")
-            for path in paths {
-                k.add("feed", display(path))
-                k.addContent(of: path)
-            }
-            gtfsKey = k
-            if let hit = loadCached("ingestGTFS", key: k, decode: { r throws(CacheReader.Malformed) in try r.array { r throws(CacheReader.Malformed) in try r.feed() } }) {
-                feeds = hit.value
+        cached(
+            "ingestGTFS", key: { $0.stageKey },
+            decode: { r throws(CacheReader.Malformed) in try r.array { r throws(CacheReader.Malformed) in try r.feed() } },
+            encode: { w, feeds in w.array(feeds) { $0.feed($1) } },
+            accept: { work, feeds in
+                work.feeds = feeds
                 // The cell locator scans the feed's files again when validation asks (the key says they are unchanged).
                 for path in paths {
-                    let shown = display(path)
-                    guard let f = feeds.firstIndex(where: { $0.displayPath == shown }) else { continue }
-                    feeds[f].cellLocator = GTFSReader.cellLocator(path: path, displayPath: shown, options: GTFSReadOptions(limits: city.limits))
+                    let shown = work.display(path)
+                    guard let f = work.feeds.firstIndex(where: { $0.displayPath == shown }) else { continue }
+                    work.feeds[f].cellLocator = GTFSReader.cellLocator(
+                        path: path, displayPath: shown, options: GTFSReadOptions(limits: work.city.limits))
                 }
-                return hit.counts
-            }
-            bag.startRecording()
-        }
-        let counts = readGTFS(paths)
-        if let gtfsKey {
-            let feeds = self.feeds
-            storeCached("ingestGTFS", key: gtfsKey, events: bag.stopRecording(), counts: counts) { w in
-                w.array(feeds) { $0.feed($1) }
-            }
-        }
-        return counts
+                return true
+            },
+            run: { work in (work.readGTFS(paths), work.feeds) })
     }
 
     mutating func readGTFS(_ paths: [String]) -> [StageCount: Int] {
@@ -289,7 +219,7 @@ struct StageWork {
         let categories = profile.categories
         let keptPOIs = validatePOIs(read, categories: categories)
         kept = keptPOIs
-        let today = plan.options.buildDate ?? CivilDate.utc(secondsSince1970: Compiler.wallClockOrEpoch(plan.options))
+        let today = self.today
         let stopsComplete = validateFeeds(today: today, errorFiles: errorFiles)
         let stopIDs = Set(feeds.flatMap { $0.stops.map(\.id) })
         var context = EditorialContext(city: city, pois: keptPOIs, categories: categories, stopIDs: stopIDs)
@@ -312,64 +242,66 @@ struct StageWork {
         return [.poisKept: keptPOIs.count, .feeds: feeds.count]
     }
 
-    /// The POI rules (``POIValidator``), or their findings and the POIs they kept from the cache: keyed by the OSM
-    /// stage's key, the city file and the profile.
+    /// The POI rules (``POIValidator``), or their findings and the POIs they kept from the cache: keyed by the POIs
+    /// read, the profile and the city file.
     mutating func validatePOIs(_ read: [POI], categories: [PackCategory]) -> [POI] {
-        var k: CacheKey?
-        if cache != nil, let osmKey {
-            var key = key("validatePOIs")
-            key.add(osmKey)
-            key.addContent(of: city.file)
-            key.add("city directory", city.directory)
-            for file in profileFiles { key.addContent(of: file) }
-            k = key
-            let decode = { (r: inout CacheReader) throws(CacheReader.Malformed) -> [Int32] in
+        var kept: [POI] = []
+        _ = cached(
+            "validatePOIs", key: { $0.key("validatePOIs", inputs: [.artifact(.pois), .artifact(.profile), .cityFile]) },
+            decode: { r throws(CacheReader.Malformed) in
                 let indexes = try r.block(Int32.self)
                 guard indexes.allSatisfy({ $0 >= 0 && Int($0) < read.count }) else { throw CacheReader.Malformed() }
                 return indexes
-            }
-            if let hit = loadCached("validatePOIs", key: key, decode: decode) {
-                return hit.value.map { read[Int($0)] }
-            }
-            bag.startRecording()
+            },
+            encode: { $0.block($1) },
+            accept: { _, indexes in
+                kept = indexes.map { read[Int($0)] }
+                return true
+            },
+            run: { work in
+                kept = POIValidator.validate(read, city: work.city, categories: categories, bag: work.bag)
+                return ([:], Self.indexes(of: kept, in: read))
+            })
+        return kept
+    }
+
+    /// Kept POIs are a subsequence of those read: stored as their indexes (nil when they are not).
+    static func indexes(of kept: [POI], in read: [POI]) -> [Int32]? {
+        var indexes: [Int32] = []
+        var next = 0
+        for poi in kept {
+            while next < read.count && read[next] != poi { next += 1 }
+            guard next < read.count else { return nil }
+            indexes.append(Int32(next))
+            next += 1
         }
-        let keptPOIs = POIValidator.validate(read, city: city, categories: categories, bag: bag)
-        if let k {
-            let events = bag.stopRecording()
-            // Kept POIs are a subsequence of those read: stored as their indexes.
-            var indexes: [Int32] = []
-            var next = 0
-            for poi in keptPOIs {
-                while next < read.count && read[next] != poi { next += 1 }
-                guard next < read.count else { return keptPOIs }
-                indexes.append(Int32(next))
-                next += 1
-            }
-            storeCached("validatePOIs", key: k, events: events, counts: [:]) { $0.block(indexes) }
-        }
-        return keptPOIs
+        return indexes
     }
 
     /// The GTFS rules on every feed read and the `pack.rules_not_run` findings about feeds, or their findings from
-    /// the cache: keyed by the GTFS stage's key, the city file, the build date and the files that had reading
-    /// errors.
+    /// the cache: keyed by the feeds read, the city file, the build date and the files that had reading errors.
     /// - Returns: whether every feed's stops were read completely.
     mutating func validateFeeds(today: (year: Int, month: Int, day: Int), errorFiles: Set<String>) -> Bool {
-        var k: CacheKey?
-        if cache != nil, let gtfsKey {
-            var key = key("validateGTFS")
-            key.add(gtfsKey)
-            key.addContent(of: city.file)
-            key.add("city directory", city.directory)
-            key.add("today", "\(today)")
-            key.add("error files", "\(errorFiles.sorted())")
-            key.add("feeds existing", "\(city.gtfsFeeds.map { FileManager.default.fileExists(atPath: $0) })")
-            k = key
-            if let hit = loadCached("validateGTFS", key: key, decode: { r throws(CacheReader.Malformed) in try r.bool() }) {
-                return hit.value
-            }
-            bag.startRecording()
-        }
+        var complete = false
+        let inputs: [CacheInput] = [
+            .artifact(.transit), .cityFile, .value("today", "\(today)"), .value("error files", "\(errorFiles.sorted())"),
+            .value("feeds existing", "\(city.gtfsFeeds.map { FileManager.default.fileExists(atPath: $0) })"),
+        ]
+        _ = cached(
+            "validateGTFS", key: { $0.key("validateGTFS", inputs: inputs) },
+            decode: { r throws(CacheReader.Malformed) in try r.bool() }, encode: { $0.bool($1) },
+            accept: { _, value in
+                complete = value
+                return true
+            },
+            run: { work in
+                complete = work.runFeedRules(today: today, errorFiles: errorFiles)
+                return ([:], complete)
+            })
+        return complete
+    }
+
+    mutating func runFeedRules(today: (year: Int, month: Int, day: Int), errorFiles: Set<String>) -> Bool {
         var stopsComplete = feeds.count == city.gtfsFeeds.count
         for feed in feeds {
             let incomplete = GTFSValidator.incompleteTables(of: feed, errorFiles: errorFiles)
@@ -392,12 +324,10 @@ struct StageWork {
                 Rules.packRulesNotRun, "the feed could not be read, so no GTFS rule ran on it",
                 at: SourceLocation(file: shown), entity: shown)
         }
-        if let k {
-            storeCached("validateGTFS", key: k, events: bag.stopRecording(), counts: [:]) { [stopsComplete] in $0.bool(stopsComplete) }
-        }
         return stopsComplete
     }
 }
+
 
 /// The file being read, shared with the progress callback.
 final class CurrentItem: @unchecked Sendable {

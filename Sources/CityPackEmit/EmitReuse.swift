@@ -4,16 +4,17 @@ import Foundation
 
 /// The pieces of the previous build's emit step that the next one may reuse (part of the build cache), so that
 /// an edit of an editorial row or a copy string rewrites only what it touches:
-/// - `base.sqlite`: the pack database before the editorial and copy tables (``PackWriter/writeBase(_:to:)``),
+/// - `base.entry`: the pack database before the editorial and copy tables (``PackWriter/writeBase(_:to:)``),
 ///   under ``baseKey``;
-/// - `web/`: the web parts made from the base alone (places, search, transit), under the base's SHA-256;
+/// - `web.entry`: the web parts made from the base alone (places, search, transit), under the base's SHA-256;
 /// - `gz/`: the compressed chunks of the last pack (``ChunkedGzip``), under their input's SHA-256;
-/// - `sizes-values.json`: what each table's and index's pages compressed to (`build-stats.json`'s sizes), under
-///   the pages' SHA-256.
+/// - `sizes.entry`: what each table's and index's pages compressed to (`build-stats.json`'s sizes), by the
+///   pages' SHA-256.
 ///
 /// A clean build takes the very same steps (base, then editorial tables, then chunks), so the bytes are the
-/// same with or without these pieces. Every piece is checked against a SHA-256 before use; one that does not
-/// check out is left unused, named in ``notes`` (the build reports `pack.cache_ignored`), and made again.
+/// same with or without these pieces. Every piece is a ``CacheFile`` (the stage entries' format: one integrity
+/// check); one that does not check out is left unused, named in ``notes`` (the build reports
+/// `pack.cache_ignored`), and made again.
 public final class EmitReuse: @unchecked Sendable {
     /// Folder of the pieces (`<output>/.cache/<city>/emit`).
     public let directory: String
@@ -22,6 +23,8 @@ public final class EmitReuse: @unchecked Sendable {
     public let baseKey: String
     private let lock = NSLock()
     private var ignored: [(path: String, why: String)] = []
+    /// The ``CacheFile`` scope of the pieces.
+    static let scope = "emit"
 
     public init(directory: String, baseKey: String) {
         self.directory = directory
@@ -35,86 +38,87 @@ public final class EmitReuse: @unchecked Sendable {
 
     func path(_ name: String) -> String { (directory as NSString).appendingPathComponent(name) }
 
-    /// What a stored piece is: its key and the SHA-256 and size of its bytes.
-    struct Stamp: Codable, Equatable {
-        var key: String
-        var sha256: String
-        var bytes: Int
-        /// The web parts made from a base (for `web.json`).
-        var parts: [Manifest.WebPart]?
-    }
-
-    func stamp(_ name: String) -> Stamp? {
-        guard let data = FileManager.default.contents(atPath: path(name)) else { return nil }
-        guard let stamp = try? JSONDecoder().decode(Stamp.self, from: data) else {
-            ignore(path(name), "not a stamp this version writes")
+    /// The payload of piece `name` (file `name` under ``directory``) stored under `key`, and its SHA-256; nil when
+    /// there is none for the key, or it is damaged (then in ``notes``).
+    func load<T>(_ name: String, key: String, _ use: (UnsafeRawBufferPointer, [UInt8]) -> T?) -> T? {
+        switch CacheFile.read(path(name), scope: Self.scope, name: name, key: FileDigest.sha256Bytes(of: Array(key.utf8))) {
+        case .missing, .otherKey: return nil
+        case .damaged(let why):
+            ignore(path(name), why)
             return nil
+        case .payload(let data, let start, let sha256):
+            guard let value = data.withUnsafeBytes({ use(UnsafeRawBufferPointer(rebasing: $0[start...]), sha256) }) else {
+                ignore(path(name), "its payload does not decode")
+                return nil
+            }
+            return value
         }
-        return stamp
     }
 
-    func setStamp(_ name: String, _ stamp: Stamp) {
-        guard let data = try? JSONEncoder().encode(stamp) else { return }
-        try? OutputFiles.writeAtomically(data, to: path(name))
+    /// Stores `payload` as piece `name` under `key` (its folder made when missing).
+    func store(_ name: String, key: String, payload: UnsafeRawBufferPointer) {
+        guard (try? OutputFiles.makeDirectory(PathText.parent(path(name)))) != nil else { return }
+        CacheFile.write(path(name), scope: Self.scope, name: name, key: FileDigest.sha256Bytes(of: Array(key.utf8)), payload: payload)
     }
 
     // MARK: the base database
 
-    /// Copies the stored base database to `database` when it was made under ``baseKey`` and still has its bytes,
-    /// and returns its digest.
+    /// Writes the stored base database to `database` when it was made under ``baseKey``, and returns its digest.
     func loadBase(to database: String) -> FileDigest? {
-        guard let stamp = stamp("base.json"), stamp.key == baseKey else { return nil }
-        guard (try? OutputFiles.copy(path("base.sqlite"), to: database)) != nil,
-            let digest = try? OutputFiles.digest(database), digest.sha256 == stamp.sha256, digest.bytes == stamp.bytes
-        else {
-            unlink(database)
-            ignore(path("base.sqlite"), "its bytes do not match base.json")
-            return nil
+        load("base.entry", key: baseKey) { bytes, sha256 -> FileDigest? in
+            // A staged working copy: not flushed (``OutputFiles/copy(_:to:)``).
+            guard (try? Data(bytes).write(to: URL(fileURLWithPath: database))) != nil else { return nil }
+            return FileDigest(bytes: bytes.count, sha256: FileDigest.hex(sha256))
         }
-        return digest
     }
 
     /// Keeps a copy of the base database just written.
     func storeBase(from database: String, digest: FileDigest) {
-        guard (try? OutputFiles.makeDirectory(directory)) != nil else { return }
-        let temporary = path(".base.sqlite.tmp")
-        guard (try? OutputFiles.copy(database, to: temporary)) != nil, (try? OutputFiles.rename(temporary, path("base.sqlite"))) != nil
-        else {
-            unlink(temporary)
-            return
-        }
-        setStamp("base.json", Stamp(key: baseKey, sha256: digest.sha256, bytes: digest.bytes))
+        guard let data = FileManager.default.contents(atPath: database), data.count == digest.bytes else { return }
+        data.withUnsafeBytes { store("base.entry", key: baseKey, payload: $0) }
     }
 
     // MARK: the web parts made from the base
 
     /// The web parts stored for the base with SHA-256 `base`, copied into the staged web `folder`; nil when there
-    /// are none for it or one does not check out.
+    /// are none for it or they do not check out. Payload: the parts as JSON (UInt32 length first), then each
+    /// part's file bytes (UInt64 length first), in the parts' order.
     func loadWebParts(base: String, into folder: String, prefix: String) -> [Manifest.WebPart]? {
-        guard let stamp = stamp("web.json"), stamp.key == Self.webKey(base), let parts = stamp.parts else { return nil }
-        for part in parts.flatMap(\.files) {
-            let file = (part.path as NSString).lastPathComponent
-            let staged = (folder as NSString).appendingPathComponent(file)
-            guard part.path == "\(prefix)/\(file)", (try? OutputFiles.copy(path("web/\(file)"), to: staged)) != nil,
-                let digest = try? OutputFiles.digest(staged), digest.sha256 == part.sha256, digest.bytes == part.bytes
-            else {
-                ignore(path("web/\(file)"), "its bytes do not match web.json")
-                return nil
+        load("web.entry", key: Self.webKey(base)) { payload, _ -> [Manifest.WebPart]? in
+            var offset = 0
+            func take(_ n: Int) -> UnsafeRawBufferPointer? {
+                guard n >= 0, payload.count - offset >= n else { return nil }
+                defer { offset += n }
+                return UnsafeRawBufferPointer(rebasing: payload[offset..<offset + n])
             }
+            func length<T: FixedWidthInteger>(_: T.Type) -> Int? { take(MemoryLayout<T>.size).map { Int(T(littleEndian: $0.loadUnaligned(as: T.self))) } }
+            guard let n = length(UInt32.self), let json = take(n),
+                let parts = try? JSONDecoder().decode([Manifest.WebPart].self, from: Data(json))
+            else { return nil }
+            for part in parts.flatMap(\.files) {
+                let file = (part.path as NSString).lastPathComponent
+                guard part.path == "\(prefix)/\(file)", let n = length(UInt64.self), let bytes = take(n),
+                    (try? Data(bytes).write(to: URL(fileURLWithPath: (folder as NSString).appendingPathComponent(file)))) != nil
+                else { return nil }
+            }
+            return offset == payload.count ? parts : nil
         }
-        return parts
     }
 
     /// Keeps the web parts made from the base with SHA-256 `base` (staged in `folder`), replacing older ones.
     func storeWebParts(_ parts: [Manifest.WebPart], base: String, from folder: String) {
-        let web = path("web")
-        try? FileManager.default.removeItem(atPath: web)
-        guard (try? OutputFiles.makeDirectory(web)) != nil else { return }
+        guard let json = try? JSONEncoder().encode(parts) else { return }
+        var payload: [UInt8] = []
+        func length<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.littleEndian) { payload.append(contentsOf: $0) } }
+        length(UInt32(json.count))
+        payload.append(contentsOf: json)
         for part in parts.flatMap(\.files) {
-            let file = (part.path as NSString).lastPathComponent
-            guard (try? OutputFiles.copy((folder as NSString).appendingPathComponent(file), to: path("web/\(file)"))) != nil else { return }
+            guard let data = FileManager.default.contents(atPath: (folder as NSString).appendingPathComponent((part.path as NSString).lastPathComponent))
+            else { return }
+            length(UInt64(data.count))
+            payload.append(contentsOf: data)
         }
-        setStamp("web.json", Stamp(key: Self.webKey(base), sha256: "", bytes: 0, parts: parts))
+        payload.withUnsafeBytes { store("web.entry", key: Self.webKey(base), payload: $0) }
     }
 
     /// The key of stored web parts: the base's SHA-256 and the web format (parts of another layout never return).
@@ -122,24 +126,17 @@ public final class EmitReuse: @unchecked Sendable {
 
     // MARK: measured sizes
 
-    /// Compressed sizes of the last pack's objects by their pages' SHA-256 (`sizes.json`, checked by its stamp).
+    /// Compressed sizes of the last pack's objects by their pages' SHA-256.
     func knownSizes() -> [String: Int] {
-        guard let stamp = stamp("sizes.json"), let data = FileManager.default.contents(atPath: path("sizes-values.json")) else { return [:] }
-        guard FileDigest.sha256(of: data) == stamp.sha256, let sizes = try? JSONDecoder().decode([String: Int].self, from: data) else {
-            ignore(path("sizes-values.json"), "its bytes do not match sizes.json")
-            return [:]
-        }
-        return sizes
+        load("sizes.entry", key: "sizes") { payload, _ in try? JSONDecoder().decode([String: Int].self, from: Data(payload)) } ?? [:]
     }
 
     /// Keeps this build's measured sizes for the next.
     func storeSizes(_ sizes: [String: Int]) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        guard (try? OutputFiles.makeDirectory(directory)) != nil, let data = try? encoder.encode(sizes),
-            (try? OutputFiles.writeAtomically(data, to: path("sizes-values.json"))) != nil
-        else { return }
-        setStamp("sizes.json", Stamp(key: "sizes", sha256: FileDigest.sha256(of: data), bytes: data.count))
+        guard let data = try? encoder.encode(sizes) else { return }
+        data.withUnsafeBytes { store("sizes.entry", key: "sizes", payload: $0) }
     }
 
     // MARK: compressed chunks
@@ -148,12 +145,11 @@ public final class EmitReuse: @unchecked Sendable {
     var chunks: GzipChunkStore { GzipChunkStore(reuse: self) }
 }
 
-/// Compressed chunks by the SHA-256 (and level) of their input: `gz/<key>`, each file the SHA-256 of the
-/// compressed bytes followed by them.
+/// Compressed chunks by the SHA-256 (and level) of their input: `gz/<key>`, each a ``CacheFile`` of the
+/// compressed bytes.
 final class GzipChunkStore {
     private let reuse: EmitReuse
     private let folder: String
-    private var ready = false
 
     init(reuse: EmitReuse) {
         self.reuse = reuse
@@ -161,26 +157,10 @@ final class GzipChunkStore {
     }
 
     /// The compressed bytes stored for `key`, when they check out.
-    func chunk(_ key: String) -> [UInt8]? {
-        let file = (folder as NSString).appendingPathComponent(key)
-        guard let data = FileManager.default.contents(atPath: file) else { return nil }
-        let payload = [UInt8](data.dropFirst(32))
-        guard data.count > 32, FileDigest.sha256Bytes(of: payload) == [UInt8](data.prefix(32)) else {
-            reuse.ignore(file, "its bytes do not match their SHA-256")
-            return nil
-        }
-        return payload
-    }
+    func chunk(_ key: String) -> [UInt8]? { reuse.load("gz/\(key)", key: key) { bytes, _ in Array(bytes) } }
 
     /// Stores the compressed bytes of `key`.
-    func put(_ key: String, _ compressed: [UInt8]) {
-        if !ready {
-            ready = (try? OutputFiles.makeDirectory(folder)) != nil
-            guard ready else { return }
-        }
-        let file = (folder as NSString).appendingPathComponent(key)
-        try? OutputFiles.writeAtomically(Data(compressed.withUnsafeBytes { FileDigest.sha256Bytes(of: $0) } + compressed), to: file)
-    }
+    func put(_ key: String, _ compressed: [UInt8]) { compressed.withUnsafeBytes { reuse.store("gz/\(key)", key: key, payload: $0) } }
 
     /// Removes every stored chunk but `keys` (the last pack's): the store never outgrows one pack.
     func keepOnly(_ keys: Set<String>) {

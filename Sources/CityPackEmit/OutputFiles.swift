@@ -37,29 +37,15 @@ package enum OutputFiles {
         }
     }
 
-    /// Writes `data` to a new file (replacing any) and flushes it to disk.
+    /// An ``AtomicFile`` failure as the emitter reports it (`cannot write: No space left on device (ENOSPC)`).
+    static func failure(_ error: AtomicFileError, path: String? = nil) -> EmitError {
+        let text = String(cString: strerror(error.code))
+        return .io(path: path ?? error.path, message: "cannot \(error.step): \(errnoName(error.code).map { "\(text) (\($0))" } ?? text)")
+    }
+
+    /// Writes `data` to a new file (replacing any) and flushes it to disk (``AtomicFile/writeNew(_:to:mode:flush:)``).
     static func write(_ data: Data, to path: String, mode: mode_t = 0o644) throws(EmitError) {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, mode)
-        guard fd >= 0 else { throw .io(path: path, message: "cannot create: \(errnoText())") }
-        var failure: EmitError?
-        data.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = Foundation.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    failure = .io(path: path, message: "cannot write: \(errnoText())")
-                    return
-                }
-                offset += n
-            }
-        }
-        if failure == nil && fsync(fd) != 0 { failure = .io(path: path, message: "cannot flush: \(errnoText())") }
-        if close(fd) != 0 && failure == nil { failure = .io(path: path, message: "cannot close: \(errnoText())") }
-        if let failure {
-            unlink(path)
-            throw failure
-        }
+        do { try AtomicFile.writeNew(data, to: path, mode: mode) } catch { throw failure(error) }
     }
 
     /// Copies a file's bytes to a new file (a staged working copy; not flushed).
@@ -76,40 +62,23 @@ package enum OutputFiles {
 
     /// Flushes a file that was written by other code (SQLite, gzip) to disk.
     static func flush(_ path: String) throws(EmitError) {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw .io(path: path, message: "cannot open: \(errnoText())") }
-        defer { close(fd) }
-        if fsync(fd) != 0 { throw .io(path: path, message: "cannot flush: \(errnoText())") }
+        do { try AtomicFile.flush(path) } catch { throw failure(error) }
     }
 
     /// Flushes a folder's entries (after renames), so the new names survive a power loss. Best effort.
-    static func flushDirectory(_ path: String) {
-        let fd = open(path, O_RDONLY | O_DIRECTORY)
-        guard fd >= 0 else { return }
-        _ = fsync(fd)
-        close(fd)
-    }
+    static func flushDirectory(_ path: String) { AtomicFile.flushFolder(path) }
 
     /// Atomically replaces `to` with `from` (same file system).
     static func rename(_ from: String, _ to: String) throws(EmitError) {
-        if Foundation.rename(from, to) != 0 {
-            throw .io(path: to, message: "cannot move into place: \(errnoText())")
-        }
+        do { try AtomicFile.replace(to, with: from, flushFolder: false) } catch { throw failure(error) }
     }
 
-    /// Writes `data` under a hidden temporary name beside `path`, flushes it, and renames it over `path`. Missing
-    /// parent folders of `path` are created first (`keygen --output keys/release` in a fresh clone).
+    /// Writes `data` under a hidden temporary name beside `path`, flushes it, and renames it over `path`
+    /// (``AtomicFile/write(_:to:mode:durable:)``). Missing parent folders of `path` are created first (`keygen
+    /// --output keys/release` in a fresh clone).
     static func writeAtomically(_ data: Data, to path: String, mode: mode_t = 0o644) throws(EmitError) {
-        let directory = PathText.parent(path)
         try createParent(of: path)
-        let temporary = (directory.isEmpty ? "" : directory + "/") + temporaryName(for: (path as NSString).lastPathComponent)
-        // A failure names the file asked for, not the hidden temporary one.
-        do { try write(data, to: temporary, mode: mode) } catch { throw .io(path: path, message: error.message) }
-        do { try rename(temporary, path) } catch {
-            unlink(temporary)
-            throw error
-        }
-        flushDirectory(directory.isEmpty ? "." : directory)
+        do { try AtomicFile.write(data, to: path, mode: mode) } catch { throw failure(error) }
     }
 
     /// Creates the folders above `path` that do not exist yet (like `mkdir -p`).
@@ -129,8 +98,9 @@ package enum OutputFiles {
         }
     }
 
-    /// `.<name>.tmp-<pid>`: hidden (readers list no dot files) and recognisable as debris by ``isTemporary(_:)``.
-    static func temporaryName(for name: String) -> String { ".\(name).tmp-\(getpid())" }
+    /// A hidden temporary name for `name` (``AtomicFile/temporaryPath(for:)``), recognised as debris by
+    /// ``isTemporary(_:)``.
+    static func temporaryName(for name: String) -> String { AtomicFile.temporaryPath(for: name) }
 
     /// Whether a folder entry is debris of an interrupted write: a temporary file or a staging folder.
     static func isTemporary(_ name: String) -> Bool {

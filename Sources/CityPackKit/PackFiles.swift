@@ -59,61 +59,34 @@ enum PackFiles {
             if !completed { unlink(destination) }
         }
 
-        let stream: ZlibStream
-        do { stream = try ZlibStream(inflating: .gzip) } catch {
+        let reader: GzipReader
+        do { reader = try GzipReader(fd: input, bufferSize: chunkSize, strict: true) } catch {
             throw PackError.corruptCompressedData(path: source, message: "zlib initialisation failed")
         }
-
-        let inBuffer = UnsafeMutablePointer<UInt8>.allocate(capacity: chunkSize)
         let outBuffer = UnsafeMutablePointer<UInt8>.allocate(capacity: chunkSize)
-        defer {
-            inBuffer.deallocate()
-            outBuffer.deallocate()
-        }
+        defer { outBuffer.deallocate() }
         var inHash = SHA256()
         var outHash = SHA256()
         var digests = Digests()
-        var ended = false
-
-        while true {
-            let n = read(input, inBuffer, chunkSize)
-            if n < 0 { throw PackError.io(path: source, message: errnoMessage()) }
-            if n == 0 { break }
-            inHash.update(bufferPointer: UnsafeRawBufferPointer(start: inBuffer, count: n))
-            digests.compressedBytes += n
-            stream.setInput(inBuffer, count: n)
-            var produced = 0
-            repeat {
-                if ended {
-                    // Another gzip member follows the one that just ended.
-                    stream.reset()
-                    ended = false
-                }
-                let result: ZlibResult
-                (result, produced) = stream.run(
-                    into: UnsafeMutableRawBufferPointer(start: outBuffer, count: chunkSize), finish: false)
-                switch result {
-                case .progress: break
-                case .end: ended = true
-                case .stalled: break  // no progress possible until more input arrives
-                case .failed(let code):
-                    let message = stream.message ?? "zlib error \(code)"
-                    throw PackError.corruptCompressedData(path: source, message: message)
-                }
-                if produced > 0 {
-                    digests.uncompressedBytes += produced
-                    if digests.uncompressedBytes > maxBytes {
-                        throw PackError.corruptCompressedData(
-                            path: source, message: "decompresses to more than \(maxBytes) bytes")
-                    }
-                    outHash.update(bufferPointer: UnsafeRawBufferPointer(start: outBuffer, count: produced))
-                    try writeAll(output, outBuffer, produced, path: destination)
-                }
-                if result == .stalled { break }
-            } while stream.availableInput > 0 || (produced == chunkSize && !ended)
+        reader.inputObserver = { chunk in
+            inHash.update(bufferPointer: chunk)
+            digests.compressedBytes += chunk.count
         }
-        guard ended else {
-            throw PackError.corruptCompressedData(path: source, message: "unexpected end of gzip stream")
+        while true {
+            let produced: Int
+            do throws(GzipReader.Failure) { produced = try reader.read(into: outBuffer, capacity: chunkSize) } catch {
+                switch error {
+                case .system(let code): throw PackError.io(path: source, message: String(cString: strerror(code)))
+                case .corrupt(let message): throw PackError.corruptCompressedData(path: source, message: message)
+                }
+            }
+            if produced == 0 { break }
+            digests.uncompressedBytes += produced
+            if digests.uncompressedBytes > maxBytes {
+                throw PackError.corruptCompressedData(path: source, message: "decompresses to more than \(maxBytes) bytes")
+            }
+            outHash.update(bufferPointer: UnsafeRawBufferPointer(start: outBuffer, count: produced))
+            try writeAll(output, outBuffer, produced, path: destination)
         }
         digests.compressedSHA256 = FileDigest.hex(inHash.finalize())
         digests.uncompressedSHA256 = FileDigest.hex(outHash.finalize())
@@ -146,28 +119,21 @@ enum PackFiles {
 
     static func errnoMessage() -> String { String(cString: strerror(errno)) }
 
-    /// Flushes a file's bytes to the disk (`fsync`).
+    /// Flushes a file's bytes to the disk (``AtomicFile/flush(_:)``).
     /// - Throws: `PackError.io`.
     static func syncFile(_ path: String) throws(PackError) {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw PackError.io(path: path, message: errnoMessage()) }
-        defer { close(fd) }
-        guard fsync(fd) == 0 else { throw PackError.io(path: path, message: errnoMessage()) }
+        do { try AtomicFile.flush(path) } catch { throw PackError.io(path: path, message: error.message) }
     }
 
     /// Flushes a folder's entries (after a rename or unlink in it), as far as the platform allows.
-    static func syncDirectory(_ path: String) {
-        let fd = open(path, O_RDONLY)
-        if fd >= 0 {
-            fsync(fd)
-            close(fd)
-        }
-    }
+    static func syncDirectory(_ path: String) { AtomicFile.flushFolder(path) }
 
-    /// Renames `source` over `destination` (atomically replacing it) and flushes the destination's folder.
+    /// Renames `source` over `destination` (atomically replacing it) and flushes the destination's folder
+    /// (``AtomicFile/replace(_:with:flushFolder:)``).
     /// - Throws: `PackError.io`; `source` is left in place.
     static func replace(_ source: String, with destination: String) throws(PackError) {
-        guard rename(source, destination) == 0 else { throw PackError.io(path: destination, message: errnoMessage()) }
-        syncDirectory((destination as NSString).deletingLastPathComponent)
+        do { try AtomicFile.replace(destination, with: source) } catch {
+            throw PackError.io(path: destination, message: error.message)
+        }
     }
 }

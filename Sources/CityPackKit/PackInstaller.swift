@@ -33,9 +33,7 @@ public enum PackInstaller {
         let basePath = installedPack.path
         let result = try deltaResult(installedPack: installedPack, delta: delta, expected: expected, maxBytes: maxBytes)
         // 4. Atomic replace.
-        let directory = installedPack.deletingLastPathComponent().path
-        let temporary = (directory as NSString).appendingPathComponent(
-            ".\(installedPack.lastPathComponent).delta-tmp-\(getpid())")
+        let temporary = AtomicFile.temporaryPath(for: basePath)
         try writeFlushed(result.bytes, to: temporary)
         do { try PackFiles.replace(temporary, with: basePath) } catch {
             unlink(temporary)
@@ -188,19 +186,8 @@ public enum PackInstaller {
     }
 
     static func writeFlushed(_ bytes: [UInt8], to path: String) throws(PackError) {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        guard fd >= 0 else { throw PackError.io(path: path, message: PackFiles.errnoMessage()) }
-        var ok = false
-        defer {
-            close(fd)
-            if !ok { unlink(path) }
+        do { try AtomicFile.writeNew(bytes, to: path, mode: 0o600) } catch {
+            throw PackError.io(path: path, message: error.message)
         }
-        var copy = bytes
-        try copy.withUnsafeMutableBufferPointer { (b) throws(PackError) in
-            guard let start = b.baseAddress else { return }
-            try PackFiles.writeAll(fd, start, b.count, path: path)
-        }
-        guard fsync(fd) == 0 else { throw PackError.io(path: path, message: PackFiles.errnoMessage()) }
-        ok = true
     }
 }

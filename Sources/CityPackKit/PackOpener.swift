@@ -1,6 +1,7 @@
 import CityPackFormat
 import CityPackSQLite
 import CityPackStorage
+import CityPackSupport
 import Foundation
 
 /// Everything before a pack is queried: finding it from its manifest, decompressing it, and checking its hashes,
@@ -42,9 +43,7 @@ public enum PackOpener {
     public static func decompress(
         _ source: URL, to destination: URL, verifying manifest: Manifest? = nil, maxUncompressedBytes: Int = 4 << 30
     ) throws(PackError) {
-        let directory = destination.deletingLastPathComponent().path
-        let temporary = (directory as NSString).appendingPathComponent(
-            ".\(destination.lastPathComponent).tmp-\(getpid())-\(UUID().uuidString.prefix(8))")
+        let temporary = AtomicFile.temporaryPath(for: destination.path)
         do {
             try decompress(source.path, to: temporary, manifest: manifest, maxBytes: maxUncompressedBytes)
             try PackFiles.syncFile(temporary)

@@ -1,3 +1,4 @@
+import CityPackSupport
 import Foundation
 
 /// What ``PackStore`` found left over by an interrupted run (a killed process, a full disk) and removed.
@@ -89,12 +90,8 @@ struct PackStore: Sendable {
 
     /// Writes `data` to a hidden temporary file beside `url`, flushes it, renames it over `url`, flushes the folder.
     static func writeAtomically(_ data: Data, to url: URL) throws(PackError) {
-        let temporary = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())-\(UUID().uuidString.prefix(8))").path
-        try PackInstaller.writeFlushed([UInt8](data), to: temporary)
-        do { try PackFiles.replace(temporary, with: url.path) } catch {
-            unlink(temporary)
-            throw error
+        do { try AtomicFile.write(data, to: url.path, mode: 0o600) } catch {
+            throw PackError.io(path: url.path, message: error.message)
         }
     }
 

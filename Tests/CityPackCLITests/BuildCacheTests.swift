@@ -247,10 +247,12 @@ import Testing
         let reference = Self.snapshot(out).filter { !$0.key.hasSuffix("report.json") && !$0.key.hasSuffix("report.html") }
         #expect(try Self.build(city, out).status == 0)
         let entries = out.appendingPathComponent(".cache/example")
-        // The entries, and the emit step's reusable pieces (EmitReuse) in a folder of their own.
-        let names = try FileManager.default.contentsOfDirectory(atPath: entries.path).sorted().filter { $0 != "emit" }
+        // The entries, the sources' stat facts, and the emit step's reusable pieces (EmitReuse) in a folder of their own.
+        let all = try FileManager.default.contentsOfDirectory(atPath: entries.path).sorted()
+        #expect(all.contains("source-facts.entry"))
+        let names = all.filter { $0 != "emit" && $0 != "source-facts.entry" }
         #expect(try FileManager.default.contentsOfDirectory(atPath: entries.appendingPathComponent("emit").path).sorted()
-            == ["base.json", "base.sqlite", "gz", "sizes-values.json", "sizes.json", "web", "web.json"])
+            == ["base.entry", "gz", "sizes.entry", "web.entry"])
         #expect(names == ["emit.entry", "ingestCopy.entry", "ingestGTFS.entry", "ingestOSM.entry", "validateGTFS.entry", "validatePOIs.entry"]
             || names == ["emit.entry", "ingestGTFS.entry", "ingestOSM.entry", "validateGTFS.entry", "validatePOIs.entry"], "\(names)")
         let osmEntry = entries.appendingPathComponent("ingestOSM.entry")
@@ -304,7 +306,7 @@ import Testing
         #expect(try Self.build(city, out).status == 0)
         #expect(try Self.build(city, reference, ["--no-cache"]).status == 0)
         let pieces = out.appendingPathComponent(".cache/example/emit")
-        for name in ["base.sqlite"] + (try FileManager.default.contentsOfDirectory(atPath: pieces.appendingPathComponent("gz").path)).map({ "gz/" + $0 }) {
+        for name in ["base.entry"] + (try FileManager.default.contentsOfDirectory(atPath: pieces.appendingPathComponent("gz").path)).map({ "gz/" + $0 }) {
             var bytes = try Data(contentsOf: pieces.appendingPathComponent(name))
             bytes[bytes.count / 2] ^= 0x5A
             try bytes.write(to: pieces.appendingPathComponent(name))
@@ -312,18 +314,18 @@ import Testing
         // A new name in the city file: emit runs (the base's key changes too, so only the chunks are looked up).
         try Self.replace("city-example/city.yaml", "name:", "name: Renamed #", in: work)
         var notes = try Self.cacheNotes(try Self.build(city, out))
-        #expect(notes.allSatisfy { $0.contains("its bytes do not match") }, "\(notes)")
+        #expect(notes.allSatisfy { $0.contains("payload SHA-256 mismatch") }, "\(notes)")
         #expect(try Self.build(city, reference, ["--no-cache"]).status == 0)
         #expect(Self.snapshot(out).filter { !$0.key.hasPrefix("example/report") } == Self.snapshot(reference).filter { !$0.key.hasPrefix("example/report") })
         // The base under the same key, damaged: an SQL-level edit that keeps the base's key (the build date).
-        var base = try Data(contentsOf: pieces.appendingPathComponent("base.sqlite"))
+        var base = try Data(contentsOf: pieces.appendingPathComponent("base.entry"))
         base[base.count / 2] ^= 0x5A
-        try base.write(to: pieces.appendingPathComponent("base.sqlite"))
+        try base.write(to: pieces.appendingPathComponent("base.entry"))
         try FileManager.default.removeItem(at: out.appendingPathComponent("example/manifest.json"))
         try FileManager.default.removeItem(at: reference.appendingPathComponent("example/manifest.json"))
         let rebuilt = try Self.build(city, out)
         notes = try Self.cacheNotes(rebuilt)
-        #expect(notes.count == 1 && notes[0].contains("base.json"), "\(notes)")
+        #expect(notes.count == 1 && notes[0].contains("payload SHA-256 mismatch"), "\(notes)")
         #expect(try Self.build(city, reference, ["--no-cache"]).status == 0)
         #expect(Self.snapshot(out).filter { !$0.key.hasPrefix("example/report") } == Self.snapshot(reference).filter { !$0.key.hasPrefix("example/report") })
     }
@@ -338,7 +340,7 @@ import Testing
         #expect(try Self.build(city, out).status == 0)
         let entries = out.appendingPathComponent(".cache/example")
         let names = try FileManager.default.contentsOfDirectory(atPath: entries.path).filter { $0 != "emit" }
-            + ["emit/base.json", "emit/base.sqlite", "emit/web.json"]
+            + ["emit/base.entry", "emit/web.entry"]
         #expect(names.count > 3)
         for name in names { try Data("garbage".utf8).write(to: entries.appendingPathComponent(name)) }
         let r = try Self.build(city, out, ["--no-cache", "-v"])

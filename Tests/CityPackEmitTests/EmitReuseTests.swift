@@ -74,7 +74,7 @@ import Testing
         #expect(reuse.notes.isEmpty)
         // The base and the web parts made from it are kept; of the chunks, the edit replaced only a few.
         let kept = try FileManager.default.contentsOfDirectory(atPath: pieces).sorted()
-        #expect(kept == ["base.json", "base.sqlite", "gz", "web", "web.json"])
+        #expect(kept == ["base.entry", "gz", "web.entry"])
         let chunksAfter = Set(try FileManager.default.contentsOfDirectory(atPath: pieces + "/gz"))
         #expect(chunksBefore.count >= 4, "a pack of several chunks: \(chunksBefore.count)")
         #expect(chunksAfter.count == chunksBefore.count && chunksAfter.subtracting(chunksBefore).count <= 3,
@@ -97,16 +97,16 @@ import Testing
                 bytes[bytes.count / 2] ^= 0xFF
                 try Data(bytes).write(to: URL(fileURLWithPath: path))
             }
-            try flip(pieces + "/base.sqlite")
+            try flip(pieces + "/base.entry")
             for chunk in try FileManager.default.contentsOfDirectory(atPath: pieces + "/gz") { try flip(pieces + "/gz/" + chunk) }
         }
         _ = try Self.twoReleases(without, reuse: nil)
         #expect(Self.files(with) == Self.files(without))
         // The base, and every chunk the second pack would have taken (the unchanged ones); nothing else.
         let named = reuse.notes.map { ($0.path as NSString).lastPathComponent }
-        #expect(named.filter { $0 == "base.sqlite" }.count == 1, "\(reuse.notes)")
+        #expect(named.filter { $0 == "base.entry" }.count == 1, "\(reuse.notes)")
         #expect(reuse.notes.filter { $0.path.contains("/gz/") }.count >= 2, "\(reuse.notes)")
-        #expect(reuse.notes.allSatisfy { $0.path.hasSuffix("base.sqlite") || $0.path.contains("/gz/") }, "\(reuse.notes)")
+        #expect(reuse.notes.allSatisfy { $0.path.hasSuffix("base.entry") || $0.path.contains("/gz/") }, "\(reuse.notes)")
     }
 
     /// Another base key (the sources changed) does not take the stored base, silently.
@@ -123,8 +123,9 @@ import Testing
         let result = try PackEmitter.emit(moved, outputDirectory: dir.appendingPathComponent("out").path, options: options)
         #expect(result.manifest.counts.pois == 11_999 && result.manifest.dataVersion == 2)
         #expect(options.reuse?.notes.isEmpty == true)
-        let stamp = try String(contentsOfFile: pieces + "/base.json", encoding: .utf8)
-        #expect(stamp.contains("\"k2\""))
+        let stored = CacheFile.read(pieces + "/base.entry", scope: "emit", name: "base.entry", key: FileDigest.sha256Bytes(of: Array("k2".utf8)))
+        #expect(stored != .missing && stored != .otherKey)
+        if case .damaged(let why) = stored { Issue.record("\(why)") }
     }
 
     /// The chunked pack is one ordinary gzip member: zlib's own inflate reads the whole database back, and the

@@ -8,12 +8,12 @@ private let systemRead = Darwin.read
 private let systemClose = Darwin.close
 #endif
 import CCityPackBzip2
-import CCityPackZlib
+import CityPackStorage
 
 /// How an OSM file's bytes are compressed on disk.
 package enum OSMCompression: String, Sendable {
     case none
-    /// RFC 1952 gzip (`.osm.gz`), read through zlib's `gzread`.
+    /// RFC 1952 gzip (`.osm.gz`), read through ``CityPackStorage/GzipReader``.
     case gzip
     /// bzip2 (`.osm.bz2`, what many published extracts and Overpass dumps ship as), read through libbz2's
     /// streaming decompressor; concatenated streams (pbzip2, lbzip2) are read one after the other.
@@ -39,13 +39,13 @@ package enum OSMCompression: String, Sendable {
     }
 }
 
-/// Sequential bytes of an OSM file: `read(2)` for `.osm`, zlib's `gzread` for gzip, libbz2 for bzip2 (see
+/// Sequential bytes of an OSM file: `read(2)` for `.osm`, ``CityPackStorage/GzipReader`` for gzip, libbz2 for bzip2 (see
 /// ``OSMCompression/of(path:)``).
 ///
 /// Not thread-safe: one reader at a time.
 package final class OSMInputStream {
     private var fd: Int32 = -1
-    private var gz: gzFile?
+    private var gz: GzipReader?
     private var bz: Bzip2Decoder?
     let path: String
     /// Size of the file on disk.
@@ -66,17 +66,17 @@ package final class OSMInputStream {
         }
         fileSize = Int64(st.st_size)
         compression = OSMCompression.of(path: path)
-        if compression == .gzip {
-            guard let g = gzopen(path, "rb") else {
-                throw OSMReadError.cannotOpen(path: path, reason: String(cString: strerror(errno)))
+        fd = open(path, O_RDONLY)
+        guard fd >= 0 else {
+            throw OSMReadError.cannotOpen(path: path, reason: String(cString: strerror(errno)))
+        }
+        // A file named `.gz` that does not start like gzip is read as it is (as zlib's `gzread` reads it).
+        var magic: [UInt8] = [0, 0]
+        if compression == .gzip && pread(fd, &magic, 2, 0) == 2 && magic == [0x1F, 0x8B] {
+            do { gz = try GzipReader(fd: fd) } catch {
+                throw OSMReadError.cannotOpen(path: path, reason: "zlib could not start a decompressor")
             }
-            gzbuffer(g, 256 << 10)
-            gz = g
         } else {
-            fd = open(path, O_RDONLY)
-            guard fd >= 0 else {
-                throw OSMReadError.cannotOpen(path: path, reason: String(cString: strerror(errno)))
-            }
             if compression == .bzip2 {
                 guard let decoder = Bzip2Decoder(fd: fd) else {
                     throw OSMReadError.cannotOpen(path: path, reason: "libbz2 could not start a decompressor")
@@ -100,13 +100,15 @@ package final class OSMInputStream {
     /// - Throws: ``OSMReadError/readFailed(path:reason:)`` on an operating-system read error.
     package func read(into buffer: UnsafeMutableRawPointer, capacity: Int) throws -> Chunk {
         if let gz {
-            let n = gzread(gz, buffer, UInt32(capacity))
-            var code: Int32 = 0
-            if n > 0 { return .bytes(Int(n)) }
-            let message = gzerror(gz, &code).map { String(cString: $0) } ?? "unknown zlib error"
-            if code == Z_ERRNO { throw OSMReadError.readFailed(path: path, reason: String(cString: strerror(errno))) }
-            if n < 0 || (code != Z_OK && code != Z_STREAM_END) { return .corrupt("zlib: \(message)") }
-            return .end
+            do throws(GzipReader.Failure) {
+                let n = try gz.read(into: buffer, capacity: capacity)
+                return n > 0 ? .bytes(n) : .end
+            } catch {
+                switch error {
+                case .system(let code): throw OSMReadError.readFailed(path: path, reason: String(cString: strerror(code)))
+                case .corrupt(let message): return .corrupt("zlib: \(message)")
+                }
+            }
         }
         if let bz {
             do throws(Bzip2Decoder.Failure) {
@@ -129,16 +131,13 @@ package final class OSMInputStream {
 
     /// Bytes consumed from the file on disk so far.
     package var offset: Int64 {
-        if let gz { return Int64(gzoffset(gz)) }
+        if let gz { return gz.compressedOffset }
         if let bz { return bz.compressedOffset }
         return Int64(lseek(fd, 0, SEEK_CUR))
     }
 
     package func close() {
-        if let g = gz {
-            gzclose(g)
-            gz = nil
-        }
+        gz = nil
         bz?.end()
         bz = nil
         if fd >= 0 {

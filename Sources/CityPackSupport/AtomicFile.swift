@@ -1,0 +1,118 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+private let systemWrite = Glibc.write
+#elseif canImport(Darwin)
+import Darwin
+private let systemWrite = Darwin.write
+#endif
+
+/// Why an ``AtomicFile`` step failed: the file, the step and the `errno`.
+public struct AtomicFileError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file (for a failed rename, the destination).
+    public var path: String
+    /// What failed: `create`, `write`, `flush`, `close` or `move into place`.
+    public var step: String
+    /// The `errno` of the failure.
+    public var code: Int32
+
+    /// `strerror` of ``code``.
+    public var message: String { String(cString: strerror(code)) }
+
+    /// `cannot STEP: MESSAGE`.
+    public var reason: String { "cannot \(step): \(message)" }
+
+    /// `PATH: cannot STEP: MESSAGE`.
+    public var description: String { "\(path): \(reason)" }
+}
+
+/// The project's one way to replace a file atomically: write the bytes under a hidden temporary name beside the
+/// file, flush them (`fsync`), rename the temporary over the file and flush the folder, so that a reader, a crash
+/// or a power loss sees the file either as before or as after. Used by the emitter, the build cache and
+/// CityPackKit's installer and pack library; the steps are public for writers whose bytes come from elsewhere
+/// (SQLite, a gzip stream): ``temporaryPath(for:)``, ``flush(_:)``, ``replace(_:with:)``. Thread-safe.
+public enum AtomicFile {
+    /// `.<name>.tmp-<pid>-<8 hex>` beside `path`: hidden (readers list no dot files), unique to this writer, and
+    /// recognisable as debris of an interrupted write by its `.tmp-`.
+    public static func temporaryPath(for path: String) -> String {
+        let name = ".\((path as NSString).lastPathComponent).tmp-\(getpid())-\(String(UInt32.random(in: .min ... .max), radix: 16))"
+        let directory = (path as NSString).deletingLastPathComponent
+        return directory.isEmpty ? name : (directory as NSString).appendingPathComponent(name)
+    }
+
+    /// Replaces `path` with `bytes` atomically (temporary file, `fsync`, rename, folder `fsync`).
+    /// - Parameters:
+    ///   - bytes: the new content.
+    ///   - path: the file; its folder must exist.
+    ///   - mode: the new file's permissions (default 0644).
+    ///   - durable: whether to flush the file and the folder (default true; a cache that only saves time may
+    ///     skip the flushes: it still never shows a partial file).
+    /// - Throws: ``AtomicFileError`` naming `path`; the file is then as it was and no temporary file is left.
+    public static func write<Bytes: ContiguousBytes>(
+        _ bytes: Bytes, to path: String, mode: mode_t = 0o644, durable: Bool = true
+    ) throws(AtomicFileError) {
+        let temporary = temporaryPath(for: path)
+        do { try writeNew(bytes, to: temporary, mode: mode, flush: durable) } catch {
+            throw AtomicFileError(path: path, step: error.step, code: error.code)
+        }
+        do { try replace(path, with: temporary, flushFolder: durable) } catch {
+            unlink(temporary)
+            throw error
+        }
+    }
+
+    /// Writes `bytes` to a new file at `path` (replacing any), flushed when `flush`; removes it on failure.
+    /// - Throws: ``AtomicFileError``.
+    public static func writeNew<Bytes: ContiguousBytes>(
+        _ bytes: Bytes, to path: String, mode: mode_t = 0o644, flush: Bool = true
+    ) throws(AtomicFileError) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, mode)
+        guard fd >= 0 else { throw AtomicFileError(path: path, step: "create", code: errno) }
+        var failure: AtomicFileError?
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = systemWrite(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = AtomicFileError(path: path, step: "write", code: errno)
+                    return
+                }
+                offset += n
+            }
+        }
+        if failure == nil && flush && fsync(fd) != 0 { failure = AtomicFileError(path: path, step: "flush", code: errno) }
+        if close(fd) != 0 && failure == nil { failure = AtomicFileError(path: path, step: "close", code: errno) }
+        if let failure {
+            unlink(path)
+            throw failure
+        }
+    }
+
+    /// Flushes a file written by other code (SQLite, a gzip stream) to disk.
+    /// - Throws: ``AtomicFileError``.
+    public static func flush(_ path: String) throws(AtomicFileError) {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw AtomicFileError(path: path, step: "open", code: errno) }
+        defer { close(fd) }
+        if fsync(fd) != 0 { throw AtomicFileError(path: path, step: "flush", code: errno) }
+    }
+
+    /// Flushes a folder's entries (after a rename or an unlink in it), so the new names survive a power loss.
+    /// Best effort: not every platform or file system allows it.
+    public static func flushFolder(_ path: String) {
+        let fd = open(path.isEmpty ? "." : path, O_RDONLY | O_DIRECTORY)
+        guard fd >= 0 else { return }
+        _ = fsync(fd)
+        close(fd)
+    }
+
+    /// Renames `temporary` (a flushed file or a complete folder) over `path`, then flushes `path`'s folder when
+    /// `flushFolder`.
+    /// - Throws: ``AtomicFileError`` (`move into place`, naming `path`); `temporary` is left in place.
+    public static func replace(_ path: String, with temporary: String, flushFolder: Bool = true) throws(AtomicFileError) {
+        guard rename(temporary, path) == 0 else { throw AtomicFileError(path: path, step: "move into place", code: errno) }
+        if flushFolder { Self.flushFolder((path as NSString).deletingLastPathComponent) }
+    }
+}
