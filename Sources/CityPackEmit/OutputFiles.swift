@@ -102,18 +102,17 @@ package enum OutputFiles {
     /// ``isTemporary(_:)``.
     static func temporaryName(for name: String) -> String { AtomicFile.temporaryPath(for: name) }
 
-    /// Whether a folder entry is debris of an interrupted write: a temporary file or a staging folder.
+    /// Whether a folder entry is debris of an interrupted write: a staging folder, or a temporary file
+    /// (``AtomicFile/temporaryPath(for:)``: `.<name>.tmp-<pid>-<hex>`) whose writer is gone or is this process.
+    /// A temporary file of another live process is not debris: the reports are written outside the output lock,
+    /// so a build may meet another one's report being written.
     static func isTemporary(_ name: String) -> Bool {
         guard name.hasPrefix(".") else { return false }
-        if name.contains(".tmp-") || name.hasPrefix(PackEmitter.stagingPrefix) { return true }
-        // `.<name>.<pid>.<uuid>.tmp` (the CLI's report writer, outside the lock): debris only once its writer is gone.
-        if name.hasSuffix(".tmp") {
-            let parts = name.split(separator: ".")
-            if parts.count >= 4, let pid = Int32(parts[parts.count - 3]) {
-                return kill(pid, 0) != 0 && errno == ESRCH
-            }
-        }
-        return false
+        if name.hasPrefix(PackEmitter.stagingPrefix) { return true }
+        guard let marker = name.range(of: ".tmp-", options: .backwards) else { return false }
+        let pidText = name[marker.upperBound...].prefix { $0 != "-" }
+        guard let pid = Int32(pidText) else { return true }
+        return pid == getpid() || (kill(pid, 0) != 0 && errno == ESRCH)
     }
 
     /// Whether two files hold the same bytes (false when either is missing).

@@ -24,29 +24,18 @@ package enum ReportWriter {
         _ report: DiagnosticReport, stats: BuildStats, html: String, to folder: String, toolVersion: String
     ) throws {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try atomicWrite(Data(DiagnosticRenderer.json(report, toolVersion: toolVersion).utf8), to: (folder as NSString).appendingPathComponent("report.json"))
-        try atomicWrite(Data(html.utf8), to: (folder as NSString).appendingPathComponent("report.html"))
-        try atomicWrite(Data(DiagnosticRenderer.encode(stats).utf8), to: (folder as NSString).appendingPathComponent("build-stats.json"))
+        try atomicWrite(Data(DiagnosticRenderer.json(report, toolVersion: toolVersion).utf8), to: (folder as NSString).appendingPathComponent("report.json"), durable: false)
+        try atomicWrite(Data(html.utf8), to: (folder as NSString).appendingPathComponent("report.html"), durable: false)
+        try atomicWrite(Data(DiagnosticRenderer.encode(stats).utf8), to: (folder as NSString).appendingPathComponent("build-stats.json"), durable: false)
     }
 
-    /// Writes `data` to `path` through a unique temporary file in the same folder and `rename(2)`.
-    ///
-    /// The temporary file is written in place (`Data.write` without `.atomic`): `FileManager.createFile` and
-    /// atomic writes go through a second hidden file of Foundation's own (`.dat.nosync…`), which a build killed
-    /// at that moment would leave behind under a name the next build cannot recognise as its debris.
-    /// Missing parent folders of `path` are created first.
-    package static func atomicWrite(_ data: Data, to path: String) throws {
+    /// Writes `data` to `path` with the project's one atomic write (``AtomicFile/write(_:to:mode:durable:)``:
+    /// a temporary beside it that the next build recognises as debris once this process is gone, `fsync`,
+    /// rename). Missing parent folders of `path` are created first.
+    /// - Parameter durable: whether to `fsync` (reports are made again by the next build: they skip it; the
+    ///   baseline, which a user keeps, does not).
+    package static func atomicWrite(_ data: Data, to path: String, durable: Bool = true) throws {
         try OutputFiles.createParent(of: path)
-        let dir = PathText.parent(path)
-        let tmp = (dir as NSString).appendingPathComponent(".\((path as NSString).lastPathComponent).\(getpid()).\(UUID().uuidString).tmp")
-        do { try data.write(to: URL(fileURLWithPath: tmp)) } catch {
-            unlink(tmp)
-            throw error
-        }
-        if rename(tmp, path) != 0 {
-            let code = errno
-            unlink(tmp)
-            throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
-        }
+        try AtomicFile.write(data, to: path, durable: durable)
     }
 }
