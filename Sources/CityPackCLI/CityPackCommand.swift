@@ -3,8 +3,8 @@ import CityPackFormat
 import CityPackSupport
 
 /// The root `citypack` command.
-public struct CityPackCommand: ParsableCommand {
-    public static let configuration = CommandConfiguration(
+package struct CityPackCommand: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "citypack",
         abstract: "Compile a city's OpenStreetMap, GTFS and editorial sources into offline packs.",
         discussion: """
@@ -15,7 +15,7 @@ public struct CityPackCommand: ParsableCommand {
         version: "0.1.0",
         subcommands: [Init.self, Build.self, Check.self, Preview.self, Query.self, Inspect.self, Diff.self, Catalog.self, FleetCommand.self, Keygen.self, Verify.self, Install.self, Installed.self, Uninstall.self, RulesCommand.self, Bench.self]
     )
-    public init() {}
+    package init() {}
 
     /// Runs the command line `arguments` (without the program name) in this process, as the executable would, and
     /// returns its exit code and what it wrote to stdout and stderr. Usage errors and `--help` are rendered as
@@ -40,7 +40,7 @@ public struct CityPackCommand: ParsableCommand {
 
     /// Turns crashes into exit code 70 with a message (see ``CrashHandler``). Called by the executable only,
     /// so in-process tests keep their own crash reporting.
-    public static func installCrashHandler() {
+    package static func installCrashHandler() {
         CrashHandler.install()
         TimeTrace.enable(destination: ToolEnvironment.timeTrace)
     }

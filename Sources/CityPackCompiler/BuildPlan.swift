@@ -7,24 +7,24 @@ import Foundation
 /// The stages of one build, in order, decided before anything runs (swift-driver's `planBuild()`): made by
 /// ``Compiler/plan(_:bag:)`` from the city file and the category profile, printed by `--dry-run` and `-v`,
 /// executed by ``Compiler/run(_:bag:)``, which runs exactly these stages and records each one's time and counts.
-public struct BuildPlan: Sendable, CustomStringConvertible {
+package struct BuildPlan: Sendable, CustomStringConvertible {
     /// What to build and how.
-    public var options: BuildOptions
+    package var options: BuildOptions
     /// The city, as its city file describes it.
-    public var city: City
+    package var city: City
     /// The templates folder (category profile, synonyms, template copy); nil when none was found.
-    public var templatesDirectory: String?
+    package var templatesDirectory: String?
     /// The category profile every stage maps and checks with; nil when it could not be loaded (reported), and
     /// then the plan has no stages.
-    public var profile: TemplatePOIProfile?
+    package var profile: TemplatePOIProfile?
     /// The stages, in execution order.
-    public var stages: [Stage]
+    package var stages: [Stage]
 
     /// The kinds of the stages, in order.
-    public var kinds: [StageKind] { stages.map(\.kind) }
+    package var kinds: [StageKind] { stages.map(\.kind) }
 
     /// One numbered line per stage: `1. ingest OSM: monaco-2021.osm.gz, profile → POIs`.
-    public var description: String {
+    package var description: String {
         stages.enumerated().map { "\($0.offset + 1). \($0.element)" }.joined(separator: "\n")
     }
 

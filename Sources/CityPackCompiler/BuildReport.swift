@@ -2,19 +2,19 @@ import CityPackEmit
 import CityPackModel
 
 /// What running one stage took and counted.
-public struct StageRecord: Sendable {
+package struct StageRecord: Sendable {
     /// The stage, as planned.
-    public var stage: Stage
+    package var stage: Stage
     /// Wall-clock seconds.
-    public var seconds: Double
+    package var seconds: Double
     /// What the stage handled (``StageCount``); figures it does not count are absent.
-    public var counts: [StageCount: Int]
+    package var counts: [StageCount: Int]
     /// The build-cache entries the stage loaded instead of doing their work (`ingestOSM`; validation has two parts,
     /// `validatePOIs` and `validateGTFS`); empty when it ran in full.
-    public var cached: [String] = []
+    package var cached: [String] = []
 
     /// Creates a record.
-    public init(stage: Stage, seconds: Double, counts: [StageCount: Int]) {
+    package init(stage: Stage, seconds: Double, counts: [StageCount: Int]) {
         self.stage = stage
         self.seconds = seconds
         self.counts = counts
@@ -22,63 +22,63 @@ public struct StageRecord: Sendable {
 }
 
 /// The time and counts of one phase's stages together (`build-stats.json`'s `stages`).
-public struct PhaseSummary: Sendable {
+package struct PhaseSummary: Sendable {
     /// The phase.
-    public var phase: BuildPhase
+    package var phase: BuildPhase
     /// Wall-clock seconds of its stages.
-    public var seconds: Double
+    package var seconds: Double
     /// Its stages' counts added up, with the phase's ``BuildPhase/alwaysCounted`` figures at least 0.
-    public var counts: [StageCount: Int]
+    package var counts: [StageCount: Int]
 }
 
 /// The outcome of a build or check. Diagnostics are in the bag that was passed in.
-public struct BuildReport: Sendable {
+package struct BuildReport: Sendable {
     /// The plan that ran; nil when the city file could not be loaded.
-    public var plan: BuildPlan?
+    package var plan: BuildPlan?
     /// The stages that ran, each with its time and counts: the plan's stages up to where the run stopped.
-    public var records: [StageRecord] = []
+    package var records: [StageRecord] = []
     /// Set when the pack was written.
-    public var emitted: EmitResult?
+    package var emitted: EmitResult?
     /// Set when the build stopped on an unrecoverable failure (already reported in the bag as well).
-    public var failure: String?
+    package var failure: String?
     /// The POIs of the report's city map: those kept by validation, or all read when validation did not run.
-    public var pois: [POI] = []
+    package var pois: [POI] = []
     /// The GTFS feeds read (stops and lines for the report's city map).
-    public var feeds: [GTFSFeed] = []
+    package var feeds: [GTFSFeed] = []
     /// The walking routes of the report's city map, waypoints placed where possible: after validation those
     /// that go into the pack, else every route read (see ``Compiler/placedRoutes(_:pois:)``).
-    public var walkingRoutes: [WalkingRoute] = []
+    package var walkingRoutes: [WalkingRoute] = []
     /// Routes validation left out of the pack (waypoints placed where possible), drawn as such on the map.
-    public var walkingRoutesLeftOut: [WalkingRoute] = []
+    package var walkingRoutesLeftOut: [WalkingRoute] = []
     /// The city's copy table (template defaults, the city's strings and the fallbacks filled in).
-    public var copy: CopyTable?
+    package var copy: CopyTable?
 
     /// Creates an empty report for `plan`.
-    public init(plan: BuildPlan? = nil) {
+    package init(plan: BuildPlan? = nil) {
         self.plan = plan
     }
 
     /// The city, when its file loaded.
-    public var city: City? { plan?.city }
+    package var city: City? { plan?.city }
 
     /// A figure summed over the stages of `phase` that ran.
-    public func count(_ figure: StageCount, in phase: BuildPhase) -> Int {
+    package func count(_ figure: StageCount, in phase: BuildPhase) -> Int {
         records.filter { $0.stage.phase == phase }.reduce(0) { $0 + ($1.counts[figure] ?? 0) }
     }
 
     /// POIs kept by validation (0 when it did not run).
-    public var poisKept: Int { count(.poisKept, in: .validate) }
+    package var poisKept: Int { count(.poisKept, in: .validate) }
     /// OSM nodes read.
-    public var nodes: Int { count(.nodes, in: .ingest) }
+    package var nodes: Int { count(.nodes, in: .ingest) }
     /// OSM ways read.
-    public var ways: Int { count(.ways, in: .ingest) }
+    package var ways: Int { count(.ways, in: .ingest) }
     /// Editorial cards read.
-    public var cards: Int { count(.cards, in: .ingest) }
+    package var cards: Int { count(.cards, in: .ingest) }
     /// Walking routes read.
-    public var routes: Int { count(.routes, in: .ingest) }
+    package var routes: Int { count(.routes, in: .ingest) }
 
     /// One summary per phase that ran, in order: seconds and counts of its stages together.
-    public var phases: [PhaseSummary] {
+    package var phases: [PhaseSummary] {
         var out: [PhaseSummary] = []
         for record in records {
             if out.last?.phase != record.stage.phase {

@@ -8,7 +8,7 @@ import Foundation
 /// `~/.cache/…`, else the temporary folder), and used from there. ``TemplateLocator`` falls back to it only when
 /// neither `--templates`, `$CITYPACK_TEMPLATES` nor a `templates/` folder above the city, the working directory or
 /// the executable is found. Thread-safe: the folder is written under a unique name and renamed into place.
-public enum BuiltInTemplates {
+package enum BuiltInTemplates {
     /// FNV-1a (64-bit) of every path and text, in hex: names the folder, so a new tool version with other
     /// templates never reads an old folder.
     static var contentHash: String {
@@ -22,7 +22,7 @@ public enum BuiltInTemplates {
     }
 
     /// Where the built-in templates are (or would be) written.
-    public static var folder: String {
+    package static var folder: String {
         let environment = ProcessInfo.processInfo.environment
         let base: String
         if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") {
@@ -36,13 +36,13 @@ public enum BuiltInTemplates {
     }
 
     /// Whether `path` is the built-in templates' folder.
-    public static func isBuiltIn(_ path: String) -> Bool {
+    package static func isBuiltIn(_ path: String) -> Bool {
         (path as NSString).standardizingPath == (folder as NSString).standardizingPath
     }
 
     /// The folder holding the built-in templates, written first if it is not there; nil when it cannot be written
     /// (then ``TemplateLocator`` finds no templates, as before).
-    public static func materialize() -> String? {
+    package static func materialize() -> String? {
         let target = folder
         let fm = FileManager.default
         if files.allSatisfy({ fm.fileExists(atPath: (target as NSString).appendingPathComponent($0.path)) }) { return target }

@@ -8,9 +8,9 @@ import Foundation
 /// Plans and runs builds: ``plan(_:bag:)`` reads the city file and the category profile and decides the stages;
 /// ``run(_:bag:)`` executes them in order, stopping between them when errors were reported (see
 /// ``BuildPhase/runsAfterErrors``). Never prints; everything goes to the bag and the report.
-public enum Compiler {
+package enum Compiler {
     /// The tool's name and version as written into packs.
-    public static let generator = "citypack 0.1.0"
+    package static let generator = "citypack 0.1.0"
 
     /// Plans a build (or a check when `options.emit` is false): loads the city file, applies its rule settings
     /// to the bag, finds the templates folder and loads the category profile, and lists the stages.
@@ -19,7 +19,7 @@ public enum Compiler {
     ///   - bag: receives the city file's and the profile's problems.
     /// - Returns: nil when the city file could not be loaded or has errors; a plan without stages when the
     ///   templates or the profile could not be loaded (reported).
-    public static func plan(_ options: BuildOptions, bag: DiagnosticBag) -> BuildPlan? {
+    package static func plan(_ options: BuildOptions, bag: DiagnosticBag) -> BuildPlan? {
         var lap = TimeTrace.Lap()
         defer { lap.mark("plan: templates, profile, stages") }
         guard let city = CityFileLoader.load(options.cityPath, bag: bag), !bag.hasErrors else { return nil }
@@ -58,7 +58,7 @@ public enum Compiler {
     ///   - plan: from ``plan(_:bag:)``, with the same bag.
     ///   - bag: receives every finding.
     /// - Returns: what was read, kept and written, and one ``StageRecord`` per stage that ran.
-    public static func run(_ plan: BuildPlan, bag: DiagnosticBag) -> BuildReport { run(plan, bag: bag, preread: nil) }
+    package static func run(_ plan: BuildPlan, bag: DiagnosticBag) -> BuildReport { run(plan, bag: bag, preread: nil) }
 
     /// ``run(_:bag:)`` with OSM files a fleet already read for the city.
     static func run(_ plan: BuildPlan, bag: DiagnosticBag, preread: PrereadOSM?) -> BuildReport {
@@ -85,7 +85,7 @@ public enum Compiler {
 
     /// Plans and runs a build (or a check when `options.emit` is false).
     /// - Returns: the report; an empty one when the city file could not be loaded.
-    public static func build(_ options: BuildOptions, bag: DiagnosticBag) -> BuildReport {
+    package static func build(_ options: BuildOptions, bag: DiagnosticBag) -> BuildReport {
         guard let plan = plan(options, bag: bag) else { return BuildReport() }
         return run(plan, bag: bag)
     }

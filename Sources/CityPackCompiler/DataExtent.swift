@@ -12,25 +12,25 @@ import Foundation
 /// main cluster and stops count when they fall inside it (padded by ``stopMargin``); without, the main cluster of
 /// the served stops. Places left out are counted in ``Result``. Longitudes are taken on the circle, so data on
 /// both sides of ±180° gives a narrow box across the antimeridian.
-public enum DataExtent {
+package enum DataExtent {
     /// What `measure` found.
-    public struct Result: Sendable {
+    package struct Result: Sendable {
         /// The box to write.
-        public var box: BoundingBox
+        package var box: BoundingBox
         /// Served stops left outside the box.
-        public var droppedStops = 0
+        package var droppedStops = 0
         /// POIs left outside the box.
-        public var droppedPOIs = 0
+        package var droppedPOIs = 0
         /// The extent of the places left out, nil when none was.
-        public var droppedExtent: BoundingBox?
+        package var droppedExtent: BoundingBox?
         /// Served stops outside the main cluster kept because a line serving the cluster reaches them (its
         /// termini and stops on the way, within ``terminusReach``).
-        public var lineStopsKept = 0
+        package var lineStopsKept = 0
     }
 
     /// How far from the main cluster's box the stops of a line that serves the cluster are kept, in degrees of
     /// latitude (≈ 55 km): a metro or rail line's terminus out of town belongs to the city's pack.
-    public static let terminusReach = 0.5
+    package static let terminusReach = 0.5
 
     /// Size of the clustering grid in degrees of latitude (≈ 5.6 km); places in touching cells (8 neighbours)
     /// belong to one cluster, so gaps of one cell's width are bridged and wider ones split.
@@ -50,7 +50,7 @@ public enum DataExtent {
     ///     (a city file may downgrade them): only the stops are used.
     /// - Returns: the box and what it left out, or nil when no source gave a position (or the templates folder was
     ///   not found).
-    public static func measure(osm: [String], gtfs: [String], templates: String?, directory: String, bag: DiagnosticBag)
+    package static func measure(osm: [String], gtfs: [String], templates: String?, directory: String, bag: DiagnosticBag)
         -> Result?
     {
         var pois: [Coordinate] = []

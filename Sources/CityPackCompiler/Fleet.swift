@@ -6,37 +6,37 @@ import Dispatch
 import Foundation
 
 /// One city of a fleet: what to build and the bag its findings go to (one bag per city).
-public struct FleetCity: Sendable {
-    public var options: BuildOptions
-    public var bag: DiagnosticBag
+package struct FleetCity: Sendable {
+    package var options: BuildOptions
+    package var bag: DiagnosticBag
 
-    public init(options: BuildOptions, bag: DiagnosticBag) {
+    package init(options: BuildOptions, bag: DiagnosticBag) {
         self.options = options
         self.bag = bag
     }
 }
 
 /// One OSM file read once for several cities.
-public struct SharedOSMRead: Sendable {
+package struct SharedOSMRead: Sendable {
     /// The file as the first city names it.
-    public var path: String
+    package var path: String
     /// The ids of the cities it was read for.
-    public var cities: [String]
-    public var seconds: Double
-    public var figures: OSMRegionReader.Figures
+    package var cities: [String]
+    package var seconds: Double
+    package var figures: OSMRegionReader.Figures
 }
 
 /// The outcome of a fleet build: one report per city, in the order given.
-public struct FleetReport: Sendable {
-    public var cities: [BuildReport] = []
+package struct FleetReport: Sendable {
+    package var cities: [BuildReport] = []
     /// Wall-clock seconds of each city's own stages (after the shared reads).
-    public var seconds: [Double] = []
-    public var sharedReads: [SharedOSMRead] = []
+    package var seconds: [Double] = []
+    package var sharedReads: [SharedOSMRead] = []
     /// The catalog written after the last city; nil when no city was emitted or writing it failed.
-    public var catalogPath: String?
+    package var catalogPath: String?
     /// Why the catalog could not be written.
-    public var catalogFailure: String?
-    public var totalSeconds: Double = 0
+    package var catalogFailure: String?
+    package var totalSeconds: Double = 0
 }
 
 /// Builds many cities in one run (`citypack build DIR DIR …`, `--fleet fleet.yaml`).
@@ -45,12 +45,12 @@ public struct FleetReport: Sendable {
 /// every city whose bbox holds it, complete ways), then the cities are validated, indexed and emitted as single
 /// builds are, several at a time (one per core), each into its own bag and report. A city with errors writes
 /// nothing and keeps its previous pack; the others are built. The catalog is written once, after the last city.
-public enum Fleet {
+package enum Fleet {
     /// Builds `cities`. Cities whose options say `emit: false` are checked only.
     /// - Parameters:
     ///   - outputDirectory: Where the catalog is written (the cities' common output root).
     ///   - concurrency: Cities built at once; nil = one per core.
-    public static func run(_ cities: [FleetCity], outputDirectory: String, concurrency: Int? = nil) -> FleetReport {
+    package static func run(_ cities: [FleetCity], outputDirectory: String, concurrency: Int? = nil) -> FleetReport {
         let start = ContinuousClock.now
         var report = FleetReport()
         var plans = cities.map { Compiler.plan($0.options, bag: $0.bag) }

@@ -10,16 +10,16 @@ import Foundation
 /// for each (one more byte each, so a city without sources still counts). Cities are dealt heaviest first (then
 /// by path) to the lightest shard so far (then the lowest index): the same fleet gives every machine the same
 /// split, whatever order the shards start in.
-public enum FleetShard {
+package enum FleetShard {
     /// `i/n` with 0 ≤ i < n.
-    public static func parse(_ text: String) -> (index: Int, count: Int)? {
+    package static func parse(_ text: String) -> (index: Int, count: Int)? {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]), n >= 1, i >= 0, i < n else { return nil }
         return (i, n)
     }
 
     /// The weight of each city (see the type's description); a city file that cannot be read weighs 1.
-    public static func weights(of cities: [String]) -> [Double] {
+    package static func weights(of cities: [String]) -> [Double] {
         let scratch = DiagnosticBag()
         let sources: [[String]] = cities.map { path in
             guard let city = CityFileLoader.load(path, knownRules: RuleCatalog.codes, bag: scratch) else { return [] }
@@ -37,7 +37,7 @@ public enum FleetShard {
     }
 
     /// The indices (into `weights`, ascending) of shard `index` of `count`.
-    public static func assign(weights: [Double], names: [String], index: Int, count: Int) -> [Int] {
+    package static func assign(weights: [Double], names: [String], index: Int, count: Int) -> [Int] {
         let order = weights.indices.sorted { a, b in
             weights[a] != weights[b] ? weights[a] > weights[b] : names[a] < names[b]
         }

@@ -10,17 +10,17 @@
 /// no rule reads it beyond checking its syntax, keys, references or value types (each reason says what CityPack
 /// does with it). A notice about carried data, or about data a rule already reads (shapes, feed_info dates,
 /// agency timezones, timepoint), that no rule checks is "not yet covered", never "does not apply".
-public enum GTFSValidatorParity {
+package enum GTFSValidatorParity {
     /// Where the notice list comes from.
-    public static let source = "gtfs_guru.notice_schema() of gtfs-guru 1.0.0, a Rust port of gtfs-validator"
+    package static let source = "gtfs_guru.notice_schema() of gtfs-guru 1.0.0, a Rust port of gtfs-validator"
 
     /// A notice's severity in gtfs-validator.
-    public enum Severity: String, Sendable, CaseIterable {
+    package enum Severity: String, Sendable, CaseIterable {
         case error = "ERROR", warning = "WARNING", info = "INFO"
     }
 
     /// How CityPack stands to a notice.
-    public enum Status: String, Sendable, CaseIterable {
+    package enum Status: String, Sendable, CaseIterable {
         /// CityPack rules report the same problem (``Notice/note`` says where they differ, on purpose).
         case covered
         /// CityPack rules report part of it; ``Notice/note`` says which part is not yet reported.
@@ -32,30 +32,30 @@ public enum GTFSValidatorParity {
     }
 
     /// One gtfs-validator notice and CityPack's answer to it.
-    public struct Notice: Sendable, Hashable {
+    package struct Notice: Sendable, Hashable {
         /// The notice code, e.g. `duplicate_key`.
-        public let code: String
+        package let code: String
         /// Its severity in gtfs-validator.
-        public let severity: Severity
+        package let severity: Severity
         /// Whether gtfs-validator marks it deprecated.
-        public let deprecated: Bool
-        public let status: Status
+        package let deprecated: Bool
+        package let status: Status
         /// The CityPack rule codes that report it (empty when not applicable or not yet covered).
-        public let citypack: [String]
+        package let citypack: [String]
         /// Where CityPack differs (covered), what is missing (partly covered), why it does not apply, or what a
         /// rule would need (not yet covered); empty when there is nothing to add.
-        public let note: String
+        package let note: String
         /// A CityPack rule code being added for it, while the notice is still not yet covered.
-        public let planned: String?
+        package let planned: String?
     }
 
     /// The notices of one severity, in code order.
-    public static func notices(_ severity: Severity) -> [Notice] {
+    package static func notices(_ severity: Severity) -> [Notice] {
         all.filter { $0.severity == severity }.sorted { $0.code < $1.code }
     }
 
     /// Every notice, by code.
-    public static let byCode: [String: Notice] = Dictionary(all.map { ($0.code, $0) }, uniquingKeysWith: { a, _ in a })
+    package static let byCode: [String: Notice] = Dictionary(all.map { ($0.code, $0) }, uniquingKeysWith: { a, _ in a })
 
     // MARK: constructors
 
@@ -126,7 +126,7 @@ public enum GTFSValidatorParity {
     // MARK: the mapping
 
     /// Every gtfs-validator notice (191: 111 ERROR, 63 WARNING, 17 INFO), grouped by severity.
-    public static let all: [Notice] = errors + warnings + infos
+    package static let all: [Notice] = errors + warnings + infos
 
     private static let errors: [Notice] = [
         notApplicable("bidirectional_exit_gate", .error, pathways),

@@ -10,18 +10,18 @@ import CityPackValidate
 /// Rules are described next to the code that reports them (reading rules in CityPackIngest, rules over the model
 /// in CityPackValidate's `Rules/`), so the list is assembled here, where both stages are visible. Families come
 /// in ``RuleKind`` order; within a family, add new rules at the end: the order is the documents' order.
-public enum RuleCatalog {
+package enum RuleCatalog {
     /// Every rule, in catalogue order.
-    public static let all: [RuleDescription] = city + osm + csv + gtfs + editorial + copy + pack
+    package static let all: [RuleDescription] = city + osm + csv + gtfs + editorial + copy + pack
 
     /// Every rule code, for checks that only need to know whether a code exists.
-    public static let codes: Set<String> = Set(all.map(\.code))
+    package static let codes: Set<String> = Set(all.map(\.code))
 
     private static let byCode: [String: RuleDescription] = Dictionary(
         all.map { ($0.code, $0) }, uniquingKeysWith: { first, _ in first })
 
     /// The rule with this code, if any.
-    public static func rule(_ code: String) -> RuleDescription? { byCode[code] }
+    package static func rule(_ code: String) -> RuleDescription? { byCode[code] }
 
     static let city: [RuleDescription] = [
         Rules.citySyntax, Rules.cityMissingField, Rules.cityInvalidBBox, Rules.cityMissingSource, Rules.cityUnknownRule,
@@ -91,7 +91,7 @@ public enum RuleCatalog {
 extension CityFileLoader {
     /// Loads a city file (``CityFileLoader/load(_:knownRules:bag:)``), checking its `rules:` overrides against
     /// every catalogued rule.
-    public static func load(_ path: String, bag: DiagnosticBag) -> City? {
+    package static func load(_ path: String, bag: DiagnosticBag) -> City? {
         load(path, knownRules: RuleCatalog.codes, bag: bag)
     }
 }

@@ -4,12 +4,12 @@ import Foundation
 /// Reads chosen lines of a source file, decompressing gzip and bzip2 (``OSMInputStream``), stopping
 /// after the last line asked for. Lines longer than ``maxLineBytes`` are cut. Files that do not exist (entries
 /// inside a GTFS zip, a deleted file) or are folders give no lines.
-public enum SourceLines {
+package enum SourceLines {
     /// Longest line kept, in bytes.
-    public static let maxLineBytes = 64 * 1024
+    package static let maxLineBytes = 64 * 1024
 
     /// The bytes of each line of `file` listed in `wanted` (1-based, without the line end) that exists.
-    public static func read(file: String, lines wanted: Set<Int>) -> [Int: [UInt8]] {
+    package static func read(file: String, lines wanted: Set<Int>) -> [Int: [UInt8]] {
         guard let last = wanted.max(), last > 0 else { return [:] }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), !isDirectory.boolValue else { return [:] }

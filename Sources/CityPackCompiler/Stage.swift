@@ -3,7 +3,7 @@ import Foundation
 /// What one stage of a build does. Made by ``Compiler/plan(_:bag:)``, executed by ``Compiler/run(_:bag:)``.
 ///
 /// Paths are as the city file resolved them (relative to the working directory, or absolute).
-public enum StageKind: Sendable, Hashable {
+package enum StageKind: Sendable, Hashable {
     /// Reads the OSM XML files (`.osm` or `.osm.gz`), in order, into POIs with the category profile.
     case ingestOSM(files: [String])
     /// Reads the GTFS feeds (folders or zips), in order: stops, lines, trips and timetables.
@@ -20,7 +20,7 @@ public enum StageKind: Sendable, Hashable {
     case emit(outputDirectory: String)
 
     /// Short name, as printed by `--dry-run` and `-v` (`ingest OSM`).
-    public var name: String {
+    package var name: String {
         switch self {
         case .ingestOSM: "ingest OSM"
         case .ingestGTFS: "ingest GTFS"
@@ -32,7 +32,7 @@ public enum StageKind: Sendable, Hashable {
     }
 
     /// Identifier in `build-stats.json` (`ingestOSM`).
-    public var id: String {
+    package var id: String {
         switch self {
         case .ingestOSM: "ingestOSM"
         case .ingestGTFS: "ingestGTFS"
@@ -44,7 +44,7 @@ public enum StageKind: Sendable, Hashable {
     }
 
     /// The phase the stage belongs to.
-    public var phase: BuildPhase {
+    package var phase: BuildPhase {
         switch self {
         case .ingestOSM, .ingestGTFS, .ingestEditorial, .ingestCopy: .ingest
         case .validate: .validate
@@ -54,7 +54,7 @@ public enum StageKind: Sendable, Hashable {
 }
 
 /// A group of stages that share a stopping rule and one entry in `build-stats.json`'s `stages`.
-public enum BuildPhase: String, Sendable, Hashable, CaseIterable {
+package enum BuildPhase: String, Sendable, Hashable, CaseIterable {
     /// Reading the sources.
     case ingest
     /// Checking what was read.
@@ -66,7 +66,7 @@ public enum BuildPhase: String, Sendable, Hashable, CaseIterable {
     /// other sources are still worth reading), and validation runs on whatever was read, so that one `check`
     /// shows every problem (rules that need what could not be read report `pack.rules_not_run` instead);
     /// nothing is written once there are errors.
-    public var runsAfterErrors: Bool {
+    package var runsAfterErrors: Bool {
         switch self {
         case .ingest, .validate: true
         case .emit: false
@@ -75,7 +75,7 @@ public enum BuildPhase: String, Sendable, Hashable, CaseIterable {
 
     /// Counts the phase's entry in `build-stats.json` always lists, zero when no stage of the plan counted
     /// them (a city without GTFS still shows `stops: 0`).
-    public var alwaysCounted: [StageCount] {
+    package var alwaysCounted: [StageCount] {
         switch self {
         case .ingest: [.bytes, .nodes, .ways, .relations, .pois, .stops, .stopTimes]
         case .validate: [.poisKept, .feeds]
@@ -85,7 +85,7 @@ public enum BuildPhase: String, Sendable, Hashable, CaseIterable {
 }
 
 /// A value a stage reads or produces: a file on disk, or something an earlier stage made.
-public enum BuildArtifact: Sendable, Hashable, CustomStringConvertible {
+package enum BuildArtifact: Sendable, Hashable, CustomStringConvertible {
     /// A source file or folder named by the city file (shown by its last path component).
     case source(String)
     /// The template copy folder (`<templates>/copy`).
@@ -110,7 +110,7 @@ public enum BuildArtifact: Sendable, Hashable, CustomStringConvertible {
     case output(String)
 
     /// How `--dry-run` and `-v` name it: a file by its last path component, an output by its path.
-    public var description: String {
+    package var description: String {
         switch self {
         case .source(let path): (path as NSString).lastPathComponent
         case .templateCopy: "template copy"
@@ -128,36 +128,36 @@ public enum BuildArtifact: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// One planned stage: what it does, what it reads and what it produces.
-public struct Stage: Sendable, Hashable, CustomStringConvertible {
+package struct Stage: Sendable, Hashable, CustomStringConvertible {
     /// What the stage does.
-    public var kind: StageKind
+    package var kind: StageKind
     /// Files it reads and products of earlier stages it needs, in order.
-    public var inputs: [BuildArtifact]
+    package var inputs: [BuildArtifact]
     /// What it produces, in order.
-    public var outputs: [BuildArtifact]
+    package var outputs: [BuildArtifact]
 
     /// Creates a stage.
     /// - Parameters:
     ///   - kind: what the stage does.
     ///   - inputs: what it reads.
     ///   - outputs: what it produces.
-    public init(_ kind: StageKind, inputs: [BuildArtifact], outputs: [BuildArtifact]) {
+    package init(_ kind: StageKind, inputs: [BuildArtifact], outputs: [BuildArtifact]) {
         self.kind = kind
         self.inputs = inputs
         self.outputs = outputs
     }
 
     /// The stage's phase (see ``BuildPhase``).
-    public var phase: BuildPhase { kind.phase }
+    package var phase: BuildPhase { kind.phase }
 
     /// `ingest OSM: monaco-2021.osm.gz, profile → POIs`.
-    public var description: String {
+    package var description: String {
         "\(kind.name): \(inputs.map(\.description).joined(separator: ", ")) → \(outputs.map(\.description).joined(separator: ", "))"
     }
 }
 
 /// A figure a stage counts, named as in `build-stats.json` and `-v`.
-public enum StageCount: String, Sendable, Hashable, CaseIterable, Comparable {
+package enum StageCount: String, Sendable, Hashable, CaseIterable, Comparable {
     /// Uncompressed source bytes read.
     case bytes
     /// OSM elements read.
@@ -180,5 +180,5 @@ public enum StageCount: String, Sendable, Hashable, CaseIterable, Comparable {
     case packBytes
 
     /// Alphabetical by JSON name.
-    public static func < (lhs: StageCount, rhs: StageCount) -> Bool { lhs.rawValue < rhs.rawValue }
+    package static func < (lhs: StageCount, rhs: StageCount) -> Bool { lhs.rawValue < rhs.rawValue }
 }

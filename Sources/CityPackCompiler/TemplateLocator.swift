@@ -3,10 +3,10 @@ import Foundation
 /// Finds the `templates/` folder: an explicit path (`citypack` passes `--templates`, else `$CITYPACK_TEMPLATES`), the
 /// nearest `templates/` above the city directory or the current directory, then the one beside the executable's
 /// checkout, and last the templates built into the tool (``BuiltInTemplates``).
-public enum TemplateLocator {
+package enum TemplateLocator {
     static let marker = "categories.json"
 
-    public static func locate(explicit: String?, cityPath: String) -> String? {
+    package static func locate(explicit: String?, cityPath: String) -> String? {
         if let explicit { return explicit }
         var starts = [
             URL(fileURLWithPath: cityPath).standardizedFileURL,
@@ -29,7 +29,7 @@ public enum TemplateLocator {
     }
 
     /// How to name the templates a build used: `built into citypack` or the folder.
-    public static func describe(_ path: String) -> String {
+    package static func describe(_ path: String) -> String {
         BuiltInTemplates.isBuiltIn(path) ? "the templates built into citypack" : path
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// (../shared/tools/make-country.py makes both) against osmium on the same file, same run.
 extension Benchmarks {
     /// - Parameter fleetCities: cities in the fleet (at most the boxes given).
-    public func fleet(country: String, bboxes: String, cities fleetCities: Int) throws {
+    package func fleet(country: String, bboxes: String, cities fleetCities: Int) throws {
         let fm = FileManager.default
         guard fm.fileExists(atPath: country), let data = fm.contents(atPath: bboxes),
             let boxes = try? JSONDecoder().decode([[Double]].self, from: data), boxes.allSatisfy({ $0.count == 4 }), !boxes.isEmpty

@@ -18,7 +18,7 @@ extension Benchmarks {
     /// - Parameters:
     ///   - gtfsMemoryRows: stop_times rows of the generated feed.
     ///   - checkerBinary: the citypack whose `check` is measured (default: this one).
-    public func gtfsMemory(rows gtfsMemoryRows: Int, checker checkerBinary: String?) throws {
+    package func gtfsMemory(rows gtfsMemoryRows: Int, checker checkerBinary: String?) throws {
         noteSpawner()
         let fm = FileManager.default
         let work = fm.temporaryDirectory.appendingPathComponent("citypack-bench-gtfs-memory-\(getpid())").path

@@ -18,7 +18,7 @@ extension Benchmarks {
     /// - Parameter rebuild: builds `city` into `output` twice in this process, as `build --watch` does — once with
     ///   the cache warm, then again after `edit` — and returns the second build's wall seconds, or nil when it wrote
     ///   no pack.
-    public func incremental(
+    package func incremental(
         _ cityArgument: String,
         rebuild: (_ city: String, _ output: String, _ edit: () throws -> Void) throws -> Double?
     ) throws {

@@ -11,7 +11,7 @@ extension Benchmarks {
     /// - Parameters:
     ///   - osm: the extract (default: ../shared/data/osm/liechtenstein-2024.osm.gz, else the Monaco example).
     ///   - radius: metres, for the nearby benchmark.
-    public func osm(_ osm: String?, packSize: Bool, radius: Double) throws {
+    package func osm(_ osm: String?, packSize: Bool, radius: Double) throws {
         let fm = FileManager.default
         let source = osm ?? ["../shared/data/osm/liechtenstein-2024.osm.gz", "inputs/monaco/monaco-2021.osm.gz"].first {
             fm.fileExists(atPath: $0)
@@ -130,7 +130,7 @@ extension Benchmarks {
     }
 
     /// `citypack check` on a GTFS-only city next to gtfs-guru (`pip install gtfs-guru`) on the same feed.
-    public func gtfs(_ feed: String) throws {
+    package func gtfs(_ feed: String) throws {
         noteSpawner()
         let fm = FileManager.default
         guard fm.fileExists(atPath: feed) else {

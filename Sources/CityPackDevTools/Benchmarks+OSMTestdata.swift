@@ -6,7 +6,7 @@ extension Benchmarks {
     /// codes reported), then the agreement per suite. A verdict is `invalid` when reading the case reports an
     /// error; the `--werror` column also counts warnings. Exit 0 whatever the agreement (this is a report).
     /// - Parameter templates: the templates folder whose POI profile reads the cases; nil when none was found.
-    public func osmTestdata(_ root: String, templates: String?) throws {
+    package func osmTestdata(_ root: String, templates: String?) throws {
         let fm = FileManager.default
         let cases = OSMTestdata.cases(in: root)
         guard fm.fileExists(atPath: root), !cases.isEmpty else {

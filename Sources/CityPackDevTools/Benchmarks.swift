@@ -6,13 +6,13 @@ import Foundation
 /// the flags, calls one driver and renders a ``BenchFailure``; the drivers write their tables to
 /// ``BenchOutput/out`` and their progress notes to ``BenchOutput/err`` (the formats `citypack bench` prints).
 /// One driver at a time.
-public struct Benchmarks {
+package struct Benchmarks {
     /// Timed runs per tool (median reported), at least 1.
-    public var runs: Int
+    package var runs: Int
     /// Where figures and notes go.
-    public var output: BenchOutput
+    package var output: BenchOutput
 
-    public init(runs: Int, output: BenchOutput) {
+    package init(runs: Int, output: BenchOutput) {
         self.runs = runs
         self.output = output
     }
@@ -40,11 +40,11 @@ public struct Benchmarks {
 }
 
 /// Where a benchmark's output goes: `out` the figures (stdout), `err` progress and notes (stderr).
-public struct BenchOutput {
-    public var out: (String) -> Void
-    public var err: (String) -> Void
+package struct BenchOutput {
+    package var out: (String) -> Void
+    package var err: (String) -> Void
 
-    public init(out: @escaping (String) -> Void, err: @escaping (String) -> Void) {
+    package init(out: @escaping (String) -> Void, err: @escaping (String) -> Void) {
         self.out = out
         self.err = err
     }
@@ -52,8 +52,8 @@ public struct BenchOutput {
 
 /// Why a benchmark stopped: the CLI prints `citypack: error: <message>` (nothing when the message is empty) and
 /// exits with the kind's code.
-public struct BenchFailure: Error {
-    public enum Kind: Sendable {
+package struct BenchFailure: Error {
+    package enum Kind: Sendable {
         /// A flag's value cannot be used (the CLI reports it as a usage error with its help).
         case invalidArgument
         /// Usage error without the help (exit 64).
@@ -68,10 +68,10 @@ public struct BenchFailure: Error {
         case ioFailure
     }
 
-    public var kind: Kind
-    public var message: String
+    package var kind: Kind
+    package var message: String
 
-    public init(_ kind: Kind, _ message: String) {
+    package init(_ kind: Kind, _ message: String) {
         self.kind = kind
         self.message = message
     }

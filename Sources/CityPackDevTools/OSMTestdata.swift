@@ -8,28 +8,28 @@ import Foundation
 ///
 /// Verdicts: a case is *invalid* for CityPack when reading it reports an error (the build would stop), and
 /// *invalid under --werror* when it reports an error or a warning (a strict CI run would stop).
-public enum OSMTestdata {
-    public enum Verdict: String, Sendable, Codable { case valid, invalid }
+package enum OSMTestdata {
+    package enum Verdict: String, Sendable, Codable { case valid, invalid }
 
     /// One case and what CityPack made of it.
-    public struct Outcome: Sendable {
+    package struct Outcome: Sendable {
         /// `xml/100-correct_but_no_data`, `grid/7/710`.
-        public var name: String
+        package var name: String
         /// One-line description from the case (`description.txt` or `test.json`).
-        public var description: String
+        package var description: String
         /// From the case's `result` file; nil when it has none (xml/103).
-        public var expected: Verdict?
+        package var expected: Verdict?
         /// Error and warning diagnostics, in order.
-        public var diagnostics: [Diagnostic]
+        package var diagnostics: [Diagnostic]
 
-        public var verdict: Verdict { diagnostics.contains { $0.severity == .error } ? .invalid : .valid }
-        public var strictVerdict: Verdict {
+        package var verdict: Verdict { diagnostics.contains { $0.severity == .error } ? .invalid : .valid }
+        package var strictVerdict: Verdict {
             diagnostics.contains { $0.severity == .error || $0.severity == .warning } ? .invalid : .valid
         }
         /// The case's multipolygon relations (grid/7 and grid/9) against the areas its `test.json` expects.
-        public var areaChecks: [AreaCheck] = []
+        package var areaChecks: [AreaCheck] = []
         /// Distinct codes, in first-seen order.
-        public var codes: [String] {
+        package var codes: [String] {
             var seen = Set<String>()
             return diagnostics.map(\.code).filter { seen.insert($0).inserted }
         }
@@ -40,18 +40,18 @@ public enum OSMTestdata {
     /// A valid area agrees when CityPack closed rings with no problem and put the point inside the expected
     /// multipolygon. An `INVALID` one agrees when CityPack reported a problem or closed no ring (a POI relation
     /// would then get an `osm.multipolygon_invalid` warning and a fallback position).
-    public struct AreaCheck: Sendable {
-        public var relation: Int64
-        public var expectedValid: Bool
+    package struct AreaCheck: Sendable {
+        package var relation: Int64
+        package var expectedValid: Bool
         /// False for a relation that is not `type=multipolygon` (grid/9/950 is a boundary, never a POI).
-        public var judged = true
-        public var agrees: Bool
+        package var judged = true
+        package var agrees: Bool
         /// CityPack's problems, or where its point fell.
-        public var detail: String
+        package var detail: String
     }
 
     /// The cases under `root` (the osm-testdata folder), xml first, each in name order.
-    public static func cases(in root: String) -> [(name: String, directory: String)] {
+    package static func cases(in root: String) -> [(name: String, directory: String)] {
         let fm = FileManager.default
         var out: [(String, String)] = []
         let xml = (root as NSString).appendingPathComponent("xml/data")
@@ -80,7 +80,7 @@ public enum OSMTestdata {
     }
 
     /// Reads one case with a fresh reader and the given profile.
-    public static func run(name: String, directory: String, profile: any POIProfile) -> Outcome {
+    package static func run(name: String, directory: String, profile: any POIProfile) -> Outcome {
         let fm = FileManager.default
         func text(_ file: String) -> String? {
             (try? String(contentsOfFile: (directory as NSString).appendingPathComponent(file), encoding: .utf8))?

@@ -9,9 +9,9 @@ import CityPackSupport
 /// A shard is taken only when its build finished: its folder has a `catalog.json` (a fleet writes it after its
 /// last city) listing exactly the cities whose manifests it holds. Nothing is copied when any shard is refused or
 /// two shards (or a shard and OUT) hold different packs of one city version.
-public enum CatalogMerger {
+package enum CatalogMerger {
     /// Why a merge was refused; nothing was written.
-    public enum Refusal: Error, Sendable, CustomStringConvertible, Equatable {
+    package enum Refusal: Error, Sendable, CustomStringConvertible, Equatable {
         case missingFolder(String)
         /// The shard has no catalog: its build did not finish.
         case unfinished(String)
@@ -20,7 +20,7 @@ public enum CatalogMerger {
         /// Two different packs of one city version.
         case conflict(city: String, version: Int, first: String, second: String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .missingFolder(let f): "\(f): no such folder"
             case .unfinished(let f):
@@ -36,7 +36,7 @@ public enum CatalogMerger {
     /// Merges `folders` into `output` and writes its catalog; returns the catalog's path.
     /// - Throws: ``Refusal`` (nothing written) or ``EmitError`` (I/O, located).
     @discardableResult
-    public static func merge(_ folders: [String], into output: String, signingKey: SigningKey? = nil) throws -> String {
+    package static func merge(_ folders: [String], into output: String, signingKey: SigningKey? = nil) throws -> String {
         let fm = FileManager.default
         // city id → (folder, manifest) over every shard, checked before anything is copied.
         var chosen: [String: (folder: String, manifest: Manifest)] = [:]

@@ -9,7 +9,7 @@ import Foundation
 /// reader holding the catalog can fetch a manifest that matches it even while a newer build replaces
 /// `manifest.json`. Several builds (a CI matrix writing one city each, then copying the city folders together)
 /// merge by running `citypack catalog` on the combined folder.
-public enum CatalogWriter {
+package enum CatalogWriter {
     /// Rebuilds and atomically replaces the folder's catalog under the folder's ``OutputLock``, leaving the file
     /// untouched when its bytes would not change. Returns the catalog's path.
     /// - Parameters:
@@ -17,7 +17,7 @@ public enum CatalogWriter {
     ///   - signingKey: Signs the catalog when set (an earlier valid signature over the same content is kept).
     /// - Throws: ``EmitError/io(path:message:)`` located at the failing path.
     @discardableResult
-    public static func write(outputDirectory: String, signingKey: SigningKey? = nil) throws(EmitError) -> String {
+    package static func write(outputDirectory: String, signingKey: SigningKey? = nil) throws(EmitError) -> String {
         try OutputLock.withLock(outputDirectory: outputDirectory) { () throws(EmitError) -> String in
             PackEmitter.removeDebris(outputDirectory: outputDirectory)
             removeUnreferencedVersions(outputDirectory: outputDirectory)
@@ -46,7 +46,7 @@ public enum CatalogWriter {
     /// - Parameters:
     ///   - outputDirectory: The output root; hidden entries (`.staging-*`, `.lock`) are skipped.
     ///   - replacing: City id, manifest and its bytes, taking the place of that city's `manifest.json`.
-    public static func catalog(outputDirectory: String, replacing: (String, Manifest, Data)? = nil) -> Catalog {
+    package static func catalog(outputDirectory: String, replacing: (String, Manifest, Data)? = nil) -> Catalog {
         let fm = FileManager.default
         var entries: [Catalog.Entry] = []
         var uncompressed: [String: Int] = [:]

@@ -3,20 +3,20 @@ import CityPackSQLite
 import CityPackStorage
 
 /// Unrecoverable failures while writing artifacts. Data problems are diagnostics, not errors.
-public enum EmitError: Error, Sendable, CustomStringConvertible {
+package enum EmitError: Error, Sendable, CustomStringConvertible {
     case sqlite(path: String, message: String)
     case io(path: String, message: String)
     case compression(path: String, message: String)
 
     /// The file or folder the failure is about.
-    public var path: String {
+    package var path: String {
         switch self {
         case .sqlite(let path, _), .io(let path, _), .compression(let path, _): path
         }
     }
 
     /// What went wrong, without the path.
-    public var message: String {
+    package var message: String {
         switch self {
         case .sqlite(_, let message): "SQLite: \(message)"
         case .io(_, let message): message
@@ -24,7 +24,7 @@ public enum EmitError: Error, Sendable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .sqlite(let path, let message): "\(path): SQLite: \(message)"
         case .io(let path, let message): "\(path): \(message)"

@@ -15,24 +15,24 @@ import Foundation
 /// same with or without these pieces. Every piece is a ``CacheFile`` (the stage entries' format: one integrity
 /// check); one that does not check out is left unused, named in ``notes`` (the build reports
 /// `pack.cache_ignored`), and made again.
-public final class EmitReuse: @unchecked Sendable {
+package final class EmitReuse: @unchecked Sendable {
     /// Folder of the pieces (`<output>/.cache/<city>/emit`).
-    public let directory: String
+    package let directory: String
     /// Key of everything the base database is made from (all the emit stage reads but the editorial and copy
     /// folders), as the build cache computes it.
-    public let baseKey: String
+    package let baseKey: String
     private let lock = NSLock()
     private var ignored: [(path: String, why: String)] = []
     /// The ``CacheFile`` scope of the pieces.
     static let scope = "emit"
 
-    public init(directory: String, baseKey: String) {
+    package init(directory: String, baseKey: String) {
         self.directory = directory
         self.baseKey = baseKey
     }
 
     /// The pieces that were found damaged or foreign, with why.
-    public var notes: [(path: String, why: String)] { lock.withLock { ignored } }
+    package var notes: [(path: String, why: String)] { lock.withLock { ignored } }
 
     func ignore(_ path: String, _ why: String) { lock.withLock { ignored.append((path, why)) } }
 

@@ -7,15 +7,15 @@ import Foundation
 /// leaves the folder locked. The `.lock` file itself stays (hidden, empty). `flock` locks are advisory and only
 /// reliable on local file systems; on NFS use one writer per folder (a CI matrix writes one folder per job and
 /// merges with `citypack catalog`).
-public final class OutputLock {
+package final class OutputLock {
     /// Name of the lock file inside the output folder.
-    public static let fileName = ".lock"
+    package static let fileName = ".lock"
 
     private var fd: Int32
 
     /// Blocks until the folder's lock is held. Creates the folder when missing.
     /// - Throws: `EmitError.io` located at the folder or lock file (e.g. a read-only folder: EROFS/EACCES).
-    public init(outputDirectory: String) throws(EmitError) {
+    package init(outputDirectory: String) throws(EmitError) {
         try OutputFiles.makeDirectory(outputDirectory)
         let path = (outputDirectory as NSString).appendingPathComponent(Self.fileName)
         fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
@@ -30,7 +30,7 @@ public final class OutputLock {
     }
 
     /// Releases the lock. Idempotent.
-    public func release() {
+    package func release() {
         guard fd >= 0 else { return }
         flock(fd, LOCK_UN)
         close(fd)
@@ -40,7 +40,7 @@ public final class OutputLock {
     deinit { release() }
 
     /// Runs `body` while holding the folder's lock.
-    public static func withLock<T>(outputDirectory: String, _ body: () throws(EmitError) -> T) throws(EmitError) -> T {
+    package static func withLock<T>(outputDirectory: String, _ body: () throws(EmitError) -> T) throws(EmitError) -> T {
         let lock = try OutputLock(outputDirectory: outputDirectory)
         defer { lock.release() }
         return try body()

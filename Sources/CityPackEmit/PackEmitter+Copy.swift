@@ -4,7 +4,7 @@ import Foundation
 
 extension PackEmitter {
     /// Folder beside the manifest holding the copy tables (`web/`, `apple/`, `android/`).
-    public static let copyFolder = "copy"
+    package static let copyFolder = "copy"
 
     /// Writes the copy tables of `input` into `<staging>/copy/` and returns them as manifest entries (paths
     /// relative to the manifest, sorted); `[]` when the input has no copy.

@@ -4,23 +4,23 @@ import CityPackSupport
 import Foundation
 
 /// What ``PackEmitter/emit(_:outputDirectory:options:)`` produced.
-public struct EmitResult: Sendable {
-    public var manifest: Manifest
+package struct EmitResult: Sendable {
+    package var manifest: Manifest
     /// `<output>/<city>/manifest.json`.
-    public var manifestPath: String
+    package var manifestPath: String
     /// The compressed pack.
-    public var packPath: String
+    package var packPath: String
     /// `<output>/catalog.json`.
-    public var catalogPath: String
+    package var catalogPath: String
     /// False when the content equals the previous build's (same data version, same bytes).
-    public var changed: Bool
+    package var changed: Bool
     /// Data versions whose pack and manifest were removed because they fell out of the kept window.
-    public var pruned: [Int] = []
+    package var pruned: [Int] = []
     /// Where the pack's bytes go (``EmitOptions/measureSizes``); nil when not measured or measuring failed.
-    public var sizes: PackSizes?
+    package var sizes: PackSizes?
 
     /// A result (the build cache makes one for a release that is already in place).
-    public init(
+    package init(
         manifest: Manifest, manifestPath: String, packPath: String, catalogPath: String, changed: Bool,
         pruned: [Int] = [], sizes: PackSizes? = nil
     ) {
@@ -35,27 +35,27 @@ public struct EmitResult: Sendable {
 }
 
 /// How the emitter releases a pack.
-public struct EmitOptions: Sendable {
+package struct EmitOptions: Sendable {
     /// How many previous data versions (pack and versioned manifest) stay beside the current one (default 2),
     /// so clients can still finish a download that started before the update and be offered a diff.
-    public var keepVersions: Int
+    package var keepVersions: Int
     /// Signs the manifest and the catalog when set.
-    public var signingKey: SigningKey?
+    package var signingKey: SigningKey?
     /// Whether `keepVersions` was given on the command line (it then beats the city file's `keep_versions:`).
-    public var keepVersionsExplicit = false
+    package var keepVersionsExplicit = false
     /// Measure where the pack's bytes go (``EmitResult/sizes``), on another thread while the pack is compressed,
     /// from the staged database (release rows included: the bytes of the pack).
-    public var measureSizes = false
+    package var measureSizes = false
     /// Test hook: microseconds to sleep before each commit step, so that kill tests can land between any two
     /// renames (set by `build`'s hidden `--test-step-delay-us`). 0 in normal use.
-    public var testStepDelayMicroseconds: UInt32 = 0
+    package var testStepDelayMicroseconds: UInt32 = 0
     /// Rewrite `catalog.json` with this release (default). A fleet build turns it off and writes the catalog once
     /// after its last city (``CatalogWriter/write(outputDirectory:signingKey:)``).
-    public var writeCatalog = true
+    package var writeCatalog = true
     /// The previous build's pieces to reuse and to replace with this build's (the build cache); nil: none.
-    public var reuse: EmitReuse?
+    package var reuse: EmitReuse?
 
-    public init(keepVersions: Int = 2, signingKey: SigningKey? = nil) {
+    package init(keepVersions: Int = 2, signingKey: SigningKey? = nil) {
         self.keepVersions = max(0, keepVersions)
         self.signingKey = signingKey
     }
@@ -85,11 +85,11 @@ public struct EmitOptions: Sendable {
 /// A failure at any step throws ``EmitError`` and leaves the previous release untouched; a kill (SIGKILL, power
 /// loss after the flushes) leaves every visible file either as before or as after; the catalog is renamed after
 /// the manifest, so between those two renames it still lists the previous (kept, complete) release.
-public enum PackEmitter {
+package enum PackEmitter {
     /// Prefix of the hidden staging folders in the output folder.
     static let stagingPrefix = ".staging-"
     /// Suffix of the immutable per-version manifests.
-    public static let versionedManifestSuffix = ".manifest.json"
+    package static let versionedManifestSuffix = ".manifest.json"
 
     /// Builds, versions and releases a city's pack. See the type's documentation for the steps.
     /// - Parameters:
@@ -97,7 +97,7 @@ public enum PackEmitter {
     ///   - outputDirectory: The output root (created when missing).
     ///   - options: Kept versions and signing key.
     /// - Throws: ``EmitError`` located at the failing path.
-    public static func emit(_ input: PackInput, outputDirectory: String, options: EmitOptions = EmitOptions())
+    package static func emit(_ input: PackInput, outputDirectory: String, options: EmitOptions = EmitOptions())
         throws(EmitError) -> EmitResult
     {
         try OutputLock.withLock(outputDirectory: outputDirectory) { () throws(EmitError) -> EmitResult in

@@ -2,25 +2,25 @@ import CityPackFormat
 import CityPackModel
 
 /// Everything the emitter writes for one city: validated POIs, categories, provenance and build time.
-public struct PackInput: Sendable {
-    public var city: City
+package struct PackInput: Sendable {
+    package var city: City
     /// POIs that passed validation, all inside `city.bbox`.
-    public var pois: [POI]
-    public var categories: [PackCategory]
+    package var pois: [POI]
+    package var categories: [PackCategory]
     /// Build time in seconds since 1970 (from `SOURCE_DATE_EPOCH` or the data).
-    public var createdAt: Int64
+    package var createdAt: Int64
     /// Tool name and version, e.g. `citypack 0.1.0`.
-    public var generator: String
+    package var generator: String
     /// Source files with their hashes, paths relative to the city directory.
-    public var sources: [Manifest.SourceFile]
+    package var sources: [Manifest.SourceFile]
     /// Validated GTFS feeds whose stops, lines and timetables go into the pack.
-    public var transit: [GTFSFeed]
+    package var transit: [GTFSFeed]
     /// Validated cards, situations, actions and walking routes (waypoints resolved).
-    public var editorial: EditorialContent = EditorialContent()
+    package var editorial: EditorialContent = EditorialContent()
     /// The city's UI copy; nil writes no copy tables and no `string` rows.
-    public var copy: CopyTable? = nil
+    package var copy: CopyTable? = nil
 
-    public init(
+    package init(
         city: City, pois: [POI], categories: [PackCategory], createdAt: Int64, generator: String,
         sources: [Manifest.SourceFile], transit: [GTFSFeed] = []
     ) {
@@ -35,7 +35,7 @@ public struct PackInput: Sendable {
 
     /// Stops (rows of every feed's stops.txt) and lines (distinct route_ids per feed) the pack will hold: those
     /// the city's box keeps (``TransitBBoxSelection``).
-    public var transitCounts: (stops: Int, lines: Int) {
+    package var transitCounts: (stops: Int, lines: Int) {
         var stops = 0
         var lines = 0
         for feed in transit {

@@ -7,7 +7,7 @@ import Foundation
 /// Key files (written by `citypack keygen --output PATH`): `PATH` holds the 32-byte private key (the RFC 8032
 /// seed) as one line of base64, mode 0600; `PATH.pub` holds the 32-byte public key as one line of base64. Both are
 /// the raw key bytes every Ed25519 library accepts (CryptoKit `rawRepresentation`, libsodium seeds, Tink, …).
-public struct SigningKey: Sendable {
+package struct SigningKey: Sendable {
     /// The 32 raw private-key bytes (the key type itself is not `Sendable`).
     let raw: Data
     var key: Curve25519.Signing.PrivateKey {
@@ -16,16 +16,16 @@ public struct SigningKey: Sendable {
     }
 
     /// The 32 raw public-key bytes.
-    public var publicKey: Data { key.publicKey.rawRepresentation }
+    package var publicKey: Data { key.publicKey.rawRepresentation }
     /// ``DocumentSignature/keyID(publicKey:)`` of the public key.
-    public var keyID: String { DocumentSignature.keyID(publicKey: publicKey) }
+    package var keyID: String { DocumentSignature.keyID(publicKey: publicKey) }
 
     /// A new random key.
-    public static func generate() -> SigningKey { SigningKey(key: .init()) }
+    package static func generate() -> SigningKey { SigningKey(key: .init()) }
 
     /// A key from its 32 raw bytes.
     /// - Throws: ``SigningKeyError/malformed(path:message:)`` when the bytes are not a key.
-    public init(rawRepresentation: Data, path: String = "<memory>") throws(SigningKeyError) {
+    package init(rawRepresentation: Data, path: String = "<memory>") throws(SigningKeyError) {
         guard rawRepresentation.count == 32 else {
             throw .malformed(path: path, message: "expected 32 key bytes, found \(rawRepresentation.count)")
         }
@@ -39,7 +39,7 @@ public struct SigningKey: Sendable {
 
     /// Reads a private key file.
     /// - Throws: ``SigningKeyError`` — `.missing` when there is no file, `.unreadable`, `.malformed`.
-    public static func load(path: String) throws(SigningKeyError) -> SigningKey {
+    package static func load(path: String) throws(SigningKeyError) -> SigningKey {
         guard FileManager.default.fileExists(atPath: path) else { throw .missing(path: path) }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw .unreadable(path: path, message: errnoText())
@@ -55,7 +55,7 @@ public struct SigningKey: Sendable {
     /// temporary name renamed into place.
     /// - Parameter overwrite: Replace existing files; otherwise an existing file is an error.
     /// - Throws: `EmitError.io` (located at the path), including when a file exists and `overwrite` is false.
-    public func write(to path: String, overwrite: Bool = false) throws(EmitError) {
+    package func write(to path: String, overwrite: Bool = false) throws(EmitError) {
         let publicPath = path + ".pub"
         if !overwrite {
             for p in [path, publicPath] where FileManager.default.fileExists(atPath: p) {
@@ -67,14 +67,14 @@ public struct SigningKey: Sendable {
     }
 
     /// Ed25519 signature of bytes.
-    public func signature(for bytes: Data) throws(EmitError) -> Data {
+    package func signature(for bytes: Data) throws(EmitError) -> Data {
         do { return try key.signature(for: bytes) } catch {
             throw .io(path: "<signature>", message: "signing failed: \(error)")
         }
     }
 
     /// The document with `keyId` set and `signature` over its canonical form (``DocumentSignature``).
-    public func sign<Document: SignableDocument>(_ document: Document) throws(EmitError) -> Document {
+    package func sign<Document: SignableDocument>(_ document: Document) throws(EmitError) -> Document {
         var unsigned = document
         unsigned.keyId = keyID
         unsigned.signature = nil
@@ -91,7 +91,7 @@ public struct SigningKey: Sendable {
 
     /// Whether `document` carries a valid signature by this key (used to keep an earlier signature when the
     /// signed content is unchanged, so rebuilds stay byte-identical even with randomised signers).
-    public func hasValidSignature(_ document: Data) -> Bool {
+    package func hasValidSignature(_ document: Data) -> Bool {
         guard let embedded = try? DocumentSignature.embedded(in: document), embedded.keyID == keyID,
             let bytes = try? DocumentSignature.signingBytes(of: document)
         else { return false }
@@ -100,12 +100,12 @@ public struct SigningKey: Sendable {
 }
 
 /// Why a signing key cannot be used.
-public enum SigningKeyError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum SigningKeyError: Error, Sendable, Equatable, CustomStringConvertible {
     case missing(path: String)
     case unreadable(path: String, message: String)
     case malformed(path: String, message: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .missing(let path): "\(path): no such key file"
         case .unreadable(let path, let message): "\(path): cannot read the key: \(message)"

@@ -2,7 +2,7 @@ import CityPackDiagnostics
 import CityPackModel
 
 /// A rule over the normalised POIs of a city. Rules read the model, never raw text.
-public protocol POIRule: Sendable {
+package protocol POIRule: Sendable {
     /// The catalogued rule this type checks.
     static var rule: RuleDescription { get }
     /// Reports findings into `bag`; returns the ids of POIs the rule removes from the pack (usually none).
@@ -10,24 +10,24 @@ public protocol POIRule: Sendable {
 }
 
 /// What POI rules may consult besides the POIs: the city and the profile's categories.
-public struct POIRuleContext: Sendable {
-    public var city: City
+package struct POIRuleContext: Sendable {
+    package var city: City
     /// Categories by id.
-    public var categories: [String: PackCategory]
+    package var categories: [String: PackCategory]
 
-    public init(city: City, categories: [PackCategory] = []) {
+    package init(city: City, categories: [PackCategory] = []) {
         self.city = city
         self.categories = Dictionary(categories.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
     }
 }
 
 /// Runs every POI rule, in registry order, and returns the POIs that stay in the pack.
-public enum POIValidator {
+package enum POIValidator {
     /// The POI rules, in the order they run.
-    public static let rules: [any POIRule] = [POIOutsideBBoxRule(), POIMissingNameRule(), DuplicatePOIRule()]
+    package static let rules: [any POIRule] = [POIOutsideBBoxRule(), POIMissingNameRule(), DuplicatePOIRule()]
 
     /// Validates `pois` and returns the ones kept, in their original order.
-    public static func validate(_ pois: [POI], city: City, categories: [PackCategory] = [], bag: DiagnosticBag) -> [POI] {
+    package static func validate(_ pois: [POI], city: City, categories: [PackCategory] = [], bag: DiagnosticBag) -> [POI] {
         let context = POIRuleContext(city: city, categories: categories)
         var removed: Set<OSMRef> = []
         var remaining = pois

@@ -3,7 +3,7 @@ import CityPackCompiler
 import CityPackDiagnostics
 
 /// How diagnostics are rendered.
-public enum DiagnosticFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
+package enum DiagnosticFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
     case human, json, sarif, github
 }
 

@@ -59,7 +59,7 @@ extension CityPackCommand {
     }
 
     /// The executable's entry: ArgumentParser's `main()`, with ``CLIError``s rendered by ``runReporting(_:)``.
-    public static func main() {
+    package static func main() {
         do {
             var command = try parseAsRoot()
             try runReporting(&command)

@@ -20,9 +20,9 @@ import Foundation
 /// order of first appearance in the default locale's text (``argumentOrder(_:)``). Integers (`count`, `*_count`)
 /// are `%N$lld` on Apple and `%N$d` on Android, everything else `%N$@` / `%N$s`. In a key that takes arguments a
 /// literal `%` is written `%%` (the platforms format such strings); in a key without arguments it stays `%`.
-public enum CopyWriter {
+package enum CopyWriter {
     /// All files for all platforms, sorted by path.
-    public static func render(_ table: CopyTable) -> [(path: String, data: Data)] {
+    package static func render(_ table: CopyTable) -> [(path: String, data: Data)] {
         var out: [(String, Data)] = []
         for locale in table.locales.sorted() { out.append(("web/\(locale).json", web(table, locale: locale))) }
         out.append(("apple/Localizable.xcstrings", xcstrings(table)))
@@ -40,7 +40,7 @@ public enum CopyWriter {
     // MARK: - Arguments
 
     /// The positional order of a key's placeholders.
-    public static func argumentOrder(_ value: CopyValue) -> [String] {
+    package static func argumentOrder(_ value: CopyValue) -> [String] {
         switch value {
         case .text(let m): return m.placeholders
         case .plural(let forms):
@@ -52,7 +52,7 @@ public enum CopyWriter {
     }
 
     /// Platform of a format conversion.
-    public enum Platform: Sendable {
+    package enum Platform: Sendable {
         case apple, android
     }
 
@@ -61,7 +61,7 @@ public enum CopyWriter {
     ///   - message: the parsed message.
     ///   - arguments: positional order (``argumentOrder(_:)``); names not in it are appended.
     ///   - formatted: whether the key takes arguments (then `%` is doubled).
-    public static func format(_ message: CopyMessage, arguments: [String], platform: Platform, formatted: Bool) -> String {
+    package static func format(_ message: CopyMessage, arguments: [String], platform: Platform, formatted: Bool) -> String {
         var out = ""
         var order = arguments
         for segment in message.segments {
@@ -134,7 +134,7 @@ public enum CopyWriter {
 
     /// `values` for the default locale; `values-de`, `values-pt-rBR` (language + region), `values-b+zh+Hant`
     /// (anything else, BCP 47 form).
-    public static func androidFolder(_ locale: String, isDefault: Bool) -> String {
+    package static func androidFolder(_ locale: String, isDefault: Bool) -> String {
         if isDefault { return "values" }
         let parts = locale.split(whereSeparator: { $0 == "-" || $0 == "_" }).map(String.init)
         guard let language = parts.first?.lowercased() else { return "values" }
@@ -176,7 +176,7 @@ public enum CopyWriter {
     /// Escapes text for an Android string resource inside XML: `\` `'` `"` with a backslash, newline and tab as
     /// `\n` `\t`, a leading `@` or `?` as `\@` `\?`, `<` `&` `>` as XML entities, characters XML 1.0 cannot hold as
     /// `\uXXXX`, and spaces that aapt would collapse or trim (leading, trailing, repeated) as `\u0020`.
-    public static func androidEscape(_ text: String) -> String {
+    package static func androidEscape(_ text: String) -> String {
         var out = ""
         let scalars = Array(text.unicodeScalars)
         for (i, s) in scalars.enumerated() {

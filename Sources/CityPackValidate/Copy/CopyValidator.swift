@@ -5,8 +5,8 @@ import CityPackModel
 /// placeholders across locales and plural forms, plural categories per locale (CLDR), padded and empty text,
 /// and Android resource-name collisions. Each rule is one file in `Rules/Copy/`; this type runs them over the
 /// table, locale by locale and key by key in sorted order. Pure; reports to the bag.
-public enum CopyValidator {
-    public static func validate(_ table: CopyTable, bag: DiagnosticBag) {
+package enum CopyValidator {
+    package static func validate(_ table: CopyTable, bag: DiagnosticBag) {
         let base = table.entries[table.defaultLocale] ?? [:]
         MissingRequiredKeyRule.check(table, bag: bag)
         MissingTranslationRule.checkDefaultLocale(table, bag: bag)

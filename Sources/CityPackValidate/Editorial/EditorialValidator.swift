@@ -2,23 +2,23 @@ import CityPackDiagnostics
 import CityPackModel
 
 /// What editorial rules consult besides the editorial content.
-public struct EditorialContext: Sendable {
-    public var city: City
+package struct EditorialContext: Sendable {
+    package var city: City
     /// POIs that go into the pack, by stable id.
-    public var pois: [Int64: POI]
+    package var pois: [Int64: POI]
     /// Categories that have at least one POI in the pack.
-    public var categoriesWithPOIs: Set<String>
+    package var categoriesWithPOIs: Set<String>
     /// Categories the profile defines.
-    public var knownCategories: Set<String>
+    package var knownCategories: Set<String>
     /// GTFS `stop_id`s in the pack (any feed).
-    public var stopIDs: Set<String>
+    package var stopIDs: Set<String>
     /// False when the OSM sources had reading errors: POI references and `nearby` categories are then not
     /// judged (a POI that could not be read would look missing).
-    public var poisComplete = true
+    package var poisComplete = true
     /// False when a GTFS feed's stops could not be read completely: `departures` targets are not judged.
-    public var stopsComplete = true
+    package var stopsComplete = true
 
-    public init(city: City, pois: [POI], categories: [PackCategory], stopIDs: Set<String> = []) {
+    package init(city: City, pois: [POI], categories: [PackCategory], stopIDs: Set<String> = []) {
         self.city = city
         var byID: [Int64: POI] = [:]
         for poi in pois { byID[poi.ref.stableID] = poi }
@@ -34,10 +34,10 @@ public struct EditorialContext: Sendable {
 /// Each rule is one file in `Rules/Editorial/`; this type runs them in order and keeps what can be packed:
 /// duplicate ids, then references from situations and actions, reachability from the home screen and link
 /// cycles, then each route (sequences, POIs, bounding box, number of waypoints, legs). Pure; reports to the bag.
-public enum EditorialValidator {
+package enum EditorialValidator {
     /// Validates and returns what goes into the pack: items with errors are dropped, waypoints carry their
     /// coordinates.
-    public static func validate(_ content: EditorialContent, context: EditorialContext, bag: DiagnosticBag) -> EditorialContent {
+    package static func validate(_ content: EditorialContent, context: EditorialContext, bag: DiagnosticBag) -> EditorialContent {
         var out = EditorialContent()
         out.cards = DuplicateIDRule.unique(content.cards, id: \.id, location: \.location, what: "card", bag: bag)
         out.situations = DuplicateIDRule.unique(content.situations, id: \.id, location: \.location, what: "situation", bag: bag)

@@ -11,7 +11,7 @@ import CityPackSupport
 /// pass and the same lookups instead of each walking the table again.
 /// Syntax, missing files or columns and unparsable values are reported by the reader, not here.
 /// Never prints; thread-safe (all state is local to one call).
-public enum GTFSValidator {
+package enum GTFSValidator {
     /// Validates a feed.
     /// - Parameters:
     ///   - feed: the feed as read by the ingest stage.
@@ -24,7 +24,7 @@ public enum GTFSValidator {
     ///   - incompleteTables: tables (`stops`) that are absent or lost rows to reading errors: the rules run on
     ///     the rows that were read, but references into these tables are not checked (a row that could not be
     ///     read would make every reference to it look dangling). See ``incompleteTables(of:errorFiles:)``.
-    public static func validate(
+    package static func validate(
         _ feed: GTFSFeed, bbox: BoundingBox?, keepOutsideBBox: Bool = false,
         buildDate: (year: Int, month: Int, day: Int), bag: DiagnosticBag, incompleteTables: Set<String> = []
     ) {
@@ -70,7 +70,7 @@ public enum GTFSValidator {
 
     /// The tables whose references cannot be checked: required or calendar tables that are absent, and tables
     /// with reading errors (`errorFiles`: display paths of files that got an error diagnostic while reading).
-    public static func incompleteTables(of feed: GTFSFeed, errorFiles: Set<String>) -> Set<String> {
+    package static func incompleteTables(of feed: GTFSFeed, errorFiles: Set<String>) -> Set<String> {
         var out: Set<String> = []
         for table in ["agency", "stops", "routes", "trips", "stop_times"] where feed.files[table] == nil { out.insert(table) }
         if feed.files["calendar"] == nil && feed.files["calendar_dates"] == nil { out.formUnion(["calendar", "calendar_dates"]) }

@@ -2,7 +2,7 @@ import CityPackDiagnostics
 import CityPackModel
 
 extension Rules {
-    public static let copyEmptyText = RuleDescription(
+    package static let copyEmptyText = RuleDescription(
         "copy.empty_text", .copy, .error, "A string or plural form is empty or only whitespace",
         rationale: "An empty label is an invisible button or a blank message.",
         example: RuleExample(

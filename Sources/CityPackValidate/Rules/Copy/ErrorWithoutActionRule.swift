@@ -2,7 +2,7 @@ import CityPackDiagnostics
 import CityPackModel
 
 extension Rules {
-    public static let copyErrorWithoutAction = RuleDescription(
+    package static let copyErrorWithoutAction = RuleDescription(
         "copy.error_without_action", .copy, .error,
         "An error message (`error.<class>.message`) has no next-step action (`error.<class>.action`)",
         rationale: "Every error tells the user what to do next; a message alone leaves them stuck.",

@@ -2,7 +2,7 @@ import CityPackDiagnostics
 import CityPackModel
 
 extension Rules {
-    public static let copyExtraTranslation = RuleDescription(
+    package static let copyExtraTranslation = RuleDescription(
         "copy.extra_translation", .copy, .warning, "A locale has a key the default locale lacks",
         rationale: "The string can never be looked up by an app built against the default locale's keys.",
         example: RuleExample(

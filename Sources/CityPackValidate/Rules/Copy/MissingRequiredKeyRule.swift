@@ -2,7 +2,7 @@ import CityPackDiagnostics
 import CityPackModel
 
 extension Rules {
-    public static let copyMissingRequiredKey = RuleDescription(
+    package static let copyMissingRequiredKey = RuleDescription(
         "copy.missing_required_key", .copy, .error,
         "A string apps need (offline states, location error messages and actions) is missing from every locale and the templates",
         rationale: "Apps show these strings in every offline and error state; without them a state has no text.",

@@ -2,7 +2,7 @@ import CityPackDiagnostics
 import CityPackModel
 
 extension Rules {
-    public static let copyMissingTranslation = RuleDescription(
+    package static let copyMissingTranslation = RuleDescription(
         "copy.missing_translation", .copy, .warning,
         "A locale lacks a string; the city's first locale that has it (else the templates' English) is used",
         rationale: "Users would see one string in another language, as on Apple, Android and the web, which fall back "

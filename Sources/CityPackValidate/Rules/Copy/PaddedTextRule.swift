@@ -2,7 +2,7 @@ import CityPackDiagnostics
 import CityPackModel
 
 extension Rules {
-    public static let copyPaddedText = RuleDescription(
+    package static let copyPaddedText = RuleDescription(
         "copy.padded_text", .copy, .warning, "A string starts or ends with whitespace",
         rationale: "Padding is layout, not copy; Android strips it and other platforms keep it, so screens differ.",
         example: RuleExample(

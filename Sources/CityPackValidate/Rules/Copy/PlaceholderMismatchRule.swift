@@ -2,7 +2,7 @@ import CityPackDiagnostics
 import CityPackModel
 
 extension Rules {
-    public static let copyPlaceholderMismatch = RuleDescription(
+    package static let copyPlaceholderMismatch = RuleDescription(
         "copy.placeholder_mismatch", .copy, .error,
         "A string's placeholders differ from the default locale's (or between plural forms)",
         rationale: "Apps pass the same named values in every language; an unknown name stays unfilled.",

@@ -2,7 +2,7 @@ import CityPackDiagnostics
 import CityPackModel
 
 extension Rules {
-    public static let copyPluralMissingCategory = RuleDescription(
+    package static let copyPluralMissingCategory = RuleDescription(
         "copy.plural_missing_category", .copy, .error, "A plural string lacks a CLDR category its locale needs",
         rationale: "French needs `many`, Russian `few` and `many`; numbers in those categories would use a wrong form.",
         example: RuleExample(

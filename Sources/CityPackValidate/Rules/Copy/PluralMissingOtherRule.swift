@@ -2,7 +2,7 @@ import CityPackDiagnostics
 import CityPackModel
 
 extension Rules {
-    public static let copyPluralMissingOther = RuleDescription(
+    package static let copyPluralMissingOther = RuleDescription(
         "copy.plural_missing_other", .copy, .error, "A plural string has no `other` form",
         rationale: "`other` is the form every locale falls back to (CLDR); without it some numbers have no text.",
         example: RuleExample(

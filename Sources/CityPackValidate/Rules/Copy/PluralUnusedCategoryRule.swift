@@ -2,7 +2,7 @@ import CityPackDiagnostics
 import CityPackModel
 
 extension Rules {
-    public static let copyPluralUnusedCategory = RuleDescription(
+    package static let copyPluralUnusedCategory = RuleDescription(
         "copy.plural_unused_category", .copy, .warning, "A plural string has a category its locale never uses",
         rationale: "English has no `few`; the form is dead text and hints at a copy-paste from another language.",
         example: RuleExample(

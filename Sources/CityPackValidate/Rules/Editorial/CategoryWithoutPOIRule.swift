@@ -2,7 +2,7 @@ import CityPackDiagnostics
 import CityPackModel
 
 extension Rules {
-    public static let editorialCategoryWithoutPOI = RuleDescription(
+    package static let editorialCategoryWithoutPOI = RuleDescription(
         "editorial.category_without_poi", .editorial, .warning,
         "A `nearby` action names a category with no POI in the city",
         rationale: "The action would always show an empty list; either the category id is wrong or the city lacks it.",

@@ -2,7 +2,7 @@ import CityPackDiagnostics
 import CityPackModel
 
 extension Rules {
-    public static let editorialDuplicateID = RuleDescription(
+    package static let editorialDuplicateID = RuleDescription(
         "editorial.duplicate_id", .editorial, .error, "A card, situation, action or route id repeats in its file",
         rationale: "Ids link cards to situations, actions and routes; a repeated id makes every link to it ambiguous.",
         example: RuleExample(

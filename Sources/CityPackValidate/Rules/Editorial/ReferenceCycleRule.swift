@@ -2,7 +2,7 @@ import CityPackDiagnostics
 import CityPackModel
 
 extension Rules {
-    public static let editorialReferenceCycle = RuleDescription(
+    package static let editorialReferenceCycle = RuleDescription(
         "editorial.reference_cycle", .editorial, .error, "Card and situation links form a cycle",
         rationale: "An action that leads back to where it came from traps the user in a loop of screens.",
         exampleWaiver: "One input file cannot show it: a cycle spans cards, situations and actions, three files; EditorialRulesTests.referenceCycle covers it.")

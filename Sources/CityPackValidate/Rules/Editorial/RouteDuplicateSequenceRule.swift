@@ -2,7 +2,7 @@ import CityPackDiagnostics
 import CityPackModel
 
 extension Rules {
-    public static let editorialRouteDuplicateSequence = RuleDescription(
+    package static let editorialRouteDuplicateSequence = RuleDescription(
         "editorial.route_duplicate_sequence", .editorial, .error, "Two waypoints of one route share a sequence number",
         rationale: "The order of the route would depend on file order rather than on the data.",
         exampleWaiver: "One input file cannot show it: a route needs routes.csv and route_waypoints.csv together; EditorialRulesTests.routeDuplicateSequence covers it.")

@@ -3,7 +3,7 @@ import CityPackGeometry
 import CityPackModel
 
 extension Rules {
-    public static let editorialRouteImplausibleLeg = RuleDescription(
+    package static let editorialRouteImplausibleLeg = RuleDescription(
         "editorial.route_implausible_leg", .editorial, .warning,
         "Two consecutive waypoints are at the same place (under 1 m) or more than 3 km apart",
         rationale: "A walking route's legs are short; a zero or very long leg is a repeated or misplaced waypoint.",

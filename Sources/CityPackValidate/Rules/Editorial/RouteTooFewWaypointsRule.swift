@@ -2,7 +2,7 @@ import CityPackDiagnostics
 import CityPackModel
 
 extension Rules {
-    public static let editorialRouteTooFewWaypoints = RuleDescription(
+    package static let editorialRouteTooFewWaypoints = RuleDescription(
         "editorial.route_too_few_waypoints", .editorial, .error, "A walking route has fewer than two waypoints",
         rationale: "A route needs a start and an end.",
         exampleWaiver: "One input file cannot show it: a route needs routes.csv and route_waypoints.csv together; EditorialRulesTests.routeTooFewWaypoints covers it.")

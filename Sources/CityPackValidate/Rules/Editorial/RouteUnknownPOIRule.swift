@@ -2,7 +2,7 @@ import CityPackDiagnostics
 import CityPackModel
 
 extension Rules {
-    public static let editorialRouteUnknownPOI = RuleDescription(
+    package static let editorialRouteUnknownPOI = RuleDescription(
         "editorial.route_unknown_poi", .editorial, .error, "A waypoint references a POI that is not in the pack",
         rationale: "The waypoint would have no position; the POI may have been deleted from OSM or filtered out.",
         exampleWaiver: "One input file cannot show it: a route needs routes.csv and route_waypoints.csv together; EditorialRulesTests.routeUnknownPOI covers it.")

@@ -3,7 +3,7 @@ import CityPackGeometry
 import CityPackModel
 
 extension Rules {
-    public static let editorialRouteWaypointOutsideBBox = RuleDescription(
+    package static let editorialRouteWaypointOutsideBBox = RuleDescription(
         "editorial.route_waypoint_outside_bbox", .editorial, .error, "A waypoint lies outside the city bounding box",
         rationale: "Every coordinate of a pack is inside the city; a point outside is usually swapped lat/lon.",
         exampleWaiver: "One input file cannot show it: a route needs routes.csv and route_waypoints.csv together; EditorialRulesTests.routeWaypointOutsideBBox covers it.")

@@ -2,7 +2,7 @@ import CityPackDiagnostics
 import CityPackModel
 
 extension Rules {
-    public static let editorialUnknownReference = RuleDescription(
+    package static let editorialUnknownReference = RuleDescription(
         "editorial.unknown_reference", .editorial, .error,
         "A situation, action or waypoint refers to a card, situation, route or stop that does not exist",
         rationale: "A dangling link is a button that does nothing; it is caught at build time instead.",

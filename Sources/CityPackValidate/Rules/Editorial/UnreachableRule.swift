@@ -2,7 +2,7 @@ import CityPackDiagnostics
 import CityPackModel
 
 extension Rules {
-    public static let editorialUnreachable = RuleDescription(
+    package static let editorialUnreachable = RuleDescription(
         "editorial.unreachable", .editorial, .warning,
         "A card, situation or action cannot be reached from the home screen",
         rationale: "Content nobody can open is dead weight in the pack and usually a forgotten link or a wrong id.",

@@ -4,7 +4,7 @@ import CityPackModel
 private typealias Base = RuleExampleCity
 
 extension Rules {
-    public static let gtfsArrivalBeforePreviousDeparture = RuleDescription(
+    package static let gtfsArrivalBeforePreviousDeparture = RuleDescription(
         "gtfs.arrival_before_previous_departure", .gtfs, .error,
         "A stop_time arrives before the previous stop_time of the trip departs",
         title: "Arrival before previous departure",

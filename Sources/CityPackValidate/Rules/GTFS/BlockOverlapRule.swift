@@ -4,7 +4,7 @@ import CityPackModel
 private typealias Base = RuleExampleCity
 
 extension Rules {
-    public static let gtfsBlockOverlap = RuleDescription(
+    package static let gtfsBlockOverlap = RuleDescription(
         "gtfs.block_overlap", .gtfs, .error, "Two trips of one block and service overlap in time",
         title: "Overlapping trips in a block",
         rationale: "One vehicle cannot run two trips at once.",

@@ -4,7 +4,7 @@ import CityPackModel
 private typealias Base = RuleExampleCity
 
 extension Rules {
-    public static let gtfsCalendarRangeOutOfOrder = RuleDescription(
+    package static let gtfsCalendarRangeOutOfOrder = RuleDescription(
         "gtfs.calendar_range_out_of_order", .gtfs, .error, "A calendar's start_date is after its end_date",
         title: "Calendar range out of order",
         rationale: "The service would never run.",

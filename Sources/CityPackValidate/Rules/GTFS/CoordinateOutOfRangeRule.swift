@@ -5,7 +5,7 @@ import CityPackModel
 private typealias Base = RuleExampleCity
 
 extension Rules {
-    public static let gtfsCoordinateOutOfRange = RuleDescription(
+    package static let gtfsCoordinateOutOfRange = RuleDescription(
         "gtfs.coordinate_out_of_range", .gtfs, .error, "A latitude is outside ±90° or a longitude outside ±180°",
         title: "Coordinate out of range",
         rationale: "Such a point is not on Earth; maps and distance checks break.",

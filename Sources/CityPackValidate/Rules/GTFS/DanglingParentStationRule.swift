@@ -4,7 +4,7 @@ import CityPackModel
 private typealias Base = RuleExampleCity
 
 extension Rules {
-    public static let gtfsDanglingParentStation = RuleDescription(
+    package static let gtfsDanglingParentStation = RuleDescription(
         "gtfs.dangling_parent_station", .gtfs, .warning,
         "A stop's parent_station names no stop of the feed; the link is dropped and the stop kept",
         title: "Dangling parent station",

@@ -4,7 +4,7 @@ import CityPackModel
 private typealias Base = RuleExampleCity
 
 extension Rules {
-    public static let gtfsDecreasingShapeDistance = RuleDescription(
+    package static let gtfsDecreasingShapeDistance = RuleDescription(
         "gtfs.decreasing_shape_distance", .gtfs, .error, "shape_dist_traveled decreases along a shape",
         title: "Decreasing shape distance",
         rationale: "Distance along a line can only grow.",

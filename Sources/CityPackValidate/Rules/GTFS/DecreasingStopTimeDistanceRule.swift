@@ -4,7 +4,7 @@ import CityPackModel
 private typealias Base = RuleExampleCity
 
 extension Rules {
-    public static let gtfsDecreasingStopTimeDistance = RuleDescription(
+    package static let gtfsDecreasingStopTimeDistance = RuleDescription(
         "gtfs.decreasing_stop_time_distance", .gtfs, .error,
         "shape_dist_traveled decreases along a trip's stop_times",
         title: "Decreasing stop time distance",

@@ -4,7 +4,7 @@ import CityPackModel
 private typealias Base = RuleExampleCity
 
 extension Rules {
-    public static let gtfsDepartureBeforeArrival = RuleDescription(
+    package static let gtfsDepartureBeforeArrival = RuleDescription(
         "gtfs.departure_before_arrival", .gtfs, .error, "A stop_time departs before it arrives",
         title: "Departure before arrival",
         rationale: "A vehicle leaves a stop after it gets there; a departure_time before the arrival_time of the "

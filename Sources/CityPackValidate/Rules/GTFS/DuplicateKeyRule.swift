@@ -4,7 +4,7 @@ import CityPackModel
 private typealias Base = RuleExampleCity
 
 extension Rules {
-    public static let gtfsDuplicateKey = RuleDescription(
+    package static let gtfsDuplicateKey = RuleDescription(
         "gtfs.duplicate_key", .gtfs, .error, "A primary key repeats within a table",
         title: "Duplicate key",
         rationale: "References to the key become ambiguous; consumers keep different rows.",

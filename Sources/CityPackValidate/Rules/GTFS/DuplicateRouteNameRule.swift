@@ -4,7 +4,7 @@ import CityPackModel
 private typealias Base = RuleExampleCity
 
 extension Rules {
-    public static let gtfsDuplicateRouteName = RuleDescription(
+    package static let gtfsDuplicateRouteName = RuleDescription(
         "gtfs.duplicate_route_name", .gtfs, .warning,
         "Two routes of the same agency and route_type have the same short and long names",
         title: "Duplicate route name",

@@ -4,7 +4,7 @@ import CityPackModel
 private typealias Base = RuleExampleCity
 
 extension Rules {
-    public static let gtfsDuplicateShapeSequence = RuleDescription(
+    package static let gtfsDuplicateShapeSequence = RuleDescription(
         "gtfs.duplicate_shape_sequence", .gtfs, .error, "Two points of one shape share a shape_pt_sequence",
         title: "Duplicate shape sequence",
         rationale: "The order of the points, and so the drawn line, is undefined.",

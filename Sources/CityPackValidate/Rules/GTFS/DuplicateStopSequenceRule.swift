@@ -4,7 +4,7 @@ import CityPackModel
 private typealias Base = RuleExampleCity
 
 extension Rules {
-    public static let gtfsDuplicateStopSequence = RuleDescription(
+    package static let gtfsDuplicateStopSequence = RuleDescription(
         "gtfs.duplicate_stop_sequence", .gtfs, .error, "Two stop_times of one trip share a stop_sequence",
         title: "Duplicate stop sequence",
         rationale: "The order of the two stops is then undefined.",

@@ -4,7 +4,7 @@ import CityPackModel
 private typealias Base = RuleExampleCity
 
 extension Rules {
-    public static let gtfsEmptyTimetable = RuleDescription(
+    package static let gtfsEmptyTimetable = RuleDescription(
         "gtfs.empty_timetable", .gtfs, .error, "stop_times.txt has a header but no rows: the feed has no departures",
         title: "Empty timetable",
         rationale: "A transit pack with stops and lines but no departures looks complete and answers every "

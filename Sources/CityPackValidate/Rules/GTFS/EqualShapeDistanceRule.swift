@@ -5,7 +5,7 @@ import CityPackModel
 private typealias Base = RuleExampleCity
 
 extension Rules {
-    public static let gtfsEqualShapeDistance = RuleDescription(
+    package static let gtfsEqualShapeDistance = RuleDescription(
         "gtfs.equal_shape_distance_diff_coordinates", .gtfs, .warning,
         "Two consecutive points of a shape have the same shape_dist_traveled but different coordinates",
         title: "Equal shape distance, other place",

@@ -4,7 +4,7 @@ import CityPackModel
 private typealias Base = RuleExampleCity
 
 extension Rules {
-    public static let gtfsEqualStopTimeDistance = RuleDescription(
+    package static let gtfsEqualStopTimeDistance = RuleDescription(
         "gtfs.equal_stop_time_distance", .gtfs, .error,
         "Two consecutive stop_times of a trip have the same shape_dist_traveled",
         title: "Equal stop time distance",

@@ -4,7 +4,7 @@ import CityPackModel
 private typealias Base = RuleExampleCity
 
 extension Rules {
-    public static let gtfsExpiredCalendar = RuleDescription(
+    package static let gtfsExpiredCalendar = RuleDescription(
         "gtfs.expired_calendar", .gtfs, .warning, "A service ends before the build date",
         title: "Expired calendar",
         rationale: "Expired services show riders departures that no longer exist. Counted as gtfs-validator counts "

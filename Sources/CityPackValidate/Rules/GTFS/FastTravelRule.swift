@@ -6,7 +6,7 @@ import Foundation
 private typealias Base = RuleExampleCity
 
 extension Rules {
-    public static let gtfsFastTravel = RuleDescription(
+    package static let gtfsFastTravel = RuleDescription(
         "gtfs.fast_travel", .gtfs, .warning, "Travel between consecutive stops is faster than the route type allows",
         title: "Fast travel",
         rationale: "Usually wrong times or misplaced stops (caps: e.g. bus 150 km/h, tram 100 km/h, rail 500 km/h).",

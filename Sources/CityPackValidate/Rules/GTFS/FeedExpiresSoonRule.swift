@@ -4,7 +4,7 @@ import CityPackModel
 private typealias Base = RuleExampleCity
 
 extension Rules {
-    public static let gtfsFeedExpiresSoon = RuleDescription(
+    package static let gtfsFeedExpiresSoon = RuleDescription(
         "gtfs.feed_expires_soon", .gtfs, .warning, "The feed's last service date is within 7 days of the build date",
         title: "Feed expires soon",
         rationale: "The pack will carry no timetable soon after it ships.",

@@ -2,7 +2,7 @@ import CityPackDiagnostics
 import CityPackModel
 
 extension Rules {
-    public static let gtfsFeedInfoRangeOutOfOrder = RuleDescription(
+    package static let gtfsFeedInfoRangeOutOfOrder = RuleDescription(
         "gtfs.feed_info_range_out_of_order", .gtfs, .error, "feed_info's feed_start_date is after its feed_end_date",
         title: "Feed info dates out of order",
         rationale: "The feed would be valid on no day; CityPack dates the feed's end by feed_end_date "

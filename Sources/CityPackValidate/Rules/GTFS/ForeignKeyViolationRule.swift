@@ -4,7 +4,7 @@ import CityPackModel
 private typealias Base = RuleExampleCity
 
 extension Rules {
-    public static let gtfsForeignKeyViolation = RuleDescription(
+    package static let gtfsForeignKeyViolation = RuleDescription(
         "gtfs.foreign_key_violation", .gtfs, .error, "A reference names an ID that its target table lacks",
         title: "Foreign key violation",
         rationale: "A dangling reference drops the row or whole trips in every consumer.",

@@ -4,7 +4,7 @@ import CityPackModel
 private typealias Base = RuleExampleCity
 
 extension Rules {
-    public static let gtfsInconsistentAgencyTimezone = RuleDescription(
+    package static let gtfsInconsistentAgencyTimezone = RuleDescription(
         "gtfs.inconsistent_agency_timezone", .gtfs, .error,
         "An agency's agency_timezone differs from the first agency's",
         title: "Inconsistent agency timezone",

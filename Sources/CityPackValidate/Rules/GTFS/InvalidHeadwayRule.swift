@@ -2,7 +2,7 @@ import CityPackDiagnostics
 import CityPackModel
 
 extension Rules {
-    public static let gtfsInvalidHeadway = RuleDescription(
+    package static let gtfsInvalidHeadway = RuleDescription(
         "gtfs.invalid_headway", .gtfs, .error, "A frequency has headway_secs ≤ 0 or end_time ≤ start_time",
         title: "Invalid headway",
         rationale: "Such a frequency generates no or infinitely many trips.",

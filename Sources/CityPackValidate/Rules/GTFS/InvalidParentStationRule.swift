@@ -4,7 +4,7 @@ import CityPackModel
 private typealias Base = RuleExampleCity
 
 extension Rules {
-    public static let gtfsInvalidParentStation = RuleDescription(
+    package static let gtfsInvalidParentStation = RuleDescription(
         "gtfs.invalid_parent_station", .gtfs, .error, "parent_station points at a stop of the wrong location_type",
         title: "Invalid parent station",
         rationale: "Stops and entrances belong to stations and boarding areas to platforms; other links break hierarchy.",

@@ -4,7 +4,7 @@ import CityPackModel
 private typealias Base = RuleExampleCity
 
 extension Rules {
-    public static let gtfsLocationWithUnexpectedStopTime = RuleDescription(
+    package static let gtfsLocationWithUnexpectedStopTime = RuleDescription(
         "gtfs.location_with_unexpected_stop_time", .gtfs, .error,
         "stop_times.stop_id names a station, entrance, generic node or boarding area instead of a stop",
         title: "Stop time at a non-stop location",

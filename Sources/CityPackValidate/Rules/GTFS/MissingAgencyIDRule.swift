@@ -4,7 +4,7 @@ import CityPackModel
 private typealias Base = RuleExampleCity
 
 extension Rules {
-    public static let gtfsMissingAgencyID = RuleDescription(
+    package static let gtfsMissingAgencyID = RuleDescription(
         "gtfs.missing_agency_id", .gtfs, .error, "agency_id is empty although the feed has several agencies",
         title: "Missing agency ID",
         rationale: "The route's operator is then ambiguous (GTFS makes agency_id conditionally required).",

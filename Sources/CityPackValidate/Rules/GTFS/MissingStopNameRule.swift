@@ -4,7 +4,7 @@ import CityPackModel
 private typealias Base = RuleExampleCity
 
 extension Rules {
-    public static let gtfsMissingStopName = RuleDescription(
+    package static let gtfsMissingStopName = RuleDescription(
         "gtfs.missing_stop_name", .gtfs, .error, "A stop, station or entrance has no stop_name",
         title: "Missing stop name",
         rationale: "Riders identify stops by name; GTFS requires it for location_type 0–2.",

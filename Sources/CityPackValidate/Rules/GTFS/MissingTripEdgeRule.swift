@@ -4,7 +4,7 @@ import CityPackModel
 private typealias Base = RuleExampleCity
 
 extension Rules {
-    public static let gtfsMissingTripEdge = RuleDescription(
+    package static let gtfsMissingTripEdge = RuleDescription(
         "gtfs.missing_trip_edge", .gtfs, .error, "The first or last stop_time of a trip has no times",
         title: "Untimed first or last stop",
         rationale: "Trip start and end must be timed for the trip to be placed in the day.",

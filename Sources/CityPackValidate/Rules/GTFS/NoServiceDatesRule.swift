@@ -4,7 +4,7 @@ import CityPackModel
 private typealias Base = RuleExampleCity
 
 extension Rules {
-    public static let gtfsNoServiceDates = RuleDescription(
+    package static let gtfsNoServiceDates = RuleDescription(
         "gtfs.no_service_dates", .gtfs, .error, "No service of the feed runs on any date",
         title: "No service on any date",
         rationale: "Every trip belongs to a service; when no service has a single active day (weekday flags all "

@@ -4,7 +4,7 @@ import CityPackModel
 private typealias Base = RuleExampleCity
 
 extension Rules {
-    public static let gtfsOnlyArrivalOrDeparture = RuleDescription(
+    package static let gtfsOnlyArrivalOrDeparture = RuleDescription(
         "gtfs.only_arrival_or_departure", .gtfs, .error, "A stop_time has arrival_time or departure_time but not both",
         title: "Only arrival or departure time",
         rationale: "GTFS requires both or neither; the missing one cannot be inferred safely.",

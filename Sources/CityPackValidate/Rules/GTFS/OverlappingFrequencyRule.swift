@@ -2,7 +2,7 @@ import CityPackDiagnostics
 import CityPackModel
 
 extension Rules {
-    public static let gtfsOverlappingFrequency = RuleDescription(
+    package static let gtfsOverlappingFrequency = RuleDescription(
         "gtfs.overlapping_frequency", .gtfs, .error, "Two frequencies of one trip overlap in time",
         title: "Overlapping frequencies",
         rationale: "The vehicle count during the overlap is undefined.",

@@ -5,7 +5,7 @@ import CityPackModel
 private typealias Base = RuleExampleCity
 
 extension Rules {
-    public static let gtfsPointNearOrigin = RuleDescription(
+    package static let gtfsPointNearOrigin = RuleDescription(
         "gtfs.point_near_origin", .gtfs, .error, "A point lies within 1° of (0, 0)",
         title: "Point near origin",
         rationale: "Almost always a missing coordinate written as zeros.",

@@ -5,7 +5,7 @@ import CityPackModel
 private typealias Base = RuleExampleCity
 
 extension Rules {
-    public static let gtfsPointNearPole = RuleDescription(
+    package static let gtfsPointNearPole = RuleDescription(
         "gtfs.point_near_pole", .gtfs, .error, "A point lies within 1° of a pole",
         title: "Point near a pole",
         rationale: "Almost always swapped or corrupt coordinates; no transit runs there.",

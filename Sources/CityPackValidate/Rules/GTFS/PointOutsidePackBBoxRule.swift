@@ -5,7 +5,7 @@ import CityPackModel
 private typealias Base = RuleExampleCity
 
 extension Rules {
-    public static let gtfsPointOutsideBBox = RuleDescription(
+    package static let gtfsPointOutsideBBox = RuleDescription(
         "gtfs.point_outside_pack_bbox", .gtfs, .warning,
         "Stops lie outside the city bounding box and are left out of the pack",
         title: "Stops outside the bounding box",

@@ -4,7 +4,7 @@ import CityPackModel
 private typealias Base = RuleExampleCity
 
 extension Rules {
-    public static let gtfsRouteNameMissing = RuleDescription(
+    package static let gtfsRouteNameMissing = RuleDescription(
         "gtfs.route_name_missing", .gtfs, .error, "A route has neither route_short_name nor route_long_name",
         title: "Route without a name",
         rationale: "Riders cannot tell the route apart from others.",

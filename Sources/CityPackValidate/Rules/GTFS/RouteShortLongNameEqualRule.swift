@@ -4,7 +4,7 @@ import CityPackModel
 private typealias Base = RuleExampleCity
 
 extension Rules {
-    public static let gtfsRouteShortLongNameEqual = RuleDescription(
+    package static let gtfsRouteShortLongNameEqual = RuleDescription(
         "gtfs.route_short_long_name_equal", .gtfs, .warning, "route_short_name equals route_long_name",
         title: "Short name equals long name",
         rationale: "Apps show both names side by side; the long name should describe the route, not repeat it.",

@@ -4,7 +4,7 @@ import CityPackModel
 private typealias Base = RuleExampleCity
 
 extension Rules {
-    public static let gtfsRouteShortNameTooLong = RuleDescription(
+    package static let gtfsRouteShortNameTooLong = RuleDescription(
         "gtfs.route_short_name_too_long", .gtfs, .warning, "route_short_name has more than 12 characters",
         title: "Route short name too long",
         rationale: "Short names are shown in badges; long text belongs in route_long_name.",

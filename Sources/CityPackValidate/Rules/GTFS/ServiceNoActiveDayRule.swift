@@ -4,7 +4,7 @@ import CityPackModel
 private typealias Base = RuleExampleCity
 
 extension Rules {
-    public static let gtfsServiceNoActiveDay = RuleDescription(
+    package static let gtfsServiceNoActiveDay = RuleDescription(
         "gtfs.service_no_active_day", .gtfs, .warning, "A calendar row has every weekday flag set to 0",
         title: "Service without active days",
         rationale: "It runs only through calendar_dates additions, which is usually a mistake.",

@@ -6,7 +6,7 @@ import Foundation
 private typealias Base = RuleExampleCity
 
 extension Rules {
-    public static let gtfsStopTooFarFromShape = RuleDescription(
+    package static let gtfsStopTooFarFromShape = RuleDescription(
         "gtfs.stop_too_far_from_shape", .gtfs, .warning,
         "A stop lies more than 100 m from the shape of a trip that serves it",
         title: "Stop too far from shape",

@@ -4,7 +4,7 @@ import CityPackModel
 private typealias Base = RuleExampleCity
 
 extension Rules {
-    public static let gtfsStopWithoutLocation = RuleDescription(
+    package static let gtfsStopWithoutLocation = RuleDescription(
         "gtfs.stop_without_location", .gtfs, .error, "A stop, station or entrance has no stop_lat/stop_lon",
         title: "Stop without location",
         rationale: "GTFS requires coordinates for location_type 0–2; the stop cannot be placed on a map.",

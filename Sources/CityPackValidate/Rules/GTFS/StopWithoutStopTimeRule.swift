@@ -4,7 +4,7 @@ import CityPackModel
 private typealias Base = RuleExampleCity
 
 extension Rules {
-    public static let gtfsStopWithoutStopTime = RuleDescription(
+    package static let gtfsStopWithoutStopTime = RuleDescription(
         "gtfs.stop_without_stop_time", .gtfs, .warning, "A stop (location_type 0) is served by no trip",
         title: "Stop without stop times",
         rationale: "Unused stops clutter the map with places no vehicle serves.",

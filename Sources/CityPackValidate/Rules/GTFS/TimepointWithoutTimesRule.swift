@@ -4,7 +4,7 @@ import CityPackModel
 private typealias Base = RuleExampleCity
 
 extension Rules {
-    public static let gtfsTimepointWithoutTimes = RuleDescription(
+    package static let gtfsTimepointWithoutTimes = RuleDescription(
         "gtfs.timepoint_without_times", .gtfs, .error,
         "A stop_time with timepoint=1 lacks arrival_time or departure_time",
         title: "Timepoint without times",

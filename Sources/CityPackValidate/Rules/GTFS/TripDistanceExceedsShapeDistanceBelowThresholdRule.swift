@@ -4,7 +4,7 @@ import CityPackModel
 private typealias Base = RuleExampleCity
 
 extension Rules {
-    public static let gtfsTripDistanceExceedsShapeDistanceBelowThreshold = RuleDescription(
+    package static let gtfsTripDistanceExceedsShapeDistanceBelowThreshold = RuleDescription(
         "gtfs.trip_distance_exceeds_shape_distance_below_threshold", .gtfs, .warning,
         "A trip's last shape_dist_traveled exceeds its shape's, its last stop less than 11.1 m from the shape's end",
         title: "Trip distance slightly exceeds shape",

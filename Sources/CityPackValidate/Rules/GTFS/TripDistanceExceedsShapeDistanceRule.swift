@@ -5,7 +5,7 @@ import CityPackModel
 private typealias Base = RuleExampleCity
 
 extension Rules {
-    public static let gtfsTripDistanceExceedsShapeDistance = RuleDescription(
+    package static let gtfsTripDistanceExceedsShapeDistance = RuleDescription(
         "gtfs.trip_distance_exceeds_shape_distance", .gtfs, .warning,
         "A trip's last shape_dist_traveled exceeds its shape's, and its last stop is more than 11.1 m from the "
             + "shape's end",

@@ -4,7 +4,7 @@ import CityPackModel
 private typealias Base = RuleExampleCity
 
 extension Rules {
-    public static let gtfsTripRevisitsStop = RuleDescription(
+    package static let gtfsTripRevisitsStop = RuleDescription(
         "gtfs.trip_revisits_stop", .gtfs, .warning,
         "A trip calls at the same stop twice (other than a loop ending where it started)",
         title: "Trip revisits a stop",

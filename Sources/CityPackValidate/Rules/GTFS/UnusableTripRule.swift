@@ -4,7 +4,7 @@ import CityPackModel
 private typealias Base = RuleExampleCity
 
 extension Rules {
-    public static let gtfsUnusableTrip = RuleDescription(
+    package static let gtfsUnusableTrip = RuleDescription(
         "gtfs.unusable_trip", .gtfs, .warning, "A trip has fewer than two stop_times",
         title: "Unusable trip",
         rationale: "A trip must go from one stop to another to be usable for routing.",

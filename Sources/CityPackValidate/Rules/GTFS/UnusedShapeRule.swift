@@ -4,7 +4,7 @@ import CityPackModel
 private typealias Base = RuleExampleCity
 
 extension Rules {
-    public static let gtfsUnusedShape = RuleDescription(
+    package static let gtfsUnusedShape = RuleDescription(
         "gtfs.unused_shape", .gtfs, .warning, "A shape is referenced by no trip",
         title: "Unused shape",
         rationale: "Dead weight in the pack; often a sign of a broken shape_id reference.",

@@ -4,7 +4,7 @@ import CityPackModel
 private typealias Base = RuleExampleCity
 
 extension Rules {
-    public static let gtfsUnusedTrip = RuleDescription(
+    package static let gtfsUnusedTrip = RuleDescription(
         "gtfs.unused_trip", .gtfs, .warning, "A trip has no stop_times",
         title: "Trip without stop times",
         rationale: "The trip is dead weight; usually stop_times were filtered without trips.",

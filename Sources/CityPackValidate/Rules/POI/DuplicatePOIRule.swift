@@ -4,7 +4,7 @@ import CityPackModel
 private typealias Base = RuleExampleCity
 
 extension Rules {
-    public static let osmDuplicatePOI = RuleDescription(
+    package static let osmDuplicatePOI = RuleDescription(
         "osm.duplicate_poi", .osm, .warning, "Two POIs of the same category sit at the same position",
         title: "Duplicate POI",
         rationale: "Usually a mapping duplicate (node and area, or a copy); users would see the place twice.",
@@ -23,9 +23,9 @@ extension Rules {
 /// Finds POIs of the same category at exactly the same position: usually a mapping duplicate (a node and a
 /// copy of it), which users would see twice. Both stay in the pack; the finding points at the second with a
 /// note on the first.
-public struct DuplicatePOIRule: POIRule {
-    public static let rule = Rules.osmDuplicatePOI
-    public init() {}
+package struct DuplicatePOIRule: POIRule {
+    package static let rule = Rules.osmDuplicatePOI
+    package init() {}
 
     private struct Key: Hashable {
         var lat: Double
@@ -33,7 +33,7 @@ public struct DuplicatePOIRule: POIRule {
         var category: String
     }
 
-    public func check(_ pois: [POI], context: POIRuleContext, bag: DiagnosticBag) -> Set<OSMRef> {
+    package func check(_ pois: [POI], context: POIRuleContext, bag: DiagnosticBag) -> Set<OSMRef> {
         var first: [Key: POI] = [:]
         for poi in pois.sorted(by: { $0.ref < $1.ref }) {
             let key = Key(lat: poi.coordinate.lat, lon: poi.coordinate.lon, category: poi.category)

@@ -4,7 +4,7 @@ import CityPackModel
 private typealias Base = RuleExampleCity
 
 extension Rules {
-    public static let osmPOIMissingName = RuleDescription(
+    package static let osmPOIMissingName = RuleDescription(
         "osm.poi_missing_name", .osm, .warning, "A POI kept in the pack has no name in any locale",
         title: "POI without a name",
         rationale: "Users see POIs by name; unnamed ones show only their category.",
@@ -17,11 +17,11 @@ extension Rules {
 
 /// Warns about POIs with no name in any locale: users will see only their category. Categories whose POIs
 /// are usually unnamed (toilets, ATMs, drinking water: `expects_name: false` in the profile) are not reported.
-public struct POIMissingNameRule: POIRule {
-    public static let rule = Rules.osmPOIMissingName
-    public init() {}
+package struct POIMissingNameRule: POIRule {
+    package static let rule = Rules.osmPOIMissingName
+    package init() {}
 
-    public func check(_ pois: [POI], context: POIRuleContext, bag: DiagnosticBag) -> Set<OSMRef> {
+    package func check(_ pois: [POI], context: POIRuleContext, bag: DiagnosticBag) -> Set<OSMRef> {
         for poi in pois where poi.name == nil && poi.localizedNames.isEmpty
             && context.categories[poi.category]?.expectsName != false
         {

@@ -5,7 +5,7 @@ import CityPackModel
 private typealias Base = RuleExampleCity
 
 extension Rules {
-    public static let osmPOIOutsideBBox = RuleDescription(
+    package static let osmPOIOutsideBBox = RuleDescription(
         "osm.poi_outside_bbox", .osm, .warning, "A POI lies outside the city bounding box and is left out",
         title: "POI outside the bounding box",
         rationale: "Packs hold only what is inside their bounding box, so apps can trust the box.",
@@ -17,11 +17,11 @@ extension Rules {
 
 /// Checks that every POI lies inside the city bounding box; those outside are left out of the pack, so apps
 /// can trust that everything in a pack is inside its box.
-public struct POIOutsideBBoxRule: POIRule {
-    public static let rule = Rules.osmPOIOutsideBBox
-    public init() {}
+package struct POIOutsideBBoxRule: POIRule {
+    package static let rule = Rules.osmPOIOutsideBBox
+    package init() {}
 
-    public func check(_ pois: [POI], context: POIRuleContext, bag: DiagnosticBag) -> Set<OSMRef> {
+    package func check(_ pois: [POI], context: POIRuleContext, bag: DiagnosticBag) -> Set<OSMRef> {
         var dropped: Set<OSMRef> = []
         for poi in pois where !context.city.bbox.contains(poi.coordinate) {
             dropped.insert(poi.ref)
