@@ -1,5 +1,5 @@
 /// Why ``Gunzip/inflate(_:limit:)`` failed.
-public enum GunzipError: Error, Equatable, Sendable {
+package enum GunzipError: Error, Equatable, Sendable {
     /// zlib could not be initialised.
     case initialisation
     /// The stream inflates to more than the limit.
@@ -12,9 +12,9 @@ public enum GunzipError: Error, Equatable, Sendable {
 
 /// In-memory gunzip with an output bound, for what is small enough to hold: deltas, and the previous pack a delta
 /// is computed from.
-public enum Gunzip {
+package enum Gunzip {
     /// Inflates the gzip stream `data`, refusing more than `limit` output bytes and any byte after the stream.
-    public static func inflate(_ data: [UInt8], limit: Int) throws(GunzipError) -> [UInt8] {
+    package static func inflate(_ data: [UInt8], limit: Int) throws(GunzipError) -> [UInt8] {
         let stream: ZlibStream
         do { stream = try ZlibStream(inflating: .gzip) } catch { throw .initialisation }
         var out: [UInt8] = []

@@ -11,9 +11,9 @@ private let systemRead = Darwin.read
 /// last member that do not start another one are ignored, as zlib's `gzread` ignores them.
 ///
 /// Not thread-safe: one reader at a time. The file descriptor is the caller's (not closed here).
-public final class GzipReader {
+package final class GzipReader {
     /// Why a read failed.
-    public enum Failure: Error, Sendable, Equatable {
+    package enum Failure: Error, Sendable, Equatable {
         /// An operating-system read error (`errno`).
         case system(Int32)
         /// The data is not gzip, damaged or truncated: zlib's message.
@@ -31,7 +31,7 @@ public final class GzipReader {
     private var finished = false
     private let strict: Bool
     /// Called with every compressed chunk as it is read from the file (a hash of the compressed bytes).
-    public var inputObserver: ((UnsafeRawBufferPointer) -> Void)?
+    package var inputObserver: ((UnsafeRawBufferPointer) -> Void)?
 
     /// A reader of the gzip data on `fd`, from its current position.
     /// - Parameters:
@@ -39,7 +39,7 @@ public final class GzipReader {
     ///   - strict: refuse bytes after the last member that do not form another one (``Failure/corrupt(_:)``)
     ///     rather than ignore them (default false, as `gzread`).
     /// - Throws: ``ZlibError`` when zlib cannot start.
-    public init(fd: Int32, bufferSize: Int = 256 << 10, strict: Bool = false) throws(ZlibError) {
+    package init(fd: Int32, bufferSize: Int = 256 << 10, strict: Bool = false) throws(ZlibError) {
         self.fd = fd
         self.strict = strict
         stream = try ZlibStream(inflating: .gzip)
@@ -49,12 +49,12 @@ public final class GzipReader {
     deinit { input.deallocate() }
 
     /// Compressed bytes taken from the file so far.
-    public var compressedOffset: Int64 { totalRead - Int64(stream.availableInput) }
+    package var compressedOffset: Int64 { totalRead - Int64(stream.availableInput) }
 
     /// Fills up to `capacity` bytes at `buffer` with decompressed data.
     /// - Returns: the bytes written; 0 at the end of the data.
     /// - Throws: ``Failure``.
-    public func read(into buffer: UnsafeMutableRawPointer, capacity: Int) throws(Failure) -> Int {
+    package func read(into buffer: UnsafeMutableRawPointer, capacity: Int) throws(Failure) -> Int {
         var produced = 0
         while produced == 0 && !finished && capacity > 0 {
             if stream.availableInput == 0 && !endOfFile { try refill() }

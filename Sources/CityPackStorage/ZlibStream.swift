@@ -1,7 +1,7 @@
 import CCityPackZlib
 
 /// Which wrapper a deflate stream has: zlib's window bits (15) plus 16 for gzip, negated for raw deflate.
-public enum ZlibFraming: Sendable {
+package enum ZlibFraming: Sendable {
     /// RFC 1952 gzip: packs, deltas, `.osm.gz`.
     case gzip
     /// RFC 1950 zlib: PBF blobs.
@@ -19,7 +19,7 @@ public enum ZlibFraming: Sendable {
 }
 
 /// What one call of zlib did (``ZlibStream/run(into:finish:)``).
-public enum ZlibResult: Sendable, Equatable {
+package enum ZlibResult: Sendable, Equatable {
     /// Progress was made; more input or output room may follow (`Z_OK`).
     case progress
     /// The stream is complete (`Z_STREAM_END`).
@@ -30,7 +30,7 @@ public enum ZlibResult: Sendable, Equatable {
     case failed(code: Int32)
 
     /// zlib's return code.
-    public var code: Int32 {
+    package var code: Int32 {
         switch self {
         case .progress: Z_OK
         case .end: Z_STREAM_END
@@ -41,9 +41,9 @@ public enum ZlibResult: Sendable, Equatable {
 }
 
 /// zlib could not set a stream up (out of memory, a bad parameter), or an in-memory deflate did not finish.
-public struct ZlibError: Error, Sendable, Equatable {
+package struct ZlibError: Error, Sendable, Equatable {
     /// zlib's return code.
-    public var code: Int32
+    package var code: Int32
 }
 
 /// One zlib stream, inflating or deflating: the only place the project sets up a `z_stream`.
@@ -55,13 +55,13 @@ public struct ZlibError: Error, Sendable, Equatable {
 ///
 /// A gzip deflater writes a deterministic header: no file name, no modification time, OS byte 255 ("unknown"), so
 /// the same input always gives the same bytes.
-public final class ZlibStream {
+package final class ZlibStream {
     private let stream: UnsafeMutablePointer<z_stream>
     private let header: UnsafeMutablePointer<gz_header>?
     private let inflating: Bool
 
     /// A stream that decompresses `framing`.
-    public init(inflating framing: ZlibFraming) throws(ZlibError) {
+    package init(inflating framing: ZlibFraming) throws(ZlibError) {
         stream = .allocate(capacity: 1)
         stream.initialize(to: z_stream())
         header = nil
@@ -75,7 +75,7 @@ public final class ZlibStream {
 
     /// A stream that compresses into `framing` at `level` (0…9) with zlib's default strategy.
     /// - Parameter memLevel: zlib's memory level, 8 (its default) unless a caller wants otherwise.
-    public init(deflating framing: ZlibFraming, level: Int32, memLevel: Int32 = 8) throws(ZlibError) {
+    package init(deflating framing: ZlibFraming, level: Int32, memLevel: Int32 = 8) throws(ZlibError) {
         stream = .allocate(capacity: 1)
         stream.initialize(to: z_stream())
         inflating = false
@@ -105,24 +105,24 @@ public final class ZlibStream {
     }
 
     /// Hands zlib its next input. The bytes must stay valid until ``availableInput`` is 0 or the next call.
-    public func setInput(_ bytes: UnsafeRawPointer?, count: Int) {
+    package func setInput(_ bytes: UnsafeRawPointer?, count: Int) {
         stream.pointee.next_in = UnsafeMutablePointer(mutating: bytes?.assumingMemoryBound(to: Bytef.self))
         stream.pointee.avail_in = UInt32(count)
     }
 
     /// Input bytes zlib has not taken yet.
-    public var availableInput: Int { Int(stream.pointee.avail_in) }
+    package var availableInput: Int { Int(stream.pointee.avail_in) }
 
     /// Output bytes produced since the set-up (or the last ``reset()``).
-    public var totalOut: Int { Int(stream.pointee.total_out) }
+    package var totalOut: Int { Int(stream.pointee.total_out) }
 
     /// zlib's message about the last failure, when it has one.
-    public var message: String? { stream.pointee.msg.map { String(cString: $0) } }
+    package var message: String? { stream.pointee.msg.map { String(cString: $0) } }
 
     /// Runs zlib once, writing into `output`.
     /// - Parameter finish: `Z_FINISH` (all input is given; end the stream) rather than `Z_NO_FLUSH`.
     /// - Returns: What zlib did, and how many bytes it wrote at the start of `output`.
-    public func run(into output: UnsafeMutableRawBufferPointer, finish: Bool) -> (result: ZlibResult, produced: Int) {
+    package func run(into output: UnsafeMutableRawBufferPointer, finish: Bool) -> (result: ZlibResult, produced: Int) {
         stream.pointee.next_out = output.baseAddress?.assumingMemoryBound(to: Bytef.self)
         stream.pointee.avail_out = UInt32(output.count)
         let flush = finish ? Z_FINISH : Z_NO_FLUSH
@@ -137,12 +137,12 @@ public final class ZlibStream {
     }
 
     /// Starts the next stream with the same settings (the next member of a concatenated gzip file).
-    public func reset() {
+    package func reset() {
         if inflating { inflateReset(stream) } else { deflateReset(stream) }
     }
 
     /// `bytes` compressed whole into `framing` at `level`, in memory.
-    public static func deflated(_ bytes: [UInt8], into framing: ZlibFraming, level: Int32) throws(ZlibError)
+    package static func deflated(_ bytes: [UInt8], into framing: ZlibFraming, level: Int32) throws(ZlibError)
         -> [UInt8]
     {
         let z = try ZlibStream(deflating: framing, level: level)
@@ -163,7 +163,7 @@ public final class ZlibStream {
     /// block, byte-aligned, not final): chunks made this way, concatenated and followed by a final empty block,
     /// form one deflate stream, and each chunk's bytes depend on that chunk's input alone (pigz's independent
     /// blocks), so an unchanged chunk can be reused and chunks can be compressed in parallel.
-    public static func deflatedChunk(_ bytes: UnsafeRawBufferPointer, level: Int32) throws(ZlibError) -> [UInt8] {
+    package static func deflatedChunk(_ bytes: UnsafeRawBufferPointer, level: Int32) throws(ZlibError) -> [UInt8] {
         let z = try ZlibStream(deflating: .raw, level: level)
         // deflateBound covers the blocks; the sync flush adds at most a few bytes (an empty stored block).
         let capacity = Int(deflateBound(z.stream, UInt(bytes.count))) + 16
@@ -184,7 +184,7 @@ public final class ZlibStream {
     }
 
     /// zlib's CRC-32 of `bytes` (the gzip trailer's checksum).
-    public static func crc32(of bytes: UnsafeRawBufferPointer) -> UInt32 {
+    package static func crc32(of bytes: UnsafeRawBufferPointer) -> UInt32 {
         var crc = CCityPackZlib.crc32(0, nil, 0)
         var offset = 0
         // zlib takes a 32-bit length.

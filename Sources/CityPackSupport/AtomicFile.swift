@@ -9,22 +9,22 @@ private let systemWrite = Darwin.write
 #endif
 
 /// Why an ``AtomicFile`` step failed: the file, the step and the `errno`.
-public struct AtomicFileError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct AtomicFileError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file (for a failed rename, the destination).
-    public var path: String
+    package var path: String
     /// What failed: `create`, `write`, `flush`, `close` or `move into place`.
-    public var step: String
+    package var step: String
     /// The `errno` of the failure.
-    public var code: Int32
+    package var code: Int32
 
     /// `strerror` of ``code``.
-    public var message: String { String(cString: strerror(code)) }
+    package var message: String { String(cString: strerror(code)) }
 
     /// `cannot STEP: MESSAGE`.
-    public var reason: String { "cannot \(step): \(message)" }
+    package var reason: String { "cannot \(step): \(message)" }
 
     /// `PATH: cannot STEP: MESSAGE`.
-    public var description: String { "\(path): \(reason)" }
+    package var description: String { "\(path): \(reason)" }
 }
 
 /// The project's one way to replace a file atomically: write the bytes under a hidden temporary name beside the
@@ -32,10 +32,10 @@ public struct AtomicFileError: Error, Sendable, Equatable, CustomStringConvertib
 /// or a power loss sees the file either as before or as after. Used by the emitter, the build cache and
 /// CityPackKit's installer and pack library; the steps are public for writers whose bytes come from elsewhere
 /// (SQLite, a gzip stream): ``temporaryPath(for:)``, ``flush(_:)``, ``replace(_:with:)``. Thread-safe.
-public enum AtomicFile {
+package enum AtomicFile {
     /// `.<name>.tmp-<pid>-<8 hex>` beside `path`: hidden (readers list no dot files), unique to this writer, and
     /// recognisable as debris of an interrupted write by its `.tmp-`.
-    public static func temporaryPath(for path: String) -> String {
+    package static func temporaryPath(for path: String) -> String {
         let name = ".\((path as NSString).lastPathComponent).tmp-\(getpid())-\(String(UInt32.random(in: .min ... .max), radix: 16))"
         let directory = (path as NSString).deletingLastPathComponent
         return directory.isEmpty ? name : (directory as NSString).appendingPathComponent(name)
@@ -49,7 +49,7 @@ public enum AtomicFile {
     ///   - durable: whether to flush the file and the folder (default true; a cache that only saves time may
     ///     skip the flushes: it still never shows a partial file).
     /// - Throws: ``AtomicFileError`` naming `path`; the file is then as it was and no temporary file is left.
-    public static func write<Bytes: ContiguousBytes>(
+    package static func write<Bytes: ContiguousBytes>(
         _ bytes: Bytes, to path: String, mode: mode_t = 0o644, durable: Bool = true
     ) throws(AtomicFileError) {
         let temporary = temporaryPath(for: path)
@@ -64,7 +64,7 @@ public enum AtomicFile {
 
     /// Writes `bytes` to a new file at `path` (replacing any), flushed when `flush`; removes it on failure.
     /// - Throws: ``AtomicFileError``.
-    public static func writeNew<Bytes: ContiguousBytes>(
+    package static func writeNew<Bytes: ContiguousBytes>(
         _ bytes: Bytes, to path: String, mode: mode_t = 0o644, flush: Bool = true
     ) throws(AtomicFileError) {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, mode)
@@ -92,7 +92,7 @@ public enum AtomicFile {
 
     /// Flushes a file written by other code (SQLite, a gzip stream) to disk.
     /// - Throws: ``AtomicFileError``.
-    public static func flush(_ path: String) throws(AtomicFileError) {
+    package static func flush(_ path: String) throws(AtomicFileError) {
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else { throw AtomicFileError(path: path, step: "open", code: errno) }
         defer { close(fd) }
@@ -101,7 +101,7 @@ public enum AtomicFile {
 
     /// Flushes a folder's entries (after a rename or an unlink in it), so the new names survive a power loss.
     /// Best effort: not every platform or file system allows it.
-    public static func flushFolder(_ path: String) {
+    package static func flushFolder(_ path: String) {
         let fd = open(path.isEmpty ? "." : path, O_RDONLY | O_DIRECTORY)
         guard fd >= 0 else { return }
         _ = fsync(fd)
@@ -111,7 +111,7 @@ public enum AtomicFile {
     /// Renames `temporary` (a flushed file or a complete folder) over `path`, then flushes `path`'s folder when
     /// `flushFolder`.
     /// - Throws: ``AtomicFileError`` (`move into place`, naming `path`); `temporary` is left in place.
-    public static func replace(_ path: String, with temporary: String, flushFolder: Bool = true) throws(AtomicFileError) {
+    package static func replace(_ path: String, with temporary: String, flushFolder: Bool = true) throws(AtomicFileError) {
         guard rename(temporary, path) == 0 else { throw AtomicFileError(path: path, step: "move into place", code: errno) }
         if flushFolder { Self.flushFolder((path as NSString).deletingLastPathComponent) }
     }

@@ -14,13 +14,13 @@ import Foundation
 /// A file under another key is an earlier result (``Loaded/otherKey``, replaced silently by the next store);
 /// anything else that does not check out is ``Loaded/damaged(_:)``, with why, and never trusted. Writes go
 /// through ``AtomicFile`` without flushing: an entry only saves time, and a torn one fails its checks.
-public enum CacheFile {
+package enum CacheFile {
     static let magic = Array("CPKCACHE".utf8)
     /// Version of the envelope. 3: one format for entries and pieces (2 was the stage entries' own).
-    public static let formatVersion: UInt32 = 3
+    package static let formatVersion: UInt32 = 3
 
     /// What ``read(_:scope:name:key:)`` found.
-    public enum Loaded: Equatable {
+    package enum Loaded: Equatable {
         /// No file.
         case missing
         /// A good file under another key.
@@ -32,7 +32,7 @@ public enum CacheFile {
     }
 
     /// The bytes of a file holding `payload` for `scope`, `name` and `key` (32 bytes).
-    public static func encode(scope: String, name: String, key: [UInt8], payload: UnsafeRawBufferPointer) -> [UInt8] {
+    package static func encode(scope: String, name: String, key: [UInt8], payload: UnsafeRawBufferPointer) -> [UInt8] {
         precondition(key.count == 32, "a cache key is a SHA-256")
         var out = magic
         func fixed<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.littleEndian) { out.append(contentsOf: $0) } }
@@ -53,12 +53,12 @@ public enum CacheFile {
 
     /// Stores `payload` at `path` (atomically; the folder must exist). Returns whether it was written.
     @discardableResult
-    public static func write(_ path: String, scope: String, name: String, key: [UInt8], payload: UnsafeRawBufferPointer) -> Bool {
+    package static func write(_ path: String, scope: String, name: String, key: [UInt8], payload: UnsafeRawBufferPointer) -> Bool {
         (try? AtomicFile.write(encode(scope: scope, name: name, key: key, payload: payload), to: path, durable: false)) != nil
     }
 
     /// Reads and checks the file at `path` against `scope`, `name` and `key`.
-    public static func read(_ path: String, scope: String, name: String, key: [UInt8]) -> Loaded {
+    package static func read(_ path: String, scope: String, name: String, key: [UInt8]) -> Loaded {
         // Mapped, not copied: a GTFS entry is megabytes, read once and hashed (entries are only ever replaced by a
         // rename, never rewritten in place).
         guard let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) else { return .missing }

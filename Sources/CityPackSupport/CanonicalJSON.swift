@@ -6,7 +6,7 @@ import Foundation
 /// after parsing the document with its own JSON library: object members sorted by their UTF-16 code units, no
 /// whitespace, strings with the minimal escapes of RFC 8785 §3.2.2.2, numbers as ECMAScript `Number.toString`
 /// (shortest round-trip digits, IEEE-754 doubles). See `docs/RELEASES.md`.
-public enum JSONValue: Sendable, Equatable, Decodable {
+package enum JSONValue: Sendable, Equatable, Decodable {
     case null
     case bool(Bool)
     case number(Double)
@@ -14,7 +14,7 @@ public enum JSONValue: Sendable, Equatable, Decodable {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -33,19 +33,19 @@ public enum JSONValue: Sendable, Equatable, Decodable {
 
     /// Parses JSON text.
     /// - Throws: `DecodingError` when the data is not JSON.
-    public static func parse(_ data: Data) throws -> JSONValue {
+    package static func parse(_ data: Data) throws -> JSONValue {
         try JSONDecoder().decode(JSONValue.self, from: data)
     }
 
     /// The members of an object; nil for any other value.
-    public var objectValue: [String: JSONValue]? {
+    package var objectValue: [String: JSONValue]? {
         if case .object(let members) = self { return members }
         return nil
     }
 
     /// RFC 8785 canonical bytes (UTF-8).
     /// - Throws: ``CanonicalJSONError/nonFiniteNumber`` for NaN or infinity (not representable in JSON).
-    public func canonicalData() throws(CanonicalJSONError) -> Data {
+    package func canonicalData() throws(CanonicalJSONError) -> Data {
         var out = ""
         try write(into: &out)
         return Data(out.utf8)
@@ -154,6 +154,6 @@ public enum JSONValue: Sendable, Equatable, Decodable {
 }
 
 /// Why a value has no canonical form.
-public enum CanonicalJSONError: Error, Sendable, Equatable {
+package enum CanonicalJSONError: Error, Sendable, Equatable {
     case nonFiniteNumber
 }

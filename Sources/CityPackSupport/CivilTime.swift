@@ -1,7 +1,7 @@
 /// Calendar arithmetic on proleptic Gregorian dates as day numbers (days since 1970-01-01), without Foundation
 /// calendars, so every module gets the same answer in every locale and time zone: GTFS service days, feed expiry,
 /// build dates and the manifest's times.
-public enum CivilDate {
+package enum CivilDate {
     /// Days since 1970-01-01 of a date (negative before it).
     ///
     /// Counts from March 1 in 400-year eras (146 097 days each), so leap days fall at the end of a year. Month and
@@ -10,7 +10,7 @@ public enum CivilDate {
     ///   - year: Any year (0 = 1 BC).
     ///   - month: 1…12.
     ///   - day: 1…31.
-    public static func dayNumber(year: Int, month: Int, day: Int) -> Int {
+    package static func dayNumber(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400
@@ -23,7 +23,7 @@ public enum CivilDate {
     /// The date of a day number; the inverse of ``dayNumber(year:month:day:)``.
     /// - Parameter dayNumber: Days since 1970-01-01.
     /// - Returns: Year, month 1…12 and day 1…31.
-    public static func date(dayNumber: Int) -> (year: Int, month: Int, day: Int) {
+    package static func date(dayNumber: Int) -> (year: Int, month: Int, day: Int) {
         let z = dayNumber + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097
@@ -36,10 +36,10 @@ public enum CivilDate {
     }
 
     /// 0 = Monday … 6 = Sunday (the bit of GTFS calendar's weekday mask) of a day number.
-    public static func weekday(dayNumber: Int) -> Int { ((dayNumber + 3) % 7 + 7) % 7 }
+    package static func weekday(dayNumber: Int) -> Int { ((dayNumber + 3) % 7 + 7) % 7 }
 
     /// Days in a month of a year (February 29 in leap years).
-    public static func daysInMonth(year: Int, month: Int) -> Int {
+    package static func daysInMonth(year: Int, month: Int) -> Int {
         switch month {
         case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: 30
@@ -49,7 +49,7 @@ public enum CivilDate {
 
     /// The UTC calendar date of a time.
     /// - Parameter secondsSince1970: Seconds since 1970-01-01T00:00:00Z (negative before it).
-    public static func utc(secondsSince1970 seconds: Int64) -> (year: Int, month: Int, day: Int) {
+    package static func utc(secondsSince1970 seconds: Int64) -> (year: Int, month: Int, day: Int) {
         date(dayNumber: Int(floorDiv(seconds, 86_400)))
     }
 
@@ -57,24 +57,24 @@ public enum CivilDate {
 }
 
 /// Times of day as text, from seconds: `HH:MM` or `HH:MM:SS`, every field at least two digits.
-public enum ClockTime {
+package enum ClockTime {
     /// Text of a time of day.
     /// - Parameters:
     ///   - seconds: Seconds since midnight, ≥ 0; hours are not wrapped (GTFS's 25:10:00 stays `25:10:00`).
     ///   - withSeconds: `HH:MM:SS` when true, else `HH:MM`.
-    public static func text(seconds: Int, withSeconds: Bool = true) -> String {
+    package static func text(seconds: Int, withSeconds: Bool = true) -> String {
         let hhmm = "\(twoDigits(seconds / 3600)):\(twoDigits(seconds % 3600 / 60))"
         return withSeconds ? "\(hhmm):\(twoDigits(seconds % 60))" : hhmm
     }
 
     /// A number with a leading zero below 10.
-    public static func twoDigits(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+    package static func twoDigits(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
 }
 
 /// `1970-01-01T00:00:00Z`-style UTC text for seconds since 1970 (the manifest's and `meta`'s times),
 /// independent of locale and time zone.
 /// - Parameter seconds: Seconds since 1970-01-01T00:00:00Z.
-public func iso8601UTC(_ seconds: Int64) -> String {
+package func iso8601UTC(_ seconds: Int64) -> String {
     let days = CivilDate.floorDiv(seconds, 86_400)
     let (year, month, day) = CivilDate.date(dayNumber: Int(days))
     let time = ClockTime.text(seconds: Int(seconds - days * 86_400))
@@ -87,7 +87,7 @@ public func iso8601UTC(_ seconds: Int64) -> String {
 /// Reads the first 14 ASCII digits whatever separates them, so `2024-01-02 03:04:05` and `20240102T030405Z`
 /// parse too; the time zone is always UTC.
 /// - Returns: nil with fewer than 14 digits, or a month outside 1…12 or a day outside 1…31.
-public func parseISO8601UTC(_ text: String) -> Int64? {
+package func parseISO8601UTC(_ text: String) -> Int64? {
     var digits: [Int] = []
     for byte in text.utf8 where (48...57).contains(byte) {
         digits.append(Int(byte) - 48)

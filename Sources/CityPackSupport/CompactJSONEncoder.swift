@@ -10,11 +10,11 @@ import Foundation
 ///   (`1`, `0.1`, `1e-07`, `1e+16`, `-0`); a non-finite number throws `EncodingError.invalidValue`;
 /// - strings escape `"` and `\` and the C0 controls (`\b \f \n \r \t`, others `\u00xx`), nothing else (`/`
 ///   included).
-public struct CompactJSONEncoder {
-    public init() {}
+package struct CompactJSONEncoder {
+    package init() {}
 
     /// The encoded bytes of `value`.
-    public func encode(_ value: some Encodable) throws -> Data {
+    package func encode(_ value: some Encodable) throws -> Data {
         let node = try NodeEncoder.node(for: value, codingPath: [])
         var out: [UInt8] = []
         out.reserveCapacity(1 << 16)

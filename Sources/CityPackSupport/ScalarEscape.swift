@@ -4,7 +4,7 @@
 /// JSON, workflow commands) goes through here instead.
 extension String {
     /// The text with each scalar that `replacement` maps replaced by its text; other scalars are kept.
-    public func escapingScalars(_ replacement: (Unicode.Scalar) -> String?) -> String {
+    package func escapingScalars(_ replacement: (Unicode.Scalar) -> String?) -> String {
         var out = String.UnicodeScalarView()
         for scalar in unicodeScalars {
             if let text = replacement(scalar) { out.append(contentsOf: text.unicodeScalars) } else { out.append(scalar) }
@@ -13,7 +13,7 @@ extension String {
     }
 
     /// The text with each scalar in `table` replaced by its text.
-    public func escapingScalars(_ table: [Unicode.Scalar: String]) -> String {
+    package func escapingScalars(_ table: [Unicode.Scalar: String]) -> String {
         escapingScalars { table[$0] }
     }
 }

@@ -3,10 +3,10 @@ import Foundation
 /// The JSON encoding of every file and column CityPack writes: keys sorted, slashes unescaped, so the same value
 /// always gives the same bytes. Pretty (two-space indentation) for files people read — manifests, catalogs,
 /// reports — and compact for pack columns (`poi.tags`, localised texts).
-public enum SortedJSON {
+package enum SortedJSON {
     /// A new encoder with CityPack's settings.
     /// - Parameter pretty: Indented output (files) rather than compact (columns).
-    public static func encoder(pretty: Bool) -> JSONEncoder {
+    package static func encoder(pretty: Bool) -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
         return encoder
@@ -17,7 +17,7 @@ public enum SortedJSON {
     ///   - value: What to encode.
     ///   - pretty: Indented output (files) rather than compact (columns).
     /// - Throws: `EncodingError` when the value cannot be encoded (e.g. a non-finite number).
-    public static func data(_ value: some Encodable, pretty: Bool) throws -> Data {
+    package static func data(_ value: some Encodable, pretty: Bool) throws -> Data {
         // Compact output comes from the faster CompactJSONEncoder, which writes the same bytes.
         pretty ? try encoder(pretty: true).encode(value) : try CompactJSONEncoder().encode(value)
     }
@@ -26,7 +26,7 @@ public enum SortedJSON {
     /// - Parameters:
     ///   - value: What to encode.
     ///   - pretty: Indented output (files) rather than compact (columns).
-    public static func text(_ value: some Encodable, pretty: Bool) -> String? {
+    package static func text(_ value: some Encodable, pretty: Bool) -> String? {
         guard let data = try? data(value, pretty: pretty) else { return nil }
         return String(data: data, encoding: .utf8)
     }

@@ -6,7 +6,7 @@ import Foundation
 /// `-` prints a table of spans to standard error
 /// when ``flush()`` runs; any other value is a file path that receives the spans as Chrome trace-event JSON (open it
 /// in `chrome://tracing` or Perfetto). When off, a ``Lap`` costs one load and a branch per mark.
-public enum TimeTrace {
+package enum TimeTrace {
     struct Span {
         var name: String
         var thread: UInt64
@@ -18,7 +18,7 @@ public enum TimeTrace {
     nonisolated(unsafe) public private(set) static var destination: String?
 
     /// Turns tracing on (a destination) or off (nil). Call it once, before any work starts: `citypack` does at launch.
-    public static func enable(destination: String?) {
+    package static func enable(destination: String?) {
         self.destination = destination.flatMap { $0.isEmpty ? nil : $0 }
     }
 
@@ -29,13 +29,13 @@ public enum TimeTrace {
 
     /// A stopwatch over consecutive phases: each ``mark(_:)`` records the time since the previous mark (or since
     /// the lap began) under a name. Costs one load and a branch per mark when tracing is off.
-    public struct Lap {
+    package struct Lap {
         var start: UInt64
 
-        public init() { start = TimeTrace.destination == nil ? 0 : TimeTrace.now() }
+        package init() { start = TimeTrace.destination == nil ? 0 : TimeTrace.now() }
 
         /// Records the phase that ends now under `name`, and starts the next one.
-        public mutating func mark(_ name: @autoclosure () -> String) {
+        package mutating func mark(_ name: @autoclosure () -> String) {
             guard TimeTrace.destination != nil else { return }
             TimeTrace.record(name(), start: start)
             start = TimeTrace.now()
@@ -55,7 +55,7 @@ public enum TimeTrace {
     }
 
     /// Writes the recorded spans to ``destination`` (a table on standard error for `-`, else Chrome trace JSON).
-    public static func flush() {
+    package static func flush() {
         guard let destination else { return }
         lock.lock()
         var recorded = spans.sorted { ($0.start, $1.end) < ($1.start, $0.end) }
