@@ -228,6 +228,96 @@ package enum PackEmitter {
             dataVersion: dataVersion, keepVersions: options.keepVersions, packBytes: compressed.bytes)
         lap.mark("emit: deltas")
 
+        var manifest = makeManifest(
+            input, dataVersion: dataVersion, createdAt: createdAt, updatedAt: updatedAt, packName: packName,
+            compressed: compressed, uncompressed: uncompressed, content: content, copyFiles: copyFiles,
+            deltas: stagedDeltas.map(\.delta), webParts: webParts)
+        let manifestBytes = try encodeSigned(manifest, key: options.signingKey, previousBytes: current?.bytes)
+        let stagedManifest = (staging as NSString).appendingPathComponent(PackSchema.manifestName)
+        try OutputFiles.write(manifestBytes, to: stagedManifest)
+        manifest = try decode(Manifest.self, manifestBytes, path: stagedManifest)
+
+        // 3. The catalog as it will be once the manifest is in place.
+        let catalogPath = (outputDirectory as NSString).appendingPathComponent(PackSchema.catalogName)
+        let stagedCatalog = (staging as NSString).appendingPathComponent(PackSchema.catalogName)
+        if options.writeCatalog {
+            let catalog = CatalogWriter.catalog(
+                outputDirectory: outputDirectory, replacing: (city.id, manifest, manifestBytes))
+            let catalogBytes = try encodeSigned(
+                catalog, key: options.signingKey, previousBytes: FileManager.default.contents(atPath: catalogPath))
+            try OutputFiles.write(catalogBytes, to: stagedCatalog)
+        }
+
+        // 4. Commit.
+        let (packPath, manifestPath) = try commitRelease(
+            cityID: city.id, cityDirectory: cityDir, outputDirectory: outputDirectory, staging: staging,
+            dataVersion: dataVersion, packName: packName, stagedPack: stagedPack, deltas: stagedDeltas,
+            webParts: webParts, copyFiles: copyFiles, manifestBytes: manifestBytes, stagedManifest: stagedManifest,
+            stagedCatalog: options.writeCatalog ? stagedCatalog : nil, catalogPath: catalogPath, stepDelay: stepDelay)
+
+        // 5. Prune versions that fell out of the window, now that nothing references them.
+        lap.mark("emit: manifest, catalog, commit")
+        let pruned = removeVersions(in: cityDir, cityID: city.id) { $0 < dataVersion - options.keepVersions }
+        pruneWebParts(cityDirectory: cityDir, cityID: city.id)
+        var result = EmitResult(
+            manifest: manifest, manifestPath: manifestPath, packPath: packPath, catalogPath: catalogPath,
+            changed: changed, pruned: pruned)
+        result.sizes = try released.inspection?.value() ?? nil
+        return result
+    }
+
+    /// Moves a staged release into `cityDirectory`: web parts, the pack, deltas and the versioned manifest first
+    /// (new names nobody references yet), then the copy folder, `manifest.json` and `catalog.json`, which switch
+    /// readers over. Returns the pack's and `manifest.json`'s paths.
+    static func commitRelease(
+        cityID: String, cityDirectory: String, outputDirectory: String, staging: String, dataVersion: Int,
+        packName: String, stagedPack: String, deltas: [(delta: Manifest.Delta, staged: String)],
+        webParts: [Manifest.WebPart], copyFiles: [Manifest.ArtifactFile], manifestBytes: Data, stagedManifest: String,
+        stagedCatalog: String?, catalogPath: String, stepDelay: UInt32
+    ) throws(EmitError) -> (packPath: String, manifestPath: String) {
+        // 4. Commit. The pack and versioned manifest are new names nobody references yet; `manifest.json` and
+        // then `catalog.json` switch readers over.
+        let packPath = (cityDirectory as NSString).appendingPathComponent(packName)
+        let versionedManifest = (cityDirectory as NSString).appendingPathComponent(
+            "\(cityID)-\(dataVersion)\(versionedManifestSuffix)")
+        let manifestPath = (cityDirectory as NSString).appendingPathComponent(PackSchema.manifestName)
+        let stagedVersioned = (staging as NSString).appendingPathComponent("versioned.json")
+        try OutputFiles.write(manifestBytes, to: stagedVersioned)
+        try OutputFiles.makeDirectory(cityDirectory)  // only now: a failed first build leaves no empty city folder
+        // The web parts: content-addressed names nobody references yet (or the same bytes already there), so they
+        // go in before any manifest that names them, the versioned one included; the previous release's parts stay
+        // until pruned below.
+        try OutputFiles.makeDirectory((cityDirectory as NSString).appendingPathComponent(WebFlavour.folder))
+        for file in webParts.flatMap(\.files) {
+            try commit(
+                (staging as NSString).appendingPathComponent(file.path), (cityDirectory as NSString).appendingPathComponent(file.path),
+                delay: stepDelay)
+        }
+        let deltaCommits = deltas.map { ($0.staged, (cityDirectory as NSString).appendingPathComponent($0.delta.path)) }
+        for (staged, final) in [(stagedPack, packPath)] + deltaCommits + [(stagedVersioned, versionedManifest)] {
+            try commit(staged, final, delay: stepDelay)
+        }
+        // The copy folder is not versioned: swapped just before the manifest, unless it already holds these files.
+        if !copyFolderMatches(copyFiles, cityDirectory: cityDirectory) {
+            if stepDelay > 0 { usleep(stepDelay) }
+            try commitCopy(staging: staging, cityDirectory: cityDirectory, hasCopy: !copyFiles.isEmpty)
+        }
+        try commit(stagedManifest, manifestPath, delay: stepDelay)
+        OutputFiles.flushDirectory(cityDirectory)
+        if let stagedCatalog {
+            try commit(stagedCatalog, catalogPath, delay: stepDelay)
+            OutputFiles.flushDirectory(outputDirectory)
+        }
+        return (packPath, manifestPath)
+    }
+
+    /// The manifest of a release (unsigned): counts, the artifact, deltas, copy files, web parts and time zones.
+    static func makeManifest(
+        _ input: PackInput, dataVersion: Int, createdAt: String, updatedAt: String, packName: String,
+        compressed: FileDigest, uncompressed: FileDigest, content: FileDigest, copyFiles: [Manifest.ArtifactFile],
+        deltas: [Manifest.Delta], webParts: [Manifest.WebPart]
+    ) -> Manifest {
+        let city = input.city
         var categoryCounts: [String: Int] = [:]
         // POIs filed under each category, further categories included (as `PackReader.categoryCounts`).
         for poi in input.pois {
@@ -248,7 +338,7 @@ package enum PackEmitter {
             attribution: city.attribution, copy: copyFiles.isEmpty ? nil : copyFiles)
         manifest.locales = city.locales
         manifest.updatedAt = updatedAt
-        manifest.deltas = stagedDeltas.isEmpty ? nil : stagedDeltas.map(\.delta)
+        manifest.deltas = deltas.isEmpty ? nil : deltas
         var webStrings: [String: String] = [:]
         for file in copyFiles where file.path.hasPrefix("\(copyFolder)/web/") && file.path.hasSuffix(".json") {
             let locale = String(file.path.dropFirst("\(copyFolder)/web/".count).dropLast(".json".count))
@@ -256,65 +346,7 @@ package enum PackEmitter {
         }
         manifest.web = .init(format: WebFlavour.formatVersion, parts: webParts, strings: webStrings)
         manifest.timezones = input.transit.isEmpty ? nil : input.transit.map { $0.agencies.first?.timezone ?? "" }
-        let manifestBytes = try encodeSigned(manifest, key: options.signingKey, previousBytes: current?.bytes)
-        let stagedManifest = (staging as NSString).appendingPathComponent(PackSchema.manifestName)
-        try OutputFiles.write(manifestBytes, to: stagedManifest)
-        manifest = try decode(Manifest.self, manifestBytes, path: stagedManifest)
-
-        // 3. The catalog as it will be once the manifest is in place.
-        let catalogPath = (outputDirectory as NSString).appendingPathComponent(PackSchema.catalogName)
-        let stagedCatalog = (staging as NSString).appendingPathComponent(PackSchema.catalogName)
-        if options.writeCatalog {
-            let catalog = CatalogWriter.catalog(
-                outputDirectory: outputDirectory, replacing: (city.id, manifest, manifestBytes))
-            let catalogBytes = try encodeSigned(
-                catalog, key: options.signingKey, previousBytes: FileManager.default.contents(atPath: catalogPath))
-            try OutputFiles.write(catalogBytes, to: stagedCatalog)
-        }
-
-        // 4. Commit. The pack and versioned manifest are new names nobody references yet; `manifest.json` and
-        // then `catalog.json` switch readers over.
-        let packPath = (cityDir as NSString).appendingPathComponent(packName)
-        let versionedManifest = (cityDir as NSString).appendingPathComponent(
-            "\(city.id)-\(dataVersion)\(versionedManifestSuffix)")
-        let manifestPath = (cityDir as NSString).appendingPathComponent(PackSchema.manifestName)
-        let stagedVersioned = (staging as NSString).appendingPathComponent("versioned.json")
-        try OutputFiles.write(manifestBytes, to: stagedVersioned)
-        try OutputFiles.makeDirectory(cityDir)  // only now: a failed first build leaves no empty city folder
-        // The web parts: content-addressed names nobody references yet (or the same bytes already there), so they
-        // go in before any manifest that names them, the versioned one included; the previous release's parts stay
-        // until pruned below.
-        try OutputFiles.makeDirectory((cityDir as NSString).appendingPathComponent(WebFlavour.folder))
-        for file in webParts.flatMap(\.files) {
-            try commit(
-                (staging as NSString).appendingPathComponent(file.path), (cityDir as NSString).appendingPathComponent(file.path),
-                delay: stepDelay)
-        }
-        let deltaCommits = stagedDeltas.map { ($0.staged, (cityDir as NSString).appendingPathComponent($0.delta.path)) }
-        for (staged, final) in [(stagedPack, packPath)] + deltaCommits + [(stagedVersioned, versionedManifest)] {
-            try commit(staged, final, delay: stepDelay)
-        }
-        // The copy folder is not versioned: swapped just before the manifest, unless it already holds these files.
-        if !copyFolderMatches(copyFiles, cityDirectory: cityDir) {
-            if stepDelay > 0 { usleep(stepDelay) }
-            try commitCopy(staging: staging, cityDirectory: cityDir, hasCopy: !copyFiles.isEmpty)
-        }
-        try commit(stagedManifest, manifestPath, delay: stepDelay)
-        OutputFiles.flushDirectory(cityDir)
-        if options.writeCatalog {
-            try commit(stagedCatalog, catalogPath, delay: stepDelay)
-            OutputFiles.flushDirectory(outputDirectory)
-        }
-
-        // 5. Prune versions that fell out of the window, now that nothing references them.
-        lap.mark("emit: manifest, catalog, commit")
-        let pruned = removeVersions(in: cityDir, cityID: city.id) { $0 < dataVersion - options.keepVersions }
-        pruneWebParts(cityDirectory: cityDir, cityID: city.id)
-        var result = EmitResult(
-            manifest: manifest, manifestPath: manifestPath, packPath: packPath, catalogPath: catalogPath,
-            changed: changed, pruned: pruned)
-        result.sizes = try released.inspection?.value() ?? nil
-        return result
+        return manifest
     }
 
     /// Removes the files of `<city>/web/` that neither `manifest.json` nor a kept versioned manifest names (parts
