@@ -49,7 +49,7 @@ package final class PackStatement<Failure: SQLiteFailure> {
     }
 
     /// Whether a result column of the current row is NULL.
-    package func isNull(_ column: any PackSchema.AnyColumn) -> Bool { statement.isNull(result(column)) }
+    package func isNull(_ column: any PackSchema.AnyColumn) -> Bool { statement.isNull(position(column)) }
 
     /// Whether a text result of the current row holds exactly `bytes` (no `String` is made; false for NULL).
     package func textEquals(_ column: PackSchema.Column<String>, _ bytes: [UInt8]) -> Bool {
@@ -67,7 +67,7 @@ package final class PackStatement<Failure: SQLiteFailure> {
     /// Rewinds the statement and clears its bindings.
     package func reset() { statement.reset() }
 
-    private func parameter(_ column: any PackSchema.AnyColumn) -> Int32 {
+    private func parameter<V>(_ column: PackSchema.Column<V>) -> Int32 {
         let slot = column.slot
         guard slot < parameterIndex.count, parameterIndex[slot] > 0 else {
             preconditionFailure("\(column.name) is no parameter of \(sql)")
@@ -75,7 +75,17 @@ package final class PackStatement<Failure: SQLiteFailure> {
         return parameterIndex[slot]
     }
 
-    private func result(_ column: any PackSchema.AnyColumn) -> Int32 {
+    /// The result position of a column of any type (``isNull(_:)``); the typed reads use ``result(_:)``, which
+    /// takes the column as it is declared, without boxing it.
+    private func position(_ column: any PackSchema.AnyColumn) -> Int32 {
+        let slot = column.slot
+        guard slot < resultIndex.count, resultIndex[slot] >= 0 else {
+            preconditionFailure("\(column.name) is no result of \(sql)")
+        }
+        return resultIndex[slot]
+    }
+
+    private func result<V>(_ column: PackSchema.Column<V>) -> Int32 {
         let slot = column.slot
         guard slot < resultIndex.count, resultIndex[slot] >= 0 else {
             preconditionFailure("\(column.name) is no result of \(sql)")
