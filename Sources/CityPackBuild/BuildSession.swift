@@ -73,9 +73,14 @@ package enum BuildSession {
             output: request.output, city: build.city?.id ?? ((root as NSString).standardizingPath as NSString).lastPathComponent)
         var failures: [WriteFailure] = []
         do {
-            let html = HTMLReport.render(report, build: build, toolVersion: Compiler.generator)
+            let json = DiagnosticRenderer.json(report, toolVersion: toolVersion)
+            let memo = HTMLReportMemo(
+                build: build, json: json, output: request.output, useCache: request.useCache, hasErrors: bag.hasErrors)
+            let stored = memo?.load()
+            let html = stored ?? HTMLReport.render(report, build: build, toolVersion: Compiler.generator)
+            if stored == nil { memo?.store(html) }
             lap.mark("html report")
-            try ReportWriter.write(report, stats: stats, html: html, to: folder, toolVersion: toolVersion)
+            try ReportWriter.write(json: json, stats: stats, html: html, to: folder)
             lap.mark("write reports")
         } catch {
             failures.append(.report(folder: folder, error: "\(error)"))

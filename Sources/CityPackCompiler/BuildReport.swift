@@ -52,6 +52,9 @@ package struct BuildReport: Sendable {
     package var walkingRoutesLeftOut: [WalkingRoute] = []
     /// The city's copy table (template defaults, the city's strings and the fallbacks filled in).
     package var copy: CopyTable?
+    /// The build cache's key of the emit stage (hex), when it ran with a cache: everything the pack, and the
+    /// report page's map and counts, are made from (every input, setting and the tool's version).
+    package var emitKey: String?
 
     /// Creates an empty report for `plan`.
     package init(plan: BuildPlan? = nil) {

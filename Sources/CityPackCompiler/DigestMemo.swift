@@ -109,14 +109,17 @@ enum DigestMemo {
         return digest
     }
 
+    /// The SHA-256 (hex) of the file at `path` when a digest is known for it as it is now (never hashes).
+    static func settledSHA256(_ path: String) -> String? {
+        guard let now = statFacts(path), let hit = lock.withLock({ known[now.id] }), hit.holds(for: now) else { return nil }
+        return hit.digest.sha256
+    }
+
     /// The SHA-256 (hex) of the file at `path` (``digest(_:)``).
     static func sha256(_ path: String) -> String? { digest(path)?.sha256 }
 
     /// Whether the digest of the file as it is now would be reused (tests).
-    static func remembers(_ path: String) -> Bool {
-        guard let now = statFacts(path), let hit = lock.withLock({ known[now.id] }) else { return false }
-        return hit.holds(for: now)
-    }
+    static func remembers(_ path: String) -> Bool { settledSHA256(path) != nil }
 
     /// The facts worth storing, the ``factLimit`` most recently hashed, in a stable order (for the build cache):
     /// those of files that were settled when hashed (a racy one is never reused, so it is not kept).

@@ -8,8 +8,18 @@ package enum SourceLines {
     /// Longest line kept, in bytes.
     package static let maxLineBytes = 64 * 1024
 
-    /// The bytes of each line of `file` listed in `wanted` (1-based, without the line end) that exists.
+    /// The bytes of each line of `file` listed in `wanted` (1-based, without the line end) that exists; from the
+    /// build cache's memo while the file is as it was (``SourceLineMemo``), else read.
     package static func read(file: String, lines wanted: Set<Int>) -> [Int: [UInt8]] {
+        guard !wanted.isEmpty, let sha256 = DigestMemo.settledSHA256(file) else { return scan(file: file, lines: wanted) }
+        if let known = SourceLineMemo.lines(file, sha256: sha256, wanted: wanted) { return known }
+        let lines = scan(file: file, lines: wanted)
+        SourceLineMemo.remember(file, sha256: sha256, wanted: wanted, lines: lines)
+        return lines
+    }
+
+    /// The lines listed of `file`, read from it.
+    static func scan(file: String, lines wanted: Set<Int>) -> [Int: [UInt8]] {
         guard let last = wanted.max(), last > 0 else { return [:] }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), !isDirectory.boolValue else { return [:] }

@@ -129,6 +129,8 @@ extension StageWork {
     /// stay, and their stages still load from them once the error is fixed). The sources' stat facts go with them.
     mutating func flushCache() {
         defer { pendingStores = [] }
+        SourceLineMemo.use(
+            outputDirectory: cache == nil ? nil : plan.options.outputDirectory, cityID: plan.city.id, writable: !bag.hasErrors)
         guard let cache, !bag.hasErrors else { return }
         for (entry, key, payload) in pendingStores { cache.store(entry, key: key, payload: payload) }
         let facts = DigestMemo.facts

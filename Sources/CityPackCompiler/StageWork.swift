@@ -28,6 +28,8 @@ struct StageWork {
     var routesLeftOut: [WalkingRoute] = []
     var emitted: EmitResult?
     var failure: String?
+    /// The key of the emit stage, when it ran with a cache (``BuildReport/emitKey``).
+    var emitKey: String?
 
     /// OSM files a fleet already read for this city, and the reader they went into.
     let preread: PrereadOSM?
@@ -69,6 +71,7 @@ struct StageWork {
             let k = key(of: stage)
             stageKey = k
             for output in stage.outputs { keys[output] = k }
+            if case .emit = stage.kind { emitKey = k.hex }
         }
         return switch stage.kind {
         case .ingestOSM(let files): ingestOSM(files)
@@ -90,6 +93,7 @@ struct StageWork {
         report.copy = copy
         report.emitted = emitted
         report.failure = failure
+        report.emitKey = emitKey
     }
 
     func display(_ path: String) -> String { Compiler.displayPath(path, city: city) }

@@ -20,13 +20,24 @@ package enum ReportWriter {
 
     /// Writes the three report files.
     /// - Throws: the first I/O error (the caller turns it into exit code 74).
-    package static func write(
-        _ report: DiagnosticReport, stats: BuildStats, html: String, to folder: String, toolVersion: String
-    ) throws {
+    /// - Parameter json: report.json's text (``DiagnosticRenderer/json(_:toolVersion:)``).
+    package static func write(json: String, stats: BuildStats, html: String, to folder: String) throws {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try atomicWrite(Data(DiagnosticRenderer.json(report, toolVersion: toolVersion).utf8), to: (folder as NSString).appendingPathComponent("report.json"), durable: false)
-        try atomicWrite(Data(html.utf8), to: (folder as NSString).appendingPathComponent("report.html"), durable: false)
+        try writeIfChanged(Data(json.utf8), to: (folder as NSString).appendingPathComponent("report.json"))
+        try writeIfChanged(Data(html.utf8), to: (folder as NSString).appendingPathComponent("report.html"))
         try atomicWrite(Data(DiagnosticRenderer.encode(stats).utf8), to: (folder as NSString).appendingPathComponent("build-stats.json"), durable: false)
+    }
+
+    /// Writes a report (not durable) unless `path` already holds exactly `data` (an unchanged rebuild: only
+    /// `build-stats.json`, which holds timings, is written again).
+    static func writeIfChanged(_ data: Data, to path: String) throws {
+        if let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+            (attributes[.size] as? NSNumber)?.intValue == data.count,
+            let old = FileManager.default.contents(atPath: path), old == data
+        {
+            return
+        }
+        try atomicWrite(data, to: path, durable: false)
     }
 
     /// Writes `data` to `path` with the project's one atomic write (``AtomicFile/write(_:to:mode:durable:)``:
