@@ -48,6 +48,41 @@ package final class PackStatement<Failure: SQLiteFailure> {
         V.read(statement, at: result(column))
     }
 
+    // Concrete reads and binds of the common column types: chosen over the generic ones by overload resolution, so
+    // a writer's or reader's loop in another module calls SQLite's accessor directly instead of going through
+    // ColumnValue's witness table per value (the generic forms are not specialised across modules).
+
+    /// The value of an INTEGER result column in the current row.
+    package subscript(_ column: PackSchema.Column<Int64>) -> Int64 { statement.int64(result(column)) }
+    /// The value of an INTEGER result column in the current row.
+    package subscript(_ column: PackSchema.Column<Int>) -> Int { Int(statement.int64(result(column))) }
+    /// The value of a REAL result column in the current row.
+    package subscript(_ column: PackSchema.Column<Double>) -> Double { statement.double(result(column)) }
+    /// The value of a flag result column in the current row.
+    package subscript(_ column: PackSchema.Column<Bool>) -> Bool { statement.int64(result(column)) != 0 }
+    /// The value of a TEXT result column in the current row ("" for NULL).
+    package subscript(_ column: PackSchema.Column<String>) -> String { statement.text(result(column)) ?? "" }
+    /// The value of a TEXT result column in the current row, nil for NULL.
+    package subscript(_ column: PackSchema.Column<String?>) -> String? { statement.text(result(column)) }
+    /// The value of an INTEGER result column in the current row, nil for NULL.
+    package subscript(_ column: PackSchema.Column<Int64?>) -> Int64? {
+        let i = result(column)
+        return statement.isNull(i) ? nil : statement.int64(i)
+    }
+
+    /// Binds an INTEGER parameter.
+    package func bind(_ column: PackSchema.Column<Int64>, _ value: Int64) { statement.bind(parameter(column), value) }
+    /// Binds an INTEGER parameter.
+    package func bind(_ column: PackSchema.Column<Int>, _ value: Int) { statement.bind(parameter(column), Int64(value)) }
+    /// Binds a REAL parameter.
+    package func bind(_ column: PackSchema.Column<Double>, _ value: Double) { statement.bind(parameter(column), value) }
+    /// Binds a TEXT parameter.
+    package func bind(_ column: PackSchema.Column<String>, _ value: String) { statement.bind(parameter(column), value) }
+    /// Binds a TEXT parameter, or NULL.
+    package func bind(_ column: PackSchema.Column<String?>, _ value: String?) { statement.bind(parameter(column), value) }
+    /// Binds an INTEGER parameter, or NULL.
+    package func bind(_ column: PackSchema.Column<Int64?>, _ value: Int64?) { statement.bind(parameter(column), value) }
+
     /// Whether a result column of the current row is NULL.
     package func isNull(_ column: any PackSchema.AnyColumn) -> Bool { statement.isNull(position(column)) }
 
