@@ -42,8 +42,11 @@ enum CLIError: Error, Equatable {
 
 extension Terminal {
     /// Writes `citypack: error: <message>` to stderr: the one place a CLI error is rendered.
-    static func error(_ error: CLIError) {
-        err("citypack: error: \(error.message)\n")
+    static func error(_ failure: CLIError) { error(message: failure.message) }
+
+    /// Writes `citypack: error: <message>` for a failure a library reported as text (a benchmark's).
+    static func error(message: String) {
+        err("citypack: error: \(message)\n")
     }
 }
 

@@ -140,7 +140,7 @@ struct Bench: ParsableCommand {
 
     /// Prints the failure's message (when it has one) and gives the exit code to throw.
     static func exit(_ failure: BenchFailure, _ code: Int32) -> ExitCode {
-        if !failure.message.isEmpty { Terminal.err("citypack: error: \(failure.message)\n") }
+        if !failure.message.isEmpty { Terminal.error(message: failure.message) }
         return ExitCode(code)
     }
 

@@ -40,10 +40,7 @@ struct Preview: ParsableCommand {
 
     func run() throws {
         try BuildRunner.guarded {
-            guard let root = BuildRunner.cityRoot(city) else {
-                Terminal.err("citypack: error: no such city directory or file: \(city)\n")
-                throw ExitCode(ExitCodes.missingInput)
-            }
+            guard let root = BuildRunner.cityRoot(city) else { throw CLIError.noSuchCity(city) }
             // A page that goes away mid-write must not end the process (FlyingFox sends with MSG_NOSIGNAL too).
             signal(SIGPIPE, SIG_IGN)
             let templates = ToolEnvironment.templates
@@ -72,8 +69,9 @@ struct Preview: ParsableCommand {
                     }
                     Terminal.out("Previewing \(state.city.name) at http://127.0.0.1:\(chosen)/\n")
                 } catch {
-                    Terminal.err("citypack: error: cannot listen on 127.0.0.1:\(port): \(error)\n")
-                    quit(ExitCodes.ioFailure)
+                    let failure = CLIError.ioFailure("cannot listen on 127.0.0.1:\(port): \(error)")
+                    Terminal.error(failure)
+                    quit(failure.exitCode)
                 }
             })
         }
