@@ -182,10 +182,16 @@ extension PackReader {
             insert.bind(T.category, category)
             try insert.run()
         }
+        // The pack's categories: its `category` table, or for a pack without a filled one (format 1) those its
+        // places are filed under, so an old pack answers a category word as its newer twin does.
         typealias C = PackSchema.Category
-        let ids = try db.prepare(C.select([C.id], orderBy: [C.id]))
-        while try ids.step() {
-            let category = ids[C.id]
+        var categories: [String] = []
+        if try PlaceLookup.hasTable(db, C.table) {
+            let ids = try db.prepare(C.select([C.id], orderBy: [C.id]))
+            while try ids.step() { categories.append(ids[C.id]) }
+        }
+        if categories.isEmpty { categories = directory.byCategory.keys.sorted() }
+        for category in categories {
             for word in CategoryWords.byCategory[category] ?? [] {
                 try add(CJKBigrams.expand(SearchFold.apply(word)), category)
             }

@@ -26,8 +26,8 @@ import Testing
                 }
             }
         }
-        // The Monaco pack, the diagnostic formats, the copy tables, the answers, the JS reader's constants and the
-        // fleet workflow examples.
-        #expect(recorders == 6)
+        // The Monaco pack, the diagnostic formats, the copy tables, the answers, the JS reader's constants, the
+        // fleet workflow examples, the build cache codec's encoded samples and the place-merge listings.
+        #expect(recorders == 8)
     }
 }
