@@ -1,0 +1,91 @@
+import CityPackFormat
+import CityPackModel
+import CityPackSupport
+import Foundation
+
+/// The last steps of ``PackEmitter/emit(_:outputDirectory:options:)``: the release's manifest and the commit of
+/// its staged files.
+extension PackEmitter {
+    /// Moves a staged release into `cityDirectory`: web parts, the pack, deltas and the versioned manifest first
+    /// (new names nobody references yet), then the copy folder, `manifest.json` and `catalog.json`, which switch
+    /// readers over. Returns the pack's and `manifest.json`'s paths.
+    static func commitRelease(
+        cityID: String, cityDirectory: String, outputDirectory: String, staging: String, dataVersion: Int,
+        packName: String, stagedPack: String, deltas: [(delta: Manifest.Delta, staged: String)],
+        webParts: [Manifest.WebPart], copyFiles: [Manifest.ArtifactFile], manifestBytes: Data, stagedManifest: String,
+        stagedCatalog: String?, catalogPath: String, stepDelay: UInt32
+    ) throws(EmitError) -> (packPath: String, manifestPath: String) {
+        // 4. Commit. The pack and versioned manifest are new names nobody references yet; `manifest.json` and
+        // then `catalog.json` switch readers over.
+        let packPath = (cityDirectory as NSString).appendingPathComponent(packName)
+        let versionedManifest = (cityDirectory as NSString).appendingPathComponent(
+            "\(cityID)-\(dataVersion)\(versionedManifestSuffix)")
+        let manifestPath = (cityDirectory as NSString).appendingPathComponent(PackSchema.manifestName)
+        let stagedVersioned = (staging as NSString).appendingPathComponent("versioned.json")
+        try OutputFiles.write(manifestBytes, to: stagedVersioned)
+        try OutputFiles.makeDirectory(cityDirectory)  // only now: a failed first build leaves no empty city folder
+        // The web parts: content-addressed names nobody references yet (or the same bytes already there), so they
+        // go in before any manifest that names them, the versioned one included; the previous release's parts stay
+        // until pruned below.
+        try OutputFiles.makeDirectory((cityDirectory as NSString).appendingPathComponent(WebFlavour.folder))
+        for file in webParts.flatMap(\.files) {
+            try commit(
+                (staging as NSString).appendingPathComponent(file.path), (cityDirectory as NSString).appendingPathComponent(file.path),
+                delay: stepDelay)
+        }
+        let deltaCommits = deltas.map { ($0.staged, (cityDirectory as NSString).appendingPathComponent($0.delta.path)) }
+        for (staged, final) in [(stagedPack, packPath)] + deltaCommits + [(stagedVersioned, versionedManifest)] {
+            try commit(staged, final, delay: stepDelay)
+        }
+        // The copy folder is not versioned: swapped just before the manifest, unless it already holds these files.
+        if !copyFolderMatches(copyFiles, cityDirectory: cityDirectory) {
+            if stepDelay > 0 { usleep(stepDelay) }
+            try commitCopy(staging: staging, cityDirectory: cityDirectory, hasCopy: !copyFiles.isEmpty)
+        }
+        try commit(stagedManifest, manifestPath, delay: stepDelay)
+        OutputFiles.flushDirectory(cityDirectory)
+        if let stagedCatalog {
+            try commit(stagedCatalog, catalogPath, delay: stepDelay)
+            OutputFiles.flushDirectory(outputDirectory)
+        }
+        return (packPath, manifestPath)
+    }
+
+    /// The manifest of a release (unsigned): counts, the artifact, deltas, copy files, web parts and time zones.
+    static func makeManifest(
+        _ input: PackInput, dataVersion: Int, createdAt: String, updatedAt: String, packName: String,
+        compressed: FileDigest, uncompressed: FileDigest, content: FileDigest, copyFiles: [Manifest.ArtifactFile],
+        deltas: [Manifest.Delta], webParts: [Manifest.WebPart]
+    ) -> Manifest {
+        let city = input.city
+        var categoryCounts: [String: Int] = [:]
+        // POIs filed under each category, further categories included (as `PackReader.categoryCounts`).
+        for poi in input.pois {
+            for category in Set([poi.category] + poi.alsoCategories) { categoryCounts[category, default: 0] += 1 }
+        }
+        var manifest = Manifest(
+            formatVersion: Int(PackSchema.formatVersion), dataVersion: dataVersion,
+            minReaderVersion: Int(PackSchema.formatVersion), createdAt: createdAt, generator: input.generator,
+            city: .init(id: city.id, name: city.name, names: city.names, defaultLocale: city.defaultLocale, locales: city.locales),
+            bbox: city.bbox.array, counts: .init(
+                pois: input.pois.count, categories: categoryCounts, stops: input.transitCounts.stops,
+                lines: input.transitCounts.lines, cards: input.editorial.cards.count,
+                routes: input.editorial.routes.count),
+            artifact: .init(
+                path: packName, bytes: compressed.bytes, sha256: compressed.sha256,
+                uncompressedBytes: uncompressed.bytes, uncompressedSha256: uncompressed.sha256),
+            etag: "\"\(compressed.sha256.prefix(32))\"", contentSha256: content.sha256, sources: input.sources,
+            attribution: city.attribution, copy: copyFiles.isEmpty ? nil : copyFiles)
+        manifest.locales = city.locales
+        manifest.updatedAt = updatedAt
+        manifest.deltas = deltas.isEmpty ? nil : deltas
+        var webStrings: [String: String] = [:]
+        for file in copyFiles where file.path.hasPrefix("\(copyFolder)/web/") && file.path.hasSuffix(".json") {
+            let locale = String(file.path.dropFirst("\(copyFolder)/web/".count).dropLast(".json".count))
+            webStrings[locale] = file.path
+        }
+        manifest.web = .init(format: WebFlavour.formatVersion, parts: webParts, strings: webStrings)
+        manifest.timezones = input.transit.isEmpty ? nil : input.transit.map { $0.agencies.first?.timezone ?? "" }
+        return manifest
+    }
+}
