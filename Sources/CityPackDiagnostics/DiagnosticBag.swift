@@ -51,8 +51,23 @@ public final class DiagnosticBag: @unchecked Sendable {
     /// Diagnostics silenced by the baseline, in deterministic order.
     public var baselined: [Diagnostic] { lock.withLock { baselinedItems }.sorted(by: Diagnostic.ordered) }
 
-    /// Baseline entries that matched nothing: problems fixed since the baseline was written.
-    public var fixedBaselineEntries: [Baseline.Entry] { lock.withLock { baselineMatcher?.unmatched ?? [] } }
+    /// Baseline entries that matched nothing: problems fixed since the baseline was written. An entry of a rule
+    /// switched off in this run (`--rule CODE=off`, the city file's `rules:`) matched nothing because the rule did
+    /// not run, not because anything was fixed: it is in ``uncheckedBaselineEntries`` instead.
+    public var fixedBaselineEntries: [Baseline.Entry] {
+        lock.withLock { (baselineMatcher?.unmatched ?? []).filter { !isOff($0.code) } }
+    }
+
+    /// Baseline entries of rules switched off in this run: not checked, so neither fixed nor still there.
+    public var uncheckedBaselineEntries: [Baseline.Entry] {
+        lock.withLock { (baselineMatcher?.unmatched ?? []).filter { isOff($0.code) } }
+    }
+
+    /// Whether a rule is off in this run (called under the lock).
+    private func isOff(_ code: String) -> Bool {
+        if let pin = pinned[code] { return pin == nil }
+        return disabled.contains(code)
+    }
 
     /// Applies the city file's rule settings to everything reported from now on.
     public func configure(overrides: [String: Severity], disabled: Set<String>) {

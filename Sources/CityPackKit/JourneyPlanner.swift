@@ -358,7 +358,11 @@ package enum JourneyID {
         bytes.append(UInt8(clamping: journey.legs.filter { $0.mode == .ride }.count))
         let digest = fnv1a(legsText(journey))
         for shift in stride(from: 40, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: digest >> UInt64(shift))) }
-        return Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+        return base64url(bytes)
+    }
+
+    static func base64url(_ bytes: [UInt8]) -> String {
+        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
             .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
 
@@ -378,6 +382,9 @@ package enum JourneyID {
         while text.count % 4 != 0 { text += "=" }
         guard let data = Data(base64Encoded: text), data.count > 8, data.first == 1 else { return nil }
         let bytes = Array(data)
+        // Canonical only: base64's last character carries unused low bits, so several texts decode to the same
+        // bytes; an id is accepted only as the library writes it (a changed character is never `found`).
+        guard base64url(bytes) == id else { return nil }
         var at = 1
         func varint() -> Int64? {
             var value: UInt64 = 0, shift: UInt64 = 0
@@ -385,7 +392,11 @@ package enum JourneyID {
                 let b = bytes[at]
                 at += 1
                 value |= UInt64(b & 0x7F) << shift
-                if b & 0x80 == 0 { return Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1) }
+                if b & 0x80 == 0 {
+                    // An over-long varint (a last byte of 0 after others) is another spelling of a shorter one.
+                    if b == 0 && shift > 0 { return nil }
+                    return Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1)
+                }
                 shift += 7
             }
             return nil
@@ -396,7 +407,7 @@ package enum JourneyID {
             at += 1
             if tag == 0 {
                 guard let count = varint(), count >= 0, at + Int(count) <= bytes.count else { return nil }
-                let code = String(decoding: bytes[at..<(at + Int(count))], as: UTF8.self)
+                guard let code = String(validating: bytes[at..<(at + Int(count))], as: UTF8.self) else { return nil }
                 at += Int(count)
                 return .stop(code)
             }

@@ -36,4 +36,20 @@ import Testing
         }
         #expect(breaks.isEmpty, "\(breaks.joined(separator: "\n"))")
     }
+
+    /// Each option's default is stated once (issue 40): ArgumentParser appends `(default: N)` to an option with a
+    /// default value, so help text that says "(default N)" too prints it twice. Checked per option entry (the
+    /// lines from one `--flag` to the next, unwrapped at a wide width).
+    @Test func everyDefaultIsStatedOnce() {
+        var twice: [String] = []
+        for command in Self.commands(CityPackCommand.self) {
+            let help = CityPackCommand.helpMessage(for: command, columns: 400)
+            let options = help.components(separatedBy: "\nOPTIONS:").dropFirst().joined()
+            for entry in options.components(separatedBy: "\n  -") {
+                let defaults = entry.components(separatedBy: "(default").count - 1
+                if defaults > 1 { twice.append("\(command._commandName): -\(entry.trimmingCharacters(in: .whitespacesAndNewlines))") }
+            }
+        }
+        #expect(twice.isEmpty, "options that state their default twice:\n\(twice.joined(separator: "\n"))")
+    }
 }

@@ -22,6 +22,23 @@ import Testing
         #expect(!blocked.stderr.contains(".tmp"), "\(blocked.stderr)")
     }
 
+    /// `keygen` warns when the private key lands in a git work tree that does not ignore it (issue 40: one
+    /// `git add .` committed README's `keys/release`), and says nothing once .gitignore covers it or outside git.
+    @Test(.needs(OutsideTools.git)) func keygenWarnsWhenAGitWorkTreeWouldCommitTheKey() throws {
+        let work = try TestPaths.temporaryDirectory("keygen-git")
+        defer { try? FileManager.default.removeItem(at: work) }
+        let outside = try CLIRunner.runBinary(["keygen", "--output", "keys/outside"], cwd: work)
+        #expect(outside.status == 0 && !outside.stderr.contains("warning"), "\(outside.stderr)")
+        let git = try OutsideTools.git.run(["init", "-q", "."], in: work)
+        #expect(git.status == 0, "\(git.stderr)")
+        let exposed = try CLIRunner.runBinary(["keygen", "--output", "keys/release"], cwd: work)
+        #expect(exposed.status == 0, "\(exposed.stderr)")
+        #expect(exposed.stderr.contains("keys/release: warning: the private key is inside the git work tree"), "\(exposed.stderr)")
+        try Data("/keys/\n".utf8).write(to: work.appendingPathComponent(".gitignore"))
+        let ignored = try CLIRunner.runBinary(["keygen", "--output", "keys/other"], cwd: work)
+        #expect(ignored.status == 0 && !ignored.stderr.contains("warning"), "\(ignored.stderr)")
+    }
+
     /// Two cities in one catalog, both at data version 1: `--installed a=2` refuses a's manifest as a rollback and
     /// passes b's; `--installed-version` on a catalog is a usage error naming `--installed`.
     @Test func verifyTakesEachCitysInstalledVersion() throws {

@@ -40,16 +40,6 @@ import Testing
         return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".test.mjs") }.sorted()
     }()
 
-    /// The starts of the skip reasons a JavaScript case may give on this machine: only for what it lacks (the
-    /// cases carry their own `skip:` gates, the same reasons as the Swift tests').
-    static var allowedJavaScriptSkips: [String] {
-        var out: [String] = []
-        if !TestPaths.hasSharedData { out.append("needs ../shared/data") }
-        if HTMLReportTests.chromium == nil { out.append("needs chromium") }
-        if OutsideTools.sqlite3.path == nil { out.append("needs sqlite3") }
-        return out
-    }
-
     /// Each file of the web reader's tests, run with `node --test` and this build's binary (the README's command,
     /// one file at a time): gated per case, not per suite, so the cases that need nothing outside the repository
     /// (Monaco, the hand-written feeds, CJK search, the folding tables) run on every machine with node, and a case
@@ -62,11 +52,12 @@ import Testing
             environment: ["CITYPACK_BIN": CLIRunner.binary.path, "CHROMIUM": HTMLReportTests.chromium ?? ""])
         #expect(result.status == 0, "node --test \(file) failed:\n\(result.output.suffix(6000))")
         #expect(result.output.contains("# fail 0"), "\(result.output.suffix(3000))")
-        let allowed = Self.allowedJavaScriptSkips
         for line in result.output.split(separator: "\n") {
             guard let mark = line.range(of: "# SKIP ") else { continue }
             let reason = line[mark.upperBound...]
-            #expect(allowed.contains { reason.hasPrefix($0) }, "\(file): a case was skipped although this machine has what it needs: \(line)")
+            #expect(
+                OutsideTools.allowsSkip(reason),
+                "\(file): a case was skipped although this machine has what it needs (or for a tool OutsideTools.all does not list): \(line)")
         }
         if file == "agreement.test.mjs" {
             let figures = result.output.split(separator: "\n").filter { $0.contains("AGREEMENT") || $0.contains("SIZES") }

@@ -91,6 +91,21 @@ import Testing
         #expect(journey.id.count < 48 && journey.id.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
         #expect(try reader.transit.journey(id: journey.id) == .found(journey))
         #expect(try reader.transit.journey(id: "not-an-id") == .invalid)
+        // Every one-character change of the id (each position, every other base64url letter) is never `found`:
+        // ids are canonical (base64's unused low bits and over-long varints are refused).
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+        var tried = 0
+        for (i, original) in journey.id.enumerated() {
+            for letter in alphabet where letter != original {
+                var chars = Array(journey.id)
+                chars[i] = letter
+                if case .found = try reader.transit.journey(id: String(chars)) {
+                    Issue.record("\(String(chars)) (position \(i) changed) resolves as found")
+                }
+                tried += 1
+            }
+        }
+        #expect(tried == journey.id.count * 63)
 
         // A newer timetable without m1a: the id is gone; the nearest equivalent is tram 2, boarded at B at 08:07
         // after walking there from P2 (leaving 08:01:51 beats riding it from P2 at 08:00 for the same arrival).

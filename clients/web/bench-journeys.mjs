@@ -6,7 +6,9 @@
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import { openPack } from './citypack.js';
-import { fileFetch, random } from './test-support/support.mjs';
+import { failInOneLine, fileFetch, random, requireInput } from './test-support/support.mjs';
+
+failInOneLine('bench-journeys.mjs');
 
 const args = process.argv.slice(2);
 const manifest = args.find((a) => !a.startsWith('--'));
@@ -14,6 +16,7 @@ if (!manifest) {
   console.error('usage: node clients/web/bench-journeys.mjs <manifest.json> [--queries N]');
   process.exit(64);
 }
+requireInput('bench-journeys.mjs', manifest);
 const queries = Number(args[args.indexOf('--queries') + 1]) || 500;
 const pack = await openPack(fileFetch, pathToFileURL(resolve(manifest)).href, { parts: ['transit'] });
 const t = pack._part('transit');

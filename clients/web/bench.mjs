@@ -8,7 +8,9 @@
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import { openPack } from './citypack.js';
-import { fileFetch, random } from './test-support/support.mjs';
+import { failInOneLine, fileFetch, random, requireInput } from './test-support/support.mjs';
+
+failInOneLine('bench.mjs');
 
 const args = process.argv.slice(2);
 const manifest = args.find((a) => !a.startsWith('--'));
@@ -16,6 +18,7 @@ if (!manifest) {
   console.error('usage: node clients/web/bench.mjs <manifest.json> [--queries N] [--json]');
   process.exit(64);
 }
+requireInput('bench.mjs', manifest);
 const queries = Number(args[args.indexOf('--queries') + 1]) || 20000;
 const url = pathToFileURL(resolve(manifest)).href;
 

@@ -546,6 +546,9 @@ function decodeId(id) {
     return null;
   }
   if (bytes.length <= 8 || bytes[0] !== 1) return null;
+  // Canonical only: base64's last character carries unused low bits, so several texts decode to the same bytes;
+  // an id is accepted only as the library writes it (a changed character is never `found`).
+  if (base64url(bytes) !== String(id)) return null;
   let at = 1;
   const varint = () => {
     let value = 0n;
@@ -553,6 +556,7 @@ function decodeId(id) {
     while (at < bytes.length && shift < 64n) {
       const b = bytes[at++];
       value |= BigInt(b & 0x7f) << shift;
+      if ((b & 0x80) === 0 && b === 0 && shift > 0n) return null; // over-long: another spelling of a shorter varint
       if ((b & 0x80) === 0) return Number(value & 1n ? -((value + 1n) >> 1n) : value >> 1n);
       shift += 7n;
     }
@@ -564,7 +568,12 @@ function decodeId(id) {
     if (tag === 0) {
       const count = varint();
       if (count == null || count < 0 || at + count > bytes.length) return null;
-      const stop = new TextDecoder().decode(bytes.slice(at, at + count));
+      let stop;
+      try {
+        stop = new TextDecoder('utf-8', { fatal: true }).decode(bytes.slice(at, at + count));
+      } catch {
+        return null;
+      }
       at += count;
       return { stop };
     }

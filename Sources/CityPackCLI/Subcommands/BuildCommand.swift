@@ -266,6 +266,12 @@ enum BuildRunner {
                 for entry in report.fixed {
                     Terminal.err("citypack: note: baseline entry fixed: [\(entry.code)] \(entry.file ?? "") \(entry.entity ?? entry.message)\n")
                 }
+                // Entries of rules switched off in this run were not checked: one note per rule, never "fixed".
+                let unchecked = Dictionary(grouping: bag.uncheckedBaselineEntries, by: \.code)
+                for code in unchecked.keys.sorted() {
+                    let n = unchecked[code]?.count ?? 0
+                    Terminal.err("citypack: note: \(n) baseline \(n == 1 ? "entry" : "entries") of \(code) not checked: the rule is off in this run\n")
+                }
             }
         }
         return result

@@ -24,7 +24,7 @@ struct Diff: ParsableCommand {
     @Option(name: .long, help: "human or json.")
     var format: DataFormat = .human
 
-    @Option(name: .long, help: "List at most this many changes per kind of record in human output (default 50).")
+    @Option(name: .long, help: "List at most this many changes per kind of record in human output.")
     var limit: Int = 50
 
     func run() throws {

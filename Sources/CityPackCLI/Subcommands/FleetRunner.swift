@@ -8,7 +8,7 @@ import Foundation
 /// formats print each city's findings in turn); then one fleet summary follows: a table on stderr, or with
 /// `--format json` one JSON document on stdout (per city: status, POIs, stops, bytes, seconds, errors, warnings
 /// and its report.json). Exit codes: 0 every city built, 1 a city failed (the others are built; a failed city
-/// keeps its previous pack), 64 usage, 66 the fleet file is missing, 74 I/O failure.
+/// keeps its previous pack), 64 usage, 66 the fleet file or a city is missing (the others are built), 74 I/O failure.
 struct FleetRunner {
     let command: Build
     var release: ReleaseOptions
@@ -61,6 +61,10 @@ struct FleetRunner {
         } else if !diagnostics.quiet {
             Terminal.err(Self.table(outcome.summary))
         }
+        if outcome.exit == .ioFailure { throw ExitCode(outcome.exit.rawValue) }
+        // A city that does not exist is a missing input (README's table: 66), as for a single city; the other
+        // cities are still built.
+        if outcome.summary.cities.contains(where: { $0.status == "missing" }) { throw ExitCode(ExitCodes.missingInput) }
         if outcome.exit != .success { throw ExitCode(outcome.exit.rawValue) }
     }
 

@@ -27,7 +27,7 @@ struct Init: ParsableCommand {
     @Option(name: .long, help: "City id: lowercase letters, digits, '-', '_' (default: from the folder name).")
     var id: String?
 
-    @Option(name: .long, help: "Comma-separated locales, default first (default: en).")
+    @Option(name: .long, help: "Comma-separated locales, the default one first.")
     var locales: String = "en"
 
     // `.unconditional`: cities west of Greenwich or south of the equator start with '-' (`--bbox -117.2,36.3,…`).

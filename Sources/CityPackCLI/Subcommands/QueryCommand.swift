@@ -78,13 +78,13 @@ struct Query: ParsableCommand {
     @Option(name: .long, help: "Departure window in minutes (journeys): every Pareto journey leaving in it.")
     var window: Int?
 
-    @Option(name: .long, help: "Most transfers of a journey (default 5).")
+    @Option(name: .long, help: "Most transfers of a journey.")
     var maxTransfers: Int = 5
 
-    @Option(name: .long, help: "Longest walk in metres (default 800; 0: no walking at all).")
+    @Option(name: .long, help: "Longest walk in metres (0: no walking at all).")
     var maxWalk: Int = 800
 
-    @Option(name: .long, help: "Seconds to change at one stop where transfers.txt says nothing (default 60).")
+    @Option(name: .long, help: "Seconds to change at one stop where transfers.txt says nothing.")
     var minChange: Int = 60
 
     @Flag(name: .long, help: "Step-free journeys: avoid trips and stops the feed marks not wheelchair accessible.")

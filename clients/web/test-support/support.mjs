@@ -208,3 +208,27 @@ export function randomPoints(pack, count, seed) {
   const [minLon, minLat, maxLon, maxLat] = pack.manifest.bbox;
   return Array.from({ length: count }, () => [minLat + rand() * (maxLat - minLat), minLon + rand() * (maxLon - minLon)]);
 }
+
+/**
+ * For the command-line tools (bench*.mjs, serve.mjs): any failure prints one line, `<tool>: error: <message>`
+ * (the file named, never a stack trace), and exits non-zero: 66 when an input named on the command line does not
+ * exist, else 1.
+ */
+export function failInOneLine(tool) {
+  const fail = (error) => {
+    const message = error && typeof error === 'object' && 'message' in error ? error.message : String(error);
+    const missing = error && (error.code === 'ENOENT' || /not found|no such file|404/i.test(message));
+    console.error(`${tool}: error: ${message.split('\n')[0]}`);
+    process.exit(missing ? 66 : 1);
+  };
+  process.on('uncaughtException', fail);
+  process.on('unhandledRejection', fail);
+}
+
+/** Exits 66 with one line when a file named on the command line does not exist. */
+export function requireInput(tool, path) {
+  if (!existsSync(path)) {
+    console.error(`${tool}: error: ${path}: no such file (build the city first, e.g. citypack build inputs/<city>)`);
+    process.exit(66);
+  }
+}

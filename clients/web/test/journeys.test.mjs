@@ -116,3 +116,22 @@ test('journey ids: invalid and gone are told apart', { skip: needsSharedData }, 
   assert.equal(gone.status, 'gone');
   assert.ok(gone.nearest && gone.nearest.legs.length > 0);
 });
+
+test('journey ids are canonical: no one-character change of an id resolves as found (the hand-written feed)', async () => {
+  const built = buildCity('tiny');
+  const pack = await openPack(fileFetch, built.manifestURL, { parts: ['transit'] });
+  const [first] = pack.journeys('ST', 'B', '2024-01-08', '06:55');
+  assert.ok(first, 'a journey from Central to Beta on a weekday');
+  assert.equal(pack.journey(first.id).status, 'found');
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+  let tried = 0;
+  for (let i = 0; i < first.id.length; i++) {
+    for (const letter of alphabet) {
+      if (letter === first.id[i]) continue;
+      const changed = first.id.slice(0, i) + letter + first.id.slice(i + 1);
+      assert.notEqual(pack.journey(changed).status, 'found', `${changed} (position ${i} changed) resolves as found`);
+      tried++;
+    }
+  }
+  assert.equal(tried, first.id.length * 63);
+});
