@@ -57,7 +57,10 @@ extension TransitReader {
         guard let decoded = JourneyID.decode(id) else { return .invalid }
         return try withRouting { data in
             if let again = JourneyPlanner.rerun(data, decoded.origin, decoded.destination, decoded.date,
-                seconds: decoded.departure, rides: decoded.rides, options), JourneyID.digest(again) == decoded.digest
+                seconds: decoded.departure, rides: decoded.rides, options), JourneyID.digest(again) == decoded.digest,
+                // Found only when the journey found again spells this very id: a changed departure or span that
+                // leads to the same legs is another text, not this journey's id.
+                JourneyID.encode(again, origin: decoded.origin, destination: decoded.destination) == id
             {
                 return .found(again)
             }

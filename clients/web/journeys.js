@@ -708,7 +708,11 @@ export function resolve(r, id, o) {
   const d = decodeId(id);
   if (!d) return { status: 'invalid' };
   const again = rerun(r, d.origin, d.destination, d.day, d.departure, d.rides, o);
-  if (again && (fnv1a(legsText(again)) & 0xffffffffffffn) === d.digest) return { status: 'found', journey: again };
+  // Found only when the journey found again spells this very id: a changed departure or span that leads to the
+  // same legs is another text, not this journey's id.
+  if (again && (fnv1a(legsText(again)) & 0xffffffffffffn) === d.digest && encodeId(again, d.origin, d.destination) === String(id)) {
+    return { status: 'found', journey: again };
+  }
   if (d.rides === 0) {
     const walk = plan(r, d.origin, d.destination, d.day, d.departure, { kind: 'departAt' }, o).find((j) => j.id === id);
     if (walk) return { status: 'found', journey: walk };
