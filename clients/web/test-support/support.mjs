@@ -108,7 +108,7 @@ const built = new Map();
 /**
  * Builds a city (once per process) and returns its manifest path and its decompressed pack database (the
  * fastest input for `citypack query`).
- * @param {'monaco'|'vaduz'|'milan'|'nyc'|'tiny'|'cjk'|'taveuni'} city
+ * @param {'monaco'|'vaduz'|'milan'|'nyc'|'tiny'|'cjk'|'taveuni'|'journeys'} city
  */
 export function buildCity(city) {
   if (built.has(city)) return built.get(city);
@@ -124,6 +124,11 @@ export function buildCity(city) {
     const fixture = join(root, 'Tests/Fixtures/antimeridian');
     const args = ['init', input, '--osm', join(fixture, 'map.osm'), '--gtfs', join(fixture, 'gtfs'), '--id', city];
     execFileSync(bin, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  } else if (city === 'journeys') {
+    // The language-neutral journey cases' feed (Tests/Fixtures/journeys/gtfs, cases.json beside it).
+    input = join(dir, 'inputs', city);
+    const feed = join(root, 'Tests/Fixtures/journeys/gtfs');
+    execFileSync(bin, ['init', input, '--gtfs', feed, '--id', city, '--locales', 'en'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
   } else if (city === 'cjk') {
     // Chinese, Japanese and Korean names (Tests/Fixtures/cjk), indexed as bigrams.
     input = join(dir, 'inputs', city);
