@@ -5,7 +5,7 @@ extension WebFlavour {
 
     /// The constants the JS reader shares with the Swift format, as JavaScript: the web format version, the Earth
     /// radius of ``GreatCircle``, the cover of ``ProximityIndex`` and ``GeohashCover``, the geohash alphabet, the row
-    /// chunking parameters. The JS
+    /// chunking parameters, the search folds of ``SearchFold/table``. The JS
     /// reader holds this block verbatim between ``javaScriptConstantsMarks`` (a test compares them and
     /// `RECORD_GOLDENS=1` rewrites it), so it cannot drift from Swift.
     public static var javaScriptConstants: String {
@@ -20,7 +20,14 @@ extension WebFlavour {
         const GEOHASH_ALPHABET = '\(String(Geohash.alphabet))'; // Geohash.alphabet
         /** How the writer cuts the places rows into chunks (WebFlavour.rowChunk*; docs/WEB.md), for tools and tests. */
         export const ROW_CHUNKING = { minBytes: \(rowChunkMinBytes), maxBytes: \(rowChunkMaxBytes), divisor: \(rowChunkDivisor), rowBytes: \(rowChunkRowBytes) };
+        /** Letters users type without → what they type instead (SearchFold.table): folded in the index and in queries. */
+        export const SEARCH_FOLDS = {\(searchFoldsJavaScript)};
         \(javaScriptConstantsMarks.end)
         """
+    }
+
+    /// ``SearchFold/table`` as the members of a JavaScript object literal, in the table's order.
+    static var searchFoldsJavaScript: String {
+        SearchFold.table.map { " \($0.0): '\($0.1)'" }.joined(separator: ",") + " "
     }
 }

@@ -13,7 +13,11 @@ import Testing
     static let templates = TestPaths.root.appendingPathComponent("templates").path
     static let templateCopy = (templates as NSString).appendingPathComponent("copy")
 
-    static func options(_ city: String, emit: Bool, output: String = "/nonexistent/outputs") -> BuildOptions {
+    /// A folder of this test process's own: plans that run write their cache there (a fixed path such as
+    /// /nonexistent/outputs would be created when the tests run as root, and then exist for every later test).
+    static let outputs = FileManager.default.temporaryDirectory.appendingPathComponent("citypack-plan-outputs-\(ProcessInfo.processInfo.processIdentifier)").path
+
+    static func options(_ city: String, emit: Bool, output: String = outputs) -> BuildOptions {
         var options = BuildOptions(
             cityPath: city, outputDirectory: output, templatesDirectory: templates, emit: emit, sourceDateEpoch: 1_780_272_000)
         options.buildDate = (2026, 6, 1)

@@ -21,6 +21,8 @@ const PAD_DEGREES = 1e-07; // GeohashCover.padDegrees
 const GEOHASH_ALPHABET = '0123456789bcdefghjkmnpqrstuvwxyz'; // Geohash.alphabet
 /** How the writer cuts the places rows into chunks (WebFlavour.rowChunk*; docs/WEB.md), for tools and tests. */
 export const ROW_CHUNKING = { minBytes: 1500, maxBytes: 4000, divisor: 8, rowBytes: 80 };
+/** Letters users type without → what they type instead (SearchFold.table): folded in the index and in queries. */
+export const SEARCH_FOLDS = { ß: 'ss', ẞ: 'ss', æ: 'ae', Æ: 'ae', œ: 'oe', Œ: 'oe', ø: 'o', Ø: 'o', đ: 'd', Đ: 'd', ð: 'd', Ð: 'd', ł: 'l', Ł: 'l', þ: 'th', Þ: 'th', ı: 'i', ħ: 'h', Ħ: 'h', ŧ: 't', Ŧ: 't', ĳ: 'ij', Ĳ: 'ij', ﬁ: 'fi', ﬂ: 'fl' };
 // </generated>
 
 /** An error with a stable `code`: `manifest`, `hash`, `size`, `signature`, `format`, `fetch`, `part`. */
@@ -444,14 +446,8 @@ export function searchWords(text, maxWords = 16) {
   return words.slice(0, maxWords).map((w) => searchFold(Array.from(w).slice(0, 64).join('')));
 }
 
-/**
- * Folds users type without, applied to the indexed text (by the writer) and to every query: SQLite's unicode61
- * keeps ß, æ, ø, … as they are. The same table as Swift's `SearchFold` (docs/WEB.md lists it).
- */
-export const SEARCH_FOLDS = {
-  ß: 'ss', ẞ: 'ss', æ: 'ae', Æ: 'ae', œ: 'oe', Œ: 'oe', ø: 'o', Ø: 'o', đ: 'd', Đ: 'd', ð: 'd', Ð: 'd', ł: 'l', Ł: 'l',
-  þ: 'th', Þ: 'th', ı: 'i', ħ: 'h', Ħ: 'h', ŧ: 't', Ŧ: 't', ĳ: 'ij', Ĳ: 'ij', ﬁ: 'fi', ﬂ: 'fl',
-};
+// SEARCH_FOLDS (the generated block at the top, from Swift's SearchFold.table): letters users type without,
+// folded in the indexed text (by the writer) and in every query; SQLite's unicode61 keeps ß, æ, ø, … as they are.
 const SEARCH_FOLD_PATTERN = new RegExp(`[${Object.keys(SEARCH_FOLDS).join('')}]`, 'gu');
 
 /** `text` with every letter of SEARCH_FOLDS replaced (Swift `SearchFold.apply`). */

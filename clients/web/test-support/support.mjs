@@ -108,7 +108,7 @@ const built = new Map();
 /**
  * Builds a city (once per process) and returns its manifest path and its decompressed pack database (the
  * fastest input for `citypack query`).
- * @param {'monaco'|'vaduz'|'milan'|'nyc'|'tiny'|'cjk'|'taveuni'|'journeys'} city
+ * @param {'monaco'|'vaduz'|'milan'|'nyc'|'tiny'|'cjk'|'taveuni'|'journeys'|'fold'} city
  */
 export function buildCity(city) {
   if (built.has(city)) return built.get(city);
@@ -129,6 +129,11 @@ export function buildCity(city) {
     input = join(dir, 'inputs', city);
     const feed = join(root, 'Tests/Fixtures/journeys/gtfs');
     execFileSync(bin, ['init', input, '--gtfs', feed, '--id', city, '--locales', 'en'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  } else if (city === 'fold') {
+    // One café per letter of SEARCH_FOLDS, named Kaf<letter>wort (Tests/Fixtures/fold/map.osm).
+    input = join(dir, 'inputs', city);
+    const osm = join(root, 'Tests/Fixtures/fold/map.osm');
+    execFileSync(bin, ['init', input, '--osm', osm, '--id', city, '--locales', 'de,en'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
   } else if (city === 'cjk') {
     // Chinese, Japanese and Korean names (Tests/Fixtures/cjk), indexed as bigrams.
     input = join(dir, 'inputs', city);

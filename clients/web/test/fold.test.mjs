@@ -124,3 +124,19 @@ test('searches of words in many scripts rank as SQLite ranks them', { skip: hasS
   // Several queries rightly find nothing (SQLite keeps ё, Greek accents and ß): agreement is the point.
   assert.ok(found >= 20, `${found} of ${queries.length} queries find something`);
 });
+
+test('every folded letter is found by both spellings (the pack of Tests/Fixtures/fold, as the Swift suite searches it)', async () => {
+  const { openPack, SEARCH_FOLDS } = await import('../citypack.js');
+  const { buildCity, fileFetch } = await import('../test-support/support.mjs');
+  const built = buildCity('fold');
+  const pack = await openPack(fileFetch, built.manifestURL);
+  const letters = Object.entries(SEARCH_FOLDS);
+  assert.ok(letters.length >= 25);
+  letters.forEach(([letter, folded], index) => {
+    const osm = `n${1000 + index}`;
+    for (const query of [`kaf${folded}wort`, `Kaf${letter}wort`]) {
+      const found = pack.search(query, 'de').map((p) => p.osm);
+      assert.ok(found.includes(osm), `searching ${query} does not find Kaf${letter}wort (${osm}): ${found}`);
+    }
+  });
+});
