@@ -180,16 +180,74 @@ export function storageFetch(storage, record) {
 // The library
 
 /**
- * @typedef {{kind: 'not_downloaded'} | {kind: 'queued'} | {kind: 'downloading', bytes: number, total: number}
+ * @typedef {{kind: 'not_downloaded', evicted?: true, version?: number} | {kind: 'queued'}
+ *   | {kind: 'downloading', bytes: number, total: number}
+ *   | {kind: 'paused', version: number, installedVersion: number|null, bytes: number, total: number, evicted?: true}
  *   | {kind: 'applying', installedVersion: number|null} | {kind: 'on_disk', version: number}
- *   | {kind: 'on_disk_out_of_date', version: number, update: number, updateBytes: number}
+ *   | {kind: 'on_disk_out_of_date', version: number, update: number, updateBytes: number|null}
  *   | {kind: 'failed', reason: string, installedVersion: number|null, status?: number, bytes?: number, message: string}} PackState
  */
 
+const stageKey = (city) => `stage:${city}`;
+const evictedKey = (city) => `evicted:${city}`;
+const partialKey = (sha) => `partial:${sha}`;
+const pieceKey = (sha, i) => `partial:${sha}:${i}`;
+
+// Error codes (Node's, undici's) of a request that never reached a server: reported as offline at once, where a
+// connection reset or a stall is retried with back-off.
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_FAIL', 'ENETUNREACH', 'EHOSTUNREACH', 'ENETDOWN', 'EHOSTDOWN', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/**
+ * Whether a fetch that rejected before any response never reached a server (refused, unreachable, no DNS): Node
+ * names the cause's code; a browser's TypeError ("Failed to fetch") names none, and there a rejection before the
+ * response is taken as unreachable too (a reset mid-body is not: that is a lost connection).
+ */
+function unreachable(e) {
+  if (globalThis.navigator?.onLine === false) return true;
+  for (let c = e, depth = 0; c && depth < 5; c = c.cause ?? c.errors?.[0], depth++) {
+    if (typeof c.code === 'string') return UNREACHABLE.has(c.code);
+  }
+  return true;
+}
+
+/**
+ * The string-table locales of a manifest for the locales an app names: each one's table (or its language's), and
+ * when none of them has one, the city's first locale (`city.locales[0]`, else its default locale).
+ */
+function tableLocales(manifest, wanted) {
+  const available = manifest?.web?.strings ?? {};
+  const out = [];
+  for (const locale of wanted) {
+    const hit = [locale, locale?.split(/[-_]/)[0]].find((l) => l && l in available);
+    if (hit && !out.includes(hit)) out.push(hit);
+  }
+  if (out.length === 0) {
+    const first = [manifest?.city?.locales?.[0], manifest?.city?.defaultLocale, ...Object.keys(available).sort()].find((l) => l && l in available);
+    if (first) out.push(first);
+  }
+  return out;
+}
+
+/** The files of a version the library fetches: every data file, and the string tables of `locales` only. */
+function neededFiles(manifest, locales) {
+  const tables = new Set(Object.values(manifest?.web?.strings ?? {}));
+  const chosen = new Set(locales.map((l) => manifest.web.strings[l]));
+  return webFiles(manifest).filter((f) => !tables.has(f.path) || chosen.has(f.path));
+}
+
+const sum = (files) => files.reduce((n, f) => n + f.bytes, 0);
+
 /**
  * The cities of one catalog and what is installed of them. Events: `statechange` (detail {city, state}) whenever
- * a city's state changes, `progress` (detail {city, bytes, total}) while it downloads. Downloads run one at a time
- * (others wait as `queued`). Safe to use from one page or worker at a time per storage.
+ * a city's state changes, `progress` (detail {city, bytes, total}) while it downloads, `persistence` (detail
+ * {persisted}) when the browser's answer about persistent storage is known. Downloads run one at a time (others
+ * wait as `queued`), each with up to `concurrency` requests in flight. Safe to use from one page or worker at a
+ * time per storage.
+ *
+ * A download survives restarts: the version being fetched is staged (record `stage:<city>`: its manifest and
+ * file list), every verified file is kept, and the bytes of a file cut mid-body are kept with their validator
+ * (records `partial:<sha>`, pieces `partial:<sha>:<n>` in the file store) so the next start resumes it with
+ * Range + If-Range. After a restart the city is `paused` (bytes kept of total) until `download(city)` goes on.
  */
 export class PackLibrary extends EventTarget {
   /**
@@ -202,8 +260,15 @@ export class PackLibrary extends EventTarget {
    * @param {number} [options.retries=3] further attempts per file after a dropped or stalled connection or a 5xx
    * @param {number} [options.stallTimeoutMs=15000] milliseconds without a byte before a connection counts as stalled
    * @param {number} [options.backoffMs=500] first wait before a retry (doubled each time)
+   * @param {number} [options.concurrency=4] requests in flight while a city downloads
+   * @param {string[]|string} [options.locales] the locales whose string tables are downloaded (others are fetched
+   *   when `open` or `copy` asks for them); default: the device's locale (navigator.language), and a city without
+   *   it gets its first locale's table
+   * @param {number} [options.checkpointBytes=262144] bytes of a file in flight kept in storage at a time, so a
+   *   restart resumes it (0: keep only whole files)
+   * @param {boolean} [options.persist=true] ask for persistent storage (navigator.storage.persist()) on a download
    */
-  constructor({ catalogURL, storage, fetch: fetchImpl, publicKey, requireSignature, retries = 3, stallTimeoutMs = 15000, backoffMs = 500 } = {}) {
+  constructor({ catalogURL, storage, fetch: fetchImpl, publicKey, requireSignature, retries = 3, stallTimeoutMs = 15000, backoffMs = 500, concurrency = 4, locales, checkpointBytes = 262144, persist = true } = {}) {
     super();
     if (!catalogURL) throw new TypeError('PackLibrary needs a catalogURL');
     const base = typeof globalThis.location?.href === 'string' ? globalThis.location.href : 'file:///';
@@ -215,24 +280,45 @@ export class PackLibrary extends EventTarget {
     this.retries = retries;
     this.stallTimeoutMs = stallTimeoutMs;
     this.backoffMs = backoffMs;
+    this.concurrency = Math.max(1, Math.floor(concurrency));
+    const device = globalThis.navigator?.language;
+    this.locales = locales == null ? (device ? [device] : []) : [locales].flat();
+    this.checkpointBytes = checkpointBytes;
+    this.persist = persist;
+    /** Whether the browser keeps this origin's storage under pressure: true, false, or null (unknown, no API). */
+    this.persisted = null;
     this._catalog = null; // {document, etag, lastModified}: the accepted catalog and the validators it came with
     this._manifests = new Map(); // catalog manifest path → parsed manifest (verified hash)
     this._states = new Map(); // city → transient state (queued, downloading, applying, failed)
     this._installed = new Map(); // city → record
+    this._staged = new Map(); // city → {version, started, total, remaining}: a staged version, measured in storage
+    this._evicted = new Map(); // city → {version}: a saved city the browser evicted
     this._jobs = new Map(); // city → {controller, promise}
     this._queue = Promise.resolve();
     this._ready = null;
+    this._askedPersist = false;
   }
 
-  /** Loads what storage holds (installed cities, the last catalog) and removes files no installed city needs. */
+  /**
+   * Loads what storage holds (installed cities, staged downloads, the last catalog), notices saved cities whose
+   * files the browser evicted, and removes files nothing refers to.
+   */
   ready() {
     this._ready ??= (async () => {
       for (const key of await this.storage.recordKeys()) {
         if (key.startsWith('city:')) this._installed.set(key.slice(5), await this.storage.getRecord(key));
+        if (key.startsWith('evicted:')) this._evicted.set(key.slice(8), await this.storage.getRecord(key));
       }
       this._catalog = (await this.storage.getRecord('catalog')) ?? null;
-      // Debris of a download that was killed; skipped while another page or worker of this storage downloads.
-      await this._exclusive(true, (mine) => mine && this._collect());
+      // Debris of a download that was killed, and evictions; skipped while another page or worker of this storage
+      // downloads.
+      await this._exclusive(true, async (mine) => {
+        if (!mine) return;
+        await this._noticeEvictions();
+        await this._collect();
+      });
+      await this._measureAll();
+      this._persistence(false);
     })();
     return this._ready;
   }
@@ -240,12 +326,74 @@ export class PackLibrary extends EventTarget {
   /**
    * Runs `body(held)` holding this storage's Web Lock (pages, workers and service workers of an origin share it),
    * so one context downloads or deletes at a time; `ifAvailable`: do not wait (held is false when another context
-   * has it). Without Web Locks (Node) the body runs at once: one library per storage.
+   * has it). Without Web Locks (Node) the body runs at once: one library per storage. `held`: the caller holds
+   * the lock already (a download refreshing the catalog), the body runs at once.
    */
-  _exclusive(ifAvailable, body) {
+  _exclusive(ifAvailable, body, held = false) {
     const locks = globalThis.navigator?.locks;
-    if (!locks) return body(true);
+    if (!locks || held) return body(true);
     return locks.request(`citypack-library:${this.storage.name ?? ''}`, { ifAvailable }, (lock) => body(lock != null));
+  }
+
+  /**
+   * Reads (ask false) or requests (ask true: navigator.storage.persist()) persistent storage and reports the
+   * answer in `persisted` and a `persistence` event. Without the API the answer stays null.
+   */
+  async _persistence(ask) {
+    const api = globalThis.navigator?.storage;
+    if (!api?.persisted) return this.persisted;
+    let value = await api.persisted().catch(() => null);
+    if (ask && value === false && api.persist) value = await api.persist().catch(() => false);
+    if (value !== this.persisted) {
+      this.persisted = value;
+      this.dispatchEvent(new CustomEvent('persistence', { detail: { persisted: value } }));
+    }
+    return value;
+  }
+
+  /**
+   * A saved city whose files are gone (the browser evicted them, or its storage was cleared but for the records)
+   * becomes `evicted`: its record is dropped, the files left are staged for the next download. A city the page's
+   * note (localStorage, when the storage has a name) lists as saved but storage has no record of is evicted too.
+   */
+  async _noticeEvictions() {
+    const keys = new Set(await this.storage.fileKeys());
+    for (const [city, record] of [...this._installed]) {
+      const all = [record.manifest, ...record.files];
+      if (all.every((f) => keys.has(f.sha256))) continue;
+      const left = all.filter((f) => keys.has(f.sha256));
+      if (left.length > 0) {
+        await this.storage.putRecord(stageKey(city), { city, version: record.version, manifest: record.manifest, files: record.files, locales: record.locales, total: sum(all), started: true });
+      }
+      await this._markEvicted(city, record.version);
+      await this.storage.deleteRecord(cityKey(city));
+      this._installed.delete(city);
+    }
+    for (const [city, version] of Object.entries(this._note() ?? {})) {
+      if (!this._installed.has(city) && !this._evicted.has(city)) await this._markEvicted(city, version);
+    }
+  }
+
+  async _markEvicted(city, version) {
+    const value = { version, noticedAt: new Date().toISOString() };
+    await this.storage.putRecord(evictedKey(city), value);
+    this._evicted.set(city, value);
+  }
+
+  /** The saved cities as the page's localStorage remembers them ({city: version}), or null when there is none. */
+  _note(write) {
+    try {
+      const ls = globalThis.localStorage;
+      if (!ls || typeof this.storage.name !== 'string') return null;
+      const key = `citypack-library:${this.storage.name}`;
+      if (write) {
+        ls.setItem(key, JSON.stringify(Object.fromEntries([...this._installed].map(([c, r]) => [c, r.version]))));
+        return null;
+      }
+      return JSON.parse(ls.getItem(key) ?? 'null');
+    } catch {
+      return null; // no localStorage here (a worker), or it is blocked
+    }
   }
 
   /** The last accepted catalog document, or null. */
@@ -258,17 +406,22 @@ export class PackLibrary extends EventTarget {
   /**
    * Fetches catalog.json with the server's own validator (If-None-Match with its ETag, If-Modified-Since with its
    * Last-Modified), checks its signature and refuses a catalog older than the accepted one (any city's
-   * dataVersion lower). Then learns, per installed city with a newer version, the update's size. Throws a
-   * LibraryError (the accepted catalog stays). Resolves to true when the catalog changed.
+   * dataVersion lower). Then learns, per installed city with a newer version, the update's size (its manifest);
+   * nothing else is fetched. Staged versions the new catalog no longer offers are dropped. Throws a LibraryError
+   * (the accepted catalog stays). Resolves to true when the catalog changed.
    */
-  async refresh({ signal } = {}) {
+  refresh({ signal } = {}) {
+    return this._refresh(signal, false);
+  }
+
+  async _refresh(signal, held) {
     await this.ready();
     const headers = {};
     if (this._catalog?.etag) headers['if-none-match'] = this._catalog.etag;
     else if (this._catalog?.lastModified) headers['if-modified-since'] = this._catalog.lastModified;
     const { bytes, response } = await this._fetchSmall(this.catalogURL, headers, signal);
     if (response.status === 304) {
-      await this._learnUpdates(signal);
+      await this._learnUpdates(signal, held);
       return false;
     }
     let document;
@@ -291,10 +444,19 @@ export class PackLibrary extends EventTarget {
     }
     this._catalog = { document, etag: response.headers.get('etag'), lastModified: response.headers.get('last-modified') };
     await this.storage.putRecord('catalog', this._catalog);
-    await this._learnUpdates(signal);
-    await this._keepCopy(signal);
+    await this._dropUnoffered(held);
+    await this._learnUpdates(signal, held);
     for (const p of document.packs) this._emit(p.id);
     return true;
+  }
+
+  /** Drops the staged versions the accepted catalog no longer offers (not those a download of this library runs). */
+  async _dropUnoffered(held) {
+    for (const [city, staged] of [...this._staged]) {
+      if ((this._jobs.has(city) && !held) || this.entry(city)?.dataVersion === staged.version) continue;
+      await this._exclusive(true, (mine) => mine && this._dropStage(city), held);
+      this._emit(city);
+    }
   }
 
   async _checkSignature(document, what) {
@@ -310,42 +472,39 @@ export class PackLibrary extends EventTarget {
     return this.catalog?.packs.find((p) => p.id === city);
   }
 
-  async _learnUpdates(signal) {
+  /**
+   * Per installed city with a newer version in the catalog: the update's manifest (fetched once, unless a staged
+   * record already lists its files), recorded as a staged version not started yet so that its size is known after
+   * a restart offline too.
+   */
+  async _learnUpdates(signal, held) {
     for (const [city, record] of this._installed) {
       const entry = this.entry(city);
-      if (entry && entry.dataVersion > record.version) {
+      if (!entry || entry.dataVersion <= record.version) continue;
+      const stage = await this.storage.getRecord(stageKey(city));
+      if (stage?.version !== entry.dataVersion && (held || !this._jobs.has(city))) {
         try {
-          await this._manifest(entry, signal);
+          const known = await this._manifest(entry, signal);
+          await this._exclusive(true, async (mine) => {
+            if (mine) await this.storage.putRecord(stageKey(city), await this._newStage(city, known, record));
+          }, held);
         } catch (e) {
           if (isAbort(e)) throw e;
           // Otherwise the size stays unknown until the update runs; the update reports the failure.
         }
-        this._emit(city);
       }
+      await this._measure(city);
+      this._emit(city);
     }
   }
 
-  /**
-   * With no city installed, keeps the string tables of the catalog's first city (record `copy`), so the screen
-   * has its copy ("No cities downloaded yet…") before the first download and offline. Best effort.
-   */
-  async _keepCopy(signal) {
-    const entry = this.catalog?.packs[0];
-    if (this._installed.size > 0 || !entry || (await this.storage.getRecord('copy'))?.manifest === entry.manifest) return;
-    try {
-      const known = await this._manifest(entry, signal);
-      await verifySignature(known.manifest, { publicKey: this.publicKey, requireSignature: this.requireSignature });
-      const tables = {};
-      for (const [locale, path] of Object.entries(known.manifest.web?.strings ?? {})) {
-        const file = webFiles(known.manifest).find((f) => f.path === path);
-        const { bytes } = await this._fetchSmall(new URL(path, known.url).href, {}, signal);
-        if (file && bytes.length === file.bytes && (await sha256(bytes)) === file.sha256) tables[locale] = JSON.parse(new TextDecoder().decode(bytes));
-      }
-      await this.storage.putRecord('copy', { manifest: entry.manifest, defaultLocale: known.manifest.city?.defaultLocale, tables });
-    } catch (e) {
-      if (isAbort(e)) throw e;
-      // Otherwise the screen shows copy keys until a city is downloaded.
-    }
+  /** A staged version (not started) of a known manifest: its files for the library's locales and the city's. */
+  async _newStage(city, known, record) {
+    const locales = tableLocales(known.manifest, [...this.locales, ...(record?.locales ?? [])]);
+    const files = neededFiles(known.manifest, locales);
+    const keys = new Set(await this.storage.fileKeys());
+    const fresh = [{ sha256: known.sha256, bytes: known.bytes.length }, ...files].filter((f, i, all) => !keys.has(f.sha256) && all.findIndex((g) => g.sha256 === f.sha256) === i);
+    return { city, version: known.manifest.dataVersion, manifestURL: known.url, manifest: { sha256: known.sha256, bytes: known.bytes.length }, files, locales, total: sum(fresh), started: false };
   }
 
   /** The manifest a catalog entry names, fetched once and checked against the entry's manifestSha256. */
@@ -353,19 +512,25 @@ export class PackLibrary extends EventTarget {
     const url = new URL(entry.manifest, this.catalogURL).href;
     if (this._manifests.has(url)) return this._manifests.get(url);
     const { bytes, response } = await this._fetchSmall(url, {}, signal);
-    const digest = await sha256(bytes);
-    if (entry.manifestSha256 && digest !== entry.manifestSha256) {
-      throw new LibraryError('damaged', `${entry.manifest}: SHA-256 ${digest} is not the catalog's ${entry.manifestSha256}${reencodingHint(url, bytes, response.headers.get('content-encoding'))}`);
-    }
-    let manifest;
-    try {
-      manifest = JSON.parse(new TextDecoder().decode(bytes));
-    } catch (e) {
-      throw new LibraryError('damaged', `${entry.manifest}: not JSON (${e.message})`);
-    }
-    const value = { url, manifest, bytes, sha256: digest };
-    this._manifests.set(url, value);
-    return value;
+    return this._acceptManifest(entry, url, bytes, response.headers.get('content-encoding'));
+  }
+
+  _acceptManifest(entry, url, bytes, encoding) {
+    return (async () => {
+      const digest = await sha256(bytes);
+      if (entry.manifestSha256 && digest !== entry.manifestSha256) {
+        throw new LibraryError('damaged', `${entry.manifest}: SHA-256 ${digest} is not the catalog's ${entry.manifestSha256}${reencodingHint(url, bytes, encoding)}`);
+      }
+      let manifest;
+      try {
+        manifest = JSON.parse(new TextDecoder().decode(bytes));
+      } catch (e) {
+        throw new LibraryError('damaged', `${entry.manifest}: not JSON (${e.message})`);
+      }
+      const value = { url, manifest, bytes, sha256: digest };
+      this._manifests.set(url, value);
+      return value;
+    })();
   }
 
   // -- states -----------------------------------------------------------------------------------------------
@@ -375,19 +540,54 @@ export class PackLibrary extends EventTarget {
     const transient = this._states.get(city);
     if (transient) return transient;
     const record = this._installed.get(city);
-    if (!record) return { kind: 'not_downloaded' };
+    const staged = this._staged.get(city);
+    const evicted = this._evicted.get(city);
+    if (staged?.started && (!record || staged.version > record.version)) {
+      const state = { kind: 'paused', version: staged.version, installedVersion: record?.version ?? null, bytes: Math.max(0, staged.total - staged.remaining), total: staged.total };
+      if (evicted) state.evicted = true;
+      return state;
+    }
+    if (!record) return evicted ? { kind: 'not_downloaded', evicted: true, version: evicted.version } : { kind: 'not_downloaded' };
     const entry = this.entry(city);
     if (entry && entry.dataVersion > record.version) {
-      const known = this._manifests.get(new URL(entry.manifest, this.catalogURL).href);
-      const updateBytes = known ? this._missingBytes(known, record) : entry.bytes;
+      const updateBytes = staged?.version === entry.dataVersion ? staged.remaining : null;
       return { kind: 'on_disk_out_of_date', version: record.version, update: entry.dataVersion, updateBytes };
     }
     return { kind: 'on_disk', version: record.version };
   }
 
-  _missingBytes(known, record) {
-    const have = new Set([record?.manifest.sha256, ...(record?.files ?? []).map((f) => f.sha256)]);
-    return [{ sha256: known.sha256, bytes: known.bytes.length }, ...webFiles(known.manifest)].filter((f) => !have.has(f.sha256)).reduce((n, f) => n + f.bytes, 0);
+  /**
+   * Measures a city's staged version in storage: `remaining`, the bytes its download will fetch (the manifest and
+   * every needed file not stored, less the bytes of files in flight kept from before), and `total`.
+   */
+  async _measure(city, keys) {
+    const stage = await this.storage.getRecord(stageKey(city));
+    const record = this._installed.get(city);
+    if (!stage || (record && stage.version <= record.version)) {
+      this._staged.delete(city);
+      return;
+    }
+    keys ??= new Set(await this.storage.fileKeys());
+    let remaining = 0;
+    const seen = new Set();
+    for (const f of [stage.manifest, ...stage.files]) {
+      if (keys.has(f.sha256) || seen.has(f.sha256)) continue;
+      seen.add(f.sha256);
+      remaining += f.bytes - (stage.started ? await this._heldBytes(f.sha256, keys) : 0);
+    }
+    this._staged.set(city, { version: stage.version, started: stage.started, total: Math.max(stage.total, remaining), remaining });
+  }
+
+  async _measureAll() {
+    const keys = new Set(await this.storage.fileKeys());
+    for (const key of await this.storage.recordKeys()) if (key.startsWith('stage:')) await this._measure(key.slice(6), keys);
+  }
+
+  async _heldBytes(sha, keys) {
+    const meta = await this.storage.getRecord(partialKey(sha));
+    let held = 0;
+    for (let i = 0; i < (meta?.pieces?.length ?? 0) && keys.has(pieceKey(sha, i)); i++) held += meta.pieces[i];
+    return held;
   }
 
   /** The catalog's cities (catalog order), each with its state; installed cities the catalog dropped come last. */
@@ -407,7 +607,7 @@ export class PackLibrary extends EventTarget {
   /** Installed cities: [{city, version, bytes}] (bytes: every stored file of the version, manifest included). */
   async installed() {
     await this.ready();
-    return [...this._installed.values()].map((r) => ({ city: r.city, version: r.version, bytes: r.manifest.bytes + r.files.reduce((n, f) => n + f.bytes, 0) }));
+    return [...this._installed.values()].map((r) => ({ city: r.city, version: r.version, bytes: r.manifest.bytes + sum(r.files) }));
   }
 
   _set(city, state) {
@@ -423,9 +623,11 @@ export class PackLibrary extends EventTarget {
   // -- download, update, cancel, remove ---------------------------------------------------------------------
 
   /**
-   * Downloads the catalog's version of a city (or updates to it): queued behind other downloads, then every file
-   * the new version needs that is not stored yet, each verified (size, SHA-256), then one atomic switch. Resolves
-   * to the city's state; a failure is a `failed` state (not a rejection), a cancel returns the previous state.
+   * Downloads the catalog's version of a city (or updates to it), or goes on with a paused one: queued behind
+   * other downloads, then every file the new version needs that is not stored yet (`concurrency` at a time, each
+   * verified: size, SHA-256), then one atomic switch. Resolves to the city's state; a failure is a `failed` state
+   * (not a rejection; what was fetched stays staged unless it failed verification), a cancel returns the previous
+   * state and drops what was fetched.
    * @param {string} city
    * @param {{signal?: AbortSignal, refresh?: boolean}} [options] `refresh`: refresh the catalog first (update()).
    */
@@ -434,6 +636,10 @@ export class PackLibrary extends EventTarget {
     if (running) return running.promise;
     const controller = new AbortController();
     signal?.addEventListener('abort', () => controller.abort(signal.reason), { once: true });
+    if (this.persist && !this._askedPersist) {
+      this._askedPersist = true;
+      this._persistence(true); // not awaited: a browser may ask the user
+    }
     this._set(city, { kind: 'queued' });
     const promise = (this._queue = this._queue.then(() => this._exclusive(false, () => this._run(city, controller.signal, refresh))));
     this._jobs.set(city, { controller, promise });
@@ -445,20 +651,25 @@ export class PackLibrary extends EventTarget {
     return this.download(city, { signal, refresh: true });
   }
 
-  /** Stops a queued or running download of the city; what was installed stays. */
+  /** Stops a queued or running download of the city and drops what it fetched; what was installed stays. */
   cancel(city) {
     this._jobs.get(city)?.controller.abort(new DOMException('cancelled', 'AbortError'));
   }
 
-  /** Removes an installed city and the files no other city uses. */
+  /** Removes an installed (or staged, or evicted) city and the files no other city uses. */
   async remove(city) {
     await this.ready();
     this.cancel(city);
     await this._jobs.get(city)?.promise;
     await this._exclusive(false, async () => {
       await this.storage.deleteRecord(cityKey(city));
+      await this.storage.deleteRecord(stageKey(city));
+      await this.storage.deleteRecord(evictedKey(city));
       this._installed.delete(city);
       this._states.delete(city);
+      this._staged.delete(city);
+      this._evicted.delete(city);
+      this._note(true);
       await this._collect();
     });
     this._emit(city);
@@ -473,11 +684,26 @@ export class PackLibrary extends EventTarget {
     this._set(city, state);
   }
 
+  /**
+   * Drops a city's staged version: the files only it referred to and the bytes of its files in flight. With
+   * `keepLearned` an update's record stays, not started (its size is still known) but holding no file.
+   */
+  async _dropStage(city, keepLearned = false) {
+    const stage = await this.storage.getRecord(stageKey(city));
+    if (!stage) return;
+    const installed = this._installed.get(city);
+    if (keepLearned && installed && stage.version > installed.version) await this.storage.putRecord(stageKey(city), { ...stage, started: false });
+    else await this.storage.deleteRecord(stageKey(city));
+    await this._collect();
+    await this._measure(city);
+  }
+
   async _run(city, signal, refresh) {
+    let staging = false;
     try {
       await this.ready();
       if (signal.aborted) throw signal.reason;
-      if (refresh || !this.catalog) await this.refresh({ signal });
+      if (refresh || !this.catalog) await this._refresh(signal, true);
       const entry = this.entry(city);
       if (!entry) throw new LibraryError('server_error', `the catalog has no city ${city}`, { status: 404 });
       const record = await this.storage.getRecord(cityKey(city));
@@ -486,10 +712,16 @@ export class PackLibrary extends EventTarget {
         throw new LibraryError('older_release', `the catalog offers ${city} version ${entry.dataVersion}, older than the installed version ${record.version}: refused`);
       }
       if (record && entry.dataVersion === record.version) {
+        await this._dropStage(city);
         this._set(city, null);
         return this.state(city);
       }
-      const known = await this._manifest(entry, signal);
+      let stage = await this.storage.getRecord(stageKey(city));
+      if (stage && stage.version !== entry.dataVersion) {
+        await this._dropStage(city);
+        stage = null;
+      }
+      const known = await this._stagedManifest(entry, stage, signal);
       const manifest = known.manifest;
       if (!manifest.web || !Array.isArray(manifest.web.parts)) throw new LibraryError('unsupported', `${entry.manifest}: the manifest lists no web flavour`);
       if (manifest.web.format !== WEB_FORMAT) throw new LibraryError('unsupported', `web format ${manifest.web.format} is newer than this reader (${WEB_FORMAT})`);
@@ -497,31 +729,34 @@ export class PackLibrary extends EventTarget {
       if (manifest.dataVersion !== entry.dataVersion) throw new LibraryError('damaged', `${entry.manifest} is version ${manifest.dataVersion}, the catalog says ${entry.dataVersion}`);
       await this._checkSignature(manifest, entry.manifest);
 
-      const files = webFiles(manifest);
-      const missing = [];
-      for (const f of files) if (!(await this.storage.hasFile(f.sha256))) missing.push(f);
-      const total = missing.reduce((n, f) => n + f.bytes, 0);
-      await this._checkSpace(total);
-      let done = 0;
-      const progress = (bytes) => {
-        this._set(city, { kind: 'downloading', bytes, total });
-        this.dispatchEvent(new CustomEvent('progress', { detail: { city, bytes, total } }));
-      };
-      progress(0);
-      for (const f of missing) {
-        const url = new URL(f.path, known.url).href;
-        const bytes = await this._fetchFile(url, f, signal, (n) => progress(done + n));
-        await this._store(f.sha256, bytes);
-        done += f.bytes;
-        progress(done);
+      // Stage the version: its manifest stored, then the record that keeps its files through restarts.
+      const fresh = await this._newStage(city, known, record);
+      if (stage?.manifest.sha256 === known.sha256) {
+        // Going on with a staged version: its total stays, plus any table the app's locales now add.
+        const listed = new Set(stage.files.map((f) => f.sha256));
+        const stored = new Set(await this.storage.fileKeys());
+        fresh.total = stage.total + sum(fresh.files.filter((f) => !listed.has(f.sha256) && !stored.has(f.sha256)));
       }
+      // The record first, then the manifest it names: a collection between the two cannot take the manifest.
+      staging = true;
+      stage = { ...fresh, started: true };
+      await this.storage.putRecord(stageKey(city), stage);
+      await this._store(known.sha256, known.bytes);
+      const keys = new Set(await this.storage.fileKeys());
+      const missing = stage.files.filter((f, i, all) => !keys.has(f.sha256) && all.findIndex((g) => g.sha256 === f.sha256) === i);
+      const held = new Map();
+      for (const f of missing) {
+        const n = await this._heldBytes(f.sha256, keys);
+        if (n > 0) held.set(f.sha256, n);
+      }
+      await this._checkSpace(sum(missing) - [...held.values()].reduce((a, b) => a + b, 0));
+      await this._fetchAll(city, known.url, missing, held, Math.max(0, stage.total - sum(missing)), stage.total, signal);
 
       // Every file is stored and verified: switch with one record, then open the new version before the old
       // one's files go.
       this._set(city, { kind: 'applying', installedVersion: record?.version ?? null });
-      await this._store(known.sha256, known.bytes);
-      const next = { city, name: entry.name ?? city, version: manifest.dataVersion, manifest: { sha256: known.sha256, bytes: known.bytes.length }, files, installedAt: new Date().toISOString() };
-      for (const f of [next.manifest, ...files]) {
+      const next = { city, name: entry.name ?? city, version: manifest.dataVersion, manifestURL: known.url, manifest: stage.manifest, files: stage.files, locales: stage.locales, installedAt: new Date().toISOString() };
+      for (const f of [next.manifest, ...next.files]) {
         if (!(await this.storage.hasFile(f.sha256))) throw new LibraryError('damaged', `a stored file vanished before the switch (${f.sha256})`);
       }
       await this.storage.putRecord(cityKey(city), next);
@@ -535,13 +770,92 @@ export class PackLibrary extends EventTarget {
         else this._installed.delete(city);
         throw new LibraryError('damaged', `the new version did not open: ${e.message}`);
       }
+      await this.storage.deleteRecord(stageKey(city));
+      await this.storage.deleteRecord(evictedKey(city));
+      this._evicted.delete(city);
+      this._note(true);
+      await this._keepCopy(next, manifest);
       await this._collect();
+      await this._measure(city);
       this._set(city, null);
     } catch (e) {
-      if (isAbort(e) || signal.aborted) this._set(city, null);
-      else this._fail(city, e);
+      if (isAbort(e) || signal.aborted) {
+        // A cancel drops what was fetched (an update's size stays known).
+        await this._dropStage(city, true).catch(() => {});
+        this._set(city, null);
+      } else {
+        // A version whose bytes failed verification is dropped; other failures keep it staged for the next try.
+        if (staging && e instanceof LibraryError && e.reason === 'damaged') await this._dropStage(city, true).catch(() => {});
+        else await this._measure(city).catch(() => {});
+        this._fail(city, e);
+      }
     }
     return this.state(city);
+  }
+
+  /** The manifest of a staged version from storage (checked against its SHA-256), else from the network. */
+  async _stagedManifest(entry, stage, signal) {
+    const url = new URL(entry.manifest, this.catalogURL).href;
+    if (!this._manifests.has(url) && stage?.manifest) {
+      const bytes = await this.storage.getFile(stage.manifest.sha256);
+      if (bytes && (await sha256(bytes)) === stage.manifest.sha256) {
+        try {
+          return await this._acceptManifest(entry, url, bytes, null);
+        } catch {
+          // Not the catalog's: fetched again below.
+        }
+      }
+    }
+    return this._manifest(entry, signal);
+  }
+
+  /**
+   * Fetches the missing files of a version, `concurrency` requests at a time. Each file is verified on its own
+   * and stored as soon as it is; the first failure stops the others (their bytes in flight are kept) and is
+   * thrown. `held`: bytes kept of files in flight before (by SHA-256); `base`: bytes of the version already
+   * stored; `total`: bytes of the whole download.
+   */
+  async _fetchAll(city, manifestURL, missing, held, base, total, signal) {
+    const inner = new AbortController();
+    const forward = () => inner.abort(signal.reason);
+    if (signal.aborted) forward();
+    signal.addEventListener('abort', forward, { once: true });
+    const inFlight = new Map(held);
+    let done = 0;
+    let failure = null;
+    const progress = () => {
+      let bytes = base + done;
+      for (const n of inFlight.values()) bytes += n;
+      bytes = Math.min(bytes, total);
+      this._set(city, { kind: 'downloading', bytes, total });
+      this.dispatchEvent(new CustomEvent('progress', { detail: { city, bytes, total } }));
+    };
+    progress();
+    const queue = [...missing];
+    const worker = async () => {
+      for (let f; !failure && (f = queue.shift()); ) {
+        try {
+          const bytes = await this._fetchFile(new URL(f.path, manifestURL).href, f, inner.signal, (n) => { inFlight.set(f.sha256, n); progress(); });
+          await this._store(f.sha256, bytes);
+          await this._dropPartial(f.sha256);
+          done += f.bytes;
+        } catch (e) {
+          if (!failure) {
+            failure = e;
+            inner.abort(new DOMException('another file failed', 'AbortError'));
+          }
+        } finally {
+          inFlight.delete(f.sha256);
+        }
+        if (!failure) progress();
+      }
+    };
+    try {
+      await Promise.all(Array.from({ length: Math.min(this.concurrency, Math.max(1, missing.length)) }, worker));
+    } finally {
+      signal.removeEventListener('abort', forward);
+    }
+    if (failure) throw signal.aborted ? signal.reason : failure;
   }
 
   async _checkSpace(bytes) {
@@ -560,31 +874,126 @@ export class PackLibrary extends EventTarget {
     }
   }
 
-  /** Deletes stored files no installed city references (after a switch, a removal, or a crash mid-download). */
+  /**
+   * Deletes stored files nothing refers to: not an installed version's, not a started staged version's, not the
+   * kept pieces of a staged file in flight (after a switch, a removal, a drop, or a crash mid-download).
+   */
   async _collect() {
     const keep = new Set();
-    for (const key of await this.storage.recordKeys()) {
-      if (!key.startsWith('city:')) continue;
+    const staged = new Set();
+    const keys = await this.storage.recordKeys();
+    for (const key of keys) {
+      if (!key.startsWith('city:') && !key.startsWith('stage:')) continue;
       const r = await this.storage.getRecord(key);
+      if (!r || (key.startsWith('stage:') && !r.started)) continue;
       for (const f of [r.manifest, ...r.files]) keep.add(f.sha256);
+      if (key.startsWith('stage:')) for (const f of r.files) staged.add(f.sha256);
     }
-    for (const sha of await this.storage.fileKeys()) if (!keep.has(sha)) await this.storage.deleteFile(sha);
+    const files = await this.storage.fileKeys();
+    const stored = new Set(files);
+    for (const key of keys) {
+      if (!key.startsWith('partial:')) continue;
+      const sha = key.slice(8);
+      const meta = await this.storage.getRecord(key);
+      if (staged.has(sha) && !stored.has(sha)) meta?.pieces?.forEach((_, i) => keep.add(pieceKey(sha, i)));
+      else await this.storage.deleteRecord(key);
+    }
+    for (const key of files) if (!keep.has(key)) await this.storage.deleteFile(key);
+  }
+
+  /** Forgets the kept bytes of a file in flight (it is stored whole, or restarts). */
+  async _dropPartial(sha) {
+    const meta = await this.storage.getRecord(partialKey(sha));
+    if (!meta) return;
+    await this.storage.deleteRecord(partialKey(sha));
+    for (let i = 0; i < (meta.pieces?.length ?? 0); i++) await this.storage.deleteFile(pieceKey(sha, i));
+  }
+
+  /** The kept bytes of a file in flight: {validator, pieces} (the pieces a prefix of the file), or null. */
+  async _loadPartial(sha) {
+    const meta = await this.storage.getRecord(partialKey(sha));
+    if (!meta?.validator || !Array.isArray(meta.pieces)) return null;
+    const pieces = [];
+    for (let i = 0; i < meta.pieces.length; i++) {
+      const piece = await this.storage.getFile(pieceKey(sha, i));
+      if (!piece || piece.length !== meta.pieces[i]) break;
+      pieces.push(piece);
+    }
+    return pieces.length ? { validator: meta.validator, pieces } : null;
+  }
+
+  /** Keeps the string tables of an installed city (record `copy`): the screen's copy once no city is left. */
+  async _keepCopy(record, manifest) {
+    try {
+      const tables = {};
+      for (const locale of record.locales ?? []) {
+        const file = record.files.find((f) => f.path === manifest.web?.strings?.[locale]);
+        const bytes = file && (await this.storage.getFile(file.sha256));
+        if (bytes) tables[locale] = JSON.parse(new TextDecoder().decode(bytes));
+      }
+      if (Object.keys(tables).length) await this.storage.putRecord('copy', { manifest: record.manifestURL, defaultLocale: manifest.city?.defaultLocale, tables });
+    } catch {
+      // Best effort: the installed city's own tables serve copy() anyway.
+    }
+  }
+
+  /**
+   * Fetches (once, verified) and keeps the string tables of `locales` an installed city does not hold yet, adding
+   * them to its record. Best effort: offline, or while the city downloads, the record stays as it is.
+   */
+  async _ensureTables(record, locales, signal) {
+    if (!locales?.length || this._jobs.has(record.city)) return record;
+    let manifest;
+    try {
+      manifest = JSON.parse(new TextDecoder().decode(await this.storage.getFile(record.manifest.sha256)));
+    } catch {
+      return record;
+    }
+    const strings = manifest.web?.strings ?? {};
+    const have = new Set(record.files.map((f) => f.path));
+    const want = locales.map((l) => [l, l?.split(/[-_]/)[0]].find((c) => c && c in strings)).filter((l, i, all) => l && all.indexOf(l) === i && !have.has(strings[l]));
+    if (want.length === 0 || !record.manifestURL) return record;
+    const all = webFiles(manifest);
+    try {
+      const added = [];
+      for (const locale of want) {
+        const file = all.find((f) => f.path === strings[locale]);
+        if (!file) continue;
+        if (!(await this.storage.hasFile(file.sha256))) await this._store(file.sha256, await this._fetchFile(new URL(file.path, record.manifestURL).href, file, signal, () => {}, false));
+        added.push([locale, file]);
+      }
+      if (added.length === 0) return record;
+      return await this._exclusive(true, async (mine) => {
+        const current = await this.storage.getRecord(cityKey(record.city));
+        if (!mine || current?.manifest.sha256 !== record.manifest.sha256) return record;
+        const next = { ...current, files: [...current.files, ...added.map(([, f]) => f)], locales: [...(current.locales ?? []), ...added.map(([l]) => l)] };
+        await this.storage.putRecord(cityKey(record.city), next);
+        this._installed.set(record.city, next);
+        return next;
+      });
+    } catch (e) {
+      if (isAbort(e)) throw e;
+      return record;
+    }
   }
 
   /**
    * The copy of the installed cities' string tables for `locale` (its language, the pack's default locale, else
    * English): a function (key, params) → text with placeholders filled; the key itself when no table has it
-   * (nothing downloaded yet). Plural entries give their `other` form.
+   * (nothing downloaded yet). A locale whose table an installed city does not hold is fetched and kept. Plural
+   * entries give their `other` form.
    * @param {string} [locale]
    */
   async copy(locale) {
     await this.ready();
     let table = {};
-    for (const record of this._installed.values()) {
+    for (let record of this._installed.values()) {
       try {
+        if (locale) record = await this._ensureTables(record, [locale]);
         const manifest = JSON.parse(new TextDecoder().decode(await this.storage.getFile(record.manifest.sha256)));
         const available = manifest.web?.strings ?? {};
-        const chosen = [locale, locale?.split(/[-_]/)[0], manifest.city?.defaultLocale, 'en'].find((l) => l && l in available);
+        const stored = new Set(record.files.map((f) => f.path));
+        const chosen = [locale, locale?.split(/[-_]/)[0], manifest.city?.defaultLocale, 'en', ...(record.locales ?? [])].find((l) => l && l in available && stored.has(available[l]));
         const file = chosen && record.files.find((f) => f.path === available[chosen]);
         const bytes = file && (await this.storage.getFile(file.sha256));
         if (bytes) {
@@ -597,7 +1006,7 @@ export class PackLibrary extends EventTarget {
     }
     if (Object.keys(table).length === 0) {
       const kept = await this.storage.getRecord('copy');
-      const chosen = [locale, locale?.split(/[-_]/)[0], kept?.defaultLocale, 'en'].find((l) => l && kept?.tables[l]);
+      const chosen = [locale, locale?.split(/[-_]/)[0], kept?.defaultLocale, 'en', ...Object.keys(kept?.tables ?? {})].find((l) => l && kept?.tables[l]);
       if (chosen) table = kept.tables[chosen];
     }
     return (key, params) => {
@@ -610,17 +1019,19 @@ export class PackLibrary extends EventTarget {
   // -- opening ----------------------------------------------------------------------------------------------
 
   /**
-   * Opens the installed version of a city from storage (no network): a CityPack with every part and the strings
-   * of `locales` (default: the pack's default locale). Throws LibraryError('damaged') when its files are missing
-   * or do not verify, and a TypeError when the city is not installed.
+   * Opens the installed version of a city from storage (no network, but for string tables of `locales` not
+   * stored yet, fetched once and kept): a CityPack with every part and the strings of `locales` (default: the
+   * locales downloaded with it). Throws LibraryError('damaged') when its files are missing or do not verify, and
+   * a TypeError when the city is not installed.
    * @param {string} city @param {{locales?: string[]}} [options]
    */
   async open(city, options = {}) {
     await this.ready();
     // Fresh from storage: another page or worker may have updated the city since.
-    const record = await this.storage.getRecord(cityKey(city));
+    let record = await this.storage.getRecord(cityKey(city));
     if (!record) throw new TypeError(`${city} is not downloaded`);
     this._installed.set(city, record);
+    record = await this._ensureTables(record, options.locales);
     try {
       return await this._open(record, options);
     } catch (e) {
@@ -629,10 +1040,19 @@ export class PackLibrary extends EventTarget {
   }
 
   _open(record, options = {}) {
+    // Strings: the asked locales the record holds (its language's table counts), else every table it holds.
+    let strings;
+    if (record.locales) {
+      const held = new Set(record.locales);
+      strings = (options.locales ?? []).map((l) => [l, l?.split(/[-_]/)[0]].find((c) => held.has(c))).filter(Boolean);
+      if (strings.length === 0) strings = record.locales;
+    } else {
+      strings = options.locales; // a record from before per-locale downloads holds every table
+    }
     return openPack(storageFetch(this.storage, record), `${storeBase}${encodeURIComponent(record.city)}/manifest.json`, {
       publicKey: this.publicKey,
       requireSignature: this.requireSignature,
-      strings: options.locales,
+      strings,
     });
   }
 
@@ -643,19 +1063,30 @@ export class PackLibrary extends EventTarget {
     for (let attempt = 0; ; attempt++) {
       try {
         const chunks = [];
-        const response = await this._attempt(url, headers, signal, (c) => chunks.push(c));
+        const response = await this._attempt(url, headers, signal, (c) => { chunks.push(c); });
         return { bytes: concat(chunks), response };
       } catch (e) {
+        if (signal?.aborted) throw signal.reason;
         if (!this._retryable(e, attempt)) throw this._classify(e, url);
-        await sleep(this.backoffMs * 2 ** attempt, signal);
+        await sleep(this._delay(e, attempt), signal);
       }
     }
   }
 
+  /**
+   * Whether to try again: a server that was never reached (refused, unreachable, no DNS) once, quickly, so that
+   * it is reported `offline` within a second or two; a dropped or stalled connection and a 5xx `retries` times.
+   */
   _retryable(e, attempt) {
-    if (isAbort(e) || attempt >= this.retries) return false;
+    if (isAbort(e)) return false;
+    if (e?.unreachable) return attempt < Math.min(1, this.retries);
+    if (attempt >= this.retries) return false;
     if (e instanceof LibraryError) return e.reason === 'server_error' && e.status >= 500;
     return true;
+  }
+
+  _delay(e, attempt) {
+    return e?.unreachable ? Math.min(this.backoffMs, 250) : this.backoffMs * 2 ** attempt;
   }
 
   _classify(e, url) {
@@ -665,9 +1096,9 @@ export class PackLibrary extends EventTarget {
   }
 
   /**
-   * One request: resolves to the response once its body has been read through `onChunk` (status 200, 206 or
-   * 304), rejects on a dropped connection (TypeError), a stall ({stalled: true}), or an HTTP error (LibraryError
-   * server_error).
+   * One request: resolves to the response once its body has been read through `onChunk` (awaited; status 200,
+   * 206 or 304), rejects on a server never reached (TypeError with `unreachable`), a dropped connection
+   * (TypeError), a stall ({stalled: true}), or an HTTP error (LibraryError server_error).
    */
   async _attempt(url, headers, signal, onChunk, onResponse) {
     signal?.throwIfAborted();
@@ -686,29 +1117,33 @@ export class PackLibrary extends EventTarget {
       try {
         response = await this._fetch(url, { headers, signal: controller.signal, cache: 'no-store' });
       } catch (e) {
-        throw stalled ? Object.assign(new Error('stalled'), { stalled: true }) : e;
+        if (stalled) throw Object.assign(new Error('stalled'), { stalled: true });
+        if (signal?.aborted) throw signal.reason;
+        throw Object.assign(new TypeError(e?.message ?? String(e), { cause: e }), { unreachable: unreachable(e) });
       }
       if (response.status === 304) return response;
       if (!response.ok) {
         await response.body?.cancel?.().catch(() => {});
         throw new LibraryError('server_error', `${url}: HTTP ${response.status}`, { status: response.status });
       }
-      onResponse?.(response);
+      await onResponse?.(response);
       try {
         if (response.body?.getReader) {
           const reader = response.body.getReader();
           for (;;) {
             arm();
             const { done, value } = await reader.read();
+            clearTimeout(timer);
             if (done) break;
-            onChunk(value);
+            await onChunk(value);
           }
         } else {
-          onChunk(new Uint8Array(await response.arrayBuffer()));
+          await onChunk(new Uint8Array(await response.arrayBuffer()));
         }
       } catch (e) {
         if (stalled) throw Object.assign(new Error('stalled'), { stalled: true });
         if (signal?.aborted) throw signal.reason;
+        if (e instanceof LibraryError) throw e;
         throw new TypeError(`the connection was lost mid-body (${e?.message ?? e})`);
       }
       return response;
@@ -721,17 +1156,43 @@ export class PackLibrary extends EventTarget {
   /**
    * One file of a version: streamed, resumed after a dropped or stalled connection with Range + If-Range
    * (restarted when the server answers 200: the validator changed or ranges are not supported), retried with
-   * back-off, then checked against its size and SHA-256.
+   * back-off, then checked against its size and SHA-256. With `keep` the bytes received are kept in storage every
+   * `checkpointBytes` and when the file fails, with their validator, and a later call (after a restart) resumes
+   * from them.
    */
-  async _fetchFile(url, file, signal, onBytes) {
-    let chunks = [];
-    let received = 0;
-    let validator = null;
+  async _fetchFile(url, file, signal, onBytes, keep = true) {
+    const sha = file.sha256;
+    const held = keep ? await this._loadPartial(sha) : null;
+    let chunks = held ? [...held.pieces] : [];
+    let received = chunks.reduce((n, c) => n + c.length, 0);
+    let validator = held?.validator ?? null;
+    let pending = []; // chunks not kept in storage yet
+    let kept = held ? held.pieces.map((p) => p.length) : [];
+    let keeping = keep && this.checkpointBytes > 0;
     let encoding = null;
-    const restart = () => {
+    onBytes(received);
+    const forget = async () => {
+      if (kept.length) await this._dropPartial(sha);
+      kept = [];
+    };
+    const restart = async () => {
       chunks = [];
+      pending = [];
       received = 0;
       onBytes(0);
+      await forget();
+    };
+    const checkpoint = async () => {
+      if (!keeping || !validator || pending.length === 0) return;
+      const piece = concat(pending);
+      pending = [];
+      try {
+        await this.storage.putFile(pieceKey(sha, kept.length), piece);
+        kept.push(piece.length);
+        await this.storage.putRecord(partialKey(sha), { validator, pieces: kept.slice() });
+      } catch {
+        keeping = false; // storage full or failing: the file goes on in memory only
+      }
     };
     for (let attempt = 0; ; attempt++) {
       const headers = {};
@@ -739,41 +1200,66 @@ export class PackLibrary extends EventTarget {
         headers.range = `bytes=${received}-`;
         headers['if-range'] = validator;
       } else if (received > 0) {
-        restart();
+        await restart();
       }
       try {
-        await this._attempt(url, headers, signal, (chunk) => {
+        await this._attempt(url, headers, signal, async (chunk) => {
           chunks.push(chunk);
+          pending.push(chunk);
           received += chunk.length;
           onBytes(Math.min(received, file.bytes));
-        }, (response) => {
+          if (keeping && pending.reduce((n, c) => n + c.length, 0) >= this.checkpointBytes) await checkpoint();
+        }, async (response) => {
           encoding = response.headers?.get?.('content-encoding') ?? null;
           if (response.status === 206) {
             const start = Number(/bytes (\d+)-/.exec(response.headers.get('content-range') ?? '')?.[1]);
             if (start !== received) {
-              restart();
+              await restart();
               validator = null;
               throw new TypeError(`the server resumed at byte ${start}, not ${received}`);
             }
             return;
           }
-          if (received > 0) restart(); // 200: the whole file again
+          if (received > 0) await restart(); // 200: the whole file again
           const etag = response.headers?.get?.('etag');
           validator = etag && !etag.startsWith('W/') ? etag : (response.headers?.get?.('last-modified') ?? null);
         });
         break;
       } catch (e) {
-        if (!this._retryable(e, attempt)) throw this._classify(e, url);
-        await sleep(this.backoffMs * 2 ** attempt, signal);
+        if (!this._retryable(e, attempt) || signal?.aborted) {
+          if (!(e instanceof LibraryError)) await checkpoint(); // what arrived stays for the next try
+          if (signal?.aborted) throw signal.reason;
+          throw this._classify(e, url);
+        }
+        await sleep(this._delay(e, attempt), signal);
       }
     }
     const bytes = concat(chunks);
     const hint = reencodingHint(file.path, bytes, encoding);
-    if (bytes.length !== file.bytes) throw new LibraryError('damaged', `${file.path}: ${bytes.length} bytes, the manifest says ${file.bytes}${hint}`);
-    const digest = await sha256(bytes);
-    if (digest !== file.sha256) throw new LibraryError('damaged', `${file.path}: SHA-256 ${digest} is not the manifest's ${file.sha256}${hint}`);
+    if (bytes.length !== file.bytes || (await sha256(bytes)) !== file.sha256) {
+      await forget().catch(() => {});
+      if (bytes.length !== file.bytes) throw new LibraryError('damaged', `${file.path}: ${bytes.length} bytes, the manifest says ${file.bytes}${hint}`);
+      throw new LibraryError('damaged', `${file.path}: SHA-256 ${await sha256(bytes)} is not the manifest's ${file.sha256}${hint}`);
+    }
     return bytes;
   }
+}
+
+/**
+ * Where to search from: the device's position when the page may read it (geolocation permission granted; it never
+ * asks), else the city's centre (the middle of its manifest's bbox). Resolves to {lat, lon, source: 'device' |
+ * 'city'}; `search(text, locale, {near})` then lists the nearest first.
+ * @param {{manifest: object}} pack an opened CityPack
+ * @param {{geolocation?: Geolocation, permissions?: Permissions, timeoutMs?: number}} [options]
+ */
+export async function searchOrigin(pack, { geolocation = globalThis.navigator?.geolocation, permissions = globalThis.navigator?.permissions, timeoutMs = 3000 } = {}) {
+  const granted = await permissions?.query?.({ name: 'geolocation' }).then((s) => s.state === 'granted', () => false);
+  if (granted && geolocation) {
+    const here = await new Promise((ok) => geolocation.getCurrentPosition((p) => ok(p.coords), () => ok(null), { timeout: timeoutMs, maximumAge: 60000 }));
+    if (here) return { lat: here.latitude, lon: here.longitude, source: 'device' };
+  }
+  const [minLon, minLat, maxLon, maxLat] = pack.manifest.bbox ?? [0, 0, 0, 0];
+  return { lat: (minLat + maxLat) / 2, lon: (minLon + maxLon) / 2, source: 'city' };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -805,10 +1291,20 @@ export function fillCopy(text, params = {}) {
  * @param {{name?: string, locale?: string}} [context] the city's display name, the locale for sizes
  */
 export function describeState(state, t, { name, locale } = {}) {
-  const size = (n) => formatBytes(n ?? 0, locale);
+  const size = (n) => (n == null ? '…' : formatBytes(n, locale));
+  const percent = state.total ? Math.floor((100 * state.bytes) / state.total) : 0;
+  // Keys newer than a pack's copy fall back to the nearest older key's text.
+  const either = (key, fallback, params) => {
+    const text = t(key, params);
+    return text === key ? t(fallback, params) : text;
+  };
   switch (state.kind) {
     case 'downloading':
-      return { text: t('pack.state.downloading', { percent: state.total ? Math.floor((100 * state.bytes) / state.total) : 0, size: size(state.total) }), headline: null, action: null };
+      return { text: t('pack.state.downloading', { percent, size: size(state.total) }), headline: null, action: null };
+    case 'paused':
+      return { text: either('pack.state.paused', 'pack.state.downloading', { percent, size: size(state.total), city: name ?? '' }), headline: state.evicted ? either('pack.state.evicted', 'pack.state.not_downloaded', { city: name ?? '' }) : null, action: null };
+    case 'not_downloaded':
+      return { text: state.evicted ? either('pack.state.evicted', 'pack.state.not_downloaded', { city: name ?? '' }) : t('pack.state.not_downloaded'), headline: null, action: null };
     case 'applying':
       return { text: t(state.installedVersion == null ? 'pack.state.installing' : 'pack.state.updating'), headline: null, action: null };
     case 'on_disk_out_of_date':
@@ -849,6 +1345,7 @@ export async function renderCityList(library, { list, chips, heading }, { locale
     if (state.kind === 'on_disk_out_of_date') return ['Update', () => library.update(city)];
     if (state.kind === 'failed') return [describeState(state, t).action, () => (installed ? library.update(city) : library.download(city))];
     if (state.kind === 'not_downloaded') return ['Download', () => library.download(city)];
+    if (state.kind === 'paused') return ['Resume', () => library.download(city)];
     if (state.kind === 'on_disk') return ['Remove', () => library.remove(city)];
     return null;
   };
@@ -862,9 +1359,9 @@ export async function renderCityList(library, { list, chips, heading }, { locale
           make('span', { className: 'name', textContent: name }),
           shown.headline ? make('strong', { className: 'headline', textContent: shown.headline }) : null,
           make('span', { className: 'state', textContent: shown.text }),
-          state.kind === 'downloading' ? make('progress', { max: state.total || 1, value: state.bytes }) : null,
+          state.kind === 'downloading' || state.kind === 'paused' ? make('progress', { max: state.total || 1, value: state.bytes }) : null,
           action ? make('button', { type: 'button', className: 'step', textContent: action[0], onclick: action[1] }) : null);
-        Object.assign(row.dataset, { city, state: state.kind, reason: state.reason ?? '' });
+        Object.assign(row.dataset, { city, state: state.kind, reason: state.reason ?? (state.evicted ? 'evicted' : '') });
         if (state.message) row.title = state.message; // the technical detail, for support and tests
         return row;
       }),

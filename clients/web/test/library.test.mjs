@@ -48,12 +48,16 @@ async function opensOffline(storage, expectName) {
 test('install: queued, downloading, applying, on disk; opens offline; installed() counts every stored byte', { skip }, async () => {
   const { library, storage, states } = await installV1();
   assert.deepEqual([...new Set(states)], ['not_downloaded', 'queued', 'downloading', 'applying', 'on_disk']);
-  const manifest = JSON.parse(new TextDecoder().decode(await storage.getFile((await storage.getRecord('city:monaco')).manifest.sha256)));
-  const files = webFiles(manifest);
-  assert.ok(files.some((f) => f.path.startsWith('copy/web/')), 'string tables are part of the version');
+  const record = await storage.getRecord('city:monaco');
+  const manifest = JSON.parse(new TextDecoder().decode(await storage.getFile(record.manifest.sha256)));
+  const tables = webFiles(manifest).filter((f) => f.path.startsWith('copy/web/'));
+  assert.ok(tables.length > 1, 'the city has string tables for several locales');
+  // No locale named and no device locale (Node): the city's first locale's table only.
+  assert.deepEqual(record.locales, [manifest.city.locales[0]]);
+  assert.deepEqual(record.files.filter((f) => f.path.startsWith('copy/web/')).map((f) => f.path), [manifest.web.strings[manifest.city.locales[0]]]);
+  assert.deepEqual(new Set(await storage.fileKeys()), new Set([record.manifest.sha256, ...record.files.map((f) => f.sha256)]), 'exactly the record\'s files are stored');
   const [installed] = await library.installed();
-  const manifestBytes = (await storage.getRecord('city:monaco')).manifest.bytes;
-  assert.deepEqual(installed, { city: 'monaco', version: 1, bytes: manifestBytes + files.reduce((n, f) => n + f.bytes, 0) });
+  assert.deepEqual(installed, { city: 'monaco', version: 1, bytes: record.manifest.bytes + record.files.reduce((n, f) => n + f.bytes, 0) });
   const pack = await opensOffline(storage, renamed.before);
   assert.ok(pack.search('toilet').length > 0);
   assert.equal(pack.signature, 'verified');
@@ -238,7 +242,15 @@ test('50 kills at random points of an update: the next start finds version 1 or 
     await next.ready();
     debris += before - after.files.size;
     const record = await after.getRecord('city:monaco');
-    assert.deepEqual(new Set(after.files.keys()), new Set([record.manifest.sha256, ...record.files.map((f) => f.sha256)]), `kill at step ${killAt}: only the installed version's files remain`);
+    // What stays: the installed version, the staged version 2 (its verified files, and the kept pieces of a file
+    // cut mid-body) for the next start to go on with; nothing else.
+    const stage = await after.getRecord('stage:monaco');
+    const referenced = new Set([record.manifest.sha256, ...record.files.map((f) => f.sha256)]);
+    if (stage?.started) for (const f of [stage.manifest, ...stage.files]) referenced.add(f.sha256);
+    for (const key of after.records.keys()) {
+      if (key.startsWith('partial:')) (await after.getRecord(key)).pieces.forEach((_, n) => referenced.add(`${key}:${n}`));
+    }
+    assert.ok([...after.files.keys()].every((k) => referenced.has(k)), `kill at step ${killAt}: only the installed and staged versions' files remain`);
     const pack = await next.open('monaco');
     assert.equal(pack.search(record.version === 1 ? renamed.before : renamed.after).length, 1);
     found[record.version]++;
