@@ -1226,12 +1226,17 @@ export class PackLibrary extends EventTarget {
         });
         break;
       } catch (e) {
+        // Every byte arrived before the connection went: the checks below decide.
+        if (!signal?.aborted && !(e instanceof LibraryError) && received === file.bytes && validator != null) break;
         if (!this._retryable(e, attempt) || signal?.aborted) {
           if (!(e instanceof LibraryError)) await checkpoint(); // what arrived stays for the next try
           if (signal?.aborted) throw signal.reason;
           throw this._classify(e, url);
         }
-        await sleep(this._delay(e, attempt), signal);
+        await sleep(this._delay(e, attempt), signal).catch(async (stopped) => {
+          await checkpoint();
+          throw stopped;
+        });
       }
     }
     const bytes = concat(chunks);
