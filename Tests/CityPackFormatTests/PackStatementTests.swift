@@ -65,6 +65,40 @@ import Testing
         #expect(rows[ST.id] == 3 && rows[ST.wheelchair] == nil && rows[ST.lat] == nil)
     }
 
+    /// A NULL reads as nil through every optional column type (issue 40: a read that skipped the NULL check gave 0
+    /// for a missing coordinate and passed). The types checked here must cover every optional type the schema
+    /// declares, so a new one cannot be left out; each is read through the generic subscript and, where one
+    /// exists, the concrete one overload resolution picks.
+    @Test func nullReadsAsNilForEveryOptionalColumnType() throws {
+        let (db, path) = try Self.database()
+        defer { db.close(); try? FileManager.default.removeItem(atPath: path) }
+        typealias C = PackSchema.Column
+        let text = C<String?>("t"), int64 = C<Int64?>("i64"), int = C<Int?>("i"), real = C<Double?>("r"),
+            flag = C<Bool?>("b"), blob = C<[UInt8]?>("x"), degrees = C<PackSchema.StoredDegrees?>("g"),
+            category = C<PackSchema.CategoryValue?>("c")
+        let columns: [any PackSchema.AnyColumn] = [text, int64, int, real, flag, blob, degrees, category]
+        let checked = Set(columns.map { "\(type(of: $0))" })
+        let declared = Set(PackSchema.tables.flatMap { $0.columns }.map { "\(type(of: $0))" }.filter { $0.contains("Optional<") })
+        #expect(declared.count >= 3, "\(declared)")
+        #expect(declared.isSubset(of: checked), "optional column types without a NULL read here: \(declared.subtracting(checked).sorted())")
+
+        for row in ["NULL", "1"] {
+            let list = columns.map { "\(row) AS \($0.name)" }.joined(separator: ", ")
+            let rows = try db.prepare(PackSchema.Query("SELECT \(list)", results: columns, parameters: []))
+            #expect(try rows.step())
+            if row == "NULL" {
+                #expect(rows[text] == nil && rows[int64] == nil && rows[int] == nil && rows[real] == nil)
+                #expect(rows[flag] == nil && rows[blob] == nil && rows[degrees] == nil && rows[category] == nil)
+                func generic<V: ColumnValue>(_ column: C<V>) -> V { rows[column] }
+                #expect(generic(text) == nil && generic(int64) == nil)
+            } else {
+                // The same reads give values when the column holds one (a nil for everything would pass above).
+                #expect(rows[text] == "1" && rows[int64] == 1 && rows[int] == 1 && rows[real] == 1)
+                #expect(rows[flag] == true && rows[degrees] != nil && rows[category] == .code(1))
+            }
+        }
+    }
+
     /// Every table has its own alias, every column its own slot, and every Swift typealias of a table namespace in
     /// the sources is the table's alias upper-cased (`typealias ST = PackSchema.Stop`), so a letter means one table.
     @Test func oneAliasPerTable() throws {
