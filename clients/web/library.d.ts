@@ -8,14 +8,25 @@ export const CATALOG_FORMAT: number;
 export type FailureReason = 'offline' | 'timeout' | 'server_error' | 'not_enough_space' | 'damaged' | 'tampered' | 'older_release' | 'unsupported';
 export const REASONS: readonly FailureReason[];
 
-/** One state per city of a catalog. */
+/**
+ * One state per city of a catalog.
+ * - `not_downloaded` with `evicted: true` (and the `version` that was saved): the city was saved, then the browser
+ *   evicted its files (noticed on start; copy key `pack.state.evicted`, else the not-downloaded text).
+ * - `paused`: a download (or update to `version`) stopped part-way — by a restart, or a failure before it — with
+ *   `bytes` of `total` kept in storage (verified files and the kept bytes of a file cut mid-body); `download(city)`
+ *   goes on from there. `evicted` as above when the kept files are what eviction left. Copy key `pack.state.paused`
+ *   (`{percent}`, `{size}`), else the downloading text.
+ * - `on_disk_out_of_date.updateBytes`: what the update will fetch (its manifest and every data file not stored),
+ *   the same online and offline; null when the update's manifest could not be fetched yet.
+ */
 export type PackState =
-  | { kind: 'not_downloaded' }
+  | { kind: 'not_downloaded'; evicted?: true; version?: number }
   | { kind: 'queued' }
   | { kind: 'downloading'; bytes: number; total: number }
+  | { kind: 'paused'; version: number; installedVersion: number | null; bytes: number; total: number; evicted?: true }
   | { kind: 'applying'; installedVersion: number | null }
   | { kind: 'on_disk'; version: number }
-  | { kind: 'on_disk_out_of_date'; version: number; update: number; updateBytes: number }
+  | { kind: 'on_disk_out_of_date'; version: number; update: number; updateBytes: number | null }
   | { kind: 'failed'; reason: FailureReason; installedVersion: number | null; status?: number; bytes?: number; message: string };
 
 export class LibraryError extends Error {
@@ -62,7 +73,12 @@ export interface InstalledRecord {
   name: string;
   version: number;
   manifest: { sha256: string; bytes: number };
+  /** The data files and the string tables of `locales` (tables of other locales are fetched when asked). */
   files: { path: string; bytes: number; sha256: string }[];
+  /** The manifest's URL (tables asked for later resolve against it); absent in records of older libraries. */
+  manifestURL?: string;
+  /** The locales whose string tables are stored; absent in records of older libraries (every table stored). */
+  locales?: string[];
   installedAt: string;
 }
 /** A fetch-shaped reader of a city's stored files (for openPack); never touches the network. */
@@ -77,6 +93,14 @@ export interface LibraryOptions {
   retries?: number;
   stallTimeoutMs?: number;
   backoffMs?: number;
+  /** Requests in flight while a city downloads (default 4). */
+  concurrency?: number;
+  /** Locales whose string tables are downloaded (default: navigator.language; a city without it: its first locale's). */
+  locales?: string[] | string;
+  /** Bytes of a file in flight kept in storage at a time so a restart resumes it (default 262144; 0: whole files only). */
+  checkpointBytes?: number;
+  /** Ask for persistent storage (navigator.storage.persist()) on the first download (default true). */
+  persist?: boolean;
 }
 /** A catalog entry (the members the library uses; others pass through). */
 export interface CatalogEntry {
@@ -101,6 +125,7 @@ export interface CityListing {
 }
 export interface StateChangeDetail { city: string; state: PackState }
 export interface ProgressDetail { city: string; bytes: number; total: number }
+export interface PersistenceDetail { persisted: boolean | null }
 /** Copy lookup: the text of a key with `{placeholders}` filled, or the key itself when no table has it. */
 export type CopyFunction = (key: string, params?: Record<string, string | number>) => string;
 
@@ -113,6 +138,12 @@ export class PackLibrary extends EventTarget {
   retries: number;
   stallTimeoutMs: number;
   backoffMs: number;
+  concurrency: number;
+  locales: string[];
+  checkpointBytes: number;
+  persist: boolean;
+  /** Whether the browser keeps this origin's storage under pressure: null until known (or without the API). */
+  readonly persisted: boolean | null;
   /** The last accepted catalog, or null. */
   readonly catalog: Catalog | null;
   ready(): Promise<void>;
@@ -132,6 +163,7 @@ export class PackLibrary extends EventTarget {
   copy(locale?: string): Promise<CopyFunction>;
   addEventListener(type: 'statechange', listener: (event: CustomEvent<StateChangeDetail>) => void, options?: boolean | AddEventListenerOptions): void;
   addEventListener(type: 'progress', listener: (event: CustomEvent<ProgressDetail>) => void, options?: boolean | AddEventListenerOptions): void;
+  addEventListener(type: 'persistence', listener: (event: CustomEvent<PersistenceDetail>) => void, options?: boolean | AddEventListenerOptions): void;
   addEventListener(type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | AddEventListenerOptions): void;
 }
 
@@ -143,4 +175,12 @@ export function renderCityList(
   elements: { list: HTMLElement; chips: HTMLElement; heading?: HTMLElement },
   options?: { locale?: string; onOpen?: (city: string) => void },
 ): Promise<{ render(): void; t: CopyFunction }>;
+/**
+ * Where to search from: the device's position when geolocation is already granted (it never asks), else the
+ * city's centre (the middle of the manifest's bbox); pass it as `search(text, locale, {near})` for nearest-first.
+ */
+export function searchOrigin(
+  pack: { manifest: { bbox?: number[] } },
+  options?: { geolocation?: Geolocation; permissions?: Permissions; timeoutMs?: number },
+): Promise<{ lat: number; lon: number; source: 'device' | 'city' }>;
 export function renderPlaces(list: HTMLElement, rows: Place[], options?: { empty?: string }): void;

@@ -979,17 +979,21 @@ export class PackLibrary extends EventTarget {
 
   /**
    * The copy of the installed cities' string tables for `locale` (its language, the pack's default locale, else
-   * English): a function (key, params) → text with placeholders filled; the key itself when no table has it
-   * (nothing downloaded yet). A locale whose table an installed city does not hold is fetched and kept. Plural
-   * entries give their `other` form.
+   * English), else of a staged download's, else the tables kept from the last install (record `copy`): a function
+   * (key, params) → text with placeholders filled; the key itself when no table has it (nothing downloaded yet:
+   * before a city is picked nothing but catalog.json is fetched). A locale whose table an installed city does not
+   * hold is fetched and kept. Plural entries give their `other` form.
    * @param {string} [locale]
    */
   async copy(locale) {
     await this.ready();
     let table = {};
-    for (let record of this._installed.values()) {
+    // The installed cities', then a staged download's tables (the first download's copy before it is installed).
+    const staged = [];
+    for (const key of await this.storage.recordKeys()) if (key.startsWith('stage:')) staged.push(await this.storage.getRecord(key));
+    for (let record of [...this._installed.values(), ...staged.filter((s) => s?.started)]) {
       try {
-        if (locale) record = await this._ensureTables(record, [locale]);
+        if (locale && this._installed.get(record.city) === record) record = await this._ensureTables(record, [locale]);
         const manifest = JSON.parse(new TextDecoder().decode(await this.storage.getFile(record.manifest.sha256)));
         const available = manifest.web?.strings ?? {};
         const stored = new Set(record.files.map((f) => f.path));
@@ -1119,7 +1123,7 @@ export class PackLibrary extends EventTarget {
       } catch (e) {
         if (stalled) throw Object.assign(new Error('stalled'), { stalled: true });
         if (signal?.aborted) throw signal.reason;
-        throw Object.assign(new TypeError(e?.message ?? String(e), { cause: e }), { unreachable: unreachable(e) });
+        throw Object.assign(new TypeError(e?.message ?? String(e), { cause: e }), { unreachable: unreachable(e), beforeResponse: true });
       }
       if (response.status === 304) return response;
       if (!response.ok) {
@@ -1194,12 +1198,15 @@ export class PackLibrary extends EventTarget {
         keeping = false; // storage full or failing: the file goes on in memory only
       }
     };
+    // A request with Range that gets no response at all is tried once without (a server or proxy may fail the
+    // partial answer, e.g. a re-encoding one); the kept bytes go only when a whole-file answer (200) arrives.
+    let rangeless = false;
     for (let attempt = 0; ; attempt++) {
       const headers = {};
-      if (received > 0 && validator) {
+      if (received > 0 && validator && !rangeless) {
         headers.range = `bytes=${received}-`;
         headers['if-range'] = validator;
-      } else if (received > 0) {
+      } else if (received > 0 && !validator) {
         await restart();
       }
       try {
@@ -1228,6 +1235,10 @@ export class PackLibrary extends EventTarget {
       } catch (e) {
         // Every byte arrived before the connection went: the checks below decide.
         if (!signal?.aborted && !(e instanceof LibraryError) && received === file.bytes && validator != null) break;
+        if (!signal?.aborted && e?.beforeResponse && headers.range && !rangeless) {
+          rangeless = true;
+          continue;
+        }
         if (!this._retryable(e, attempt) || signal?.aborted) {
           if (!(e instanceof LibraryError)) await checkpoint(); // what arrived stays for the next try
           if (signal?.aborted) throw signal.reason;
@@ -1385,7 +1396,7 @@ export async function renderCityList(library, { list, chips, heading }, { locale
   };
   library.addEventListener('statechange', async (e) => {
     // A city just installed (or a first catalog) may bring the first copy tables, or newer ones.
-    if (e.detail.state.kind === 'on_disk' || e.detail.state.kind === 'not_downloaded') t = await library.copy(locale);
+    if (['on_disk', 'not_downloaded', 'paused', 'failed'].includes(e.detail.state.kind)) t = await library.copy(locale);
     render();
   });
   render();

@@ -1,5 +1,8 @@
 // The example app (clients/web/example/) in headless Chromium against Debian's nginx behind the fault server:
-// install Monaco version 1, publish version 2 (one POI renamed), attempt the update through every fault and record
+// nothing but catalog.json fetched before a city is picked; install Monaco version 1 through a page reload
+// mid-download (the row shows `paused`, Resume goes on without fetching the kept files again); search lists
+// the nearest first from the (emulated) device position; publish version 2 (one POI renamed), attempt the update
+// through every fault and record
 // the state and copy the page shows and that version 1 still opens; then the update with a connection cut
 // mid-body (resumed); then the server gone and the browser restarted on the same profile: the app starts from its
 // service worker and the installed city opens and answers search offline.
@@ -65,16 +68,22 @@ test('example app: install, every fault on update, resume, then offline after a 
   async function installedOpens() {
     await click('#chips button.chip[data-city="monaco"]');
     await until('the opened city', 10, () => browser.evaluate(`document.getElementById('search').dataset.city === 'monaco'`));
+    await browser.evaluate(`document.getElementById('results').replaceChildren()`);
     await click('[data-search="toilet"]');
     const toilets = await until('toilet results', 10, () => browser.evaluate(`document.querySelectorAll('#results li[data-id]').length`));
+    // Searched from the device's position (granted, emulated): distances shown, nearest first.
+    const distances = await browser.evaluate(`[...document.querySelectorAll('#results li[data-id]')].map((li) => Number(/· (\\d+) m$/.exec(li.textContent)?.[1]))`);
+    assert.ok(distances.length > 1 && distances.every((d, i) => Number.isFinite(d) && (i === 0 || d >= distances[i - 1])), `nearest first: ${distances.join(', ')}`);
     await click('#nearby');
     const nearby = await until('nearby results', 10, () => browser.evaluate(`document.querySelectorAll('#results li[data-id]').length`));
     const direct = await browser.evaluate(`(async () => {
       const m = await import('/web/library.js');
       const l = new m.PackLibrary({ catalogURL: 'unused.json', storage: new m.IndexedDBStore(), publicKey: ${JSON.stringify(releases.publicKey)} });
       const p = await l.open('monaco');
+      await l.ready();
+      await new Promise((ok) => setTimeout(ok, 50));
       return { version: p.manifest.dataVersion, before: p.search('${renamed.before}').length, after: p.search('${renamed.after}').length,
-        atm: p.search('ATM').length, food: p.search('food').length };
+        atm: p.search('ATM').length, food: p.search('food').length, persisted: l.persisted };
     })()`);
     return { toilets, nearby, ...direct };
   }
@@ -82,13 +91,38 @@ test('example app: install, every fault on update, resume, then offline after a 
   try {
     await start();
     assert.equal((await row()).state, 'not_downloaded');
-    await until('"No cities downloaded yet" from the copy', 10, () => browser.evaluate(`/No cities downloaded yet/.test(document.getElementById('chips').textContent)`));
+    // Before the user picks a city the app fetches catalog.json and nothing else from the packs.
+    const beforePick = (await (await fetch(`${server.proxy}/__log`)).json()).filter((e) => e.path.startsWith('/packs/'));
+    console.log(`REQUESTS web browser before a pick: ${beforePick.map((e) => `${e.method} ${e.path} ${e.status}`).join(', ')}; chips show "${await browser.evaluate(`document.getElementById('chips').textContent`)}"`);
+    assert.deepEqual(beforePick.map((e) => e.path), ['/packs/catalog.json']);
+
+    // The first download, with the page reloaded mid-way (one file stalled so the reload catches it in flight).
+    await control('PUT', '/__faults', [{ path: '/web/rows-', fault: 'stall', at: 300, times: 1 }]);
+    await click('#cities li[data-city="monaco"] .step');
+    await until('a file stalled mid-download', 20, async () => (await (await fetch(`${server.proxy}/__log`)).json()).some((e) => e.path.includes('/web/rows-') && e.bytes === 300));
+    await browser.navigate(appURL);
+    await until('the app to be ready after the reload', 30, () => browser.evaluate(`document.body?.dataset.ready === 'true'`).catch(() => false));
+    const paused = await settled(['paused']);
+    const pausedBar = await browser.evaluate(`(() => { const p = document.querySelector('#cities li[data-city="monaco"] progress'); return p && { value: p.value, max: p.max }; })()`);
+    await control('DELETE', '/__faults');
+    await control('DELETE', '/__log');
     await click('#cities li[data-city="monaco"] .step');
     const installed = await settled(['on_disk', 'failed']);
+    const resumedLog = (await (await fetch(`${server.proxy}/__log`)).json()).filter((e) => e.path.startsWith('/packs/monaco/'));
+    const v1Manifest = JSON.parse(readFileSync(join(releases.output, 'monaco/monaco-1.manifest.json'), 'utf8'));
+    const v1Size = statSync(join(releases.output, 'monaco/monaco-1.manifest.json')).size + webFiles(v1Manifest).reduce((n, f) => n + f.bytes, 0);
+    const resumedBytes = resumedLog.reduce((n, e) => n + e.bytes, 0);
+    console.log(`RESUME web browser: reload mid-download → ${paused.state} "${paused.text}" (${pausedBar?.value} of ${pausedBar?.max} bytes kept; step "${paused.step}"); Resume fetched ${resumedLog.length} files, ${resumedBytes} bytes (manifest not again: ${!resumedLog.some((e) => e.path.endsWith('.manifest.json'))}) of the flavour's ${v1Size}`);
+    assert.equal(paused.step, 'Resume');
+    assert.ok(pausedBar && pausedBar.value > 0 && pausedBar.value < pausedBar.max, JSON.stringify(pausedBar));
+    assert.ok(!resumedLog.some((e) => e.path.endsWith('.manifest.json')), 'the staged manifest is not fetched again');
+    assert.ok(resumedBytes <= pausedBar.max - pausedBar.value, `Resume fetched ${resumedBytes} bytes, ${pausedBar.max - pausedBar.value} were not kept`);
     assert.equal(installed.state, 'on_disk', JSON.stringify(installed));
     assert.equal(installed.text, 'Saved for offline');
     assert.equal(await browser.evaluate(`document.getElementById('heading').textContent`), 'Choose a downloaded city');
     const v1 = await installedOpens();
+    console.log(`PERSIST web browser: library.persisted = ${v1.persisted} (navigator.storage.persist() asked on the download)`);
+    assert.ok(v1.persisted === true || v1.persisted === false, 'the browser\'s answer is known');
     assert.equal(v1.version, 1);
     assert.ok(v1.toilets > 0 && v1.nearby > 0 && v1.before === 1, JSON.stringify(v1));
 
