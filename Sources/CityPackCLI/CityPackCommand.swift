@@ -13,7 +13,7 @@ package struct CityPackCommand: ParsableCommand {
             Diagnostics and progress go to stderr, data to stdout; see docs/DIAGNOSTICS.md for the formats.
             """,
         version: "0.1.0",
-        subcommands: [Init.self, Build.self, Check.self, Preview.self, Query.self, Inspect.self, Diff.self, Catalog.self, FleetCommand.self, Keygen.self, Verify.self, Install.self, Installed.self, Uninstall.self, RulesCommand.self, Bench.self]
+        subcommands: [Init.self, Build.self, Check.self, Preview.self, Query.self, Inspect.self, Diff.self, Catalog.self, Publish.self, FleetCommand.self, Keygen.self, Verify.self, Install.self, Installed.self, Uninstall.self, RulesCommand.self, Bench.self]
     )
     package init() {}
 

@@ -99,6 +99,17 @@ package enum Compiler {
         return lexicallyNormalized(dir == "." ? rel : (dir as NSString).appendingPathComponent(rel))
     }
 
+    /// A source path as the manifest names it: relative to the city directory, whatever folder the build ran in
+    /// and however the city was named on the command line (`monaco-2021.osm.gz`, `../shared/feed.zip`), so the
+    /// manifest of the same inputs is the same bytes everywhere and never names a folder of the build machine; a
+    /// source that has no relative path from there (another file system root) is named by its file name.
+    static func manifestSourcePath(_ file: String, city: City) -> String {
+        let dir = city.directory.isEmpty ? "." : city.directory
+        let rel = lexicallyNormalized(CityFileWriter.relativePath(of: file, from: dir))
+        if rel.hasPrefix("/") || rel.isEmpty { return (file as NSString).lastPathComponent }
+        return rel
+    }
+
     /// `path` with empty and `.` components dropped and each `..` folded into the component before it (no
     /// symbolic link is resolved: the text only); leading `..` of a relative path stay.
     static func lexicallyNormalized(_ path: String) -> String {

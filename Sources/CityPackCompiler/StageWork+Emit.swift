@@ -101,7 +101,7 @@ extension StageWork {
     mutating func runEmit(_ outputDirectory: String) -> [StageCount: Int] {
         var sources: [Manifest.SourceFile] = []
         for (file, digest) in sourceHashes?.wait() ?? [] {
-            sources.append(.init(path: display(file), bytes: digest.bytes, sha256: digest.sha256))
+            sources.append(.init(path: Compiler.manifestSourcePath(file, city: city), bytes: digest.bytes, sha256: digest.sha256))
         }
         let createdAt = Compiler.buildTime(
             options: plan.options, newestTimestamp: osm?.newestTimestamp, feeds: feeds)

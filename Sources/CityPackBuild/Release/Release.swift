@@ -27,3 +27,17 @@ package enum Catalogs {
         try CatalogWriter.write(outputDirectory: outputDirectory, signingKey: signingKey)
     }
 }
+
+/// What `citypack publish` did (``SitePublisher/Report``).
+package typealias SiteReport = SitePublisher.Report
+/// Why `citypack publish` refused an output folder (``SitePublisher/Refusal``).
+package typealias SiteRefusal = SitePublisher.Refusal
+
+/// `citypack publish`: the site apps read, from an output folder.
+package enum Sites {
+    /// Publishes `output` into `site` (``SitePublisher/publish(output:site:)``).
+    /// - Throws: ``SiteRefusal`` (nothing written) or ``ReleaseError`` (I/O).
+    package static func publish(output: String, site: String) throws -> SiteReport {
+        try SitePublisher.publish(output: output, site: site)
+    }
+}

@@ -154,10 +154,12 @@ enum FleetWorkflowText {
                         sign=(--sign-key "$RUNNER_TEMP/citypack.key")
                       fi
                       citypack catalog --merge shards/shard-* --output packs "${sign[@]}"
+                  - name: Publish
+                    run: citypack publish packs --site site
                   - uses: actions/upload-artifact@v4
                     with:
-                      name: packs
-                      path: packs/
+                      name: site
+                      path: site/
                       if-no-files-found: error
 
             """
@@ -169,6 +171,7 @@ enum FleetWorkflowText {
         # \(shards) into /work/shards/shard-i on a shared volume. When the Job has succeeded, merge the shards into
         # one catalog (the merge refuses a shard that did not finish):
         #   citypack catalog --merge /work/shards/shard-* --output /work/packs
+        #   citypack publish /work/packs --site /work/site      # then upload /work/site as it is
         # Written by `citypack fleet workflow --kubernetes --image \(image) --shards \(shards) --fleet \(fleet)`.
         apiVersion: batch/v1
         kind: Job
