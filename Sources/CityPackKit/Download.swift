@@ -254,7 +254,8 @@ extension PackLibrary {
 
     /// One file over HTTP with bounded retries and exponential back-off; with `resume`, a transfer cut short
     /// continues with `Range: bytes=N-` and `If-Range: <validator of the partial file>` (a `200` answer means the
-    /// file changed: the transport rewrites it from the start). HTTP 5xx is retried too; other 4xx fail at once.
+    /// file changed: the transport rewrites it from the start). HTTP 5xx is retried too; other 4xx fail at once;
+    /// an unreachable server (refused, no such host, no network) is `offline` after one quick second try.
     /// - Returns: The final response (200, 206 or 304).
     /// - Throws: ``PackFailure`` (offline, timeout, server_error, not_enough_space) or `CancellationError`.
     nonisolated func fetch(
@@ -262,6 +263,7 @@ extension PackLibrary {
     ) async throws(PackFailure) -> TransportResponse {
         let seen = ResponseBox()
         var attempt = 0
+        var unreachable = 0
         while true {
             if Task.isCancelled { throw PackFailure.cancelled }
             var request = TransportRequest(url: url, headers: headers)
@@ -297,6 +299,13 @@ extension PackLibrary {
                     throw PackFailure(.serverError, "\(url.absoluteString): HTTP \(response.status)", status: response.status)
                 }
             case .failure(.offline(let message)): failure = PackFailure(.offline, message)
+            case .failure(.unreachable(let message)):
+                // Refused, no such host, no network: one quick second try (a blip), then offline at once; the
+                // back-off is for servers that answer badly, not for a phone without a way to them.
+                unreachable += 1
+                if unreachable > 1 { throw PackFailure(.offline, message) }
+                do { try await Task.sleep(nanoseconds: 250_000_000) } catch { throw PackFailure.cancelled }
+                continue
             case .failure(.timeout(let message)): failure = PackFailure(.timeout, message)
             case .failure(.cancelled): throw PackFailure.cancelled
             case .failure(.io(let message)):

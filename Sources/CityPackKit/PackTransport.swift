@@ -35,8 +35,11 @@ public struct TransportResponse: Sendable, Equatable {
 /// Why a transfer did not complete. Bytes written before the failure stay in the destination file, so the next
 /// request can resume after them.
 public enum TransportError: Error, Sendable, Equatable {
-    /// No connection, the connection was refused, or it was lost mid-body.
+    /// The connection was lost (reset, dropped mid-body): worth retrying after a pause.
     case offline(String)
+    /// No way to the server at all: connection refused, host not found (DNS), no network. The library says
+    /// `offline` at once instead of backing off, so an app learns within a second or two that it is offline.
+    case unreachable(String)
     /// No bytes arrived for the stall timeout.
     case timeout(String)
     /// The calling task was cancelled.

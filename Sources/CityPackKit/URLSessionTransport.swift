@@ -53,6 +53,12 @@ public struct URLSessionTransport: PackTransport {
 }
 
 extension URLSessionTransport {
+    /// How a failed request is reported (``TransportError``): refused, no such host, no network → unreachable;
+    /// a timeout → timeout; anything else (a reset, a dropped body) → offline, which the library retries.
+    package static func classify(_ error: any Error, url: URL?) -> TransportError {
+        SessionFetch.classify(error, url: url)
+    }
+
     /// A `file:` URL (a catalog on disk, for tests and side-loading): the whole file, as a `200` (or a `404`).
     static func copyFile(_ url: URL, to destination: URL, progress: @escaping @Sendable (TransportResponse) -> Void)
         throws(TransportError) -> TransportResponse
@@ -213,6 +219,9 @@ private final class SessionFetch: NSObject, URLSessionDataDelegate, @unchecked S
             switch urlError.code {
             case .timedOut: return .timeout("\(where_): \(urlError.localizedDescription)")
             case .cancelled: return .cancelled
+            case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet,
+                .internationalRoamingOff, .dataNotAllowed, .callIsActive:
+                return .unreachable("\(where_): \(urlError.localizedDescription) (URLError \(urlError.code.rawValue))")
             default: return .offline("\(where_): \(urlError.localizedDescription) (URLError \(urlError.code.rawValue))")
             }
         }
