@@ -381,18 +381,26 @@ export class PackLibrary extends EventTarget {
   }
 
   /** The saved cities as the page's localStorage remembers them ({city: version}), or null when there is none. */
-  _note(write) {
+  _note() {
     try {
       const ls = globalThis.localStorage;
       if (!ls || typeof this.storage.name !== 'string') return null;
-      const key = `citypack-library:${this.storage.name}`;
-      if (write) {
-        ls.setItem(key, JSON.stringify(Object.fromEntries([...this._installed].map(([c, r]) => [c, r.version]))));
-        return null;
-      }
-      return JSON.parse(ls.getItem(key) ?? 'null');
+      return JSON.parse(ls.getItem(`citypack-library:${this.storage.name}`) ?? 'null');
     } catch {
       return null; // no localStorage here (a worker), or it is blocked
+    }
+  }
+
+  /** Writes the page's note of the saved cities from storage's records (another page may have changed them). */
+  async _writeNote() {
+    try {
+      const ls = globalThis.localStorage;
+      if (!ls || typeof this.storage.name !== 'string') return;
+      const saved = {};
+      for (const key of await this.storage.recordKeys()) if (key.startsWith('city:')) saved[key.slice(5)] = (await this.storage.getRecord(key))?.version;
+      ls.setItem(`citypack-library:${this.storage.name}`, JSON.stringify(saved));
+    } catch {
+      // No localStorage here (a worker), or it is blocked: evictions of whole storages go unnoticed.
     }
   }
 
@@ -669,7 +677,7 @@ export class PackLibrary extends EventTarget {
       this._states.delete(city);
       this._staged.delete(city);
       this._evicted.delete(city);
-      this._note(true);
+      await this._writeNote();
       await this._collect();
     });
     this._emit(city);
@@ -773,7 +781,7 @@ export class PackLibrary extends EventTarget {
       await this.storage.deleteRecord(stageKey(city));
       await this.storage.deleteRecord(evictedKey(city));
       this._evicted.delete(city);
-      this._note(true);
+      await this._writeNote();
       await this._keepCopy(next, manifest);
       await this._collect();
       await this._measure(city);
