@@ -1325,8 +1325,11 @@ export function describeState(state, t, { name, locale } = {}) {
   switch (state.kind) {
     case 'downloading':
       return { text: t('pack.state.downloading', { percent, size: size(state.total) }), headline: null, action: null };
-    case 'paused':
-      return { text: either('pack.state.paused', 'pack.state.downloading', { percent, size: size(state.total), city: name ?? '' }), headline: state.evicted ? either('pack.state.evicted', 'pack.state.not_downloaded', { city: name ?? '' }) : null, action: null };
+    case 'paused': {
+      // As CityPackKit's: "Paused at {percent}% of {size}", "Updating" over an installed version, "Continue download".
+      const headline = state.evicted ? either('pack.state.evicted', 'pack.state.not_downloaded', { city: name ?? '' }) : state.installedVersion == null ? null : t('pack.state.updating');
+      return { text: either('pack.state.paused', 'pack.state.downloading', { percent, size: size(state.total), city: name ?? '' }), headline, action: either('pack.state.resume', 'download_error.offline.action') };
+    }
     case 'not_downloaded':
       return { text: state.evicted ? either('pack.state.evicted', 'pack.state.not_downloaded', { city: name ?? '' }) : t('pack.state.not_downloaded'), headline: null, action: null };
     case 'applying':
@@ -1369,7 +1372,7 @@ export async function renderCityList(library, { list, chips, heading }, { locale
     if (state.kind === 'on_disk_out_of_date') return ['Update', () => library.update(city)];
     if (state.kind === 'failed') return [describeState(state, t).action, () => (installed ? library.update(city) : library.download(city))];
     if (state.kind === 'not_downloaded') return ['Download', () => library.download(city)];
-    if (state.kind === 'paused') return ['Resume', () => library.download(city)];
+    if (state.kind === 'paused') return [describeState(state, t).action, () => library.download(city)];
     if (state.kind === 'on_disk') return ['Remove', () => library.remove(city)];
     return null;
   };

@@ -114,7 +114,7 @@ test('example app: install, every fault on update, resume, then offline after a 
     const v1Size = statSync(join(releases.output, 'monaco/monaco-1.manifest.json')).size + webFiles(v1Manifest).reduce((n, f) => n + f.bytes, 0);
     const resumedBytes = resumedLog.reduce((n, e) => n + e.bytes, 0);
     console.log(`RESUME web browser: reload mid-download → ${paused.state} "${paused.text}" (${pausedBar?.value} of ${pausedBar?.max} bytes kept; step "${paused.step}"); Resume fetched ${resumedLog.length} files, ${resumedBytes} bytes (manifest not again: ${!resumedLog.some((e) => e.path.endsWith('.manifest.json'))}) of the flavour's ${v1Size}`);
-    assert.equal(paused.step, 'Resume');
+    assert.ok(paused.step && !paused.step.startsWith('pack.state.resume'), `the step to go on: ${paused.step}`);
     assert.ok(pausedBar && pausedBar.value > 0 && pausedBar.value < pausedBar.max, JSON.stringify(pausedBar));
     assert.ok(!resumedLog.some((e) => e.path.endsWith('.manifest.json')), 'the staged manifest is not fetched again');
     assert.ok(resumedBytes <= pausedBar.max - pausedBar.value, `Resume fetched ${resumedBytes} bytes, ${pausedBar.max - pausedBar.value} were not kept`);

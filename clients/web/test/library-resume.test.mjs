@@ -66,6 +66,12 @@ test('resume after a restart: verified files kept, the cut file resumed with Ran
   const t = (key, params) => `${key}${params ? JSON.stringify(params) : ''}`;
   assert.match(describeState(paused, t).text, /^pack\.state\.paused/);
   assert.match(describeState(paused, (k, p) => (k === 'pack.state.paused' ? k : `${k}:${p?.percent}`)).text, /^pack\.state\.downloading:\d+$/, 'copy without the new key: the downloading text');
+  const copy = { 'pack.state.paused': 'Paused at {percent}% of {size}', 'pack.state.resume': 'Continue download', 'download_error.offline.action': 'Try again' };
+  const described = describeState(paused, (k, p) => (copy[k] ?? k).replace(/\{(\w+)\}/g, (m, n) => p?.[n] ?? m), { locale: 'en' });
+  assert.equal(described.text, `Paused at ${Math.floor((100 * paused.bytes) / paused.total)}% of ${Math.round(paused.total / 1000)} KB`);
+  assert.equal(described.action, 'Continue download');
+  assert.equal(described.headline, null, 'nothing installed: no "Updating" headline');
+  assert.equal(describeState(paused, (k) => (k === 'download_error.offline.action' ? 'Try again' : k)).action, 'Try again', 'without pack.state.resume: the retry action');
   const done = await second.library.download('monaco');
   assert.deepEqual(done, { kind: 'on_disk', version: 1 });
   const resumed = second.server.log.filter((e) => e.path.endsWith(largest.path.split('/').pop()));
