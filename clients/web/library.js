@@ -752,6 +752,9 @@ export class PackLibrary extends EventTarget {
       await this._store(known.sha256, known.bytes);
       const keys = new Set(await this.storage.fileKeys());
       const missing = stage.files.filter((f, i, all) => !keys.has(f.sha256) && all.findIndex((g) => g.sha256 === f.sha256) === i);
+      // String tables first: a first download's screen has its copy (kept through a restart) early.
+      const tables = new Set(Object.values(manifest.web.strings ?? {}));
+      missing.sort((a, b) => Number(tables.has(b.path)) - Number(tables.has(a.path)));
       const held = new Map();
       for (const f of missing) {
         const n = await this._heldBytes(f.sha256, keys);

@@ -1,5 +1,5 @@
 // The example offline screen: only wiring between the pack library and the page (counted by
-// clients/web/test/example.test.mjs; rendering lives in library.js).
+// clients/web/test/package.test.mjs; rendering lives in library.js).
 import { IndexedDBStore, PackLibrary, renderCityList, renderPlaces, searchOrigin } from '../library.js';
 const q = new URLSearchParams(location.search);
 const library = new PackLibrary({ catalogURL: q.get('catalog') ?? '../../packs/catalog.json', publicKey: q.get('key') ?? undefined, storage: new IndexedDBStore(),
