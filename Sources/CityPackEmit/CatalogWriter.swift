@@ -50,6 +50,7 @@ package enum CatalogWriter {
         let fm = FileManager.default
         var entries: [Catalog.Entry] = []
         var uncompressed: [String: Int] = [:]
+        var manifestSizes: [String: Int] = [:]
         var deltas: [String: [Manifest.Delta]] = [:]
         var children = Set((try? fm.contentsOfDirectory(atPath: outputDirectory)) ?? []).filter { !$0.hasPrefix(".") }
         if let replacing { children.insert(replacing.0) }
@@ -71,6 +72,7 @@ package enum CatalogWriter {
                 }
             }
             uncompressed[manifest.city.id] = manifest.artifact.uncompressedBytes
+            manifestSizes[manifest.city.id] = bytes.count
             if let list = manifest.deltas, !list.isEmpty {
                 deltas[manifest.city.id] = list.map { delta in
                     var entry = delta
@@ -90,6 +92,7 @@ package enum CatalogWriter {
                     keyId: manifest.keyId))
         }
         for i in entries.indices {
+            entries[i].manifestBytes = manifestSizes[entries[i].id]
             entries[i].uncompressedBytes = uncompressed[entries[i].id]
             entries[i].deltas = deltas[entries[i].id]
         }

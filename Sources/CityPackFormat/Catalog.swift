@@ -25,6 +25,9 @@ public struct Catalog: Sendable, Codable, Equatable {
         public var manifest: String
         /// SHA-256 of the manifest file's bytes, lowercase hex.
         public var manifestSha256: String?
+        /// Size of the manifest file in bytes: part of what an install or update fetches, so the size an app shows
+        /// counts it (nil in catalogs written before it existed).
+        public var manifestBytes: Int? = nil
         /// Pack path relative to the catalog.
         public var path: String
         /// Compressed size of the pack in bytes.

@@ -137,12 +137,20 @@ extension PackLibrary {
         defer { releaseSlot() }
         var staging: URL?
         do {
-            let folder = try store.newStaging(city)
+            // The partial folder of this version: a download cut short earlier (even by a killed app) goes on
+            // from the bytes it kept, with the validator it kept.
+            let wanted = PackStore.Partial(
+                version: entry.dataVersion, path: plan.path, bytes: plan.bytes, sha256: plan.sha256,
+                base: plan.delta == nil ? nil : installed, validator: nil)
+            let (folder, partial) = try store.preparePartial(city, wanted)
             staging = folder
-            let manifest = try await stage(city, entry: entry, plan: plan, installed: installed, into: folder)
+            let manifest = try await stage(city, entry: entry, plan: plan, installed: installed, into: folder, partial: partial)
             if Task.isCancelled { throw CancellationError() }
             // The switch: nothing below awaits, so a cancellation cannot interrupt it.
             step("commit")
+            // The download and its resume record stay until here, so a run killed while applying goes on from them.
+            unlink(folder.appendingPathComponent(PackStore.downloadName(partial)).path)
+            unlink(folder.appendingPathComponent(PackStore.resumeName).path)
             try store.commit(staging: folder, city: city, version: manifest.dataVersion)
             staging = nil
             try store.writePointer(PackStore.Pointer(current: manifest.dataVersion, previous: installed), city: city)
@@ -169,14 +177,34 @@ extension PackLibrary {
             publishResting(city)
             return hub.state(of: city)
         } catch {
-            if let staging { store.removeTree(staging) }
-            if Task.isCancelled || error is CancellationError {
+            let cancelled = Task.isCancelled || error is CancellationError
+            // A partial download is kept when the network failed it (the next try goes on from its bytes), and
+            // dropped when the app cancelled it or its bytes cannot be right (damaged, tampered, refused).
+            if let staging {
+                let keep = !cancelled && ((error as? PackFailure).map { Self.keepsPartial($0.reason) } ?? false)
+                if !keep { store.removeTree(staging) }
+            }
+            if cancelled {
                 publishResting(city)
                 return hub.state(of: city)
             }
             if let failure = error as? PackFailure { return fail(failure) }
             if let packError = error as? PackError { return fail(PackFailure(packError)) }
             return fail(PackFailure(.damaged, "\(error)"))
+        }
+    }
+
+    /// What an install or update of `entry` by `plan` fetches: the manifest and the pack or delta (the catalog is
+    /// fetched anyway). The one figure the states show, online and offline.
+    static func downloadBytes(entry: Catalog.Entry, plan: UpdateDownload) -> Int64 {
+        Int64(plan.bytes) + Int64(entry.manifestBytes ?? 0)
+    }
+
+    /// Failures after which a partial download's bytes are worth keeping: the network's, not the data's.
+    static func keepsPartial(_ reason: PackFailure.Reason) -> Bool {
+        switch reason {
+        case .offline, .timeout, .serverError: true
+        default: false
         }
     }
 
@@ -187,42 +215,76 @@ extension PackLibrary {
     /// Fetches and verifies a new version into `folder`: `manifest.json` and `pack.sqlite`, flushed. Off the actor.
     /// - Returns: The verified manifest.
     /// - Throws: ``PackFailure``, or `CancellationError`.
-    nonisolated func stage(_ city: String, entry: Catalog.Entry, plan: UpdateDownload, installed: Int?, into folder: URL)
-        async throws -> Manifest
-    {
-        // 1. The manifest, checked against the trust policy and the catalog entry that named it.
+    nonisolated func stage(
+        _ city: String, entry: Catalog.Entry, plan: UpdateDownload, installed: Int?, into folder: URL, partial: PackStore.Partial
+    ) async throws -> Manifest {
+        // 1. The manifest, checked against the trust policy and the catalog entry that named it (one kept by an
+        //    earlier try is used when it still passes both checks).
         step("manifest")
-        let total = Int64(plan.bytes)
-        hub.set(city, .downloading(bytes: 0, total: total))
+        let total = Self.downloadBytes(entry: entry, plan: plan)
         let manifestURL = folder.appendingPathComponent(PackStore.manifestName)
-        let manifestResponse = try await fetch(resolve(entry.manifest), to: manifestURL, headers: [:], resume: true) { _ in }
-        guard let manifestBytes = FileManager.default.contents(atPath: manifestURL.path) else {
-            throw PackFailure(.damaged, "the manifest could not be read back")
-        }
         let trust = PackTrust(publicKeys: configuration.trust?.publicKeys ?? [], installedDataVersion: installed, cityID: city)
-        let manifest: Manifest
-        do {
-            manifest = try PackVerifier.verifyManifest(manifestBytes, path: entry.manifest, trust: trust)
-            try PackVerifier.checkCatalogEntry(entry, manifest: manifest, manifestBytes: manifestBytes)
-        } catch {
-            var failure = PackFailure(error)
-            if let encoding = Self.contentEncoding(manifestResponse) { failure.message = Self.encodingHint(encoding) + ": " + failure.message }
-            throw failure
+        func verified(_ bytes: Data) throws(PackError) -> Manifest {
+            let manifest = try PackVerifier.verifyManifest(bytes, path: entry.manifest, trust: trust)
+            try PackVerifier.checkCatalogEntry(entry, manifest: manifest, manifestBytes: bytes)
+            return manifest
         }
+        let download = folder.appendingPathComponent(PackStore.downloadName(partial))
+        let manifest: Manifest
+        if let kept = FileManager.default.contents(atPath: manifestURL.path), let reused = try? verified(kept) {
+            manifest = reused
+        } else {
+            hub.set(city, .downloading(bytes: Self.size(of: download), total: total))
+            unlink(manifestURL.path)
+            let manifestResponse = try await fetch(resolve(entry.manifest), to: manifestURL, headers: [:], resume: false) { _ in }
+            guard let manifestBytes = FileManager.default.contents(atPath: manifestURL.path) else {
+                throw PackFailure(.damaged, "the manifest could not be read back")
+            }
+            do {
+                manifest = try verified(manifestBytes)
+            } catch {
+                var failure = PackFailure(error)
+                if let encoding = Self.contentEncoding(manifestResponse) { failure.message = Self.encodingHint(encoding) + ": " + failure.message }
+                throw failure
+            }
+            try? PackFiles.syncFile(manifestURL.path)
+        }
+        let manifestBytes = Int64(Self.size(of: manifestURL))
         guard manifest.minReaderVersion <= Int(PackSchema.formatVersion) else {
             throw PackFailure(.unsupported, "\(city) \(manifest.dataVersion) needs reader format \(manifest.minReaderVersion)")
         }
-        // 2. The delta or the pack, resumable.
+        // 2. The delta or the pack, resumable: bytes kept from an earlier try go on with `Range` + `If-Range` and
+        //    the validator recorded then; the validator of each new response is recorded at once (flushed), so a
+        //    killed app's next run can go on too.
         step("download")
-        let download = folder.appendingPathComponent(plan.delta == nil ? "pack.citypack.gz" : "update.delta")
         let hub = self.hub
-        let response = try await fetch(resolve(plan.path), to: download, headers: [:], resume: true) { bytes in
-            hub.set(city, .downloading(bytes: min(bytes, total), total: total))
+        let store = self.store
+        let record = PartialRecord(partial)
+        // Every byte kept already (a run killed after its download, while applying): checked, not fetched again.
+        if Self.size(of: download) == Int64(plan.bytes),
+            Self.damage(of: download, name: plan.path, bytes: plan.bytes, sha256: plan.sha256, response: TransportResponse(status: 200, headers: [:], bodyBytes: 0)) == nil
+        {
+            return try applyStaged(city, plan: plan, installed: installed, folder: folder, download: download, manifest: manifest, manifestURL: manifestURL)
+        }
+        let response = try await fetch(
+            resolve(plan.path), to: download, headers: [:], resume: true, validator: partial.validator,
+            onValidator: { validator in
+                if let updated = record.update(validator) { try? store.writePartial(updated, in: folder) }
+            }
+        ) { bytes in
+            hub.set(city, .downloading(bytes: min(manifestBytes + bytes, total), total: total))
         }
         if let damage = Self.damage(of: download, name: plan.path, bytes: plan.bytes, sha256: plan.sha256, response: response) {
             throw damage
         }
-        // 3. Apply: decompress or patch into the staging folder, then open it as the app will.
+        try? PackFiles.syncFile(download.path)
+        return try applyStaged(city, plan: plan, installed: installed, folder: folder, download: download, manifest: manifest, manifestURL: manifestURL)
+    }
+
+    /// 3. Apply: decompress or patch the verified download into the staging folder, then open it as the app will.
+    nonisolated func applyStaged(
+        _ city: String, plan: UpdateDownload, installed: Int?, folder: URL, download: URL, manifest: Manifest, manifestURL: URL
+    ) throws -> Manifest {
         step("apply")
         hub.set(city, .applying)
         let database = folder.appendingPathComponent(PackStore.databaseName)
@@ -234,7 +296,6 @@ extension PackLibrary {
                 try PackOpener.decompress(download.path, to: database.path, manifest: manifest, maxBytes: manifest.artifact.uncompressedBytes)
                 try PackFiles.syncFile(database.path)
             }
-            unlink(download.path)
             try PackFiles.syncFile(manifestURL.path)
             PackFiles.syncDirectory(folder.path)
             var options = PackReader.Options(manifest: manifest, detailCacheLimit: 0)
@@ -259,9 +320,12 @@ extension PackLibrary {
     /// - Returns: The final response (200, 206 or 304).
     /// - Throws: ``PackFailure`` (offline, timeout, server_error, not_enough_space) or `CancellationError`.
     nonisolated func fetch(
-        _ url: URL, to file: URL, headers: [String: String], resume: Bool, progress: @escaping @Sendable (Int64) -> Void
+        _ url: URL, to file: URL, headers: [String: String], resume: Bool, validator: String? = nil,
+        onValidator: (@Sendable (String) -> Void)? = nil, progress: @escaping @Sendable (Int64) -> Void
     ) async throws(PackFailure) -> TransportResponse {
         let seen = ResponseBox()
+        // The validator of bytes kept from an earlier run (its resume record): the first request goes on from them.
+        if let validator { seen.prime(validator) } else if resume { unlink(file.path) }
         var attempt = 0
         var unreachable = 0
         while true {
@@ -277,6 +341,7 @@ extension PackLibrary {
             do throws(TransportError) {
                 outcome = .success(try await configuration.transport.fetch(request, to: file) { snapshot in
                     seen.record(snapshot)
+                    if snapshot.bodyBytes == 0, let onValidator, let validator = ResponseBox.validator(of: snapshot) { onValidator(validator) }
                     progress((snapshot.status == 206 ? base : 0) + snapshot.bodyBytes)
                 })
             } catch {
@@ -403,12 +468,40 @@ final class ResponseBox: @unchecked Sendable {
         lock.unlock()
     }
 
+    /// Starts from a validator recorded by an earlier run (as if its 200 response had just been seen).
+    func prime(_ validator: String) {
+        let header = validator.hasPrefix("\"") ? "etag" : "last-modified"
+        record(TransportResponse(status: 200, headers: [header: validator], bodyBytes: 0))
+    }
+
     /// The strong ETag, else the Last-Modified date, of the last 200/206 response.
     var validator: String? {
         lock.lock()
         defer { lock.unlock() }
-        guard let last, last.status == 200 || last.status == 206 else { return nil }
-        if let etag = last.header("etag"), !etag.hasPrefix("W/") { return etag }
-        return last.header("last-modified")
+        return last.flatMap(Self.validator(of:))
+    }
+
+    /// The strong ETag, else the Last-Modified date, of a 200/206 response.
+    static func validator(of response: TransportResponse) -> String? {
+        guard response.status == 200 || response.status == 206 else { return nil }
+        if let etag = response.header("etag"), !etag.hasPrefix("W/") { return etag }
+        return response.header("last-modified")
+    }
+}
+
+/// The resume record of one download, updated when the server's validator changes. Thread-safe.
+final class PartialRecord: @unchecked Sendable {
+    private let lock = NSLock()
+    private var info: PackStore.Partial
+
+    init(_ info: PackStore.Partial) { self.info = info }
+
+    /// The record with `validator`, when it differs from the one recorded; nil otherwise.
+    func update(_ validator: String) -> PackStore.Partial? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard info.validator != validator else { return nil }
+        info.validator = validator
+        return info
     }
 }

@@ -190,33 +190,50 @@ public actor PackLibrary {
     public func cancel(_ city: String) {
         jobs[city]?.task.cancel()
         dequeue(city)
+        // A paused download (kept from an earlier run) is dropped too: cancel means "not this one".
+        if jobs[city] == nil, PackStore.isValidCity(city) {
+            store.dropPartials(city)
+            publishResting(city)
+        }
     }
 
     // MARK: - States
 
-    /// The state of every city when nothing runs: from the pointer files and the catalog.
+    /// The state of every city when nothing runs: from the pointer files, the partial downloads and the catalog.
     static func restingStates(catalog: Catalog?, store: PackStore, useDeltas: Bool) -> [String: PackState] {
         var out: [String: PackState] = [:]
         for entry in catalog?.packs ?? [] { out[entry.id] = .notDownloaded }
         for city in store.cities() {
-            if let pointer = store.pointer(city) {
-                out[city] = restingState(city, installed: pointer.current, catalog: catalog, useDeltas: useDeltas)
-            }
+            let state = restingState(city, store: store, catalog: catalog, useDeltas: useDeltas)
+            if state != .notDownloaded || out[city] != nil { out[city] = state }
         }
         return out
     }
 
-    static func restingState(_ city: String, installed: Int?, catalog: Catalog?, useDeltas: Bool) -> PackState {
+    /// A city's state when nothing runs: paused when a partial download of the version the catalog offers is
+    /// kept (bytes kept of what the whole download fetches), else installed (up to date or not), else not
+    /// downloaded.
+    static func restingState(_ city: String, store: PackStore, catalog: Catalog?, useDeltas: Bool) -> PackState {
+        let installed = store.pointer(city)?.current
+        if let catalog, let partial = store.partial(city), let entry = catalog.packs.first(where: { $0.id == city }),
+            entry.dataVersion == partial.info.version, installed.map({ $0 < entry.dataVersion }) ?? true,
+            let plan = catalog.download(city: city, installedVersion: useDeltas ? installed : nil),
+            plan.path == partial.info.path
+        {
+            let total = downloadBytes(entry: entry, plan: plan)
+            return .paused(version: entry.dataVersion, bytes: min(partial.keptBytes, total), total: total, installedVersion: installed)
+        }
         guard let installed else { return .notDownloaded }
-        if let catalog, let plan = catalog.download(city: city, installedVersion: installed) {
-            let bytes = useDeltas ? plan.bytes : plan.entry.bytes
-            return .onDiskOutOfDate(version: installed, update: plan.entry.dataVersion, updateBytes: bytes)
+        if let catalog, let newer = catalog.download(city: city, installedVersion: installed),
+            let plan = useDeltas ? newer : catalog.download(city: city, installedVersion: nil)
+        {
+            return .onDiskOutOfDate(version: installed, update: plan.entry.dataVersion, updateBytes: Int(downloadBytes(entry: plan.entry, plan: plan)))
         }
         return .onDisk(version: installed)
     }
 
     func publishResting(_ city: String) {
-        hub.set(city, Self.restingState(city, installed: store.pointer(city)?.current, catalog: catalog, useDeltas: configuration.useDeltas))
+        hub.set(city, Self.restingState(city, store: store, catalog: catalog, useDeltas: configuration.useDeltas))
     }
 
     /// Cities' states after a catalog change (running downloads keep theirs).

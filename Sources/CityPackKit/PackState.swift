@@ -19,9 +19,13 @@ public enum PackState: Sendable, Equatable {
     case onDiskOutOfDate(version: Int, update: Int, updateBytes: Int)
     /// The last operation failed for `reason`; `installedVersion` is still installed and opens (nil: none).
     case failed(reason: PackFailure, installedVersion: Int?)
+    /// A download of data version `version` stopped before it finished (the app was closed or killed, the
+    /// connection dropped): `bytes` of `total` are kept on disk and ``PackLibrary/download(_:)`` goes on from
+    /// there (`Range` + `If-Range`). `installedVersion` is still installed and opens (nil: none).
+    case paused(version: Int, bytes: Int64, total: Int64, installedVersion: Int?)
 
     /// The state's name shared with the JavaScript reader: `not_downloaded`, `queued`, `downloading`, `applying`,
-    /// `on_disk`, `on_disk_out_of_date` or `failed`.
+    /// `on_disk`, `on_disk_out_of_date`, `failed` or `paused`.
     public var kind: String {
         switch self {
         case .notDownloaded: "not_downloaded"
@@ -31,6 +35,7 @@ public enum PackState: Sendable, Equatable {
         case .onDisk: "on_disk"
         case .onDiskOutOfDate: "on_disk_out_of_date"
         case .failed: "failed"
+        case .paused: "paused"
         }
     }
 
@@ -39,6 +44,7 @@ public enum PackState: Sendable, Equatable {
         switch self {
         case .onDisk(let version), .onDiskOutOfDate(let version, _, _): version
         case .failed(_, let version): version
+        case .paused(_, _, _, let version): version
         default: nil
         }
     }

@@ -73,6 +73,12 @@ extension PackState {
         case .onDisk: return PackStateCopy(text: CopyLine("pack.state.on_disk"))
         case .onDiskOutOfDate(_, _, let updateBytes):
             return PackStateCopy(text: CopyLine("pack.state.update_available", ["size": size(Int64(updateBytes))]))
+        case .paused(_, let bytes, let total, let installedVersion):
+            let percent = total > 0 ? min(100, bytes * 100 / total) : 0
+            return PackStateCopy(
+                text: CopyLine("pack.state.paused", ["percent": String(percent), "size": size(total), "city": cityName]),
+                headline: installedVersion == nil ? nil : CopyLine("pack.state.updating"),
+                action: CopyLine("pack.state.resume"))
         case .failed(let failure, let installedVersion):
             let values = [
                 "status": failure.status.map(String.init) ?? "", "size": size(failure.bytesNeeded ?? 0), "city": cityName,

@@ -30,14 +30,17 @@ public struct InstalledPack: Sendable, Equatable {
 /// <root>/<city>/v<version>/pack.sqlite      the decompressed database
 /// <root>/<city>/v<version>/manifest.json    the manifest as downloaded (its signature intact)
 /// <root>/<city>/current.json                {"current":N} or {"current":N,"previous":M}: the pointer
-/// <root>/<city>/.staging-<id>/              a download being fetched and verified
+/// <root>/<city>/.partial-v<version>/       a download being fetched and verified: manifest.json, the pack
+///                                           or delta so far, resume.json (what it is and the server's validator)
 /// <root>/.catalog/                          the last accepted catalog and its HTTP validators
 /// ```
 ///
 /// A version folder is complete before it is renamed into place, and it becomes the installed one only when the
 /// pointer file (written under a temporary name, flushed, renamed, folder flushed) names it. The previous version
 /// stays until the new one has opened. Anything else — staging folders, temporary files, versions the pointer does
-/// not name — is debris of an interrupted run, removed by ``cleanUp()``. Not thread-safe: one ``PackLibrary``
+/// not name — is debris of an interrupted run, removed by ``cleanUp()``, but a partial download with its
+/// `resume.json`: the next run goes on from its bytes, and it is dropped only when the catalog no longer offers its
+/// version, on cancel or removal, or when its bytes fail verification. Not thread-safe: one ``PackLibrary``
 /// (one process) per root.
 struct PackStore: Sendable {
     struct Pointer: Codable, Equatable, Sendable {
@@ -93,6 +96,89 @@ struct PackStore: Sendable {
         do { try AtomicFile.write(data, to: url.path, mode: 0o600) } catch {
             throw PackError.io(path: url.path, message: error.message)
         }
+    }
+
+    // MARK: - Partial downloads
+
+    /// What a partial download is, so a later run can go on from it.
+    struct Partial: Codable, Equatable, Sendable {
+        /// The data version being downloaded.
+        var version: Int
+        /// The file fetched (the catalog's path of the pack or delta) and what it must be.
+        var path: String
+        var bytes: Int
+        var sha256: String
+        /// The installed version it applies to (a delta's base), nil for a full pack.
+        var base: Int?
+        /// The server's validator of the bytes kept (strong ETag, else Last-Modified), for `If-Range`.
+        var validator: String?
+    }
+
+    static let partialPrefix = ".partial-v"
+    static let resumeName = "resume.json"
+
+    func partialFolder(_ city: String, _ version: Int) -> URL {
+        cityFolder(city).appendingPathComponent("\(Self.partialPrefix)\(version)", isDirectory: true)
+    }
+
+    /// The partial download of `city` (the newest, when several), with the bytes of it kept on disk.
+    func partial(_ city: String) -> (folder: URL, info: Partial, keptBytes: Int64)? {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: cityFolder(city).path)) ?? [])
+            .filter { $0.hasPrefix(Self.partialPrefix) }
+        var best: (folder: URL, info: Partial, keptBytes: Int64)?
+        for name in names {
+            let folder = cityFolder(city).appendingPathComponent(name, isDirectory: true)
+            guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(Self.resumeName).path),
+                let info = try? JSONDecoder().decode(Partial.self, from: data)
+            else { continue }
+            if let current = best, current.info.version >= info.version { continue }
+            let kept = PackLibrary.size(of: folder.appendingPathComponent(Self.downloadName(info)))
+                + PackLibrary.size(of: folder.appendingPathComponent(Self.manifestName))
+            best = (folder, info, kept)
+        }
+        return best
+    }
+
+    /// The name of the downloaded file inside a partial folder.
+    static func downloadName(_ info: Partial) -> String { info.base == nil ? "pack.citypack.gz" : "update.delta" }
+
+    /// The folder for a download of `info`: the partial one of the same file when there is one (its bytes and
+    /// validator kept), else a fresh one; partial folders of other versions are removed.
+    func preparePartial(_ city: String, _ info: Partial) throws(PackError) -> (folder: URL, info: Partial) {
+        let folder = partialFolder(city, info.version)
+        var kept = info
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: cityFolder(city).path)) ?? [])
+        for name in names where name.hasPrefix(Self.partialPrefix) && name != folder.lastPathComponent {
+            removeTree(cityFolder(city).appendingPathComponent(name))
+        }
+        if let data = FileManager.default.contents(atPath: folder.appendingPathComponent(Self.resumeName).path),
+            let old = try? JSONDecoder().decode(Partial.self, from: data),
+            old.path == info.path, old.sha256 == info.sha256, old.base == info.base
+        {
+            kept.validator = old.validator
+        } else {
+            removeTree(folder)
+        }
+        do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
+            throw PackError.io(path: folder.path, message: "\(error)")
+        }
+        try writePartial(kept, in: folder)
+        return (folder, kept)
+    }
+
+    /// Records what a partial folder holds (atomically; flushed, so it survives the app being killed).
+    func writePartial(_ info: Partial, in folder: URL) throws(PackError) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let data: Data
+        do { data = try encoder.encode(info) } catch { throw PackError.io(path: folder.path, message: "\(error)") }
+        try Self.writeAtomically(data, to: folder.appendingPathComponent(Self.resumeName))
+    }
+
+    /// Removes every partial download of `city`.
+    func dropPartials(_ city: String) {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: cityFolder(city).path)) ?? [])
+        for name in names where name.hasPrefix(Self.partialPrefix) { removeTree(cityFolder(city).appendingPathComponent(name)) }
     }
 
     // MARK: - Staging and switching
@@ -192,6 +278,12 @@ struct PackStore: Sendable {
             let keep: Set<String> = Set([pointer?.current, pointer?.previous].compactMap { $0 }.map { "v\($0)" })
             for name in (try? fm.contentsOfDirectory(atPath: folder.path)) ?? [] {
                 if name == Self.pointerName || keep.contains(name) { continue }
+                // A partial download with its resume record is kept: the next download goes on from it.
+                if name.hasPrefix(Self.partialPrefix),
+                    fm.fileExists(atPath: folder.appendingPathComponent(name).appendingPathComponent(Self.resumeName).path)
+                {
+                    continue
+                }
                 let isVersion = name.hasPrefix("v") && Int(name.dropFirst()) != nil
                 if name.hasPrefix(".") || isVersion {
                     removeTree(folder.appendingPathComponent(name))
