@@ -66,6 +66,12 @@ extension PackLibrary {
         }
         memo = newMemo
         catalog = fresh
+        // A paused download of a version this catalog no longer offers will never be finished: its bytes go.
+        for city in store.cities() where jobs[city] == nil {
+            if let partial = store.partial(city), fresh.packs.first(where: { $0.id == city })?.dataVersion != partial.info.version {
+                store.dropPartials(city)
+            }
+        }
         publishAllResting()
         return fresh
     }

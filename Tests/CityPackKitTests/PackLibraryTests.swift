@@ -138,6 +138,21 @@ import Testing
         }
     }
 
+    /// A paused download of a version the catalog no longer offers is dropped when a catalog is accepted; one of
+    /// the version it offers stays.
+    @Test func aPausedDownloadTheCatalogNoLongerOffersIsDropped() async throws {
+        let (library, _, fixture) = try await Self.libraryWithV1()
+        let folder = library.configuration.storageRoot.appendingPathComponent("monaco")
+        for version in [2, 7] {
+            let partial = folder.appendingPathComponent(".partial-v\(version)")
+            try FileManager.default.createDirectory(at: partial, withIntermediateDirectories: true)
+            let record = #"{"base":1,"bytes":\#(fixture.delta.bytes),"path":"monaco/x.delta","sha256":"00","version":\#(version)}"#
+            try Data(record.utf8).write(to: partial.appendingPathComponent("resume.json"))
+        }
+        try await library.refreshCatalog()
+        #expect(Self.cityFolder(library) == ["current.json", "v1"], "the catalog offers 2, but with another file; 7 not at all")
+    }
+
     @Test func anOlderSignedCatalogIsRefused() async throws {
         let (library, transport, fixture) = try await Self.libraryWithV1()
         #expect(await library.update("monaco") == .onDisk(version: 2))

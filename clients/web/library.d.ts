@@ -169,6 +169,8 @@ export class PackLibrary extends EventTarget {
 
 export function formatBytes(bytes: number, locale?: string): string;
 export function fillCopy(text: string, params?: Record<string, string | number>): string;
+/** The screen copy the library ships for a locale (else its language, else English): the templates' `pack.*` and `download_error.*` keys, what `copy()` says before any city's tables are stored. */
+export function libraryCopy(locale?: string): Record<string, string>;
 export function describeState(state: PackState, t: CopyFunction, context?: { name?: string; locale?: string }): { text: string; headline: string | null; action: string | null };
 export function renderCityList(
   library: PackLibrary,

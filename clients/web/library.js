@@ -10,6 +10,7 @@
 //   await library.download('monaco');
 //   const pack = await library.open('monaco');      // works with the network off
 import { PackError, WEB_FORMAT, openPack, reencodingHint, sha256, verifySignature, webFiles } from './citypack.js';
+import { LIBRARY_COPY } from './library-copy.js';
 
 /** Catalog format this library reads (`formatVersion` of catalog.json). */
 export const CATALOG_FORMAT = 1;
@@ -1024,8 +1025,11 @@ export class PackLibrary extends EventTarget {
       const chosen = [locale, locale?.split(/[-_]/)[0], kept?.defaultLocale, 'en', ...Object.keys(kept?.tables ?? {})].find((l) => l && kept?.tables[l]);
       if (chosen) table = kept.tables[chosen];
     }
+    // The copy the library ships (templates' pack.* and download_error.* keys) for what no stored table has:
+    // the offline screen reads before the first download.
+    const shipped = libraryCopy(locale);
     return (key, params) => {
-      const value = table[key];
+      const value = table[key] ?? shipped[key];
       const text = typeof value === 'string' ? value : (value?.other ?? key);
       return fillCopy(text, params);
     };
@@ -1303,6 +1307,26 @@ export function formatBytes(bytes, locale) {
   }
   const digits = unit > 0 && value < 10 ? 1 : 0;
   return `${new Intl.NumberFormat(locale, { maximumFractionDigits: digits }).format(value)} ${units[unit]}`;
+}
+
+let libraryTables = null;
+
+/**
+ * The screen copy the library ships for `locale` (else its language, else English): keys pack.* and
+ * download_error.* of the templates (library-copy.js, generated from templates/copy; CityPackKit's
+ * PackStateCopy.defaults holds the same).
+ * @param {string} [locale]
+ */
+export function libraryCopy(locale) {
+  if (!libraryTables) {
+    libraryTables = {};
+    for (const line of LIBRARY_COPY.split('\n')) {
+      const [l, key, text] = line.split('\t');
+      if (text !== undefined) (libraryTables[l] ??= {})[key] = text;
+    }
+  }
+  const chosen = [locale, locale?.split(/[-_]/)[0], 'en'].find((l) => l && libraryTables[l]);
+  return libraryTables[chosen] ?? {};
 }
 
 /** Copy syntax: `{name}` placeholders filled from `params` (unknown ones stay as written). */

@@ -96,6 +96,8 @@ test('example app: install, every fault on update, resume, then offline after a 
     const beforePick = (await (await fetch(`${server.proxy}/__log`)).json()).filter((e) => e.path.startsWith('/packs/'));
     console.log(`REQUESTS web browser before a pick: ${beforePick.map((e) => `${e.method} ${e.path} ${e.status}`).join(', ')}; chips show "${await browser.evaluate(`document.getElementById('chips').textContent`)}"`);
     assert.deepEqual(beforePick.map((e) => e.path), ['/packs/catalog.json']);
+    // Its screen reads in words before any city is stored: the copy the library ships.
+    assert.equal(await browser.evaluate(`document.getElementById('chips').textContent`), "No cities downloaded yet. Add one when you're back online.");
 
     // The first download, with the page reloaded mid-way (one file stalled so the reload catches it in flight).
     await control('PUT', '/__faults', [{ path: '/web/rows-', fault: 'stall', at: 300, times: 1 }]);

@@ -2,11 +2,11 @@
 // (test-support/fake-fetch.mjs) with the fault server's faults. Fast; the real-server and browser run is
 // library-browser.test.mjs.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, test } from 'node:test';
 import { PackError, openPack, webFiles } from '../citypack.js';
-import { MemoryStore, PackLibrary, describeState, formatBytes } from '../library.js';
+import { MemoryStore, PackLibrary, describeState, formatBytes, libraryCopy } from '../library.js';
 import { fakeServer } from '../test-support/fake-fetch.mjs';
 import { monacoReleases, renamed } from '../test-support/releases.mjs';
 import { root } from '../test-support/support.mjs';
@@ -185,7 +185,7 @@ test('cancel keeps the installed version; remove deletes every stored file', { s
   assert.deepEqual(await library.installed(), []);
 });
 
-test('states read from the pack copy; keys stand in before any city is downloaded', { skip }, async () => {
+test('states read from the pack copy; the shipped copy stands in before any city is downloaded', { skip }, async () => {
   const { library } = await installV1();
   const t = await library.copy('en');
   assert.equal(describeState({ kind: 'failed', reason: 'offline', installedVersion: 1 }, t).text, "Download didn't finish. Check your connection and try again.");
@@ -194,7 +194,9 @@ test('states read from the pack copy; keys stand in before any city is downloade
   assert.equal(describeState({ kind: 'downloading', bytes: 500, total: 2000 }, t, { locale: 'en' }).text, 'Downloading… 25% of 2 KB');
   assert.equal(describeState({ kind: 'failed', reason: 'server_error', status: 500, installedVersion: null }, t).text, 'The server answered with an error (500).');
   const none = new PackLibrary({ catalogURL: 'https://x/catalog.json', storage: new MemoryStore(), fetch: () => Promise.reject(new TypeError('x')) });
-  assert.equal((await none.copy('en'))('pack.no_cities'), 'pack.no_cities');
+  assert.equal((await none.copy('en'))('pack.no_cities'), "No cities downloaded yet. Add one when you're back online.");
+  assert.equal((await none.copy('fr-CA'))('download_error.offline.action'), libraryCopy('fr')['download_error.offline.action']);
+  assert.equal((await none.copy('en'))('card.no_such_key'), 'card.no_such_key');
   assert.equal(formatBytes(1_234_567, 'en'), '1.2 MB');
 });
 
@@ -308,4 +310,21 @@ test('a newer catalog format is unsupported; a full storage is not_enough_space 
   assert.ok(state.bytes > 0);
   assert.equal(state.installedVersion, null);
   assert.deepEqual(library.state('monaco'), state);
+});
+
+test('the shipped screen copy is the templates\' pack.* and download_error.* strings, every template locale (scripts/embed-templates.py)', () => {
+  const folder = join(root, 'templates', 'copy');
+  const pattern = /^((?:pack|download_error)\.[a-z_.]+): "((?:[^"\\]|\\.)*)"\s*$/;
+  let checked = 0;
+  for (const name of readdirSync(folder).filter((n) => n.endsWith('.yaml'))) {
+    const locale = name.slice(0, -5);
+    const expected = {};
+    for (const line of readFileSync(join(folder, name), 'utf8').split('\n')) {
+      const m = pattern.exec(line);
+      if (m) expected[m[1]] = m[2].replace(/\\"/g, '"');
+    }
+    assert.deepEqual(libraryCopy(locale), expected, `${locale}: clients/web/library-copy.js is stale; run scripts/embed-templates.py`);
+    checked += Object.keys(expected).length;
+  }
+  assert.ok(checked > 80, `${checked}`);
 });
