@@ -25,6 +25,15 @@ import Testing
         [
             Case(name: "cut", rules: [["path": ".delta", "fault": "cut", "at": 200, "times": 1]], kind: "on_disk"),
             Case(name: "cut-full-pack", rules: [["path": ".citypack.gz", "fault": "cut", "at": 20000, "times": 1]], kind: "on_disk", full: true),
+            // Cut, then the file answers 200 under another validator (a re-upload, a CDN edge with another ETag):
+            // the transport must start the file again, not append the whole new body to the kept bytes.
+            Case(
+                name: "cut-then-changed-validator",
+                rules: [
+                    ["path": ".delta", "fault": "cut", "at": 200, "times": 1],
+                    ["path": ".delta", "fault": "replace", "file": fixture.served.appendingPathComponent(fixture.delta.path).path],
+                ],
+                kind: "on_disk"),
             Case(name: "truncate", rules: [["path": ".delta", "fault": "truncate", "at": 300]], kind: "failed", reason: .damaged),
             Case(name: "flip", rules: [["path": ".delta", "fault": "flip", "at": 300]], kind: "failed", reason: .damaged),
             Case(name: "stall", rules: [["path": ".delta", "fault": "stall", "at": 100]], kind: "failed", reason: .timeout),
@@ -124,6 +133,9 @@ import Testing
                 #expect(resumed.count == 2, "\(c.name): \(resumed)")
                 #expect(resumed.last?["range"] as? String == "bytes=\(c.full ? 20000 : 200)-", "\(c.name): \(resumed)")
                 #expect((resumed.last?["ifRange"] as? String)?.hasPrefix("\"") == true && resumed.last?["status"] as? Int == 206)
+            case "cut-then-changed-validator":
+                let tries = log.filter { ($0["path"] as? String ?? "").hasSuffix(".delta") }
+                #expect(tries.count == 2 && tries.last?["range"] as? String == "bytes=200-" && tries.last?["status"] as? Int == 200, "\(tries)")
             case "content-encoding", "content-encoding-full-pack":
                 #expect(reason?.message.contains("Content-Encoding: gzip") == true, "\(reason?.message ?? "")")
             case "404", "500":

@@ -85,7 +85,7 @@ actor OfflineScreen {
             "download_error.server_error.message": .text("The server answered with an error ({status}). {{ok}}"),
         ]
         let downloading = PackState.downloading(bytes: 250_000, total: 1_000_000).copy(cityName: "Monaco", installed: false)
-        #expect(downloading.text.text(in: table) == "Downloading… 25% of 1.0 MB")
+        #expect(downloading.text.text(in: table) == "Downloading… 25% of 1 MB")
         let failed = PackState.failed(reason: PackFailure(.serverError, "HTTP 500", status: 500), installedVersion: 1)
             .copy(cityName: "Monaco", installed: true)
         #expect(failed.text.text(in: table) == "The server answered with an error (500). {ok}")

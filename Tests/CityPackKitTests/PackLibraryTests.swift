@@ -153,6 +153,32 @@ import Testing
         #expect(Self.cityFolder(library) == ["current.json", "v1"], "the catalog offers 2, but with another file; 7 not at all")
     }
 
+    /// A new version that does not open where it was switched in (here: its database damaged right after the
+    /// switch) goes back to the installed one: the pointer names version 1 again, version 1 opens, version 2 is
+    /// gone, and the state is failed with version 1 installed.
+    @Test func aVersionThatFailsToOpenAfterTheSwitchGoesBack() async throws {
+        let (library, _, _) = try await Self.libraryWithV1 { configuration in
+            let root = configuration.storageRoot
+            configuration.testStep = { step in
+                guard step == "switched" else { return }
+                let database = root.appendingPathComponent("monaco/v2/pack.sqlite")
+                if let handle = FileHandle(forWritingAtPath: database.path) {
+                    handle.truncateFile(atOffset: 1000)
+                    try? handle.close()
+                }
+            }
+        }
+        try await library.refreshCatalog()
+        let state = await library.update("monaco")
+        guard case .failed(let failure, 1) = state else {
+            Issue.record("\(state)")
+            return
+        }
+        #expect(failure.reason == .damaged, "\(failure)")
+        #expect(Self.cityFolder(library) == ["current.json", "v1"])
+        #expect(await LibraryFixture.opens(library) == 1)
+    }
+
     @Test func anOlderSignedCatalogIsRefused() async throws {
         let (library, transport, fixture) = try await Self.libraryWithV1()
         #expect(await library.update("monaco") == .onDisk(version: 2))
