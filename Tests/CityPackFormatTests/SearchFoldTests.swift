@@ -16,6 +16,13 @@ import Testing
         #expect(SearchFold.apply(text) == text)
     }
 
+    /// Every letter in one text, each folded (not only the first of a word or of the text).
+    @Test func foldsEveryLetterOfAText() {
+        let text = SearchFold.table.map { "x\($0.0)" }.joined()
+        #expect(SearchFold.apply(text) == SearchFold.table.map { "x\($0.1)" }.joined())
+        #expect(SearchFold.apply("Straßenstraße") == "Strassenstrasse")
+    }
+
     @Test func everyEntryFoldsToLowercaseASCII() {
         for (letter, folded) in SearchFold.table {
             #expect(folded.allSatisfy { $0.isASCII && $0.isLowercase }, "\(letter) → \(folded)")

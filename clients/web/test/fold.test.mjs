@@ -140,3 +140,10 @@ test('every folded letter is found by both spellings (the pack of Tests/Fixtures
     }
   });
 });
+
+test('every letter of a text is folded, not only the first (the table Swift generates)', async () => {
+  const { SEARCH_FOLDS, searchFold } = await import('../citypack.js');
+  const letters = Object.entries(SEARCH_FOLDS);
+  assert.equal(searchFold(letters.map(([l]) => `x${l}`).join('')), letters.map(([, f]) => `x${f}`).join(''));
+  assert.equal(searchFold('Straßenstraße'), 'Strassenstrasse');
+});

@@ -134,4 +134,18 @@ test('journey ids are canonical: no one-character change of an id resolves as fo
     }
   }
   assert.equal(tried, first.id.length * 63);
+  // Another spelling of the same bytes (unused low bits of the last character set) is not an id: invalid.
+  const bytesOf = (id) => Buffer.from(id.replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('hex');
+  let spellings = 0;
+  for (const [from, time] of [['ST', '06:55'], ['A', '07:05'], ['ST1', '06:50'], ['B', '07:30']]) {
+    for (const j of pack.journeys(from, 'FAR', '2024-01-08', time).concat(pack.journeys(from, 'B', '2024-01-08', time))) {
+      for (const letter of alphabet) {
+        const other = j.id.slice(0, -1) + letter;
+        if (other === j.id || bytesOf(other) !== bytesOf(j.id)) continue;
+        assert.equal(pack.journey(other).status, 'invalid', `${other} spells ${j.id}'s bytes`);
+        spellings++;
+      }
+    }
+  }
+  assert.ok(spellings > 0, 'no journey id here has a second spelling to try');
 });
