@@ -2,6 +2,7 @@
 //   node clients/web/test-support/serve.mjs OUTPUT_DIR [PORT]
 // serves clients/web at /client/ and OUTPUT_DIR (a build's outputs folder) at /pack/, on 127.0.0.1 only.
 import { createServer } from 'node:http';
+import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,6 +34,16 @@ export function serve(outputDir, port = 0) {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const { url } = await serve(process.argv[2] ?? 'outputs', Number(process.argv[3] ?? 8000));
+  // As a command: one line and a non-zero exit for bad input (a missing folder, a bad port, a port in use).
+  const fail = (message, code) => {
+    console.error(`serve.mjs: error: ${message}`);
+    process.exit(code);
+  };
+  const dir = process.argv[2] ?? 'outputs';
+  const port = Number(process.argv[3] ?? 8000);
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) fail(`${dir}: no such folder (build a city first: citypack build inputs/<city>)`, 66);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`${process.argv[3]}: not a port number`, 64);
+  process.on('uncaughtException', (e) => fail(e.code === 'EADDRINUSE' ? `port ${port} is in use` : e.message, 1));
+  const { url } = await serve(dir, port);
   console.log(`${url}/client/demo.html?manifest=/pack/<city>/manifest.json`);
 }
