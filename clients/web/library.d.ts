@@ -93,7 +93,7 @@ export interface LibraryOptions {
   retries?: number;
   stallTimeoutMs?: number;
   backoffMs?: number;
-  /** Requests in flight while a city downloads (default 4). */
+  /** Requests in flight while a city downloads (default 6: what browsers open per host over HTTP/1.1). */
   concurrency?: number;
   /** Locales whose string tables are downloaded (default: navigator.language; a city without it: its first locale's). */
   locales?: string[] | string;

@@ -261,7 +261,7 @@ export class PackLibrary extends EventTarget {
    * @param {number} [options.retries=3] further attempts per file after a dropped or stalled connection or a 5xx
    * @param {number} [options.stallTimeoutMs=15000] milliseconds without a byte before a connection counts as stalled
    * @param {number} [options.backoffMs=500] first wait before a retry (doubled each time)
-   * @param {number} [options.concurrency=4] requests in flight while a city downloads
+   * @param {number} [options.concurrency=6] requests in flight while a city downloads (6: what browsers open per host over HTTP/1.1; HTTP/2 multiplexes them)
    * @param {string[]|string} [options.locales] the locales whose string tables are downloaded (others are fetched
    *   when `open` or `copy` asks for them); default: the device's locale (navigator.language), and a city without
    *   it gets its first locale's table
@@ -269,7 +269,7 @@ export class PackLibrary extends EventTarget {
    *   restart resumes it (0: keep only whole files)
    * @param {boolean} [options.persist=true] ask for persistent storage (navigator.storage.persist()) on a download
    */
-  constructor({ catalogURL, storage, fetch: fetchImpl, publicKey, requireSignature, retries = 3, stallTimeoutMs = 15000, backoffMs = 500, concurrency = 4, locales, checkpointBytes = 262144, persist = true } = {}) {
+  constructor({ catalogURL, storage, fetch: fetchImpl, publicKey, requireSignature, retries = 3, stallTimeoutMs = 15000, backoffMs = 500, concurrency = 6, locales, checkpointBytes = 262144, persist = true } = {}) {
     super();
     if (!catalogURL) throw new TypeError('PackLibrary needs a catalogURL');
     const base = typeof globalThis.location?.href === 'string' ? globalThis.location.href : 'file:///';

@@ -187,10 +187,10 @@ test('parallel fetches: N files with 100 ms per request take about ceil(N / conc
   assert.ok(runs[1].files < runs[0].files / 2.5, 'four in flight is much faster than one');
 });
 
-test('default concurrency is 4; the first failure stops the other requests and the version stays staged', { skip }, async () => {
+test('default concurrency is 6 (browsers open 6 connections per host over HTTP/1.1); the first failure stops the other requests and the version stays staged', { skip }, async () => {
   releases.publish(2);
   const s = setup(releases, { wrap: (f) => wrapFetch(f, { delayMs: 20 }) });
-  assert.equal(s.library.concurrency, 4);
+  assert.equal(s.library.concurrency, 6);
   s.server.faults.push({ path: '/web/rows-', fault: 'status', status: 404 });
   const state = await s.library.download('monaco');
   assert.equal(state.reason, 'server_error');
