@@ -6,9 +6,11 @@
 SITE is an output folder (or a site) holding two releases of CITY (the second listing a delta from --from, default
 the data version before the current one). Counted for both pack libraries:
 
-- Swift (native): catalog.json, the manifest the catalog names, then the pack (install) or the delta (update).
-- web: catalog.json, the manifest, every web part and chunk the version needs and the string table of one locale
-  (install); for the update, the manifest and the web files of the new version the old one did not have.
+- Swift (native): catalog.json, the manifest the catalog names, then the pack (install) or the delta (update); an
+  update fetches the catalog's manifest patch from the base version instead of the manifest when there is one.
+- web: catalog.json, the manifest, every web part and chunk the version needs (in one request when the manifest
+  names a bundle: the same bytes) and the string table of one locale (install); for the update, the manifest (or
+  its patch) and the web files of the new version the old one did not have.
 
 JSON is counted twice: as stored ("gzip off", the configuration HOSTING.md had before) and gzip'd at nginx's
 level 6 ("gzip on; gzip_types application/json", HOSTING.md now); .gz and .delta files are sent as they are. Prints
@@ -57,8 +59,10 @@ def main():
         label = "gzip on " if json_gzip else "gzip off"
         cat = size(site, "catalog.json", json_gzip)
         man = size(site, entry["manifest"], json_gzip)
+        patch = next((p for p in entry.get("manifestPatches") or [] if p["from"] == base), None)
+        man_update = size(site, patch["path"], json_gzip) if patch else man
         swift_install = cat + man + entry["bytes"]
-        swift_update = cat + man + (delta["bytes"] if delta else entry["bytes"])
+        swift_update = cat + man_update + (delta["bytes"] if delta else entry["bytes"])
         strings = manifest.get("web", {}).get("strings", {})
         table = strings.get(args.locale) or next(iter(strings.values()), None)
         all_tables = sum(size(site, rel(p), json_gzip) for p in strings.values())
@@ -71,11 +75,12 @@ def main():
             return 1
         new_files = sorted(set(files) - set(web_files(old)))
         data = sum(os.path.getsize(os.path.join(site, rel(p))) for p in new_files)
-        web_update = cat + man + data
+        web_update = cat + man_update + data
+        what = f"manifest patch {man_update}" if patch else f"manifest {man_update}"
         print(f"{args.city} {label} swift: install {swift_install} B (catalog {cat}, manifest {man}, pack {entry['bytes']}); "
-              f"update {swift_update} B (delta {delta['bytes'] if delta else 'none'}) = {100 * swift_update / swift_install:.1f} %")
+              f"update {swift_update} B ({what}, delta {delta['bytes'] if delta else 'none'}) = {100 * swift_update / swift_install:.1f} %")
         print(f"{args.city} {label} web:   install {web_install_one} B with one locale's strings ({web_install_all} B with all); "
-              f"update {web_update} B (catalog {cat}, manifest {man}, {len(new_files)} new files {data} B) = "
+              f"update {web_update} B (catalog {cat}, {what}, {len(new_files)} new files {data} B) = "
               f"{100 * web_update / web_install_one:.1f} % of one-locale install, {100 * web_update / web_install_all:.1f} % of all-locales install")
     return 0
 

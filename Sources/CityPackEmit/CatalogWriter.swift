@@ -46,12 +46,16 @@ package enum CatalogWriter {
     /// - Parameters:
     ///   - outputDirectory: The output root; hidden entries (`.staging-*`, `.lock`) are skipped.
     ///   - replacing: City id, manifest and its bytes, taking the place of that city's `manifest.json`.
-    package static func catalog(outputDirectory: String, replacing: (String, Manifest, Data)? = nil) -> Catalog {
+    ///   - stagedPatches: Manifest patch names of the replacing city not committed yet, with their staged paths.
+    package static func catalog(
+        outputDirectory: String, replacing: (String, Manifest, Data)? = nil, stagedPatches: [String: String] = [:]
+    ) -> Catalog {
         let fm = FileManager.default
         var entries: [Catalog.Entry] = []
         var uncompressed: [String: Int] = [:]
         var manifestSizes: [String: Int] = [:]
         var deltas: [String: [Manifest.Delta]] = [:]
+        var patches: [String: [Catalog.PatchFile]] = [:]
         var children = Set((try? fm.contentsOfDirectory(atPath: outputDirectory)) ?? []).filter { !$0.hasPrefix(".") }
         if let replacing { children.insert(replacing.0) }
         for child in children.sorted() {
@@ -71,6 +75,11 @@ package enum CatalogWriter {
                     manifestPath = versioned
                 }
             }
+            let found = PackEmitter.manifestPatchFiles(
+                manifest: manifest, manifestBytes: bytes,
+                cityDirectory: (outputDirectory as NSString).appendingPathComponent(child), folder: child,
+                staged: replacing?.0 == child ? stagedPatches : [:])
+            if !found.isEmpty { patches[manifest.city.id] = found }
             uncompressed[manifest.city.id] = manifest.artifact.uncompressedBytes
             manifestSizes[manifest.city.id] = bytes.count
             if let list = manifest.deltas, !list.isEmpty {
@@ -95,6 +104,7 @@ package enum CatalogWriter {
             entries[i].manifestBytes = manifestSizes[entries[i].id]
             entries[i].uncompressedBytes = uncompressed[entries[i].id]
             entries[i].deltas = deltas[entries[i].id]
+            entries[i].manifestPatches = patches[entries[i].id]
         }
         entries.sort { $0.id < $1.id }
         return Catalog(

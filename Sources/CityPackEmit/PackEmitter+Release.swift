@@ -12,7 +12,7 @@ extension PackEmitter {
     static func commitRelease(
         cityID: String, cityDirectory: String, outputDirectory: String, staging: String, dataVersion: Int,
         packName: String, stagedPack: String, deltas: [(delta: Manifest.Delta, staged: String)],
-        webParts: [Manifest.WebPart], copyFiles: [Manifest.ArtifactFile], manifestBytes: Data, stagedManifest: String,
+        extras: [(staged: String, path: String)] = [], webParts: [Manifest.WebPart], copyFiles: [Manifest.ArtifactFile], manifestBytes: Data, stagedManifest: String,
         stagedCatalog: String?, catalogPath: String, stepDelay: UInt32
     ) throws(EmitError) -> (packPath: String, manifestPath: String) {
         // 4. Commit. The pack and versioned manifest are new names nobody references yet; `manifest.json` and
@@ -32,6 +32,10 @@ extension PackEmitter {
             try commit(
                 (staging as NSString).appendingPathComponent(file.path), (cityDirectory as NSString).appendingPathComponent(file.path),
                 delay: stepDelay)
+        }
+        // The web bundle and the manifest patches: new names too (relative to the city folder).
+        for (staged, path) in extras {
+            try commit(staged, (cityDirectory as NSString).appendingPathComponent(path), delay: stepDelay)
         }
         let deltaCommits = deltas.map { ($0.staged, (cityDirectory as NSString).appendingPathComponent($0.delta.path)) }
         for (staged, final) in [(stagedPack, packPath)] + deltaCommits + [(stagedVersioned, versionedManifest)] {

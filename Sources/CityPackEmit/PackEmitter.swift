@@ -228,21 +228,30 @@ package enum PackEmitter {
             dataVersion: dataVersion, keepVersions: options.keepVersions, packBytes: compressed.bytes)
         lap.mark("emit: deltas")
 
+        let bundle = try stageWebBundle(parts: webParts, staging: staging)
         var manifest = makeManifest(
             input, dataVersion: dataVersion, createdAt: createdAt, updatedAt: updatedAt, packName: packName,
             compressed: compressed, uncompressed: uncompressed, content: content, copyFiles: copyFiles,
             deltas: stagedDeltas.map(\.delta), webParts: webParts)
+        manifest.web?.bundle = bundle?.file
         let manifestBytes = try encodeSigned(manifest, key: options.signingKey, previousBytes: current?.bytes)
         let stagedManifest = (staging as NSString).appendingPathComponent(PackSchema.manifestName)
         try OutputFiles.write(manifestBytes, to: stagedManifest)
         manifest = try decode(Manifest.self, manifestBytes, path: stagedManifest)
+        // Patches from the kept earlier manifests to this one: what an update fetches instead of the manifest.
+        let keptFroms = PackEmitter.versions(in: cityDir, cityID: city.id).map(\.0).filter { $0 >= dataVersion - options.keepVersions && $0 < dataVersion }
+        let stagedPatches = try stageManifestPatches(
+            cityID: city.id, cityDirectory: cityDir, staging: staging, dataVersion: dataVersion,
+            froms: Array(Set(keptFroms)), manifestBytes: manifestBytes)
+        lap.mark("emit: bundle and manifest patches")
 
         // 3. The catalog as it will be once the manifest is in place.
         let catalogPath = (outputDirectory as NSString).appendingPathComponent(PackSchema.catalogName)
         let stagedCatalog = (staging as NSString).appendingPathComponent(PackSchema.catalogName)
         if options.writeCatalog {
             let catalog = CatalogWriter.catalog(
-                outputDirectory: outputDirectory, replacing: (city.id, manifest, manifestBytes))
+                outputDirectory: outputDirectory, replacing: (city.id, manifest, manifestBytes),
+                stagedPatches: Dictionary(uniqueKeysWithValues: stagedPatches.map { ($0.name, $0.staged) }))
             let catalogBytes = try encodeSigned(
                 catalog, key: options.signingKey, previousBytes: FileManager.default.contents(atPath: catalogPath))
             try OutputFiles.write(catalogBytes, to: stagedCatalog)
@@ -252,6 +261,7 @@ package enum PackEmitter {
         let (packPath, manifestPath) = try commitRelease(
             cityID: city.id, cityDirectory: cityDir, outputDirectory: outputDirectory, staging: staging,
             dataVersion: dataVersion, packName: packName, stagedPack: stagedPack, deltas: stagedDeltas,
+            extras: (bundle.map { [($0.staged, $0.file.path)] } ?? []) + stagedPatches.map { ($0.staged, $0.name) },
             webParts: webParts, copyFiles: copyFiles, manifestBytes: manifestBytes, stagedManifest: stagedManifest,
             stagedCatalog: options.writeCatalog ? stagedCatalog : nil, catalogPath: catalogPath, stepDelay: stepDelay)
 
@@ -275,6 +285,7 @@ package enum PackEmitter {
         for name in manifests {
             guard let manifest = readManifest((cityDirectory as NSString).appendingPathComponent(name)) else { continue }
             for file in (manifest.web?.parts ?? []).flatMap(\.files) { referenced.insert(file.path) }
+            if let bundle = manifest.web?.bundle { referenced.insert(bundle.path) }
         }
         let folder = (cityDirectory as NSString).appendingPathComponent(WebFlavour.folder)
         for file in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
@@ -368,13 +379,14 @@ package enum PackEmitter {
         return nil
     }
 
-    /// `(dataVersion, file name)` of every versioned pack, manifest and delta of a city, by version; a delta
-    /// `<city>-<from>-<to>.delta` counts as version `to`, so it lives exactly as long as the manifest listing it.
+    /// `(dataVersion, file name)` of every versioned pack, manifest, delta and manifest patch of a city, by version;
+    /// a delta `<city>-<from>-<to>.delta` (and a patch) counts as version `to`, so it lives exactly as long as the
+    /// manifest it leads to.
     static func versions(in cityDirectory: String, cityID: String) -> [(Int, String)] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: cityDirectory)) ?? []
         var out: [(Int, String)] = []
         for name in names where name.hasPrefix(cityID + "-") {
-            if let delta = PackDelta.versions(fileName: name, city: cityID) {
+            if let delta = PackDelta.versions(fileName: name, city: cityID) ?? ManifestPatch.versions(fileName: name, city: cityID) {
                 out.append((delta.to, name))
                 continue
             }

@@ -7,7 +7,7 @@ import Foundation
 /// An output folder is a build folder: it holds the build cache (`.cache/`), reports that name the build
 /// machine's paths, build statistics, the lock, older versions' packs. A site holds the closure of what the
 /// catalog names: `catalog.json`; per city the manifest the catalog names (and `manifest.json` when it is the same
-/// bytes), the pack, the deltas to it, the web flavour's parts and chunks and the copy tables its manifest lists.
+/// bytes), the pack, the deltas and manifest patches to it, the web flavour's parts, chunks and bundle and the copy tables its manifest lists.
 /// Every file is checked against the size and SHA-256 its catalog or manifest gives before anything is written,
 /// so a damaged build folder is never published.
 ///
@@ -122,6 +122,9 @@ package enum SitePublisher {
             let manifestPath = try safe(entry.manifest, in: catalogPath)
             items.append(Item(path: manifestPath, sha256: entry.manifestSha256))
             items.append(Item(path: try safe(entry.path, in: catalogPath), bytes: entry.bytes, sha256: entry.sha256))
+            for patch in entry.manifestPatches ?? [] {
+                items.append(Item(path: try safe(patch.path, in: catalogPath), bytes: patch.bytes, sha256: patch.sha256))
+            }
             let manifestFile = (root as NSString).appendingPathComponent(manifestPath)
             guard let bytes = FileManager.default.contents(atPath: manifestFile),
                 let manifest = try? JSONDecoder().decode(Manifest.self, from: bytes)
@@ -139,6 +142,7 @@ package enum SitePublisher {
             for part in manifest.web?.parts ?? [] {
                 for file in part.files { try add(file.path, file.bytes, file.sha256) }
             }
+            if let bundle = manifest.web?.bundle { try add(bundle.path, bundle.bytes, bundle.sha256) }
             for path in (manifest.web?.strings ?? [:]).values { try add(path, nil, nil) }
             // `manifest.json` (what README and the web demo open) when it is the same release's manifest.
             let current = folder.isEmpty ? PackSchema.manifestName : (folder as NSString).appendingPathComponent(PackSchema.manifestName)

@@ -49,6 +49,9 @@ public struct Catalog: Sendable, Codable, Equatable {
         /// Deltas to this data version from kept earlier ones (paths relative to the catalog), by `from`: an app
         /// with version `from` installed may fetch `bytes` instead of the full pack. Nil when there are none.
         public var deltas: [Manifest.Delta]? = nil
+        /// Patches from kept earlier manifests to this version's (``ManifestPatch``), by `from`: an app with version
+        /// `from` installed fetches `bytes` instead of ``manifestBytes``. Nil when there are none.
+        public var manifestPatches: [PatchFile]? = nil
 
         public init(
             id: String, name: String, formatVersion: Int, minReaderVersion: Int?, dataVersion: Int, createdAt: String,
@@ -72,6 +75,24 @@ public struct Catalog: Sendable, Codable, Equatable {
             self.pois = pois
             self.locales = locales
             self.keyId = keyId
+        }
+    }
+
+    /// A manifest patch file (``ManifestPatch``) a catalog entry lists.
+    public struct PatchFile: Sendable, Codable, Equatable {
+        public var from: Int
+        public var to: Int
+        /// Relative to the catalog, e.g. `monaco/monaco-1-2.manifest-patch.json`.
+        public var path: String
+        public var bytes: Int
+        /// SHA-256 of the file's bytes (as stored; a server may compress it in transit), lowercase hex.
+        public var sha256: String
+        public init(from: Int, to: Int, path: String, bytes: Int, sha256: String) {
+            self.from = from
+            self.to = to
+            self.path = path
+            self.bytes = bytes
+            self.sha256 = sha256
         }
     }
 

@@ -183,10 +183,20 @@ public struct Manifest: Sendable, Codable, Equatable {
         /// Locale → path (relative to the manifest) of the strings of that locale: the web copy table
         /// `copy/web/<locale>.json` listed in ``Manifest/copy``.
         public var strings: [String: String]
-        public init(format: Int, parts: [WebPart], strings: [String: String]) {
+        /// Every part and chunk file in one (``bundleMembers``, concatenated): what a first download fetches in one
+        /// request, resumable with `Range` from the first member it lacks. Nil in manifests written before it existed.
+        public var bundle: ArtifactFile? = nil
+        public init(format: Int, parts: [WebPart], strings: [String: String], bundle: ArtifactFile? = nil) {
             self.format = format
             self.parts = parts
             self.strings = strings
+            self.bundle = bundle
+        }
+
+        /// The files of ``bundle`` in order: per part its head then its chunks, each path once.
+        public var bundleMembers: [WebFile] {
+            var seen = Set<String>()
+            return parts.flatMap(\.files).filter { seen.insert($0.path).inserted }
         }
     }
 

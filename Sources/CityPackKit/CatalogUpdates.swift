@@ -36,22 +36,29 @@ public struct UpdateDownload: Sendable, Equatable {
     public var bytes: Int
     /// SHA-256 of the file to download, lowercase hex.
     public var sha256: String
+    /// The patch that turns the installed version's manifest into the new one (fetched instead of the manifest),
+    /// or nil: fetch the manifest.
+    public var manifestPatch: Catalog.PatchFile? = nil
 }
 
 extension Catalog {
     /// The cheapest download that brings `city` from `installedVersion` to the catalog's version: the delta from
-    /// exactly that version when the catalog lists one smaller than the pack, else the full pack. Nil when the
+    /// exactly that version when the catalog lists one smaller than the pack, else the full pack; and the manifest
+    /// patch from that version when the catalog lists one (``UpdateDownload/manifestPatch``). Nil when the
     /// catalog has no readable newer version (as ``updates(installed:)``). With `installedVersion` nil (nothing
     /// installed) the full pack.
     public func download(city: String, installedVersion: Int?) -> UpdateDownload? {
         guard let entry = readable.first(where: { $0.id == city }) else { return nil }
         if let installedVersion, entry.dataVersion <= installedVersion { return nil }
+        let patch = installedVersion.flatMap { from in
+            (entry.manifestPatches ?? []).first { $0.from == from && $0.to == entry.dataVersion && $0.bytes < (entry.manifestBytes ?? Int.max) }
+        }
         if let installedVersion,
             let delta = (entry.deltas ?? []).first(where: { $0.from == installedVersion && $0.to == entry.dataVersion }),
             delta.bytes < entry.bytes
         {
-            return UpdateDownload(entry: entry, delta: delta, path: delta.path, bytes: delta.bytes, sha256: delta.sha256)
+            return UpdateDownload(entry: entry, delta: delta, path: delta.path, bytes: delta.bytes, sha256: delta.sha256, manifestPatch: patch)
         }
-        return UpdateDownload(entry: entry, delta: nil, path: entry.path, bytes: entry.bytes, sha256: entry.sha256)
+        return UpdateDownload(entry: entry, delta: nil, path: entry.path, bytes: entry.bytes, sha256: entry.sha256, manifestPatch: patch)
     }
 }

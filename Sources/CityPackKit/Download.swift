@@ -200,10 +200,10 @@ extension PackLibrary {
         }
     }
 
-    /// What an install or update of `entry` by `plan` fetches: the manifest and the pack or delta (the catalog is
-    /// fetched anyway). The one figure the states show, online and offline.
+    /// What an install or update of `entry` by `plan` fetches: the manifest (or its patch) and the pack or delta
+    /// (the catalog is fetched anyway). The one figure the states show, online and offline.
     static func downloadBytes(entry: Catalog.Entry, plan: UpdateDownload) -> Int64 {
-        Int64(plan.bytes) + Int64(entry.manifestBytes ?? 0)
+        Int64(plan.bytes) + Int64(plan.manifestPatch?.bytes ?? entry.manifestBytes ?? 0)
     }
 
     /// Failures after which a partial download's bytes are worth keeping: the network's, not the data's.
@@ -239,6 +239,12 @@ extension PackLibrary {
         let manifest: Manifest
         if let kept = FileManager.default.contents(atPath: manifestURL.path), let reused = try? verified(kept) {
             manifest = reused
+        } else if let installed, let patch = plan.manifestPatch,
+            let patched = try await patchedManifest(city, patch: patch, installed: installed, entry: entry, folder: folder),
+            let accepted = try? verified(patched)
+        {
+            try PackStore.writeAtomically(patched, to: manifestURL)
+            manifest = accepted
         } else {
             hub.set(city, .downloading(bytes: Self.size(of: download), total: total))
             unlink(manifestURL.path)
@@ -285,6 +291,29 @@ extension PackLibrary {
         }
         try? PackFiles.syncFile(download.path)
         return try applyStaged(city, plan: plan, installed: installed, folder: folder, download: download, manifest: manifest, manifestURL: manifestURL)
+    }
+
+    /// The new version's manifest from the installed one's and the catalog's patch (``ManifestPatch``), or nil when
+    /// that fails in any way but a cancellation or no network: the caller then fetches the manifest.
+    nonisolated func patchedManifest(_ city: String, patch: Catalog.PatchFile, installed: Int, entry: Catalog.Entry, folder: URL) async throws -> Data? {
+        guard let base = FileManager.default.contents(atPath: store.manifest(city, installed).path) else { return nil }
+        let file = folder.appendingPathComponent("manifest-patch.json")
+        defer { unlink(file.path) }
+        do {
+            _ = try await fetch(resolve(patch.path), to: file, headers: [:], resume: false) { _ in }
+        } catch {
+            // Cancelled, or no network (the manifest would not come either): as any fetch. Else the manifest.
+            if error.reason == .offline || Task.isCancelled { throw error }
+            return nil
+        }
+        guard let data = FileManager.default.contents(atPath: file.path), data.count == patch.bytes,
+            FileDigest.sha256(of: data) == patch.sha256,
+            let decoded = try? JSONDecoder().decode(ManifestPatch.self, from: data),
+            decoded.city == city, decoded.from == installed, decoded.to == entry.dataVersion,
+            let expected = entry.manifestSha256,
+            let bytes = try? decoded.apply(to: [UInt8](base), expected: expected, sha256: { FileDigest.sha256(of: $0) })
+        else { return nil }
+        return Data(bytes)
     }
 
     /// 3. Apply: decompress or patch the verified download into the staging folder, then open it as the app will.

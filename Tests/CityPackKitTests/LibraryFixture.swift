@@ -20,12 +20,13 @@ struct LibraryFixture: Sendable {
     let v2: Manifest
     /// The delta 1→2 as the catalog lists it.
     let delta: Manifest.Delta
-    /// What an update from version 1 fetches besides the catalog: version 2's manifest and the delta (the size
-    /// the library's states show).
-    var updateBytes: Int {
+    /// What an update from version 1 fetches besides the catalog: the manifest patch 1→2 (the catalog lists it) and
+    /// the delta (the size the library's states show).
+    var updateBytes: Int { delta.bytes + patchBytes }
+    /// Size of the manifest patch 1→2.
+    var patchBytes: Int {
         var info = stat()
-        let manifest = stat(served.appendingPathComponent("monaco/monaco-2.manifest.json").path, &info) == 0 ? Int(info.st_size) : 0
-        return delta.bytes + manifest
+        return stat(served.appendingPathComponent("monaco/monaco-1-2.manifest-patch.json").path, &info) == 0 ? Int(info.st_size) : 0
     }
 
     /// The POI renamed in version 2, and its names before and after.

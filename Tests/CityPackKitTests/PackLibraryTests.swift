@@ -49,7 +49,10 @@ import Testing
         let kinds = await observed.value
         #expect(kinds == ["on_disk", "on_disk_out_of_date", "queued", "downloading", "applying", "on_disk"], "\(kinds)")
         let paths = transport.log.map(\.path)
-        #expect(paths == ["/monaco/monaco-2.manifest.json", "/monaco/monaco-1-2.delta"], "\(paths)")
+        // The manifest patch 1→2 instead of the manifest: the update costs what changed.
+        #expect(paths == ["/monaco/monaco-1-2.manifest-patch.json", "/monaco/monaco-1-2.delta"], "\(paths)")
+        #expect(fixture.patchBytes > 0)
+        #expect(transport.log.reduce(Int64(0)) { $0 + $1.bytes } == Int64(fixture.updateBytes))
         #expect(Self.cityFolder(library) == ["current.json", "v2"])
         let installed = library.installed()
         #expect(installed.count == 1 && installed[0].city == "monaco" && installed[0].version == 2)
@@ -58,6 +61,41 @@ import Testing
         defer { reader.close() }
         #expect(try reader.search(LibraryFixture.renamed.to, limit: 3).contains { $0.name == LibraryFixture.renamed.to })
         print("native one-POI update: delta \(fixture.delta.bytes) bytes, full pack \(fixture.v2.artifact.bytes) bytes")
+    }
+
+    /// A patch that does not give the catalog's manifest (a flipped byte, a 404, another file) is not an error: the
+    /// library fetches the manifest instead and the update installs.
+    @Test(arguments: ["flip", "404", "replace"])
+    func aPatchThatFailsFallsBackToTheManifest(fault: String) async throws {
+        let (library, transport, fixture) = try await Self.libraryWithV1()
+        try await library.refreshCatalog()
+        switch fault {
+        case "flip": transport.add(".manifest-patch.json", .flip(at: 40))
+        case "404": transport.add(".manifest-patch.json", .status(404))
+        default: transport.add(".manifest-patch.json", .replace(fixture.served.appendingPathComponent("monaco/monaco-1.manifest.json")))
+        }
+        transport.clearLog()
+        let state = await library.update("monaco")
+        #expect(state == .onDisk(version: 2), "\(fault): \(state)")
+        let paths = transport.log.map(\.path)
+        #expect(paths == ["/monaco/monaco-1-2.manifest-patch.json", "/monaco/monaco-2.manifest.json", "/monaco/monaco-1-2.delta"], "\(fault): \(paths)")
+        #expect(await LibraryFixture.opens(library) == 2)
+    }
+
+    /// Offline while fetching the patch is offline (the manifest would not come either): one failure, no fallback.
+    @Test func offlineDuringThePatchIsOffline() async throws {
+        let (library, transport, _) = try await Self.libraryWithV1()
+        try await library.refreshCatalog()
+        transport.add(".manifest-patch.json", .offline)
+        transport.clearLog()
+        let state = await library.update("monaco")
+        guard case .failed(let failure, 1) = state else {
+            Issue.record("\(state)")
+            return
+        }
+        #expect(failure.reason == .offline)
+        #expect(!transport.log.contains { $0.path.hasSuffix("monaco-2.manifest.json") })
+        #expect(await LibraryFixture.opens(library) == 1)
     }
 
     @Test func aSecondRefreshIsConditionalAnd304KeepsTheCatalog() async throws {
