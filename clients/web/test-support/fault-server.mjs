@@ -1,11 +1,13 @@
 // A real static server with faults on demand, for the pack library tests (JS and Swift):
-//   node clients/web/test-support/fault-server.mjs --root DIR
+//   node clients/web/test-support/fault-server.mjs --root DIR [--delay-ms N]
 // starts Debian's nginx (config, pid and logs in a temporary prefix; 127.0.0.1; a free port; `etag on`; no gzip;
 // docs/HOSTING.md's CORS and caching policy, with .gz/.delta/.sqlite served as application/octet-stream)
 // serving DIR, and in front of it a fault-injecting HTTP proxy (node:http) on another free port. Prints one JSON
 // line to stdout, {"proxy":"http://127.0.0.1:P","nginx":"http://127.0.0.1:N"}, then runs until stdin closes or
 // SIGTERM/SIGINT arrives, stops nginx and exits 0. Exits 1 with a message on stderr when nginx is missing or does
-// not start.
+// not start. `--delay-ms N` (option `delayMs`; default 0) holds every proxied request N milliseconds before it goes
+// to nginx, a network's round trip (the control endpoints are not delayed); in-process, option `config(prefix,
+// root, port)` replaces the nginx.conf written (bench-install.mjs uses docs/HOSTING.md's block, hosting.mjs).
 //
 // Control endpoints (on the proxy):
 //   PUT /__faults          JSON array of rules; replaces the list       DELETE /__faults  clears it
@@ -138,14 +140,14 @@ http {
  * Starts nginx and the proxy. Resolves to { proxy, nginx, stop() } (URLs without a trailing slash); rejects when
  * nginx is missing or does not start. Used in-process by the JS tests and by the command line entry below.
  */
-export async function startFaultServer({ root }) {
+export async function startFaultServer({ root, delayMs = 0, config = nginxConfig }) {
   const nginxPath = findNginx();
   if (!nginxPath) throw new Error('nginx not found (install Debian\'s nginx-light; scripts/install-deps.sh --tests)');
   const docRoot = resolve(root);
   const prefix = mkdtempSync(join(tmpdir(), 'citypack-fault-'));
   mkdirSync(join(prefix, 'tmp'));
   const nginxPort = await freePort();
-  writeFileSync(join(prefix, 'nginx.conf'), nginxConfig(prefix, docRoot, nginxPort));
+  writeFileSync(join(prefix, 'nginx.conf'), config(prefix, docRoot, nginxPort));
 
   let nginx; // the running child, or undefined while stopped
   async function startNginx() {
@@ -221,6 +223,7 @@ export async function startFaultServer({ root }) {
   }
 
   async function proxied(req, res, path) {
+    if (delayMs > 0) await new Promise((ok) => setTimeout(ok, delayMs));
     const rule = matchRule(path);
     if (rule?.fault === 'status') {
       consume(rule);
@@ -334,8 +337,9 @@ export async function startFaultServer({ root }) {
  * Runs the command line server as a child process (the way the Swift tests do). Resolves to { proxy, nginx,
  * stop() }; stop() closes its stdin and waits for it to exit.
  */
-export async function spawnFaultServer({ root }) {
-  const child = spawn(process.execPath, [new URL(import.meta.url).pathname, '--root', root], { stdio: ['pipe', 'pipe', 'pipe'] });
+export async function spawnFaultServer({ root, delayMs = 0 }) {
+  const delay = delayMs > 0 ? ['--delay-ms', String(delayMs)] : [];
+  const child = spawn(process.execPath, [new URL(import.meta.url).pathname, '--root', root, ...delay], { stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d) => { stderr += d; });
   const line = await new Promise((ok, fail) => {
@@ -355,13 +359,15 @@ export async function spawnFaultServer({ root }) {
 if (process.argv[1] && resolve(process.argv[1]) === new URL(import.meta.url).pathname) {
   const i = process.argv.indexOf('--root');
   const root = i > 0 ? process.argv[i + 1] : undefined;
-  if (!root) {
-    process.stderr.write('usage: node fault-server.mjs --root DIR\n');
+  const d = process.argv.indexOf('--delay-ms');
+  const delayMs = d > 0 ? Number(process.argv[d + 1]) : 0;
+  if (!root || !(Number.isFinite(delayMs) && delayMs >= 0)) {
+    process.stderr.write('usage: node fault-server.mjs --root DIR [--delay-ms N]\n');
     process.exit(64);
   }
   let server;
   try {
-    server = await startFaultServer({ root });
+    server = await startFaultServer({ root, delayMs });
   } catch (e) {
     process.stderr.write(`fault-server: ${e.message}\n`);
     process.exit(1);
