@@ -221,7 +221,9 @@ public actor PackLibrary {
             plan.path == partial.info.path
         {
             let total = downloadBytes(entry: entry, plan: plan)
-            return .paused(version: entry.dataVersion, bytes: min(partial.keptBytes, total), total: total, installedVersion: installed)
+            // The kept manifest counts what it cost: the patch, or the manifest (as in `total`).
+            let manifest = partial.manifestKept ? Int64(plan.manifestPatch?.bytes ?? entry.manifestBytes ?? 0) : 0
+            return .paused(version: entry.dataVersion, bytes: min(partial.keptBytes + manifest, total), total: total, installedVersion: installed)
         }
         guard let installed else { return .notDownloaded }
         if let catalog, let newer = catalog.download(city: city, installedVersion: installed),

@@ -122,10 +122,12 @@ struct PackStore: Sendable {
     }
 
     /// The partial download of `city` (the newest, when several), with the bytes of it kept on disk.
-    func partial(_ city: String) -> (folder: URL, info: Partial, keptBytes: Int64)? {
+    /// The newest partial download of `city`: its folder, its record, the bytes of its download file kept, and
+    /// whether its manifest is kept (fetched whole or made from a patch: what it cost is the plan's to say).
+    func partial(_ city: String) -> (folder: URL, info: Partial, keptBytes: Int64, manifestKept: Bool)? {
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: cityFolder(city).path)) ?? [])
             .filter { $0.hasPrefix(Self.partialPrefix) }
-        var best: (folder: URL, info: Partial, keptBytes: Int64)?
+        var best: (folder: URL, info: Partial, keptBytes: Int64, manifestKept: Bool)?
         for name in names {
             let folder = cityFolder(city).appendingPathComponent(name, isDirectory: true)
             guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(Self.resumeName).path),
@@ -133,8 +135,7 @@ struct PackStore: Sendable {
             else { continue }
             if let current = best, current.info.version >= info.version { continue }
             let kept = PackLibrary.size(of: folder.appendingPathComponent(Self.downloadName(info)))
-                + PackLibrary.size(of: folder.appendingPathComponent(Self.manifestName))
-            best = (folder, info, kept)
+            best = (folder, info, kept, FileManager.default.fileExists(atPath: folder.appendingPathComponent(Self.manifestName).path))
         }
         return best
     }

@@ -89,8 +89,9 @@ import Testing
                 r.hiddenNames.append("release/" + name)
                 continue
             }
-            if let delta = PackDelta.versions(fileName: name, city: "release") {
-                // A delta lives with the manifest of its `to` version; newer than manifest.json: an orphan.
+            if let delta = PackDelta.versions(fileName: name, city: "release") ?? ManifestPatch.versions(fileName: name, city: "release") {
+                // A delta (or a manifest patch) lives with the manifest of its `to` version; newer than
+                // manifest.json: an orphan.
                 if delta.to > (current ?? 0) { r.orphans += 1; r.orphanNames.append("release/" + name) }
                 continue
             }
@@ -118,6 +119,20 @@ import Testing
                     let deltaPath = (root as NSString).appendingPathComponent(delta["path"] as? String ?? "?")
                     if sha256(deltaPath) != delta["sha256"] as? String {
                         r.problems.append("catalog: delta \(deltaPath) missing or differs")
+                    }
+                }
+                // Each manifest patch it lists is there and gives the manifest it names from the one it starts at.
+                for patch in entry["manifestPatches"] as? [[String: Any]] ?? [] {
+                    let patchPath = (root as NSString).appendingPathComponent(patch["path"] as? String ?? "?")
+                    let from = patch["from"] as? Int ?? -1
+                    let base = (PathText.parent(manifestPath) as NSString).appendingPathComponent("release-\(from).manifest.json")
+                    guard sha256(patchPath) == patch["sha256"] as? String, let data = fm.contents(atPath: patchPath),
+                        let decoded = try? JSONDecoder().decode(ManifestPatch.self, from: data), let baseBytes = fm.contents(atPath: base),
+                        let expected = entry["manifestSha256"] as? String,
+                        (try? decoded.apply(to: [UInt8](baseBytes), expected: expected, sha256: { FileDigest.sha256(of: $0) })) != nil
+                    else {
+                        r.problems.append("catalog: manifest patch \(patchPath) missing, differs or does not give \(manifestPath)")
+                        continue
                     }
                 }
                 if json(manifestPath)?["dataVersion"] as? Int != entry["dataVersion"] as? Int {

@@ -12,10 +12,20 @@ import Testing
 
     static func data(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
 
+    /// A city of 400 POIs (a manifest of a few dozen web chunks, like a real one), plus `extra`.
+    static func pois(_ extra: Int) -> [POI] {
+        var out = T.pois
+        for i in 0..<400 {
+            out.append(T.poi(Int64(1000 + i), 43.5 + Double(i % 20) * 0.01, 7.5 + Double(i / 20) * 0.01, i % 3 == 0 ? "cafe" : "restaurant", "Place \(i)"))
+        }
+        out.append(T.poi(Int64(10 + extra), 43.6, 7.6, "atm", "ATM \(extra)"))
+        return out
+    }
+
     @Test func eachKeptVersionGetsAPatchToTheNewManifest() throws {
         let dir = try PackEmitterTests().temporary()
         for i in 0..<3 {
-            let pois = T.pois + [T.poi(Int64(10 + i), 43.6, 7.6, "atm", "ATM \(i)")]
+            let pois = Self.pois(i)
             _ = try PackEmitter.emit(T.input(pois: pois, epoch: 1_700_000_000 + Int64(i)), outputDirectory: dir, options: .init(keepVersions: 2))
         }
         let city = dir + "/testville"
@@ -35,24 +45,25 @@ import Testing
             // Much smaller than the manifest it stands for.
             #expect(bytes.count * 2 < v3.count, "\(bytes.count) vs \(v3.count)")
         }
-        // A patch lives as long as the version it leads to: after two more builds 1→3 and 2→3 are gone.
+        // A patch lives as long as the version it leads to: after two more builds (versions 3 to 5 kept) 1→2 and
+        // 1→2's siblings are gone, 1→3 and 2→3 stay with version 3.
         for i in 3..<5 {
-            let pois = T.pois + [T.poi(Int64(10 + i), 43.6, 7.6, "atm", "ATM \(i)")]
+            let pois = Self.pois(i)
             _ = try PackEmitter.emit(T.input(pois: pois, epoch: 1_700_000_000 + Int64(i)), outputDirectory: dir, options: .init(keepVersions: 2))
         }
         let patches = try FileManager.default.contentsOfDirectory(atPath: city).filter { $0.hasSuffix(ManifestPatch.suffix) }.sorted()
-        #expect(patches == ["testville-2-4.manifest-patch.json", "testville-3-4.manifest-patch.json", "testville-3-5.manifest-patch.json", "testville-4-5.manifest-patch.json"])
+        #expect(patches == ["testville-1-3.manifest-patch.json", "testville-2-3.manifest-patch.json", "testville-2-4.manifest-patch.json", "testville-3-4.manifest-patch.json", "testville-3-5.manifest-patch.json", "testville-4-5.manifest-patch.json"])
     }
 
     @Test func aFirstReleaseHasNoPatchAndAnUnchangedRebuildKeepsTheSameOne() throws {
         let dir = try PackEmitterTests().temporary()
-        _ = try PackEmitter.emit(T.input(pois: T.pois), outputDirectory: dir)
+        _ = try PackEmitter.emit(T.input(pois: Self.pois(0)), outputDirectory: dir)
         var catalog = try JSONDecoder().decode(Catalog.self, from: Self.data(dir + "/catalog.json"))
         #expect(catalog.packs.first?.manifestPatches == nil)
-        _ = try PackEmitter.emit(T.input(pois: Array(T.pois.dropLast())), outputDirectory: dir)
+        _ = try PackEmitter.emit(T.input(pois: Self.pois(1)), outputDirectory: dir)
         catalog = try JSONDecoder().decode(Catalog.self, from: Self.data(dir + "/catalog.json"))
         let first = try #require(catalog.packs.first?.manifestPatches)
-        let again = try PackEmitter.emit(T.input(pois: Array(T.pois.dropLast()), epoch: 1_800_000_000), outputDirectory: dir)
+        let again = try PackEmitter.emit(T.input(pois: Self.pois(1), epoch: 1_800_000_000), outputDirectory: dir)
         #expect(!again.changed)
         catalog = try JSONDecoder().decode(Catalog.self, from: Self.data(dir + "/catalog.json"))
         #expect(catalog.packs.first?.manifestPatches == first)
