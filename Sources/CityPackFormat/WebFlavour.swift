@@ -29,9 +29,9 @@ public enum WebFlavour {
     /// holds at least ``rowChunkMinBytes`` (estimated bytes of its rows, ``rowChunkRowBytes``) and either the FNV-1a hash of
     /// the cell is divisible by ``rowChunkDivisor`` or it holds ``rowChunkMaxBytes``: boundaries depend on the
     /// rows nearby only, so a local edit changes one chunk (or two, when a row moves).
-    public static let rowChunkMinBytes = 500
+    public static let rowChunkMinBytes = 750
     /// See ``rowChunkMinBytes``.
-    public static let rowChunkMaxBytes = 1500
+    public static let rowChunkMaxBytes = 2000
     /// See ``rowChunkMinBytes``.
     public static let rowChunkDivisor: UInt32 = 8
     /// A row's estimated bytes: this, plus the UTF-8 bytes of its name, its search tokens, and its localized names'

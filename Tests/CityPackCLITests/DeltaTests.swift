@@ -258,9 +258,10 @@ import Testing
         let files = Set(try FileManager.default.contentsOfDirectory(atPath: fixture.cityDir.path).filter { $0.hasPrefix("release-") })
         #expect(files == [
             "release-3.citypack.gz", "release-3.manifest.json", "release-4.citypack.gz", "release-4.manifest.json",
-            "release-2-3.delta", "release-3-4.delta",
+            "release-2-3.delta", "release-3-4.delta", "release-2-3.manifest-patch.json", "release-3-4.manifest-patch.json",
         ])
         let catalog = try JSONDecoder().decode(Catalog.self, from: Data(contentsOf: fixture.catalog))
+        #expect(catalog.packs.first?.manifestPatches?.map(\.path) == ["release/release-3-4.manifest-patch.json"])
         #expect(catalog.packs.first?.deltas?.map(\.path) == ["release/release-3-4.delta"])
     }
 }

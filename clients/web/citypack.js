@@ -20,7 +20,7 @@ const COVER_CELLS = 4; // ProximityIndex.coverCells
 const PAD_DEGREES = 1e-07; // GeohashCover.padDegrees
 const GEOHASH_ALPHABET = '0123456789bcdefghjkmnpqrstuvwxyz'; // Geohash.alphabet
 /** How the writer cuts the places rows into chunks (WebFlavour.rowChunk*; docs/WEB.md), for tools and tests. */
-export const ROW_CHUNKING = { minBytes: 500, maxBytes: 1500, divisor: 8, rowBytes: 80 };
+export const ROW_CHUNKING = { minBytes: 750, maxBytes: 2000, divisor: 8, rowBytes: 80 };
 /** Letters users type without → what they type instead (SearchFold.table): folded in the index and in queries. */
 export const SEARCH_FOLDS = { ß: 'ss', ẞ: 'ss', æ: 'ae', Æ: 'ae', œ: 'oe', Œ: 'oe', ø: 'o', Ø: 'o', đ: 'd', Đ: 'd', ð: 'd', Ð: 'd', ł: 'l', Ł: 'l', þ: 'th', Þ: 'th', ı: 'i', ħ: 'h', Ħ: 'h', ŧ: 't', Ŧ: 't', ĳ: 'ij', Ĳ: 'ij', ﬁ: 'fi', ﬂ: 'fl' };
 // </generated>
