@@ -85,7 +85,7 @@ import Testing
         #expect(one.contains("example, applied to the example city and checked as of \(RuleExample.checkDate):\n"))
         #expect(RuleCatalogText.human([rule], withExamples: true, exampleCity: "base").contains("applied to base/ and"))
         #expect(one.contains("triggers: gtfs/stop_times.txt\n    | trip_id,arrival_time"))
-        #expect(one.contains("T1,08:01:00,08:01:00,S3,2,2.8"))
+        #expect(one.contains("T1,08:00:20,08:00:20,S3,2,2.8"))
         let all = RuleCatalogText.human(RuleCatalog.all, withExamples: false)
         #expect(!all.contains("triggers:"))
         #expect(RuleCatalog.all.allSatisfy { all.contains("\($0.code)  \($0.title)  [\($0.severity.rawValue)]") })

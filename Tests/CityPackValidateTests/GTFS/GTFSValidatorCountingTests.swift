@@ -108,6 +108,35 @@ import Testing
         #expect(distance(lat: 0, lon: 180, line: [(0, 179.999), (0, -179.999)]) < 0.5)
     }
 
+    /// `gtfs.fast_travel` on a feed timed to the second: every fast leg, timed as written (T1: 1.4 km in 20 s; T3:
+    /// 30 s and 15 s), and a feed timed to the minute given a minute more (T2: nothing). gtfs-guru 1.0.0 reports
+    /// the same three legs of `fast_travel_between_consecutive_stops` on these files.
+    @Test func fastTravelCountsEveryLegTimedAsGTFSValidator() throws {
+        let stopTimes = """
+            trip_id,arrival_time,departure_time,stop_id,stop_sequence
+            T1,08:00:00,08:00:00,S1,1
+            T1,08:00:20,08:00:20,S2,2
+            T1,08:01:00,08:01:00,S3,3
+            T2,25:00:00,25:00:00,S3,1
+            T2,25:00:00,25:00:00,S2,2
+            T2,25:01:00,25:01:00,S1,3
+            T3,09:00:00,09:00:00,S1,1
+            T3,09:00:30,09:00:30,S2,2
+            T3,09:00:45,09:00:45,S3,3
+
+            """
+        let trips = "route_id,service_id,trip_id\nR1,WK,T1\nR1,WK,T2\nR1,WK,T3\n"
+        let found = try GTFSFixture.run(["stop_times.txt": stopTimes, "trips.txt": trips, "shapes.txt": nil])
+            .with("gtfs.fast_travel")
+        #expect(found.map(\.location?.line) == [3, 9, 10], "\(found.map(\.message))")
+        #expect(found.map(\.entity) == ["trip_id=T1", "trip_id=T3", "trip_id=T3"])
+        // The time of a leg: as written to the second, a minute more to the minute, a minute when not positive.
+        #expect(FastTravelRule.legSeconds(departure: 0, arrival: 20) == 20)
+        #expect(FastTravelRule.legSeconds(departure: 60, arrival: 120) == 120)
+        #expect(FastTravelRule.legSeconds(departure: 60, arrival: 60) == 60)
+        #expect(FastTravelRule.legSeconds(departure: 60, arrival: 90) == 30)
+    }
+
     /// On ../shared feeds, equal to gtfs-guru 1.0.0's counts of the same notices (checked 2026-11-24).
     @Test(.needsSharedData) func sharedFeedsCountAsGTFSValidator() throws {
         let data = try #require(TestPaths.sharedData)
