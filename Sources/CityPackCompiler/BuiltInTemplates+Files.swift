@@ -2853,6 +2853,8 @@ route.stops:
   other: "{count} Stationen"
 route.length: "{distance} km zu Fuß"
 card.call: "{number} anrufen"
+transit.timetable_ended: "Der Fahrplan für {city} endete am {date}: Für spätere Tage werden keine Abfahrten angezeigt, bis ein Update einen neuen bringt."
+transit.timetable_not_started: "Der Fahrplan für {city} beginnt am {date}."
 
 """####),
         ("copy/en.yaml", ####"""
@@ -2947,6 +2949,9 @@ route.stops:
   other: "{count} stops"
 route.length: "{distance} km walk"
 card.call: "Call {number}"
+# Transit: a query for a date the timetable does not cover (the data ends, or has not started).
+transit.timetable_ended: "The {city} timetable ended on {date}: later dates show no departures until an update brings a new one."
+transit.timetable_not_started: "The {city} timetable starts on {date}."
 
 """####),
         ("copy/fr.yaml", ####"""
@@ -3037,6 +3042,8 @@ route.stops:
   other: "{count} étapes"
 route.length: "{distance} km à pied"
 card.call: "Appeler le {number}"
+transit.timetable_ended: "Les horaires de {city} se terminent le {date} : aucun départ n'est affiché après cette date tant qu'une mise à jour n'en apporte pas de nouveaux."
+transit.timetable_not_started: "Les horaires de {city} commencent le {date}."
 
 """####),
         ("copy/it.yaml", ####"""
@@ -3127,6 +3134,8 @@ route.stops:
   other: "{count} tappe"
 route.length: "{distance} km a piedi"
 card.call: "Chiama il {number}"
+transit.timetable_ended: "L'orario di {city} è terminato il {date}: per le date successive non compaiono partenze finché un aggiornamento non ne porta uno nuovo."
+transit.timetable_not_started: "L'orario di {city} inizia il {date}."
 
 """####),
     ]

@@ -90,6 +90,26 @@ extension PackEmitter {
         }
         manifest.web = .init(format: WebFlavour.formatVersion, parts: webParts, strings: webStrings)
         manifest.timezones = input.transit.isEmpty ? nil : input.transit.map { $0.agencies.first?.timezone ?? "" }
+        manifest.timetable = timetableRange(input.transit)
         return manifest
+    }
+
+    /// The first and last dates any service of `feeds` may run (calendar ranges, dates calendar_dates adds), as the
+    /// readers' `TransitReader.coverage()` computes them from the pack; nil without such dates.
+    static func timetableRange(_ feeds: [GTFSFeed]) -> Manifest.DateRange? {
+        var first = Int32.max, last = Int32.min
+        for feed in feeds {
+            for c in feed.calendars where c.startDate > 0 && c.startDate <= c.endDate {
+                first = min(first, c.startDate)
+                last = max(last, c.endDate)
+            }
+            for d in feed.calendarDates where d.exceptionType == 1 && d.date > 0 {
+                first = min(first, d.date)
+                last = max(last, d.date)
+            }
+        }
+        guard first <= last else { return nil }
+        func text(_ v: Int32) -> String { String(format: "%04d-%02d-%02d", Int(v) / 10000, Int(v) / 100 % 100, Int(v) % 100) }
+        return Manifest.DateRange(first: text(first), last: text(last))
     }
 }

@@ -243,6 +243,20 @@ public struct Manifest: Sendable, Codable, Equatable {
     /// Each GTFS feed's time zone (agency_timezone, an IANA name), in feed order: the zone of the pack's
     /// departure and journey times. Nil without transit and in manifests written before journeys.
     public var timezones: [String]? = nil
+    /// The dates the timetable covers (`{"first": "YYYY-MM-DD", "last": "YYYY-MM-DD"}`: the first and last dates
+    /// any service may run, calendar ranges and added dates of every feed); nil without transit. Lets an app say
+    /// "the timetable ended on …" before opening the pack.
+    public var timetable: DateRange? = nil
+
+    /// A range of dates, `YYYY-MM-DD`.
+    public struct DateRange: Sendable, Codable, Equatable {
+        public var first: String
+        public var last: String
+        public init(first: String, last: String) {
+            self.first = first
+            self.last = last
+        }
+    }
 
     public init(
         formatVersion: Int, dataVersion: Int, minReaderVersion: Int, createdAt: String, generator: String,

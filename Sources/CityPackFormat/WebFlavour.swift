@@ -29,11 +29,11 @@ public enum WebFlavour {
     /// holds at least ``rowChunkMinBytes`` (estimated bytes of its rows, ``rowChunkRowBytes``) and either the FNV-1a hash of
     /// the cell is divisible by ``rowChunkDivisor`` or it holds ``rowChunkMaxBytes``: boundaries depend on the
     /// rows nearby only, so a local edit changes one chunk (or two, when a row moves).
-    public static let rowChunkMinBytes = 750
+    public static let rowChunkMinBytes = 1000
     /// See ``rowChunkMinBytes``.
-    public static let rowChunkMaxBytes = 2000
+    public static let rowChunkMaxBytes = 2500
     /// See ``rowChunkMinBytes``.
-    public static let rowChunkDivisor: UInt32 = 8
+    public static let rowChunkDivisor: UInt32 = 4
     /// A row's estimated bytes: this, plus the UTF-8 bytes of its name, its search tokens, and its localized names'
     /// and tags' keys and values (ids, coordinates and codes weigh about as much as a short name once compressed).
     public static let rowChunkRowBytes = 80

@@ -114,3 +114,31 @@ public struct Departure: Sendable, Codable, Hashable {
 extension String {
     fileprivate func replacingDashes() -> String { String(filter { $0 != "-" }) }
 }
+
+/// The dates a pack's timetable covers (``TransitReader/coverage()``): a date outside them has no departures
+/// because the data ends (or starts) there.
+public struct TimetableCoverage: Sendable, Hashable, Codable {
+    /// Where a date lies against the covered dates.
+    public enum Position: String, Sendable, Codable {
+        /// Before the first date: the timetable has not started.
+        case before
+        case within
+        /// After the last date: the timetable has ended (the data is old).
+        case after
+    }
+
+    /// The first date any service may run.
+    public let first: ServiceDate
+    /// The last date any service may run.
+    public let last: ServiceDate
+
+    public init(first: ServiceDate, last: ServiceDate) {
+        self.first = first
+        self.last = last
+    }
+
+    /// Where `date` lies: before the first date, within, or after the last.
+    public func position(of date: ServiceDate) -> Position {
+        date < first ? .before : date > last ? .after : .within
+    }
+}

@@ -284,6 +284,23 @@ package final class Timetable: Sendable {
         timezones = b.timezones
     }
 
+    /// The first and last dates (yyyymmdd) any service may run: the calendar ranges and the dates calendar_dates
+    /// adds; nil without services. The range a query date is checked against ("the timetable has ended").
+    package var serviceRange: (first: Int, last: Int)? {
+        var first = Int.max, last = Int.min
+        for s in serviceStart.indices {
+            if let start = serviceStart[s], let end = serviceEnd[s], start <= end {
+                first = min(first, start)
+                last = max(last, end)
+            }
+            for (day, type) in serviceExceptions[s] where type == 1 {
+                first = min(first, day)
+                last = max(last, day)
+            }
+        }
+        return first <= last ? (first, last) : nil
+    }
+
     /// Whether a service runs on a date: calendar_dates decides when it names the date; else the calendar's
     /// date range and weekday mask.
     package func serviceRuns(_ service: Int32, on date: ServiceDate) -> Bool {

@@ -30,6 +30,18 @@ public final class TransitReader: @unchecked Sendable {
         (meta[PackSchema.MetaKey.transitTimezones] ?? "").split(separator: ",").map(String.init)
     }
 
+    /// The dates the timetable covers: from the first date any service may run to the last (calendar ranges and
+    /// added dates); nil for a pack without transit. A departure board or journey for a date outside it is empty
+    /// because the data does not reach that date, not because nothing runs: say so (``TimetableCoverage/position(of:)``).
+    /// - Throws: `PackError.closed`, `.sqlite`.
+    public func coverage() throws(PackError) -> TimetableCoverage? {
+        try withTimetable { table, _ throws(PackError) in
+            guard let range = table.serviceRange, let first = ServiceDate(String(range.first)), let last = ServiceDate(String(range.last))
+            else { return nil }
+            return TimetableCoverage(first: first, last: last)
+        }
+    }
+
     /// The timetable, loaded on first use (lock held by the caller's `withDatabase`).
     func timetable(_ db: PackConnection.Database) throws(PackError) -> Timetable {
         if let loaded { return loaded }

@@ -60,6 +60,7 @@ import Testing
         let counts = manifestJSON["counts"] as? [String: Any]
         #expect(counts?["stops"] as? Int == 3)
         #expect(counts?["lines"] as? Int == 1)
+        #expect(manifestJSON["timetable"] as? [String: String] == ["first": "2024-01-01", "last": "2030-12-31"])
 
         let query = try CLIRunner.run([
             "query", manifest.path, "--departures", "STA", "--at", "2024-03-26 07:30", "--limit", "3", "--format", "json",
@@ -74,11 +75,33 @@ import Testing
         #expect(rows.first?["colour"] as? String == "EE1C25")
         #expect(rows.first?["route_type"] as? Int == 1)
         #expect(rows.first?["headsign"] as? String == "Sesto")
+        #expect(json["timetable"] as? [String: String] == ["first": "2024-01-01", "last": "2030-12-31", "date": "2024-03-26", "position": "within"])
 
         let near = try CLIRunner.run(["query", manifest.path, "--near", "45.4642,9.1900", "--format", "json"])
         let results = (try CLIRunner.json(near.stdout)["results"] as? [[String: Any]]) ?? []
         #expect(Set(results.map { "\($0["kind"] as? String ?? "?") \($0["stop_id"] as? String ?? $0["osm"] as? String ?? "")" })
             == ["stop STA", "stop P1", "poi n1"])
+
+        // After the timetable's last date (and before its first): nothing listed, and the output says why.
+        for (at, position, note) in [
+            ("2031-02-03 08:00", "after", "note: the timetable ends on 2030-12-31 and 2031-02-03 is after it: the pack has no trips that day (the data is old"),
+            ("2023-12-30 08:00", "before", "note: the timetable starts on 2024-01-01 and 2023-12-30 is before it: the pack has no trips that day"),
+        ] {
+            let out = try CLIRunner.run(["query", manifest.path, "--departures", "STA", "--at", at, "--format", "json"])
+            #expect(out.status == 0)
+            let doc = try CLIRunner.json(out.stdout)
+            #expect((doc["departures"] as? [Any])?.isEmpty == true)
+            #expect((doc["timetable"] as? [String: String])?["position"] == position)
+            let human = try CLIRunner.run(["query", manifest.path, "--departures", "STA", "--at", at])
+            #expect(human.stdout.contains("no departures\n" + note), "\(human.stdout)")
+            let journey = try CLIRunner.run(["query", manifest.path, "--journey", "STA", "--to", "B", "--at", at])
+            // Walking is all there is.
+            #expect(journey.status == 0 && journey.stdout.contains("walk 418 m"), "\(journey.stdout)")
+            #expect(journey.stdout.contains(note), "\(journey.stdout)")
+        }
+        // Within it, no note.
+        let within = try CLIRunner.run(["query", manifest.path, "--departures", "STA", "--at", "2024-03-26 07:30"])
+        #expect(!within.stdout.contains("note:"))
 
         let unknown = try CLIRunner.run(["query", manifest.path, "--departures", "NOPE", "--at", "2024-03-26 07:30"])
         #expect(unknown.status == 1)

@@ -155,6 +155,14 @@ export interface Route {
   waypoints: Waypoint[];
 }
 export interface Stop { [member: string]: unknown }
+/** `citypack query --departures/--journey`'s "timetable": a date outside has no trips because the data ends. */
+export interface TimetableCoverage {
+  first: string;
+  last: string;
+  date: string;
+  position: 'before' | 'within' | 'after';
+}
+
 export interface Departure {
   line: string;
   headsign?: string;
@@ -189,6 +197,8 @@ export class CityPack {
   string(key: string, locale?: string): string | Record<string, string> | null;
   stop(stopId: string): Stop | null;
   departures(stopId: string, date: string, time: string | number, limit?: number): Departure[];
+  /** The dates the timetable covers and where `date` (YYYY-MM-DD) lies; null without services. */
+  timetable(date: string): TimetableCoverage | null;
   /** Journeys (RAPTOR) from and to a GTFS stop_id or `lat,lon`, at a local date and time (docs/JOURNEYS.md). */
   journeys(from: string, to: string, date: string, time: string | number, options?: JourneyOptions): Journey[];
   /** Resolves a journey id offline. */

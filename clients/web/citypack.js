@@ -20,7 +20,7 @@ const COVER_CELLS = 4; // ProximityIndex.coverCells
 const PAD_DEGREES = 1e-07; // GeohashCover.padDegrees
 const GEOHASH_ALPHABET = '0123456789bcdefghjkmnpqrstuvwxyz'; // Geohash.alphabet
 /** How the writer cuts the places rows into chunks (WebFlavour.rowChunk*; docs/WEB.md), for tools and tests. */
-export const ROW_CHUNKING = { minBytes: 750, maxBytes: 2000, divisor: 8, rowBytes: 80 };
+export const ROW_CHUNKING = { minBytes: 1000, maxBytes: 2500, divisor: 4, rowBytes: 80 };
 /** Letters users type without → what they type instead (SearchFold.table): folded in the index and in queries. */
 export const SEARCH_FOLDS = { ß: 'ss', ẞ: 'ss', æ: 'ae', Æ: 'ae', œ: 'oe', Œ: 'oe', ø: 'o', Ø: 'o', đ: 'd', Đ: 'd', ð: 'd', Ð: 'd', ł: 'l', Ł: 'l', þ: 'th', Þ: 'th', ı: 'i', ħ: 'h', Ħ: 'h', ŧ: 't', Ŧ: 't', ĳ: 'ij', Ĳ: 'ij', ﬁ: 'fi', ﬂ: 'fl' };
 // </generated>
@@ -1133,6 +1133,24 @@ export class CityPack {
   }
 
   /**
+   * The dates the timetable covers and where `date` lies, as `citypack query --departures` and `--journey` report
+   * them (`"timetable"`; TransitReader.coverage()): from the first date any service may run to the last (calendar
+   * ranges and added dates). A date outside has no trips because the data does not reach it: say so.
+   * @param {string} date `YYYY-MM-DD`
+   * @returns {{first: string, last: string, date: string, position: 'before'|'within'|'after'}|null} null without
+   *   services
+   */
+  timetable(date) {
+    const t = this._part('transit');
+    if (t.coverage === undefined) t.coverage = serviceRange(t.json);
+    if (!t.coverage) return null;
+    const day = Number(String(date).replaceAll('-', ''));
+    const text = (v) => `${String(Math.floor(v / 10000)).padStart(4, '0')}-${String(Math.floor(v / 100) % 100).padStart(2, '0')}-${String(v % 100).padStart(2, '0')}`;
+    const { first, last } = t.coverage;
+    return { first: text(first), last: text(last), date: text(day), position: day < first ? 'before' : day > last ? 'after' : 'within' };
+  }
+
+  /**
    * Journeys between two places, as `citypack query --journey --format json` lists them (TransitReader.journeys):
    * RAPTOR over the transit part; times are ISO 8601 local date-times with the feed's UTC offset.
    * @param {string} from GTFS stop_id or `lat,lon`
@@ -1611,6 +1629,26 @@ function tripInfo(t, id, cache) {
   }
   cache.set(id, info);
   return info;
+}
+
+/** The first and last yyyymmdd any service may run (calendar ranges, added dates), or null. */
+function serviceRange(json) {
+  let first = Infinity;
+  let last = -Infinity;
+  const sv = json.services;
+  sv.start.forEach((start, i) => {
+    if (start != null && sv.end[i] != null && start <= sv.end[i]) {
+      first = Math.min(first, start);
+      last = Math.max(last, sv.end[i]);
+    }
+  });
+  json.serviceDates.date.forEach((date, i) => {
+    if (json.serviceDates.type[i] === 1) {
+      first = Math.min(first, date);
+      last = Math.max(last, date);
+    }
+  });
+  return first <= last ? { first, last } : null;
 }
 
 function serviceRuns(t, service, date, weekday, cache) {

@@ -61,13 +61,16 @@ enum JourneyOutput {
         }
     }
 
-    static func write(_ journeys: [Journey], timezone: String, format: DataFormat) {
+    static func write(_ journeys: [Journey], timezone: String, coverage: TimetableOutput?, format: DataFormat) {
         switch format {
         case .json:
-            struct Output: Encodable { var journeys: [Row] }
-            Terminal.out(DiagnosticRenderer.encode(Output(journeys: rows(journeys, timezone: timezone))))
+            struct Output: Encodable {
+                var journeys: [Row]
+                var timetable: TimetableOutput?
+            }
+            Terminal.out(DiagnosticRenderer.encode(Output(journeys: rows(journeys, timezone: timezone), timetable: coverage)))
         case .human:
-            Terminal.out(human(journeys))
+            Terminal.out(human(journeys) + (coverage?.note ?? ""))
         }
     }
 
@@ -102,5 +105,33 @@ enum JourneyOutput {
             }
         }
         return text
+    }
+}
+
+/// The dates a pack's timetable covers, as `query --journey` and `--departures` report them: `{"first", "last",
+/// "date", "position"}` (`before`, `within`, `after`), and in human output a note when the date is outside (what
+/// is listed then is walking only, or a board's departures of the next day when that day is covered).
+struct TimetableOutput: Encodable {
+    var first: String
+    var last: String
+    /// The query's date.
+    var date: String
+    var position: String
+
+    init?(_ coverage: TimetableCoverage?, date: ServiceDate) {
+        guard let coverage else { return nil }
+        first = coverage.first.description
+        last = coverage.last.description
+        self.date = date.description
+        position = coverage.position(of: date).rawValue
+    }
+
+    /// A line saying the timetable does not reach the date ("" when it does).
+    var note: String {
+        switch position {
+        case "after": "note: the timetable ends on \(last) and \(date) is after it: the pack has no trips that day (the data is old; rebuild with a current feed)\n"
+        case "before": "note: the timetable starts on \(first) and \(date) is before it: the pack has no trips that day\n"
+        default: ""
+        }
     }
 }

@@ -36,6 +36,7 @@ struct Query: ParsableCommand {
             only), --min-change 60 seconds, walking 1.25 m/s. --window MIN lists every Pareto journey leaving in \
             [at, at + MIN]; --arrive-by finds the latest departures arriving by --at (searching --window, default \
             120, minutes back); --wheelchair avoids trips and stops the feed marks not accessible.
+            Both transit outputs add "timetable": {"first", "last", "date", "position"}: the dates the timetable             covers, the query's date and where it lies ("before", "within", "after"); a date outside has nothing             listed because the data does not reach it (human output says so in a note; the exit code stays 0).
             Exit codes: 0 ok, 64 usage, 66 pack not found, 1 the pack is invalid (bad hash, unknown format version) \
             or has no such stop.
             """)
@@ -177,7 +178,9 @@ struct Query: ParsableCommand {
             let list = try reader.transit.journeys(
                 from: from, to: destination, date: date, seconds: seconds, arriveBy: arriveBy, window: window,
                 options: options)
-            JourneyOutput.write(list, timezone: reader.transit.timezones.first ?? "", format: format)
+            JourneyOutput.write(
+                list, timezone: reader.transit.timezones.first ?? "", coverage: TimetableOutput(try reader.transit.coverage(), date: date),
+                format: format)
             return
         }
         if let departures, let at, let (date, seconds) = Self.parseDateTime(at) {
@@ -185,7 +188,7 @@ struct Query: ParsableCommand {
                 throw CLIError.dataErrors("the pack has no stop with stop_id '\(departures)'")
             }
             let list = try reader.transit.departures(stop: departures, date: date, seconds: seconds, limit: limit ?? 50)
-            DepartureOutput.write(stop: stop, departures: list, format: format)
+            DepartureOutput.write(stop: stop, departures: list, coverage: TimetableOutput(try reader.transit.coverage(), date: date), format: format)
             return
         }
         let results: [PlaceResult]
@@ -291,12 +294,13 @@ enum DepartureOutput {
         var stop_id: String
     }
 
-    static func write(stop: PlaceResult, departures: [Departure], format: DataFormat) {
+    static func write(stop: PlaceResult, departures: [Departure], coverage: TimetableOutput?, format: DataFormat) {
         switch format {
         case .json:
             struct Output: Encodable {
                 var stop: PlaceOutput.Row
                 var departures: [Row]
+                var timetable: TimetableOutput?
             }
             let rows = departures.map {
                 Row(
@@ -304,14 +308,14 @@ enum DepartureOutput {
                     seconds: $0.seconds, trip: $0.tripID, route_type: $0.routeType, colour: $0.colour,
                     stop_id: $0.stopID)
             }
-            Terminal.out(DiagnosticRenderer.encode(Output(stop: PlaceOutput.rows([stop])[0], departures: rows)))
+            Terminal.out(DiagnosticRenderer.encode(Output(stop: PlaceOutput.rows([stop])[0], departures: rows, timetable: coverage)))
         case .human:
             var text = "\(stop.name ?? "(no name)")  [stop \(stop.stopID ?? "")]\n"
             for d in departures {
                 text += "\(d.displayTime)  \(d.lineName.padding(toLength: 8, withPad: " ", startingAt: 0)) \(d.headsign ?? "")\n"
             }
             if departures.isEmpty { text += "no departures\n" }
-            Terminal.out(text)
+            Terminal.out(text + (coverage?.note ?? ""))
         }
     }
 }

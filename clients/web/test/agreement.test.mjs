@@ -184,7 +184,7 @@ test('departures agree with Swift on Milan (stops at 30 times of day, incl. afte
   );
   const pairs = cases.map((c, i) => ({
     label: `departures ${c.stop} ${c.date} ${c.time} limit ${c.limit}`,
-    js: { stop: pack.stop(c.stop), departures: pack.departures(c.stop, c.date, c.time, c.limit) },
+    js: { stop: pack.stop(c.stop), departures: pack.departures(c.stop, c.date, c.time, c.limit), timetable: pack.timetable(c.date) },
     swift: swift[i],
   }));
   const nonEmpty = pairs.filter((x) => x.swift.departures.length > 0).length;
@@ -206,7 +206,7 @@ async function boardAgreement(t, city, pickStops, dates, times) {
   );
   const pairs = cases.map((c, i) => ({
     label: `departures ${city} ${c.stop} ${c.date} ${c.time} limit ${c.limit}`,
-    js: { stop: pack.stop(c.stop), departures: pack.departures(c.stop, c.date, c.time, c.limit) },
+    js: { stop: pack.stop(c.stop), departures: pack.departures(c.stop, c.date, c.time, c.limit), timetable: pack.timetable(c.date) },
     swift: swift[i],
   }));
   const nonEmpty = pairs.filter((x) => x.swift.departures.length > 0).length;
@@ -258,7 +258,8 @@ function webSizes(t, cities) {
     const total = m.web.parts.reduce((a, x) => a + partBytes(x), 0);
     console.log(`SIZES ${city}: pack.gz ${m.artifact.bytes}; web ${parts}; web total ${total}`);
     t.diagnostic(`${city}: pack.gz ${m.artifact.bytes} bytes; web parts: ${parts}`);
-    assert.ok(total < m.artifact.bytes, `${city}: the web flavour is smaller than the pack`);
+    // At most 5 % over the pack: small row chunks (cheap updates) cost some gzip overhead per file (docs/WEB.md).
+    assert.ok(total <= 1.05 * m.artifact.bytes, `${city}: the web flavour is at most 1.05× the pack (${total} against ${m.artifact.bytes})`);
   }
 }
 

@@ -73,6 +73,7 @@ async function journeyAgreement(t, city, count, seed) {
     const js = pack.journeys(c.from, c.to, c.date, c.time, c.options);
     try {
       assert.deepStrictEqual(js, swift[i].journeys);
+      assert.deepStrictEqual(pack.timetable(c.date), swift[i].timetable);
     } catch {
       diffs.push(`${c.from} → ${c.to} ${c.date} ${c.time} ${c.flags.join(' ')}\n  js:    ${JSON.stringify(js).slice(0, 500)}\n  swift: ${JSON.stringify(swift[i].journeys).slice(0, 500)}`);
     }

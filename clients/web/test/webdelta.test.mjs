@@ -166,14 +166,17 @@ async function compareWithFormatOne(t, city) {
   const line = `WEBSIZE ${city}: ${now} bytes in ${webFiles(m).length - Object.keys(m.web.strings ?? {}).length} files; format 1 layout ${before} (places ${old.places}, search ${old.search}) → ${ratio.toFixed(3)}×`;
   console.log(line);
   t.diagnostic(line);
-  assert.ok(ratio <= 1.05, line);
+  // Row chunks of 1 000 to 2 500 estimated bytes (docs/WEB.md) make a one-POI update cheap (under 5 % of Monaco's
+  // install, every request counted) and cost gzip overhead per file: measured 1.07× on Monaco, 1.05× on Milan,
+  // 1.17× on Liechtenstein (all under 1.05× with chunks of 1 500 to 4 000). The bound catches growth past that.
+  assert.ok(ratio <= 1.2, line);
 }
 
-test('the chunked web flavour is at most 1.05× the one-file-per-part layout (Monaco)', async (t) => {
+test('the chunked web flavour is at most 1.2× the one-file-per-part layout (Monaco)', async (t) => {
   await compareWithFormatOne(t, 'monaco');
 });
 
-test('the chunked web flavour is at most 1.05× the one-file-per-part layout (Liechtenstein, Milan + GTFS)', { skip: needsSharedData }, async (t) => {
+test('the chunked web flavour is at most 1.2× the one-file-per-part layout (Liechtenstein, Milan + GTFS)', { skip: needsSharedData }, async (t) => {
   await compareWithFormatOne(t, 'vaduz');
   await compareWithFormatOne(t, 'milan');
 });
