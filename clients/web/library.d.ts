@@ -16,8 +16,9 @@ export const REASONS: readonly FailureReason[];
  *   `bytes` of `total` kept in storage (verified files and the kept bytes of a file cut mid-body); `download(city)`
  *   goes on from there. `evicted` as above when the kept files are what eviction left. Copy key `pack.state.paused`
  *   (`{percent}`, `{size}`), else the downloading text.
- * - `on_disk_out_of_date.updateBytes`: what the update will fetch (its manifest and every data file not stored),
- *   the same online and offline; null when the update's manifest could not be fetched yet.
+ * - `on_disk_out_of_date.updateBytes`: what the update will fetch (its manifest, or the manifest patch the catalog
+ *   lists from the installed version when one applies, and every data file not stored), the same online and
+ *   offline; null when the update's manifest could not be fetched yet.
  */
 export type PackState =
   | { kind: 'not_downloaded'; evicted?: true; version?: number }

@@ -10,6 +10,8 @@
 //   await library.download('monaco');
 //   const pack = await library.open('monaco');      // works with the network off
 import { PackError, WEB_FORMAT, openPack, reencodingHint, sha256, verifySignature, webFiles } from './citypack.js';
+import { bundlePlan, fetchBundle } from './library-bundle.js';
+import { manifestCost, patchedManifest } from './library-patch.js';
 import { fillCopy, libraryCopy } from './library-screen.js';
 import { IndexedDBStore, MemoryStore, storageFetch, storeBase } from './library-storage.js';
 
@@ -379,14 +381,22 @@ export class PackLibrary extends EventTarget {
     const locales = tableLocales(known.manifest, [...this.locales, ...(record?.locales ?? [])]);
     const files = neededFiles(known.manifest, locales);
     const keys = new Set(await this.storage.fileKeys());
-    const fresh = [{ sha256: known.sha256, bytes: known.bytes.length }, ...files].filter((f, i, all) => !keys.has(f.sha256) && all.findIndex((g) => g.sha256 === f.sha256) === i);
-    return { city, version: known.manifest.dataVersion, manifestURL: known.url, manifest: { sha256: known.sha256, bytes: known.bytes.length }, files, locales, total: sum(fresh), started: false };
+    const stage = { city, version: known.manifest.dataVersion, manifestURL: known.url, manifest: { sha256: known.sha256, bytes: known.bytes.length }, files, locales, total: 0, started: false };
+    if (known.patch) stage.patch = known.patch; // the manifest came through a patch: its bytes are what it costs
+    const fresh = [{ sha256: known.sha256, bytes: manifestCost(stage, record, keys) }, ...files].filter((f, i, all) => !keys.has(f.sha256) && all.findIndex((g) => g.sha256 === f.sha256) === i);
+    stage.total = sum(fresh);
+    return stage;
   }
 
-  /** The manifest a catalog entry names, fetched once and checked against the entry's manifestSha256. */
+  /**
+   * The manifest a catalog entry names, fetched once and checked against the entry's manifestSha256; rebuilt from
+   * the installed one and a patch of the entry's `manifestPatches` when one applies (library-patch.js).
+   */
   async _manifest(entry, signal) {
     const url = new URL(entry.manifest, this.catalogURL).href;
     if (this._manifests.has(url)) return this._manifests.get(url);
+    const patched = await patchedManifest(this, entry, url, signal);
+    if (patched) return patched;
     const { bytes, response } = await this._fetchSmall(url, {}, signal);
     return this._acceptManifest(entry, url, bytes, response.headers.get('content-encoding'));
   }
@@ -449,7 +459,8 @@ export class PackLibrary extends EventTarget {
     for (const f of [stage.manifest, ...stage.files]) {
       if (keys.has(f.sha256) || seen.has(f.sha256)) continue;
       seen.add(f.sha256);
-      remaining += f.bytes - (stage.started ? await this._heldBytes(f.sha256, keys) : 0);
+      const bytes = f === stage.manifest ? manifestCost(stage, record, keys) : f.bytes; // a patch's bytes when one applies
+      remaining += bytes - (stage.started ? await this._heldBytes(f.sha256, keys) : 0);
     }
     this._staged.set(city, { version: stage.version, started: stage.started, total: Math.max(stage.total, remaining), remaining });
   }
@@ -629,7 +640,7 @@ export class PackLibrary extends EventTarget {
         if (n > 0) held.set(f.sha256, n);
       }
       await this._checkSpace(sum(missing) - [...held.values()].reduce((a, b) => a + b, 0));
-      await this._fetchAll(city, known.url, missing, held, Math.max(0, stage.total - sum(missing)), stage.total, signal);
+      await this._fetchAll(city, known.url, missing, held, Math.max(0, stage.total - sum(missing)), stage.total, signal, manifest);
 
       // Every file is stored and verified: switch with one record, then open the new version before the old
       // one's files go.
@@ -692,9 +703,11 @@ export class PackLibrary extends EventTarget {
    * Fetches the missing files of a version, `concurrency` requests at a time. Each file is verified on its own
    * and stored as soon as it is; the first failure stops the others (their bytes in flight are kept) and is
    * thrown. `held`: bytes kept of files in flight before (by SHA-256); `base`: bytes of the version already
-   * stored; `total`: bytes of the whole download.
+   * stored; `total`: bytes of the whole download. With the manifest's `web.bundle` and more than `concurrency` of
+   * its members missing, the members come in one streamed request first (library-bundle.js; the other files
+   * beside it), and what it did not bring is fetched file by file.
    */
-  async _fetchAll(city, manifestURL, missing, held, base, total, signal) {
+  async _fetchAll(city, manifestURL, missing, held, base, total, signal, manifest) {
     const inner = new AbortController();
     const forward = () => inner.abort(signal.reason);
     if (signal.aborted) forward();
@@ -710,7 +723,7 @@ export class PackLibrary extends EventTarget {
       this.dispatchEvent(new CustomEvent('progress', { detail: { city, bytes, total } }));
     };
     progress();
-    const queue = [...missing];
+    const queue = [];
     const worker = async () => {
       for (let f; !failure && (f = queue.shift()); ) {
         try {
@@ -729,12 +742,36 @@ export class PackLibrary extends EventTarget {
         if (!failure) progress();
       }
     };
+    const pool = (files, width = this.concurrency) => {
+      queue.push(...files);
+      return Promise.all(Array.from({ length: Math.min(width, Math.max(1, files.length)) }, worker));
+    };
     try {
-      await Promise.all(Array.from({ length: Math.min(this.concurrency, Math.max(1, missing.length)) }, worker));
+      const plan = bundlePlan(manifest, manifestURL, missing, this.concurrency);
+      if (plan) {
+        const wanted = new Set(missing.filter((f) => plan.shas.has(f.sha256)).map((f) => f.sha256));
+        const bundle = fetchBundle(this, plan, wanted, inner.signal, (m, n) => { inFlight.set(m.sha256, Math.max(held.get(m.sha256) ?? 0, n)); progress(); }, async (m, bytes) => {
+          await this._store(m.sha256, bytes);
+          await this._dropPartial(m.sha256);
+          inFlight.delete(m.sha256);
+          done += m.bytes;
+          progress();
+        }).catch(() => {}); // only an abort rejects: a cancel, or another file failed (thrown below)
+        // The other files (string tables) beside it on the other connections; with one connection, after it.
+        const others = missing.filter((f) => !plan.shas.has(f.sha256));
+        await Promise.all([bundle, this.concurrency > 1 ? pool(others, this.concurrency - 1) : queue.push(...others)]);
+        for (const sha of wanted) {
+          if (held.has(sha)) inFlight.set(sha, held.get(sha));
+          else inFlight.delete(sha);
+        }
+        if (!failure && !signal.aborted) await pool(missing.filter((f) => wanted.has(f.sha256)));
+      } else {
+        await pool(missing);
+      }
     } finally {
       signal.removeEventListener('abort', forward);
     }
-    if (failure) throw signal.aborted ? signal.reason : failure;
+    if (failure || signal.aborted) throw signal.aborted ? signal.reason : failure;
   }
 
   async _checkSpace(bytes) {

@@ -101,6 +101,8 @@ test('the published site holds exactly what the catalog and its manifests name, 
   for (const d of manifest.deltas ?? []) add(d);
   for (const c of manifest.copy ?? []) add(c);
   for (const part of manifest.web.parts) [part, ...(part.chunks ?? [])].forEach(add);
+  if (manifest.web.bundle) add(manifest.web.bundle);
+  for (const p of entry.manifestPatches ?? []) named.set(p.path, p.sha256); // relative to the catalog
   named.set(`${folder}/manifest.json`, entry.manifestSha256);
   assert.ok((manifest.deltas ?? []).length >= 1, 'the second release has a delta');
   assert.deepEqual(walk(root), [...named.keys()].sort());

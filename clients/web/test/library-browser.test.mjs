@@ -99,10 +99,11 @@ test('example app: install, every fault on update, resume, then offline after a 
     // Its screen reads in words before any city is stored: the copy the library ships.
     assert.equal(await browser.evaluate(`document.getElementById('chips').textContent`), "No cities downloaded yet. Add one when you're back online.");
 
-    // The first download, with the page reloaded mid-way (one file stalled so the reload catches it in flight).
-    await control('PUT', '/__faults', [{ path: '/web/rows-', fault: 'stall', at: 300, times: 1 }]);
+    // The first download, with the page reloaded mid-way (one file stalled so the reload catches it in flight: the
+    // bundle when the manifest has one, else a row chunk).
+    await control('PUT', '/__faults', [{ path: '/web/bundle-', fault: 'stall', at: 300, times: 1 }, { path: '/web/rows-', fault: 'stall', at: 300, times: 1 }]);
     await click('#cities li[data-city="monaco"] .step');
-    await until('a file stalled mid-download', 20, async () => (await (await fetch(`${server.proxy}/__log`)).json()).some((e) => e.path.includes('/web/rows-') && e.bytes === 300));
+    await until('a file stalled mid-download', 20, async () => (await (await fetch(`${server.proxy}/__log`)).json()).some((e) => /\/web\/(rows|bundle)-/.test(e.path) && e.bytes === 300));
     await browser.navigate(appURL);
     await until('the app to be ready after the reload', 30, () => browser.evaluate(`document.body?.dataset.ready === 'true'`).catch(() => false));
     const paused = await settled(['paused']);
@@ -137,13 +138,13 @@ test('example app: install, every fault on update, resume, then offline after a 
     const available = await settled(['on_disk_out_of_date']);
     assert.match(available.text, /^Update available \(\d+(\.\d)? KB\)$/);
     const learned = await (await fetch(`${server.proxy}/__log`)).json();
-    const manifestBytes = learned.filter((e) => e.path.endsWith('.manifest.json')).reduce((n, e) => n + e.bytes, 0);
+    const manifestBytes = learned.filter((e) => e.path.endsWith('.manifest.json') || e.path.endsWith('.manifest-patch.json')).reduce((n, e) => n + e.bytes, 0);
     console.log(`web update offered: "${available.text}"`);
 
     const faults = [
       ['truncate', [{ path: '/web/rows-', fault: 'truncate' }], 'damaged'],
       ['flip', [{ path: '/web/rows-', fault: 'flip' }], 'damaged'],
-      ['stall', [{ path: '/web/rows-', fault: 'stall', at: 400 }], 'timeout'],
+      ['stall', [{ path: '/web/rows-', fault: 'stall', at: 100 }], 'timeout'], // at 100: row chunks are small (a few hundred bytes)
       ['encoding', [{ path: '/web/rows-', fault: 'encoding' }], 'damaged'],
       ['older-catalog', [{ path: '/packs/catalog.json', fault: 'replace', file: releases.catalogV1 }], 'older_release'],
       ['404', [{ path: '/web/rows-', fault: 'status', status: 404 }], 'server_error'],

@@ -31,13 +31,16 @@ function expectedState(storage, phase) {
   if (stage?.started && stage.version === 2) {
     let remaining = 0;
     const seen = new Set();
+    // A manifest not stored yet costs its patch's bytes when it came through one and the patch's base is still
+    // installed and stored (the next run fetches the patch again), else its own.
+    const patched = stage.patch && record?.version === stage.patch.from && storage.files.has(record.manifest.sha256);
     for (const f of [stage.manifest, ...stage.files]) {
       if (storage.files.has(f.sha256) || seen.has(f.sha256)) continue;
       seen.add(f.sha256);
       const partial = storage.records.get(`partial:${f.sha256}`);
       let held = 0;
       for (let i = 0; i < (partial?.pieces.length ?? 0) && storage.files.has(`partial:${f.sha256}:${i}`); i++) held += partial.pieces[i];
-      remaining += f.bytes - held;
+      remaining += (f === stage.manifest && patched ? stage.patch.bytes : f.bytes) - held;
     }
     return { kind: 'paused', version: 2, installedVersion: record?.version ?? null, bytes: stage.total - remaining, total: stage.total };
   }

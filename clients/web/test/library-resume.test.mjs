@@ -12,13 +12,17 @@ import { before, test } from 'node:test';
 import { webFiles } from '../citypack.js';
 import { MemoryStore, PackLibrary, describeState, searchOrigin } from '../library.js';
 import { cloneStore, opensOffline, setup, wrapFetch } from '../test-support/library-kit.mjs';
+import { plainReleases } from '../test-support/published-releases.mjs';
 import { monacoReleases, renamed } from '../test-support/releases.mjs';
 import { root } from '../test-support/support.mjs';
 
 const binary = [process.env.CITYPACK_BIN, join(root, '.build/release/citypack'), join(root, '.build/debug/citypack')].some((p) => p && existsSync(p));
 const skip = binary ? false : 'needs the citypack binary (swift build)';
+// These tests are about files fetched one by one (a first download's per-file resume, concurrency, evictions, the
+// size of an update that fetches its manifest): they run on the releases as published before issue 42, without
+// bundles or manifest patches (plainReleases); library-bundle.test.mjs and library-patch.test.mjs test those.
 let releases;
-before(() => { if (!skip) releases = monacoReleases(); });
+before(() => { if (!skip) releases = plainReleases(monacoReleases()); });
 
 const isData = (path) => !path.endsWith('/catalog.json');
 const bytesOf = (log, filter = () => true) => log.filter((e) => filter(e.path)).reduce((n, e) => n + (e.bytes ?? 0), 0);

@@ -54,9 +54,11 @@ test('webFiles lists every file of the flavour once; loading a part fetches its 
   const c = copyOf('monaco');
   const m = JSON.parse(readFileSync(c.manifest, 'utf8'));
   const files = webFiles(m);
-  const onDisk = readdirSync(join(c.dir, 'web')).map((f) => `web/${f}`);
+  // The bundle (web.bundle: the parts' and chunks' bytes in one file) is beside them, not one of them.
+  const onDisk = readdirSync(join(c.dir, 'web')).map((f) => `web/${f}`).filter((p) => p !== m.web.bundle?.path);
   const strings = Object.values(m.web.strings).sort();
   assert.deepEqual(files.map((f) => f.path).sort(), [...onDisk, ...strings].sort());
+  if (m.web.bundle) assert.equal(readFileSync(join(c.dir, m.web.bundle.path)).length, m.web.bundle.bytes);
   assert.equal(new Set(files.map((f) => f.path)).size, files.length);
   for (const f of files) {
     const bytes = readFileSync(join(c.dir, f.path));

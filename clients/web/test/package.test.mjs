@@ -39,7 +39,7 @@ test('the declarations type-check a typed app with tsc --strict', { skip: tsc ? 
 });
 
 test('the browser path imports nothing from node: (a plain page and a Capacitor WebView load it as is)', () => {
-  for (const f of ['citypack.js', 'library.js', 'example/app.js', 'example/sw.js']) {
+  for (const f of ['citypack.js', 'library.js', 'library-bundle.js', 'library-patch.js', 'manifest-patch.js', 'example/app.js', 'example/sw.js']) {
     const text = readFileSync(join(web, f), 'utf8');
     const imports = [...text.matchAll(/^import .* from '([^']+)';$/gm)].map((m) => m[1]);
     assert.ok(imports.every((s) => s.startsWith('./') || s.startsWith('../')), `${f}: ${imports}`);
@@ -54,4 +54,23 @@ test('the example app: wiring only (lines of code counted and printed)', () => {
   console.log(`EXAMPLE web app.js: ${code.length} lines of code (non-blank, non-comment) for the offline screen flow`);
   assert.ok(code.length <= 20, `${code.length} lines: move generic rendering into library.js`);
   assert.ok(!/createElement|innerHTML/.test(text), 'rendering belongs in the library');
+});
+
+test('every module citypack.js and library.js import is in package.json files and the example service worker\'s shell', () => {
+  const pkg = JSON.parse(readFileSync(join(web, 'package.json'), 'utf8'));
+  const sw = readFileSync(join(web, 'example/sw.js'), 'utf8');
+  const shell = JSON.parse(/const shell = (\[[^\]]*\])/.exec(sw)[1].replaceAll("'", '"'));
+  const seen = new Set();
+  const visit = (file) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const [, spec] of readFileSync(join(web, file), 'utf8').matchAll(/^(?:import|export) [^;]* from '\.\/([^']+)';$/gm)) visit(spec);
+  };
+  visit('citypack.js');
+  visit('library.js');
+  for (const file of seen) {
+    assert.ok(pkg.files.includes(file), `package.json files: ${file}`);
+    assert.ok(shell.includes(`../${file}`), `example/sw.js shell (the app offline): ${file}`);
+  }
+  assert.ok(seen.has('library-bundle.js') && seen.has('manifest-patch.js'), [...seen].join(', '));
 });
