@@ -20,10 +20,14 @@ export const sharedData = process.env.CITYPACK_SHARED_DATA ?? resolve(root, '../
  */
 export const needsSharedData = existsSync(sharedData) ? false : 'needs ../shared/data beside the clone (CI provides it)';
 
+const binaryCandidates = [process.env.CITYPACK_BIN, join(root, '.build/release/citypack'), join(root, '.build/debug/citypack')];
+
+/** The `skip` option of a test that builds with the citypack binary: false when there is one, else the reason. */
+export const needsBinary = binaryCandidates.some((p) => p && existsSync(p)) ? false : 'needs the citypack binary (swift build)';
+
 /** The citypack binary: $CITYPACK_BIN, else the release build, else the debug build. */
 export function citypackBinary() {
-  const candidates = [process.env.CITYPACK_BIN, join(root, '.build/release/citypack'), join(root, '.build/debug/citypack')];
-  const found = candidates.find((p) => p && existsSync(p));
+  const found = binaryCandidates.find((p) => p && existsSync(p));
   if (!found) throw new Error('no citypack binary: run `swift build` first (or set CITYPACK_BIN)');
   return found;
 }
