@@ -43,13 +43,13 @@ test('bench-install.mjs --runs 1 --delay-ms 20 on Monaco: exits 0 with both clie
       assert.ok(Number(m[3]) >= 3 && Number(m[4]) > 0, line);
     }
   }
-  assert.match(stdout, /^web\/Swift \(medians\): time \d+\.\d\d×, requests \d+\.\d\d×, bytes \d+\.\d\d×$/m);
+  assert.match(stdout, /^web\/Swift \(medians\): download \d+\.\d\d× \(installed and opened once, both\), with the app's open \d+\.\d\d×, requests \d+\.\d\d×, bytes \d+\.\d\d×$/m);
 
   // --json: the same figures as one line.
   const json = JSON.parse((await promisify(execFile)(process.execPath, [...args, '--json'], { timeout: 120000 })).stdout);
   assert.equal(json.web.runs.length, 1);
   assert.equal(json.swift.runs.length, 1);
-  assert.ok(json.web.median.ms > 0 && json.swift.median.ms > 0 && json.ratio.time > 0);
+  assert.ok(json.web.median.ms > 0 && json.swift.median.ms > 0 && json.ratio.time > 0 && json.ratio.downloadTime > 0);
 });
 
 test('bench-install.mjs: one-line usage errors (64), a missing site or city (66)', async () => {
