@@ -119,7 +119,10 @@ import Testing
             first[file.path] = bytes
         }
         let onDisk = try FileManager.default.contentsOfDirectory(atPath: cityDir.appendingPathComponent("web").path).sorted()
-        #expect(onDisk.map { "web/\($0)" } == files.map(\.path).sorted(), "content-addressed files, no debris: \(onDisk)")
+        // The parts' files and the bundle of them all, content-addressed; no debris.
+        let bundle = try #require(web.bundle)
+        #expect(onDisk.map { "web/\($0)" } == (files.map(\.path) + [bundle.path]).sorted(), "content-addressed files, no debris: \(onDisk)")
+        #expect(try Data(contentsOf: cityDir.appendingPathComponent(bundle.path)) == web.bundleMembers.reduce(Data()) { $0 + (first[$1.path] ?? Data()) })
         #expect(web.parts.allSatisfy { $0.path == "web/\($0.name)-\($0.sha256.prefix(16)).json.gz" })
         // Places: a small head and its rows in several chunks, named by their hashes.
         let places = try #require(web.parts.first { $0.name == WebFlavour.placesPart })
@@ -136,7 +139,7 @@ import Testing
         #expect(try CLIRunner.run(["build", "inputs/monaco", "--output", output.path, "--quiet", "--keep", "0"], environment: ["SOURCE_DATE_EPOCH": "1800000000"]).status == 0)
         let afterKeep0 = try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: cityDir.appendingPathComponent("manifest.json")))
         let remaining = try FileManager.default.contentsOfDirectory(atPath: cityDir.appendingPathComponent("web").path).sorted()
-        #expect(remaining.map { "web/\($0)" } == (afterKeep0.web?.parts ?? []).flatMap(\.files).map(\.path).sorted())
+        #expect(remaining.map { "web/\($0)" } == ((afterKeep0.web?.parts ?? []).flatMap(\.files).map(\.path) + [afterKeep0.web?.bundle?.path ?? "?"]).sorted())
 
         // A build with errors writes no pack, manifest, copy or web folder.
         let failed = try TestPaths.temporaryDirectory("web-failed")
