@@ -40,18 +40,17 @@ import Testing
         return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".test.mjs") }.sorted()
     }()
 
-    /// Each file of the web reader's tests, run with `node --test` and this build's binary (the README's command,
+    /// One file of the web reader's tests, run with `node --test` and this build's binary (the README's command,
     /// one file at a time): gated per case, not per suite, so the cases that need nothing outside the repository
     /// (Monaco, the hand-written feeds, CJK search, the folding tables) run on every machine with node, and a case
     /// may be skipped only for what this machine lacks. The JS reader must give `citypack query`'s answers.
-    @Test(.needs(OutsideTools.node), arguments: javaScriptFiles)
-    func javaScriptReaderGivesTheSameAnswersAsSwift(_ file: String) throws {
+    static func checkJavaScriptFile(_ file: String) throws {
         let node = try #require(Self.node)
         let result = try Self.run(
             node, ["--test", "clients/web/test/\(file)"],
             environment: ["CITYPACK_BIN": CLIRunner.binary.path, "CHROMIUM": HTMLReportTests.chromium ?? ""])
         #expect(result.status == 0, "node --test \(file) failed:\n\(result.output.suffix(6000))")
-        #expect(result.output.contains("# fail 0"), "\(result.output.suffix(3000))")
+        #expect(result.output.contains("# fail 0"), "\(file): \(result.output.suffix(3000))")
         for line in result.output.split(separator: "\n") {
             guard let mark = line.range(of: "# SKIP ") else { continue }
             let reason = line[mark.upperBound...]
@@ -147,5 +146,20 @@ import Testing
         #expect(r.status == 1)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: failed.appendingPathComponent("diagcity").path)) ?? []
         #expect(!names.contains("web") && !names.contains("manifest.json"), "\(names)")
+    }
+}
+
+/// The web reader's test files (``WebFlavourTests/javaScriptFiles``) in two lanes that run side by side, each one
+/// file at a time (``WebFlavourTests/checkJavaScriptFile(_:)``): one file at a time in all, the suite was the
+/// longest part of `swift test` (about 18 minutes on 2 cores); `node --test clients/web/test/` itself runs every
+/// file at once.
+@Suite struct JavaScriptSuiteTests {
+    static let lanes = 2
+
+    @Test(.needs(OutsideTools.node), arguments: 0..<lanes)
+    func javaScriptReaderGivesTheSameAnswersAsSwift(lane: Int) throws {
+        let files = WebFlavourTests.javaScriptFiles.enumerated().filter { $0.offset % Self.lanes == lane }.map(\.element)
+        #expect(!files.isEmpty)
+        for file in files { try WebFlavourTests.checkJavaScriptFile(file) }
     }
 }
