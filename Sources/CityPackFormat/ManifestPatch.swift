@@ -101,11 +101,7 @@ public struct ManifestPatch: Sendable, Codable, Equatable {
 
     /// The versions of a patch file name of `city`, or nil when the name is not one.
     public static func versions(fileName name: String, city: String) -> (from: Int, to: Int)? {
-        guard name.hasPrefix(city + "-"), name.hasSuffix(suffix) else { return nil }
-        let middle = name.dropFirst(city.count + 1).dropLast(suffix.count)
-        let parts = middle.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 2, let from = Int(parts[0]), let to = Int(parts[1]), from > 0, to > from else { return nil }
-        return (from, to)
+        PackDelta.versions(fileName: name, city: city, suffix: suffix)
     }
 
     /// The lines of `bytes`, each with its `\n` (the last may have none).

@@ -41,6 +41,12 @@ public enum PackDelta {
 
     /// The versions of a delta file name of `city`, or nil when the name is not one.
     public static func versions(fileName name: String, city: String) -> (from: Int, to: Int)? {
+        versions(fileName: name, city: city, suffix: suffix)
+    }
+
+    /// The versions of a `<city>-<from>-<to><suffix>` file name (a delta, a manifest patch), or nil when the name is
+    /// not one (`from` ≥ 1, `to` > `from`).
+    public static func versions(fileName name: String, city: String, suffix: String) -> (from: Int, to: Int)? {
         guard name.hasPrefix(city + "-"), name.hasSuffix(suffix) else { return nil }
         let middle = name.dropFirst(city.count + 1).dropLast(suffix.count)
         let parts = middle.split(separator: "-", omittingEmptySubsequences: false)

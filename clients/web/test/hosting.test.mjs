@@ -13,6 +13,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
 import { findNginx, freePort, waitForPort } from '../test-support/fault-server.mjs';
+import { hostingConfig } from '../test-support/hosting.mjs';
 import { citypackBinary } from '../test-support/support.mjs';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -26,15 +27,6 @@ let entry;
 let manifest;
 
 /** The ```nginx block of docs/HOSTING.md with a loopback listen and the test's root. */
-function documentedServer(port) {
-  const text = readFileSync(join(repo, 'docs', 'HOSTING.md'), 'utf8');
-  const block = /```nginx\n([\s\S]*?)```/.exec(text)?.[1];
-  assert.ok(block, 'HOSTING.md has an ```nginx block');
-  assert.match(block, /listen 443 ssl;/);
-  assert.match(block, /root \/srv\/citypack\/site;/);
-  return block.replace('listen 443 ssl;', `listen 127.0.0.1:${port};`).replace('root /srv/citypack/site;', `root ${root};`);
-}
-
 before(async () => {
   if (skip) return;
   mkdirSync(join(prefix, 'tmp'), { recursive: true });
@@ -53,22 +45,8 @@ before(async () => {
   entry = JSON.parse(readFileSync(join(root, 'catalog.json'), 'utf8')).packs.find((p) => p.id === 'monaco');
   manifest = JSON.parse(readFileSync(join(root, entry.manifest), 'utf8'));
   const port = await freePort();
-  const user = process.getuid?.() === 0 ? 'user root root;\n' : '';
-  const conf = `${user}worker_processes 1;
-daemon off;
-pid ${prefix}/nginx.pid;
-error_log ${prefix}/error.log warn;
-events { worker_connections 64; }
-http {
-  access_log off;
-  client_body_temp_path ${prefix}/tmp/body;
-  proxy_temp_path ${prefix}/tmp/proxy;
-  fastcgi_temp_path ${prefix}/tmp/fastcgi;
-  uwsgi_temp_path ${prefix}/tmp/uwsgi;
-  scgi_temp_path ${prefix}/tmp/scgi;
-${documentedServer(port)}
-}
-`;
+  // docs/HOSTING.md's block as written, made runnable (test-support/hosting.mjs).
+  const conf = hostingConfig(prefix, root, port);
   writeFileSync(join(prefix, 'nginx.conf'), conf);
   nginx = spawn(findNginx(), ['-p', prefix, '-c', join(prefix, 'nginx.conf')], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
