@@ -8,9 +8,23 @@ Inputs (hand-made, reviewed):
   templates/synonyms/cldr-map.json  category -> CLDR symbols, per-locale block list, thresholds (each with a reason)
   templates/categories.json         category ids, and the labels whose words count as claimed by their category
   DIR/common/annotations/*.xml      CLDR annotations (default DIR /usr/share/unicode/cldr: Debian unicode-cldr-core)
+  templates/synonyms/osm-types-map.json  category -> OSM types, locale names, per-locale block list (each with a reason)
+  templates/synonyms/osm-types.json  the OSM types' names per locale (GNOME Maps, from the iD tagging schema), written
+                                    by scripts/osm-type-synonyms.py, which then runs this script: the one command
 
-Output: templates/synonyms.json, for every category and locale the manual words first, then CLDR's (NFC,
-lower-cased, de-duplicated). A CLDR keyword of a mapped symbol is kept unless
+Output: templates/synonyms.json, for every category and locale the manual words first, then CLDR's, then the OSM type
+names' (each NFC, lower-cased, de-duplicated). An OSM type name ('Apotheke', 'Bus Station / Terminal') gives its parts
+(split at '/', ',', '、', '・'; parentheses and the map's `strip` suffixes left out) and each part is kept unless
+  - it is a single letter (not a CJK ideograph nor a Hangul syllable);
+  - the map's block list names it (as CLDR's): then it also takes the word from no other category;
+  - it names another category in that language: a label or manual synonym of another category (hand-made words
+    win), or the name of another category's type (a name of two categories goes to neither);
+  - the locale is a regional variant and its base language already has the word.
+A CLDR keyword that is the OSM type name of another category in that language leaves as for a label (above).
+
+Before the OSM names:
+
+A CLDR keyword of a mapped symbol is kept unless
   - its draft status is not accepted (CLDR's own default: approved and contributed only);
   - it is a single letter (a single CJK ideograph is a word and stays: ja 駅 'station');
   - it is generic: a keyword of at least `generic_min_symbols` symbols in that locale ('vehicle', 'building', 'face'),
@@ -44,6 +58,8 @@ TEMPLATES = os.path.join(ROOT, "templates")
 MANUAL = os.path.join(TEMPLATES, "synonyms", "manual.json")
 CLDR_MAP = os.path.join(TEMPLATES, "synonyms", "cldr-map.json")
 CATEGORIES = os.path.join(TEMPLATES, "categories.json")
+OSM_MAP = os.path.join(TEMPLATES, "synonyms", "osm-types-map.json")
+OSM_TYPES = os.path.join(TEMPLATES, "synonyms", "osm-types.json")
 OUTPUT = os.path.join(TEMPLATES, "synonyms.json")
 VS16 = "\ufe0f"
 
@@ -137,6 +153,66 @@ class Generator:
         self.common = {cat for cat, entry in self.map["categories"].items() if entry.get("mode") == "common"}
         self.block = {loc: entries for loc, entries in self.map["block"].items()}
         self.report = []
+        self.osm_map = load_json(OSM_MAP)
+        self.osm_types = load_json(OSM_TYPES)
+        for cat in self.osm_map["categories"]:
+            if cat not in self.category_ids:
+                sys.exit(f"cldr-synonyms: {OSM_MAP}: unknown category '{cat}'")
+        self.osm_words = self.read_osm_words()
+
+    def osm_parts(self, locale, title):
+        """The search words of one OSM type name: parts split at '/', ',', '、', '・', without parentheses."""
+        t = re.sub(r"\([^)]*\)|（[^）]*）", " ", unicodedata.normalize("NFC", title))
+        out = []
+        for part in re.split(r"/|,|，|、|・|;", t):
+            w = norm(part).strip(" .。:")
+            for suffix in self.osm_map.get("strip", {}).get(language(locale), []):
+                if w.endswith(suffix) and len(w) > len(suffix):
+                    w = w[:-len(suffix)].strip()
+            if w and w not in out:
+                out.append(w)
+        return out
+
+    def read_osm_words(self):
+        """{locale: {category: [words]}}: the OSM type names of each mapped category, split into words."""
+        out = {}
+        renamed = self.osm_map.get("locales", {})
+        for cat, types in self.osm_map["categories"].items():
+            for t in types:
+                titles = self.osm_types["types"].get(t, {})
+                # "C" (the source English) after "en": en's own name first
+                for src in sorted(titles, key=lambda k: (k == "C", k)):
+                    loc = renamed.get(src, src)
+                    have = out.setdefault(loc, {}).setdefault(cat, [])
+                    for w in self.osm_parts(loc, titles[src]):
+                        reason = self.blocked_in(self.osm_map["block"], loc, cat, w)
+                        if reason:  # a blocked name is nobody's: it takes no word from another category
+                            self.report.append((loc, cat, w, "osm: " + reason))
+                        elif w not in have:
+                            have.append(w)
+        return out
+
+    def osm_language_words(self, lang):
+        """{word: set(categories)}: the OSM type names of every locale of language `lang`."""
+        out = {}
+        for loc, per_cat in self.osm_words.items():
+            if language(loc) == lang:
+                for cat, ws in per_cat.items():
+                    for w in ws:
+                        out.setdefault(w, set()).add(cat)
+        return out
+
+    def osm_keep(self, locale, cat, word, hand_made):
+        """None when the OSM name `word` of `cat` stays in `locale`, else why it leaves."""
+        if len(word) < 2 and not unicodedata.name(word, "").startswith(("CJK UNIFIED IDEOGRAPH", "HANGUL SYLLABLE")):
+            return "one letter"
+        others = {c for c, ws in hand_made.items() if c != cat and word in ws}
+        if others:
+            return "a label or manual synonym of " + ", ".join(sorted(others))
+        types = self.osm_language_words(language(locale)).get(word, set()) - {cat}
+        if types:
+            return "also the type name of " + ", ".join(sorted(types))
+        return None
 
     def locales(self):
         folder = os.path.join(self.cldr_dir, "common", "annotations")
@@ -155,9 +231,12 @@ class Generator:
         return out
 
     def blocked(self, locale, category, keyword):
+        return self.blocked_in(self.block, locale, category, keyword)
+
+    def blocked_in(self, block, locale, category, keyword):
         kw_words = set(words(keyword))
         for scope in ("*", language(locale), locale):
-            for entry in self.block.get(scope, []):
+            for entry in block.get(scope, []):
                 if "only" in entry and category not in entry["only"]:
                     continue
                 w = norm(entry["word"])
@@ -180,6 +259,8 @@ class Generator:
         for cat, ws in self.language_words(language(locale)).items():
             for k in ws:
                 owners.setdefault(k, set()).add(cat)
+        for k, cats in self.osm_language_words(language(locale)).items():
+            owners.setdefault(k, set()).update(cats)
         out = {}
         for cat, syms in self.mapped.items():
             own_names = {data[s][0] for s in syms if s in data and data[s][0]}
@@ -260,17 +341,35 @@ class Generator:
                         have.append(w)
                 if not have:
                     del per_locale[loc]
+            for loc in sorted(self.osm_words):
+                extra = self.osm_words[loc].get(cat, [])
+                if not extra:
+                    continue
+                hand_made = self.language_words(language(loc))
+                have = per_locale.setdefault(loc, [])
+                base_have = per_locale.get(language(loc), []) if loc != language(loc) else []
+                for w in extra:
+                    if w in have or w in base_have:
+                        continue
+                    reason = self.osm_keep(loc, cat, w, hand_made)
+                    if reason:
+                        self.report.append((loc, cat, w, "osm: " + reason))
+                    else:
+                        have.append(w)
+                if not have:
+                    del per_locale[loc]
             if per_locale:
                 synonyms[cat] = per_locale
         version, debian = cldr_versions(self.cldr_dir)
         source = f"Unicode CLDR {version} annotations"
         if debian:
             source += f" (Debian unicode-cldr-core {debian})"
+        source += "; " + self.osm_types["source"]
         return {
             "format": 1,
             "source": source,
-            "generated_by": "scripts/cldr-synonyms.py from templates/synonyms/manual.json (first) and "
-                            "templates/synonyms/cldr-map.json; do not edit by hand",
+            "generated_by": "scripts/cldr-synonyms.py from templates/synonyms/manual.json (first), "
+                            "templates/synonyms/cldr-map.json and osm-types-map.json; do not edit by hand",
             "synonyms": synonyms,
         }
 

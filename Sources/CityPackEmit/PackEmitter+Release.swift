@@ -81,6 +81,7 @@ extension PackEmitter {
             etag: "\"\(compressed.sha256.prefix(32))\"", contentSha256: content.sha256, sources: input.sources,
             attribution: city.attribution, copy: copyFiles.isEmpty ? nil : copyFiles)
         manifest.locales = city.locales
+        manifest.city.timezone = input.timezone
         manifest.updatedAt = updatedAt
         manifest.deltas = deltas.isEmpty ? nil : deltas
         var webStrings: [String: String] = [:]

@@ -46,3 +46,13 @@ package struct PackInput: Sendable {
         return (stops, lines)
     }
 }
+
+extension PackInput {
+    /// The city's time zone: the city file's `timezone`, else the first feed's agency_timezone, else the zone
+    /// ``CityTimeZone`` derives from the bbox's centre. Pack meta `timezone` and the manifest's `city.timezone`.
+    package var timezone: String {
+        if let zone = city.timezone { return zone }
+        if let zone = transit.lazy.compactMap({ $0.agencies.first?.timezone }).first(where: { !$0.isEmpty }) { return zone }
+        return CityTimeZone.nearest(to: city.bbox).id
+    }
+}

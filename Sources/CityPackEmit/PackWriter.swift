@@ -46,6 +46,7 @@ enum PackWriter {
             (PackSchema.MetaKey.defaultLocale, city.defaultLocale),
             (PackSchema.MetaKey.locales, city.locales.joined(separator: ",")),
             (PackSchema.MetaKey.bbox, city.bbox.array.map { String($0) }.joined(separator: ",")),
+            (PackSchema.MetaKey.timezone, input.timezone),
             (PackSchema.MetaKey.generator, input.generator),
             (PackSchema.MetaKey.attribution, city.attribution),
             (PackSchema.MetaKey.poiCount, String(input.pois.count)),

@@ -8,6 +8,9 @@ public struct Manifest: Sendable, Codable, Equatable {
         public var names: [String: String]
         public var defaultLocale: String
         public var locales: [String]
+        /// The city's IANA time zone (pack meta `timezone`): the clock of "open now"; nil in manifests written
+        /// before it.
+        public var timezone: String? = nil
         public init(id: String, name: String, names: [String: String], defaultLocale: String, locales: [String]) {
             self.id = id
             self.name = name

@@ -256,6 +256,8 @@ public enum PackSchema {
         public static let defaultLocale = "default_locale"
         public static let locales = "locales"  // comma-separated
         public static let bbox = "bbox"  // "minLon,minLat,maxLon,maxLat"
+        /// The city's IANA time zone (city file, else the feed's, else derived from the bbox): "open now".
+        public static let timezone = "timezone"
         public static let createdAt = "created_at"  // ISO 8601, UTC
         public static let generator = "generator"
         public static let attribution = "attribution"

@@ -45,6 +45,8 @@ public struct PlaceResult: Sendable, Codable, Hashable {
     /// Further categories the place is filed under besides ``category``, ascending (e.g. `["atm"]` for a bank
     /// with a cash machine); empty for most places and every stop.
     public var alsoCategories: [String]
+    /// Every category the place is filed under, the main one first (``category`` then ``alsoCategories``).
+    public var categories: [String] { [category] + alsoCategories }
     /// Wheelchair access (OSM `wheelchair=yes|limited|no`); nil when unknown, for stops, and in packs written before
     /// the column existed.
     public var wheelchair: PackSchema.Wheelchair? = nil

@@ -31,6 +31,9 @@ public struct City: Sendable, Hashable {
     /// `stops_outside_bbox: keep`: GTFS stops outside ``bbox`` (and trips with no stop inside) stay in the pack;
     /// by default (`drop`) they are left out, with one warning counting them.
     public var keepStopsOutsideBBox = false
+    /// `timezone:` the IANA zone of the city's clock ("open now", times without a zone); nil when the city file
+    /// gives none (a build then takes the first feed's agency_timezone, else ``CityTimeZone`` from the bbox's centre).
+    public var timezone: String? = nil
     /// Attribution shown by apps (ODbL requires it for OSM data).
     public var attribution: String
     /// Bounds on the sources (`limits:` in the city file); defaults when absent.

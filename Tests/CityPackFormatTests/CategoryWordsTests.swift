@@ -11,12 +11,29 @@ import Testing
         let js = try String(contentsOf: TestPaths.root.appendingPathComponent("clients/web/category-words.js"), encoding: .utf8)
         let start = try #require(js.range(of: "export const CATEGORY_WORDS = `"))
         let end = try #require(js.range(of: "`;", range: start.upperBound..<js.endIndex))
-        var table: [String: [String]] = [:]
-        for line in js[start.upperBound..<end.lowerBound].split(separator: "\n") {
-            let parts = line.split(separator: "\t", maxSplits: 1)
-            table[String(parts[0])] = parts.count == 2 ? parts[1].split(separator: "|").map(String.init) : []
+        // `id<TAB>locale=word|word<TAB>…`, split by Unicode scalars (a word may begin with a joiner)
+        var table: [String: [String: [String]]] = [:]
+        for line in js[start.upperBound..<end.lowerBound].unicodeScalars.split(separator: "\n") {
+            let fields = line.split(separator: "\t").map { String(String.UnicodeScalarView($0)) }
+            var locales: [String: [String]] = [:]
+            for field in fields.dropFirst() {
+                let parts = field.unicodeScalars.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                    .map { String(String.UnicodeScalarView($0)) }
+                locales[parts[0], default: []] += parts.count == 2
+                    ? parts[1].unicodeScalars.split(separator: "|").map { String(String.UnicodeScalarView($0)) } : []
+            }
+            table[fields[0]] = locales
         }
-        #expect(table == CategoryWords.byCategory, "run scripts/embed-templates.py")
+        #expect(table == CategoryWords.byLocale, "run scripts/embed-templates.py")
+        // byCategory is every locale's words (the id's first), each once
+        for (category, locales) in CategoryWords.byLocale {
+            let all = Set(locales.values.joined().map { $0.lowercased() })
+            #expect(Set((CategoryWords.byCategory[category] ?? []).map { $0.lowercased() }) == all, "\(category)")
+            #expect(CategoryWords.byCategory[category]?.first == category.replacingOccurrences(of: "_", with: " "))
+        }
+        #expect(CategoryWords.byLocale["pharmacy"]?["sv"]?.contains("apotek") == true)
+        #expect(CategoryWords.byLocale["bar"]?["en"]?.map { $0.lowercased() }.contains("bar") == true)
+        #expect(CategoryWords.byLocale["cafe"]?["en"]?.map { $0.lowercased() }.contains("bar") != true, "en 'bar' names no café")
     }
 
     @Test func everyLabelAndSynonymOfTheTemplatesInEveryLocale() throws {

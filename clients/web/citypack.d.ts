@@ -96,7 +96,11 @@ export interface Place {
   /** Never empty: an unnamed place has its category's label in the locale (then `named` is false). */
   name: string;
   named: boolean;
+  /** The main category (the first of `categories`). */
   category: string;
+  /** Every category the place is, main first (a pub with Wi-Fi: ["bar", "wifi"]). */
+  categories: string[];
+  /** The categories after the main one; absent when none. */
   also?: string[];
   /** The other id of a GTFS stop and OSM feature of the same place (one result). */
   linked_id?: number;

@@ -725,6 +725,7 @@ export class CityPack {
       name: name ?? this._label(places, places.category[i], chosen),
       named: name != null,
       category: places.category[i],
+      categories: [places.category[i], ...(places.also[id] ?? [])],
       also: places.also[id] ?? null,
       wheelchair: places.wheelchair?.[i] ?? null,
       linked_id: null,
@@ -958,7 +959,9 @@ export class CityPack {
         const tab = line.indexOf('\t');
         const category = line.slice(0, tab);
         if (tab < 0 || !Object.prototype.hasOwnProperty.call(places.labels, category)) continue;
-        for (const word of line.slice(tab + 1).split('|')) add(unicode61Tokens(cjkBigrams(searchFold(word))).join(' '), category);
+        for (const group of line.slice(tab + 1).split('\t')) {
+          for (const word of group.slice(group.indexOf('=') + 1).split('|')) add(unicode61Tokens(cjkBigrams(searchFold(word))).join(' '), category);
+        }
       }
       for (const [k, list] of Object.entries(s.categoryTerms ?? {})) for (const c of list) add(k, c);
       for (const list of map.values()) list.sort(compareStrings);

@@ -1,6 +1,7 @@
 import CityPackDiagnostics
 import CityPackFormat
 import CityPackIngest
+import CityPackModel
 
 /// What `citypack init` needs from ingest to write a new city: the city file's name and text, locale checks, the
 /// copy scaffold for locales without a template, and a probe of the sources that would stop every build.
@@ -19,11 +20,15 @@ package enum CityScaffold {
         CityFileWriter.relativePath(of: path, from: directory)
     }
 
-    /// The city file's text (``CityFileWriter/yaml(id:name:locales:bbox:osm:gtfs:attribution:)``).
+    /// The city file's text (``CityFileWriter/yaml(id:name:locales:bbox:osm:gtfs:attribution:timezone:)``). Without
+    /// GTFS the time zone is derived from the bbox's centre (``CityTimeZone``); with a feed, the feed's is used.
     package static func cityFile(
         id: String, name: String, locales: [String], bbox: BoundingBox, osm: [String], gtfs: [String], attribution: String
     ) -> String {
-        CityFileWriter.yaml(id: id, name: name, locales: locales, bbox: bbox, osm: osm, gtfs: gtfs, attribution: attribution)
+        let zone = gtfs.isEmpty ? CityTimeZone.nearest(to: bbox).id : nil
+        return CityFileWriter.yaml(
+            id: id, name: name, locales: locales, bbox: bbox, osm: osm, gtfs: gtfs, attribution: attribution,
+            timezone: zone)
     }
 
     /// The locales of `locales` the templates have no copy file for.

@@ -16,11 +16,12 @@ struct Query: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Query a pack as an app would: places near a point, a text search, places in a box, departures from a stop, or journeys.",
         discussion: """
-            JSON output: {"results": [{"id", "kind", "osm", "stop_id", "name", "named", "category", "also", "linked_id", \
+            JSON output: {"results": [{"id", "kind", "osm", "stop_id", "name", "named", "category", "categories", "also", "linked_id", \
             "lat", "lon", "distance_m"}]}, sorted by distance for --near, and for --search by relevance (a category \
             word such as "toilet": that category's places, nearest first with --near); kind is "poi" or "stop"; "name" \
-            is never empty: an unnamed place has its category's label in the locale and "named": false; "also" lists \
-            further categories (a bank with a cash machine: "also": ["atm"]) and is absent when none; "linked_id" is \
+            is never empty: an unnamed place has its category's label in the locale and "named": false; "category" is \
+            the main category and "categories" every category, main first (a pub with Wi-Fi: ["bar", "wifi"]); \
+            "also" lists the further ones (a bank with a cash machine: "also": ["atm"]) and is absent when none; "linked_id" is \
             the other id of a GTFS stop and OSM feature of the same place (one result); "distance_m" is there when a \
             position is given. --in MINLON,MINLAT,MAXLON,MAXLAT lists the places in a box (the same rows), named \
             places first, then stations before other places before entrances, then by id (default limit 1000).
@@ -240,6 +241,8 @@ enum PlaceOutput {
         /// False when `name` is the category's label (the place has no name of its own).
         var named: Bool
         var category: String
+        /// Every category, the main one first.
+        var categories: [String]
         /// Further categories; absent when none.
         var also: [String]?
         /// `yes`, `limited` or `no`; absent when unknown.
@@ -255,7 +258,7 @@ enum PlaceOutput {
         results.map {
             Row(
                 id: $0.id, kind: $0.kind.rawValue, osm: $0.osm, stop_id: $0.stopID, name: $0.name, named: $0.named,
-                category: $0.category, also: $0.alsoCategories.isEmpty ? nil : $0.alsoCategories,
+                category: $0.category, categories: $0.categories, also: $0.alsoCategories.isEmpty ? nil : $0.alsoCategories,
                 wheelchair: $0.wheelchair?.rawValue,
                 linked_id: $0.linkedID, lat: $0.lat, lon: $0.lon,
                 distance_m: $0.distanceMetres.map { ($0 * 100).rounded() / 100 })

@@ -27,6 +27,7 @@ import CityPackSupport
 /// keep_versions: 2                # previous data versions kept beside the current one (`build --keep` wins)
 /// stops_outside_bbox: keep        # GTFS stops outside the bbox stay in the pack (default: drop, one warning)
 /// attribution: "© OpenStreetMap contributors, ODbL 1.0"
+/// timezone: Europe/Monaco         # IANA zone of "open now" and the clock (init derives it; a feed's wins if absent)
 /// limits: { rows: 1000000, zip_ratio: 100 }   # optional bounds on the sources (see InputLimits)
 /// ```
 public enum CityFileLoader {
@@ -188,7 +189,7 @@ public enum CityFileLoader {
             }
             let known: Set<String> = [
                 "id", "name", "names", "locales", "default_locale", "bbox", "sources", "profile", "rules",
-                "size_budget", "attribution", "limits", "keep_versions", "stops_outside_bbox",
+                "size_budget", "attribution", "limits", "keep_versions", "stops_outside_bbox", "timezone",
             ]
             for key in map.keys {
                 if let k = key.string, !known.contains(k) {
@@ -316,6 +317,14 @@ public enum CityFileLoader {
             }
             let attribution = string(map["attribution"], "attribution") ?? "© OpenStreetMap contributors"
             let limits = self.limits(map["limits"])
+            var timezone: String?
+            if let node = map["timezone"] {
+                if let zone = node.scalar?.string, !zone.isEmpty, TimeZone(identifier: zone) != nil {
+                    timezone = zone
+                } else {
+                    fail(Rules.citySyntax, "'timezone' must be an IANA time zone such as Europe/Rome (tzdata's names)", node)
+                }
+            }
 
             if failed { return nil }
             var city = City(
@@ -328,6 +337,7 @@ public enum CityFileLoader {
             city.limits = limits
             city.keepVersions = keepVersions
             city.keepStopsOutsideBBox = keepOutside
+            city.timezone = timezone
             return city
         }
 

@@ -8,7 +8,7 @@ public enum CityFileWriter {
     /// The YAML text for a new city. Source paths are written as given (relative to the city directory).
     public static func yaml(
         id: String, name: String, locales: [String], bbox: BoundingBox, osm: [String], gtfs: [String],
-        attribution: String
+        attribution: String, timezone: String? = nil
     ) -> String {
         // A YAML double-quoted scalar: `\` and `"` escaped, control characters as `\n`, `\t` or `\xNN`.
         func quote(_ s: String) -> String {
@@ -40,10 +40,20 @@ public enum CityFileWriter {
               osm: \(list(osm))
               gtfs: \(list(gtfs))
             attribution: \(quote(attribution))
+            \(timezoneLine(timezone))
             # Per-rule severity overrides, e.g. `osm.poi_missing_name: off` (see `citypack rules`).
             rules: {}
 
             """
+    }
+
+    /// The `timezone:` line: the zone given (derived from the coordinates: an editor may override it), else a
+    /// comment saying the feed's zone is used.
+    static func timezoneLine(_ zone: String?) -> String {
+        guard let zone else {
+            return "# timezone: Europe/Rome    # IANA zone of \"open now\"; without it, the GTFS feed's agency_timezone"
+        }
+        return "timezone: \(zone)    # IANA zone of \"open now\", from the coordinates (tzdata zone.tab); override if wrong"
     }
 
     /// `target` expressed relative to `directory` when both are on the same tree, else absolute.

@@ -13,8 +13,10 @@ public protocol POIProfile: Sendable {
     /// - Parameter tags: The element's tags; only keys for which ``keeps(tag:)`` is true need to be present.
     func classify(tags: [String: String]) -> String?
 
-    /// Further categories of a POI classified as `primary` (never `primary` itself), in profile order: a bank with
-    /// `atm=yes` is a bank and an ATM. Empty by default.
+    /// Further categories of a POI classified as `primary` (never `primary` itself), in profile order: every other
+    /// category one of whose rules matches (a pub with `internet_access=wlan` is a bar and Wi-Fi, a restaurant that
+    /// is also `tourism=hotel` a hotel too), its `also` rules (a bank with `atm=yes` is an ATM) and the attributes
+    /// people search for (`wheelchair=yes`). Empty by default.
     func alsoCategories(tags: [String: String], primary: String) -> [String]
 
     /// Whether the reader must keep this tag key, either to classify elements or to copy it into a POI.

@@ -30,9 +30,12 @@ public struct TemplatePOIProfile: POIProfile {
         var also: [TagRule]?
         /// False for categories usually unnamed (toilets, ATMs, drinking water): no missing-name warning.
         var expectsName: Bool?
+        /// An attribute people search for (wheelchair access, outdoor seating): it files a place that another
+        /// category makes a POI under this one too, and never makes a POI or a main category by itself.
+        var attribute: Bool?
 
         enum CodingKeys: String, CodingKey {
-            case id, priority, labels, rules, also
+            case id, priority, labels, rules, also, attribute
             case expectsName = "expects_name"
         }
     }
@@ -62,8 +65,11 @@ public struct TemplatePOIProfile: POIProfile {
     /// Rules per category, in ``categories`` order.
     private let rules: [[TagRule]]
     private let ruleKeys: Set<String>
-    /// `also` rules per category, in ``categories`` order (empty for most).
+    /// Every rule of each category (its own, its `also` ones), in ``categories`` order: a place is filed under
+    /// every category one of whose rules it matches, its main category being the first by priority.
     private let alsoRules: [(id: String, rules: [TagRule])]
+    /// Ids of the attribute categories (never a main category).
+    public let attributeCategories: Set<String>
     /// First condition key of each rule → indices of categories having such a rule (a rule can only match when
     /// its first key is present, so only these categories need checking).
     private let candidatesByKey: [String: [Int]]
@@ -110,17 +116,19 @@ public struct TemplatePOIProfile: POIProfile {
                 id: $0.id, priority: $0.priority, labels: $0.labels, synonyms: synonyms.synonyms[$0.id] ?? [:],
                 expectsName: $0.expectsName ?? true)
         }
-        rules = sorted.map(\.rules)
+        // An attribute category classifies nothing: its rules only add it to places other categories make.
+        rules = sorted.map { $0.attribute == true ? [] : $0.rules }
+        attributeCategories = Set(sorted.filter { $0.attribute == true }.map(\.id))
         ruleKeys = Set(sorted.flatMap { ($0.rules + ($0.also ?? [])).flatMap { $0.conditions.map(\.key) } })
-        alsoRules = sorted.compactMap { c in c.also.flatMap { $0.isEmpty ? nil : (c.id, $0) } }
+        alsoRules = sorted.map { ($0.id, $0.rules + ($0.also ?? [])) }
         var candidates: [String: [Int]] = [:]
-        for (i, c) in sorted.enumerated() {
+        for (i, c) in sorted.enumerated() where c.attribute != true {
             for key in Set(c.rules.compactMap { $0.conditions.first?.key }) { candidates[key, default: []].append(i) }
         }
         candidatesByKey = candidates
         // A rule matches only if its first condition does (conditions are sorted by key, as `candidates` uses).
         var firstValues: [String: Set<String>?] = [:]
-        for rule in sorted.flatMap(\.rules) {
+        for rule in sorted.filter({ $0.attribute != true }).flatMap(\.rules) {
             guard let first = rule.conditions.first else { continue }
             switch (firstValues[first.key], first.values) {
             case (.none, let values): firstValues[first.key] = .some(values)
