@@ -49,10 +49,14 @@ package struct PackInput: Sendable {
 
 extension PackInput {
     /// The city's time zone: the city file's `timezone`, else the first feed's agency_timezone, else the zone
-    /// ``CityTimeZone`` derives from the bbox's centre. Pack meta `timezone` and the manifest's `city.timezone`.
+    /// ``CityTimeZone`` derives from the bbox's centre and the country most POIs give in `addr:country` (Monaco's
+    /// own zone rather than its neighbour's). Pack meta `timezone` and the manifest's `city.timezone`.
     package var timezone: String {
         if let zone = city.timezone { return zone }
         if let zone = transit.lazy.compactMap({ $0.agencies.first?.timezone }).first(where: { !$0.isEmpty }) { return zone }
-        return CityTimeZone.nearest(to: city.bbox).id
+        var countries: [String: Int] = [:]
+        for poi in pois { if let code = poi.tags["addr:country"], code.count == 2 { countries[code.uppercased(), default: 0] += 1 } }
+        let country = countries.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
+        return CityTimeZone.nearest(to: city.bbox, country: country).id
     }
 }

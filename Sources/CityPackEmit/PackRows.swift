@@ -20,6 +20,7 @@ extension PackSchema.POI {
         insert.bind(name, poi.name)
         insert.bind(tags, storedTags(poi.tags))
         insert.bind(wheelchair, PackSchema.Wheelchair(tag: poi.tags["wheelchair"])?.rawValue)
+        insert.bind(hours, poi.tags["opening_hours"].flatMap { try? OpeningHours.parse($0).get().compact })
     }
 
     /// `poi.tags`: compact (``CityPackFormat/PackSchema/encodeTags(_:)``), or a JSON object with sorted keys when a

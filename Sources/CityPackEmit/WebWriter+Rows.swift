@@ -75,6 +75,8 @@ extension WebWriter {
         var groups: [String: Int64]?
         /// Per row, `poi.wheelchair` (`yes`, `limited`, `no` or null); absent when no row has one.
         var wheelchair: [String?]?
+        /// Per row, `poi.hours` (compact opening hours or null); absent when no row has any.
+        var hours: [String?]?
 
         func encode(to encoder: any Encoder) throws {
             var columns = encoder.unkeyedContainer()
@@ -99,6 +101,7 @@ extension WebWriter {
             try put(links)
             try put(groups)
             try put(wheelchair)
+            try put(hours)
         }
     }
 
@@ -192,6 +195,8 @@ extension WebWriter {
             if stopIDs.contains(where: { $0 != nil }) { c.stopId = stopIDs }
             let wheelchair = Array(p.wheelchair[range])
             if wheelchair.contains(where: { $0 != nil }) { c.wheelchair = wheelchair }
+            let hours = Array(p.hours[range])
+            if hours.contains(where: { $0 != nil }) { c.hours = hours }
             var also: [String: [Int]] = [:]
             for i in range {
                 if let more = p.also[String(p.id[i])] { also[String(p.id[i])] = more.map { categoryIndex[$0] ?? 0 } }

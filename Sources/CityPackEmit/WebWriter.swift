@@ -180,6 +180,8 @@ enum WebWriter {
         var stopId: [String?] = []
         /// `poi.wheelchair` by row (nil for stops and unknown).
         var wheelchair: [String?] = []
+        /// `poi.hours` by row (nil for stops and places without readable opening hours).
+        var hours: [String?] = []
         /// Further categories of POIs and, for stops, the categories of the modes serving them (`poi_category`),
         /// ascending, keyed by id; only places that have some.
         var also: [String: [String]] = [:]
@@ -289,6 +291,7 @@ enum WebWriter {
                 out.tags.append([:])
                 out.stopId.append(stop?.stopID)
                 out.wheelchair.append(nil)
+                out.hours.append(nil)
             } else {
                 let poi = poiDetails[id]
                 out.category.append(poi?.category ?? "")
@@ -297,6 +300,7 @@ enum WebWriter {
                 out.tags.append(poi.flatMap { PackSchema.decodeTags($0.row.tags) } ?? [:])
                 out.stopId.append(nil)
                 out.wheelchair.append(poi?.row.wheelchair?.rawValue)
+                out.hours.append(poi?.row.hours)
             }
         }
         // Places that search can return but the proximity index does not hold (named stops outside the bbox or
@@ -314,6 +318,7 @@ enum WebWriter {
             out.lon.append(unindexed[ST.lon] ?? 0)
             out.category.append(stopCategory(unindexed[ST.locationType]))
             out.wheelchair.append(nil)
+            out.hours.append(nil)
             out.names.append([:])
             out.tags.append([:])
         }

@@ -18,6 +18,8 @@ extension PackSchema.POI {
         public var tags: String
         /// Wheelchair access (OSM `wheelchair`); nil when unknown.
         public var wheelchair: PackSchema.Wheelchair?
+        /// Opening hours in compact form (``OpeningHours/compact``); nil when none or unreadable.
+        public var hours: String? = nil
 
         /// The row's columns, in SELECT order.
         public static let columns: [any PackSchema.AnyColumn] = PackSchema.POI.columns

@@ -56,7 +56,11 @@ extension PackSchema {
         /// OSM `wheelchair`: `yes`, `limited` or `no` (``PackSchema/Wheelchair``); NULL when the tag is absent or has
         /// another value. Added in format 4 after its first packs (issue 34): a pack without it reads as NULL.
         public static let wheelchair = Column<String?>("wheelchair", "TEXT")
-        public static let columns: [any AnyColumn] = [id, lat, lon, category, name, tags, wheelchair]
+        /// OSM `opening_hours` parsed by the build (``OpeningHours/compact``, `Mo-Fr 08:00-19:00` → `w01f08001900`),
+        /// which both readers evaluate in the city's time zone; NULL when the tag is absent or unreadable (the raw
+        /// value stays in `tags`). A nullable last column, added in format 4 like `wheelchair`.
+        public static let hours = Column<String?>("hours", "TEXT")
+        public static let columns: [any AnyColumn] = [id, lat, lon, category, name, tags, wheelchair, hours]
         public static let create = createTable(withoutRowID: false)
         /// Every POI's point as stored, (id, lat, lon): what the proximity index is built from.
         public static let pointsQuery = "SELECT \(id), \(lat), \(lon) FROM \(table)"

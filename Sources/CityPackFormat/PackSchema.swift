@@ -14,7 +14,8 @@ import Foundation
 /// - meta `place_links`: a GTFS stop and the OSM feature of the same place (``PlaceLink``); meta `category_terms`:
 ///   the words that name each category (``CategoryTerm``).
 /// - `poi(id INTEGER PRIMARY KEY, lat NOT NULL, lon NOT NULL, category NOT NULL, name TEXT, tags TEXT NOT NULL,
-///   wheelchair TEXT)` (`wheelchair`: OSM `yes`, `limited` or `no`, else NULL; added in format 4 without a version
+///   wheelchair TEXT, hours TEXT)` (`hours`: OSM `opening_hours` as ``OpeningHours/compact``, NULL when absent or
+///   unreadable, added like `wheelchair`) (`wheelchair`: OSM `yes`, `limited` or `no`, else NULL; added in format 4 without a version
 ///   bump, as a nullable last column is a compatible change: older readers never select it, and readers select it
 ///   as NULL from packs written before it, ``TableSchema/missingColumns(in:)``)
 ///   (`category`: the code of ``categoryCodesQuery``; the id as TEXT in formats 1 and 2):

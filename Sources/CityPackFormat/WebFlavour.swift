@@ -22,7 +22,7 @@ public enum WebFlavour {
     /// The columns of a row chunk, in the order of its JSON array (the places head lists them as `columns`).
     public static let rowColumns = [
         "indexed", "id", "lat7", "lon7", "lat", "lon", "category", "name", "names", "tags", "stopId", "also", "tokens", "terms",
-        "links", "groups", "wheelchair",
+        "links", "groups", "wheelchair", "hours",
     ]
 
     /// Row chunking (places): a chunk ends after the last row of a geohash-8 cell (or of an unindexed stop) once it

@@ -27,10 +27,12 @@ extension PackReader {
     ///   - limit: At most this many results (default ``defaultNearbyLimit``); ≤ 0 yields `[]`.
     ///   - offset: Results to skip first, for paging (default 0).
     ///   - locale: Locale for ``PlaceResult/name`` (BCP 47 such as `de-AT`); nil = the pack's default locale.
+    ///   - openAt: Only places open at this instant in the city's time zone (``timeZone``; "open now": `Date()`);
+    ///     places whose hours are unknown then are left out too. Nil for all.
     /// - Throws: `PackError.closed`, `.sqlite`, `.malformedData`.
     public func nearby(
         lat: Double, lon: Double, radius: Double = 25, category: String? = nil, limit: Int = defaultNearbyLimit,
-        offset: Int = 0, locale: String? = nil
+        offset: Int = 0, locale: String? = nil, openAt: Date? = nil
     ) throws(PackError) -> [PlaceResult] {
         try connection.withDatabase { _ throws(PackError) in
             guard limit > 0 else { return [] }
@@ -38,8 +40,14 @@ extension PackReader {
             guard let index else { return [] }
             let hits = index.within(lat: lat, lon: lon, radius: radius)
             let distances = Dictionary(hits.map { ($0.id, $0.distance) }, uniquingKeysWith: { a, _ in a })
-            let ids = directory.folded(hits.map(\.id)).dropFirst(max(0, offset)).prefix(limit)
-            return try results(ids, locale: locale, distances: distances)
+            guard let openAt else {
+                let ids = directory.folded(hits.map(\.id)).dropFirst(max(0, offset)).prefix(limit)
+                return try results(ids, locale: locale, distances: distances)
+            }
+            let zone = timeZone
+            let open = try results(directory.folded(hits.map(\.id))[...], locale: locale, distances: distances)
+                .filter { $0.openState(at: openAt, timeZone: zone).state == .open }
+            return Array(open.dropFirst(max(0, offset)).prefix(limit))
         }
     }
 
@@ -64,11 +72,29 @@ extension PackReader {
     ///   - locale: Locale for ``PlaceResult/name``; nil = the pack's default locale.
     ///   - limit: At most this many results (default ``defaultSearchLimit``); ≤ 0 yields `[]`.
     ///   - offset: Results to skip first, for paging (default 0).
+    ///   - openAt: Only places open at this instant in the city's time zone (as ``nearby(lat:lon:radius:category:limit:offset:locale:openAt:)``),
+    ///     in the same order; nil for all.
     /// - Returns: Results with ``PlaceResult/distanceMetres`` when `near` is given; `[]` when the text has no words.
     /// - Throws: `PackError.closed`, `.sqlite`, `.malformedData`.
     public func search(
         _ text: String, near: Coordinate? = nil, locale: String? = nil, limit: Int = defaultSearchLimit,
-        offset: Int = 0
+        offset: Int = 0, openAt: Date? = nil
+    ) throws(PackError) -> [PlaceResult] {
+        guard let openAt, limit > 0 else { return try search(text, near: near, locale: locale, limit: limit, offset: offset) }
+        // The open places of ever longer pages of all results, until the page is full or the results run out.
+        let zone = timeZone
+        let wanted = max(0, offset) + limit
+        var asked = max(wanted * 4, 64)
+        while true {
+            let all = try search(text, near: near, locale: locale, limit: asked, offset: 0)
+            let open = all.filter { $0.openState(at: openAt, timeZone: zone).state == .open }
+            if open.count >= wanted || all.count < asked { return Array(open.dropFirst(max(0, offset)).prefix(limit)) }
+            asked *= 4
+        }
+    }
+
+    private func search(
+        _ text: String, near: Coordinate?, locale: String?, limit: Int, offset: Int
     ) throws(PackError) -> [PlaceResult] {
         try connection.withDatabase { db throws(PackError) in
             guard limit > 0 else { return [] }

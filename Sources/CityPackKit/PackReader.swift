@@ -62,6 +62,13 @@ public final class PackReader: @unchecked Sendable {
     public let databasePath: String
     /// Stops and departures (GTFS); empty answers for packs without transit.
     public let transit: TransitReader
+
+    /// The city's time zone, the clock of opening hours: meta `timezone` (the city file's, else the feed's, else
+    /// derived from the coordinates), else, in packs written before it, the first feed's, else UTC.
+    public var timeZone: TimeZone {
+        let ids = [meta.values[PackSchema.MetaKey.timezone]] + transit.timezones.map { Optional($0) }
+        return ids.lazy.compactMap { $0.flatMap(TimeZone.init(identifier:)) }.first ?? TimeZone(identifier: "UTC")!
+    }
     /// Cards, situations, actions, walking routes and UI strings; empty answers for packs without them.
     public let editorial: EditorialReader
     /// Every POI and stop of the proximity buckets, sorted by (cell, id); stop ids are ≡ 3 (mod 4).

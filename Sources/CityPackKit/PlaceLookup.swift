@@ -17,6 +17,7 @@ final class PlaceLookup {
         var stopID: String? = nil
         var also: [String] = []
         var wheelchair: PackSchema.Wheelchair? = nil
+        var hours: String? = nil
     }
 
     private var poiStatement: PackConnection.Rows?
@@ -94,6 +95,7 @@ final class PlaceLookup {
             category: d.category, lat: d.lat, lon: d.lon, distanceMetres: distance, names: d.names, tags: d.tags,
             kind: PackSchema.isStopID(id) ? .stop : .poi, stopID: d.stopID, alsoCategories: d.also)
         result.wheelchair = d.wheelchair
+        result.hours = d.hours
         result.named = name != nil
         if let partner = directory?.links[id], let other = try details(partner) {
             result.linkedID = partner
@@ -133,7 +135,7 @@ final class PlaceLookup {
         }
         var details = Details(
             osm: PackSchema.osmRef(id: id), lat: row.lat, lon: row.lon, category: row.category.id(codes: categoryIDs),
-            name: row.name, names: [:], tags: tags, wheelchair: row.wheelchair)
+            name: row.name, names: [:], tags: tags, wheelchair: row.wheelchair, hours: row.hours)
         typealias PN = PackSchema.POIName
         namesStatement.reset()
         namesStatement.bind(PN.poi, id)

@@ -1,4 +1,5 @@
 import CityPackFormat
+import Foundation
 
 /// A point of interest or a transit stop as an app shows it: from `nearby`, `search`, `poi(id:)` or `stop(id:)`.
 public struct PlaceResult: Sendable, Codable, Hashable {
@@ -50,6 +51,21 @@ public struct PlaceResult: Sendable, Codable, Hashable {
     /// Wheelchair access (OSM `wheelchair=yes|limited|no`); nil when unknown, for stops, and in packs written before
     /// the column existed.
     public var wheelchair: PackSchema.Wheelchair? = nil
+    /// Opening hours as the build parsed them from OSM `opening_hours`, in compact form (``OpeningHours/compact``;
+    /// ``openingHours`` is the source value); nil when the place has none, the build could not read them, and in
+    /// packs written before them.
+    public var hours: String? = nil
+    /// The source value of OSM `opening_hours` (`tags["opening_hours"]`), nil when none.
+    public var openingHours: String? { tags["opening_hours"] }
+
+    /// Whether the place is open at `date` in the city's time zone (``PackReader/timeZone``): `unknown` without
+    /// readable hours, when they depend on a public or school holiday (the pack has no holiday calendar), or for a
+    /// comment or an open end; and the next time the answer changes (nil: not within the week ahead, or a year for
+    /// hours with dates).
+    public func openState(at date: Date, timeZone: TimeZone) -> (state: OpenState, nextChange: Date?) {
+        guard let parsed = hours.flatMap(OpeningHours.init(compact:)) else { return (.unknown, nil) }
+        return parsed.state(at: date, timeZone: timeZone)
+    }
 
     public init(
         id: Int64, osm: String, name: String?, category: String, lat: Double, lon: Double, distanceMetres: Double?,

@@ -9,5 +9,6 @@ extension PackSchema.POI.Row {
             id: row[P.id], lat: row[P.lat].degrees, lon: row[P.lon].degrees, category: row[P.category],
             name: row[P.name], tags: row[P.tags],
             wheelchair: row[P.wheelchair].flatMap(PackSchema.Wheelchair.init(rawValue:)))
+        hours = row[P.hours]
     }
 }

@@ -1239,7 +1239,7 @@ function parseJSON(text, path) {
 function assemblePlaces(head, chunks) {
   const out = {
     format: head.format, city: head.city, defaultLocale: head.defaultLocale, locales: head.locales, precision: head.precision,
-    cells: [], counts: [], id: [], lat: [], lon: [], osm: [], category: [], name: [], names: [], tags: [], stopId: [], wheelchair: [], also: {},
+    cells: [], counts: [], id: [], lat: [], lon: [], osm: [], category: [], name: [], names: [], tags: [], stopId: [], wheelchair: [], hours: [], also: {},
     tokens: [], terms: [], labels: head.labels ?? {}, links: {}, groups: {},
   };
   const tagKeys = head.tagKeys ?? {};
@@ -1295,6 +1295,7 @@ function assemblePlaces(head, chunks) {
       out.tags.push(tags);
       out.stopId.push(c.stopId?.[i] ?? null);
       out.wheelchair.push(c.wheelchair?.[i] ?? null);
+      out.hours.push(c.hours?.[i] ?? null);
       out.tokens.push(c.tokens[i]);
       out.terms.push(c.terms[i]);
     }
@@ -1364,6 +1365,8 @@ function loadPlaces(json) {
     stopId: json.stopId,
     // OSM wheelchair (yes, limited, no) by row; absent in older packs.
     wheelchair: json.wheelchair ?? [],
+    // Opening hours in compact form (opening-hours.js) by row; absent in older packs.
+    hours: json.hours ?? [],
     // Further categories by POI id (a bank with a cash machine: ['atm']) and stops' modes; absent in older packs.
     also: json.also ?? {},
     // The rows' search columns (format 2), for the search part.

@@ -21,7 +21,10 @@ struct Query: ParsableCommand {
             word such as "toilet": that category's places, nearest first with --near); kind is "poi" or "stop"; "name" \
             is never empty: an unnamed place has its category's label in the locale and "named": false; "category" is \
             the main category and "categories" every category, main first (a pub with Wi-Fi: ["bar", "wifi"]); \
-            "also" lists the further ones (a bank with a cash machine: "also": ["atm"]) and is absent when none; "linked_id" is \
+            "also" lists the further ones (a bank with a cash machine: "also": ["atm"]) and is absent when none; \
+            "opening_hours" is the OSM value, "open" is "open", "closed" or "unknown" (no readable hours, or they \
+            depend on a holiday the pack does not know) at --open-at, else now, in the city's time zone, and \
+            "next_change" (ISO 8601 with the offset) when that changes; --open-at/--open-now keep only places open then; "linked_id" is \
             the other id of a GTFS stop and OSM feature of the same place (one result); "distance_m" is there when a \
             position is given. --in MINLON,MINLAT,MAXLON,MAXLAT lists the places in a box (the same rows), named \
             places first, then stations before other places before entrances, then by id (default limit 1000).
@@ -92,6 +95,12 @@ struct Query: ParsableCommand {
     @Flag(name: .long, help: "Step-free journeys: avoid trips and stops the feed marks not wheelchair accessible.")
     var wheelchair = false
 
+    @Option(name: .customLong("open-at"), help: "'YYYY-MM-DD HH:MM' in the city's time zone: only places open then (--near, --search), and \"open\" evaluated then.")
+    var openAt: String?
+
+    @Flag(name: .customLong("open-now"), help: "Only places open now in the city's time zone (--near, --search).")
+    var openNow = false
+
     @Option(name: .long, help: "Locale used to pick display names (default: the pack's default locale).")
     var locale: String?
 
@@ -105,6 +114,13 @@ struct Query: ParsableCommand {
     var format: DataFormat = .human
 
     func validate() throws {
+        if openAt != nil && openNow { throw ValidationError("give --open-at or --open-now, not both") }
+        if let openAt, Self.parseDateTime(openAt) == nil {
+            throw ValidationError("--open-at must be 'YYYY-MM-DD HH:MM' (the city's local time), e.g. '2026-11-28 23:00'")
+        }
+        if (openAt != nil || openNow) && (departures != nil || journey != nil || inBox != nil) {
+            throw ValidationError("--open-at and --open-now go with --near or --search")
+        }
         if [near != nil || search != nil, departures != nil, journey != nil, inBox != nil].filter({ $0 }).count != 1
             || ((departures != nil || journey != nil) && near != nil)
         {
@@ -194,20 +210,27 @@ struct Query: ParsableCommand {
         }
         let results: [PlaceResult]
         let position = near.flatMap(Self.parseLatLon).map { Coordinate(lat: $0.0, lon: $0.1) }
+        // The instant "open" is evaluated at, and the filter of --open-at / --open-now.
+        let zone = reader.timeZone
+        let openFilter = openAt.flatMap(Self.parseDateTime).map { date, seconds in
+            OpeningHours.LocalTime(year: date.year, month: date.month, day: date.day, minute: seconds / 60).date(in: zone)
+        } ?? (openNow ? Date() : nil)
+        let evaluated = openFilter ?? Date()
         if let search {
             results = try reader.search(
-                search, near: position, locale: locale, limit: limit ?? PackReader.defaultSearchLimit, offset: offset)
+                search, near: position, locale: locale, limit: limit ?? PackReader.defaultSearchLimit, offset: offset,
+                openAt: openFilter)
         } else if let inBox, let box = Init.parseBBox(inBox) {
             results = try reader.places(
                 in: box, category: category, limit: limit ?? PackReader.defaultListingLimit, offset: offset, locale: locale)
         } else if let position {
             results = try reader.nearby(
                 lat: position.lat, lon: position.lon, radius: radius ?? 25, category: category,
-                limit: limit ?? PackReader.defaultNearbyLimit, offset: offset, locale: locale)
+                limit: limit ?? PackReader.defaultNearbyLimit, offset: offset, locale: locale, openAt: openFilter)
         } else {
             results = []
         }
-        PlaceOutput.write(results, format: format, locale: locale)
+        PlaceOutput.write(results, format: format, locale: locale, at: evaluated, timeZone: zone)
     }
 }
 
@@ -252,30 +275,50 @@ enum PlaceOutput {
         var lat: Double
         var lon: Double
         var distance_m: Double?
+        /// OSM `opening_hours` as in the source; absent when none.
+        var opening_hours: String?
+        /// `open`, `closed` or `unknown` at the query's time (--open-at, else now) in the city's time zone.
+        var open: String
+        /// When that changes: ISO 8601 local time with the offset; absent when unknown or not within the horizon.
+        var next_change: String?
     }
 
-    static func rows(_ results: [PlaceResult]) -> [Row] {
+    static func rows(_ results: [PlaceResult], at date: Date = Date(), timeZone: TimeZone = TimeZone(identifier: "UTC")!) -> [Row] {
         results.map {
-            Row(
+            let (open, next) = $0.openState(at: date, timeZone: timeZone)
+            return Row(
                 id: $0.id, kind: $0.kind.rawValue, osm: $0.osm, stop_id: $0.stopID, name: $0.name, named: $0.named,
                 category: $0.category, categories: $0.categories, also: $0.alsoCategories.isEmpty ? nil : $0.alsoCategories,
                 wheelchair: $0.wheelchair?.rawValue,
                 linked_id: $0.linkedID, lat: $0.lat, lon: $0.lon,
-                distance_m: $0.distanceMetres.map { ($0 * 100).rounded() / 100 })
+                distance_m: $0.distanceMetres.map { ($0 * 100).rounded() / 100 },
+                opening_hours: $0.openingHours, open: open.rawValue,
+                next_change: next.map { OpeningHours.iso8601($0, timeZone: timeZone) })
         }
     }
 
-    static func write(_ results: [PlaceResult], format: DataFormat, locale: String?) {
+    /// ` open until 2026-11-28T19:00+01:00` for a place with readable hours; empty without.
+    static func hoursNote(_ r: PlaceResult, at date: Date, timeZone: TimeZone) -> String {
+        guard r.hours != nil else { return r.openingHours.map { " opening_hours=\"\($0)\" (unreadable)" } ?? "" }
+        let (state, next) = r.openState(at: date, timeZone: timeZone)
+        let until = next.map { " until \(OpeningHours.iso8601($0, timeZone: timeZone))" } ?? ""
+        return "  \(state.rawValue)\(until)"
+    }
+
+    static func write(
+        _ results: [PlaceResult], format: DataFormat, locale: String?, at date: Date = Date(),
+        timeZone: TimeZone = TimeZone(identifier: "UTC")!
+    ) {
         switch format {
         case .json:
             struct Output: Encodable { var results: [Row] }
-            Terminal.out(DiagnosticRenderer.encode(Output(results: rows(results))))
+            Terminal.out(DiagnosticRenderer.encode(Output(results: rows(results, at: date, timeZone: timeZone))))
         case .human:
             var text = ""
             for r in results {
                 let distance = r.distanceMetres.map { String(format: "%7.1f m  ", $0) } ?? ""
                 text += "\(distance)\(r.category.padding(toLength: 16, withPad: " ", startingAt: 0)) \(r.name ?? "(no name)")  [\(r.kind == .stop ? "stop " + (r.stopID ?? "") : r.osm)] \(r.lat + 0.0),\(r.lon + 0.0)"
-                    + (r.wheelchair.map { " wheelchair=\($0.rawValue)" } ?? "") + "\n"
+                    + (r.wheelchair.map { " wheelchair=\($0.rawValue)" } ?? "") + hoursNote(r, at: date, timeZone: timeZone) + "\n"
             }
             if results.isEmpty { text = "no results\n" }
             Terminal.out(text)
