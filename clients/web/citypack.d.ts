@@ -108,6 +108,12 @@ export interface Place {
   lon: number;
   /** Metres, when a position is given (nearby, search near a point). */
   distance_m?: number;
+  /** OSM `opening_hours` as in the source; absent when none. */
+  opening_hours?: string;
+  /** At `openAt`, else now, in the city's time zone: 'unknown' without readable hours or when a holiday decides. */
+  open: 'open' | 'closed' | 'unknown';
+  /** When `open` changes: ISO 8601 local minute with the offset; absent when unknown or beyond the horizon. */
+  next_change?: string;
 }
 /** A bounding box in degrees (minLon > maxLon crosses the antimeridian). */
 export interface Box { minLon: number; minLat: number; maxLon: number; maxLat: number }
@@ -188,10 +194,10 @@ export class CityPack {
   has(name: string): boolean;
   load(name: string): Promise<void>;
   /** POIs and stops within `radius` metres (default 25), nearest first. */
-  nearby(lat: number, lon: number, radius?: number, options?: { limit?: number; offset?: number; locale?: string; category?: string }): Place[];
+  nearby(lat: number, lon: number, radius?: number, options?: { limit?: number; offset?: number; locale?: string; category?: string; openAt?: Date | number }): Place[];
   places(box: Box, options?: { category?: string; limit?: number; offset?: number; locale?: string }): Place[];
   place(id: number, locale?: string): Place | null;
-  search(text: string, locale?: string, options?: { near?: { lat: number; lon: number } | [number, number]; limit?: number; offset?: number }): Place[];
+  search(text: string, locale?: string, options?: { near?: { lat: number; lon: number } | [number, number]; limit?: number; offset?: number; openAt?: Date | number }): Place[];
   cards(locale?: string, options?: { homeOnly?: boolean }): Card[];
   situations(card: string, locale?: string): Situation[];
   actions(situation: string, locale?: string): Action[];

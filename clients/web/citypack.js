@@ -9,6 +9,7 @@
 //   pack.departures('11515', '2014-10-20', '07:45', 5);
 
 import { CATEGORY_WORDS } from './category-words.js';
+import { openAt } from './opening-hours.js';
 import { buildRouting, endpoint, journeyDayNumber, journeyJSON, JOURNEY_DEFAULTS, plan, resolve } from './journeys.js';
 
 // <generated: WebFlavour.javaScriptConstants>
@@ -711,7 +712,17 @@ export class CityPack {
 
   // -- places ---------------------------------------------------------------------------------------------------
 
-  _placeRow(places, i, locale, dist) {
+  /**
+   * The city's IANA time zone, the clock of opening hours: the manifest's `city.timezone`, else (older packs) the
+   * first feed's, else UTC. As Swift `PackReader.timeZone`.
+   * @returns {string}
+   */
+  get timeZone() {
+    const zone = this.manifest.city?.timezone ?? this._parts.transit?.json?.timezones?.[0];
+    return typeof zone === 'string' && zone !== '' ? zone : 'UTC';
+  }
+
+  _placeRow(places, i, locale, dist, at = Date.now()) {
     const id = places.id[i];
     const stop = (id % 4) === 3;
     const chosen = locale ?? this.defaultLocale;
@@ -732,6 +743,8 @@ export class CityPack {
       lat: places.lat[i],
       lon: places.lon[i],
       distance_m: dist == null ? null : Math.round(dist * 100) / 100,
+      opening_hours: places.tags[i]?.opening_hours ?? null,
+      ...openAt(places.hours?.[i], this.timeZone, at),
     };
     const partner = places.links.get(id);
     const j = partner === undefined ? undefined : places.rowOf.get(partner);
@@ -814,13 +827,19 @@ export class CityPack {
     });
   }
 
-  _rows(places, ids, locale, distances) {
+  _rows(places, ids, locale, distances, at) {
     const out = [];
     for (const id of ids) {
       const i = places.rowOf.get(id);
-      if (i !== undefined) out.push(this._placeRow(places, i, locale, distances?.get(id) ?? null));
+      if (i !== undefined) out.push(this._placeRow(places, i, locale, distances?.get(id) ?? null, at));
     }
     return out;
+  }
+
+  /** The instant of an `openAt` option (a Date or UTC milliseconds), or undefined. */
+  static _instant(value) {
+    if (value == null) return undefined;
+    return value instanceof Date ? value.getTime() : Number(value);
   }
 
   /**
@@ -829,9 +848,10 @@ export class CityPack {
    * @param {number} lat degrees
    * @param {number} lon degrees
    * @param {number} [radius=25] metres
-   * @param {{limit?: number, offset?: number, locale?: string, category?: string}} [options] limit default
-   *   DEFAULT_NEARBY_LIMIT (50); offset for paging; locale picks display names (default: the pack's default
-   *   locale); category keeps only places of that category id.
+   * @param {{limit?: number, offset?: number, locale?: string, category?: string, openAt?: Date|number}} [options]
+   *   limit default DEFAULT_NEARBY_LIMIT (50); offset for paging; locale picks display names (default: the pack's
+   *   default locale); category keeps only places of that category id; openAt keeps only places open at that
+   *   instant in the city's time zone (`timeZone`), and every row's `open` is evaluated then (else now).
    */
   nearby(lat, lon, radius = 25, options = {}) {
     const limit = options.limit ?? DEFAULT_NEARBY_LIMIT;
@@ -840,8 +860,11 @@ export class CityPack {
     const index = this._index(p, options.category);
     const hits = within(index, lat, lon, radius);
     const distances = new Map(hits.map((h) => [h.id, h.d]));
-    const ids = this._folded(p, hits.map((h) => h.id)).slice(Math.max(0, options.offset ?? 0)).slice(0, limit);
-    return this._rows(p, ids, options.locale, distances);
+    const at = CityPack._instant(options.openAt);
+    const folded = this._folded(p, hits.map((h) => h.id));
+    if (at === undefined) return this._rows(p, folded.slice(Math.max(0, options.offset ?? 0)).slice(0, limit), options.locale, distances);
+    const open = this._rows(p, folded, options.locale, distances, at).filter((r) => r.open === 'open');
+    return open.slice(Math.max(0, options.offset ?? 0)).slice(0, limit);
   }
 
   /**
@@ -886,10 +909,21 @@ export class CityPack {
    * SQLite FTS5 bm25 (names weighted 10, terms 1; ties by id) with named places first. Linked pairs are one result.
    * @param {string} text what the user typed
    * @param {string} [locale] locale of the display names (default: the pack's default locale)
-   * @param {{near?: {lat: number, lon: number}|[number, number], limit?: number, offset?: number}} [options]
-   *   limit default DEFAULT_SEARCH_LIMIT (20)
+   * @param {{near?: {lat: number, lon: number}|[number, number], limit?: number, offset?: number, openAt?: Date|number}} [options]
+   *   limit default DEFAULT_SEARCH_LIMIT (20); openAt keeps only places open then, in the same order (as nearby)
    */
   search(text, locale, options = {}) {
+    const at = CityPack._instant(options.openAt);
+    if (at !== undefined && (options.limit ?? DEFAULT_SEARCH_LIMIT) > 0) {
+      // The open places of ever longer pages of all results, until the page is full or the results run out (as Swift).
+      const limit = options.limit ?? DEFAULT_SEARCH_LIMIT;
+      const wanted = Math.max(0, options.offset ?? 0) + limit;
+      for (let asked = Math.max(wanted * 4, 64); ; asked *= 4) {
+        const all = this.search(text, locale, { near: options.near, limit: asked, offset: 0, evaluatedAt: at });
+        const open = all.filter((r) => r.open === 'open');
+        if (open.length >= wanted || all.length < asked) return open.slice(Math.max(0, options.offset ?? 0)).slice(0, limit);
+      }
+    }
     const limit = options.limit ?? DEFAULT_SEARCH_LIMIT;
     const s = this._part('search');
     const places = this._part('places');
@@ -938,7 +972,7 @@ export class CityPack {
       }
     }
     const page = this._folded(places, ids).slice(Math.max(0, options.offset ?? 0)).slice(0, limit);
-    return this._rows(places, page, locale, near ? distances : null);
+    return this._rows(places, page, locale, near ? distances : null, options.evaluatedAt);
   }
 
   /**

@@ -6,6 +6,7 @@
 
 // The great-circle distance of the reader (a function declaration: usable although citypack.js imports this module).
 import { distance } from './citypack.js';
+import { zoneOffset } from './zone.js';
 
 const INF = 1073741823; // Int32.max / 2, as RaptorSearch.infinity
 const DETOUR = 1.3; // TransitWalking.detour
@@ -732,29 +733,6 @@ export function resolve(r, id, o) {
 }
 
 // -- output (as `citypack query --journey --format json`) ---------------------------------------------------------
-
-const offsetCache = new Map();
-
-/** The zone's UTC offset in seconds at a UTC instant (milliseconds). */
-function zoneOffset(timeZone, utcMillis) {
-  let format = offsetCache.get(timeZone);
-  if (format === undefined) {
-    try {
-      format = new Intl.DateTimeFormat('en-US', {
-        timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric',
-        minute: 'numeric', second: 'numeric',
-      });
-    } catch {
-      format = null;
-    }
-    offsetCache.set(timeZone, format);
-  }
-  if (!format) return null;
-  const parts = Object.fromEntries(format.formatToParts(new Date(utcMillis)).map((p) => [p.type, p.value]));
-  const wall = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour),
-    Number(parts.minute), Number(parts.second));
-  return Math.round((wall - Math.floor(utcMillis / 1000) * 1000) / 1000);
-}
 
 /** ISO 8601 local date-time of `seconds` from `day`'s 00:00 with the zone's offset (TransitReader.iso8601). */
 export function iso8601(day, seconds, timeZone) {

@@ -3,6 +3,8 @@
 // `OpeningHours.state(at:)` does (this file mirrors OpeningHours+Evaluate.swift). No Date objects: plain civil-date
 // arithmetic on the place's wall-clock time, so the answer never depends on the browser's zone.
 
+import { instantOf, isoMinute, localParts } from './zone.js';
+
 /**
  * @typedef {{from: number, to: number}} YearRange
  * @typedef {{fromMonth: number, fromDay: number, toMonth: number, toDay: number}} DateRange
@@ -289,4 +291,29 @@ function isoWeek(days) {
   const thursday = days - weekday(days) + 3;
   const [year] = civilFromDays(thursday);
   return div(thursday - daysFromCivil(year, 1, 1), 7) + 1;
+}
+
+/**
+ * Whether a place with these compact hours is open at a UTC instant in the city's time zone, as Swift
+ * `PlaceResult.openState(at:timeZone:)` and `citypack query` say it: `open` ('open', 'closed' or 'unknown': no
+ * hours) and `next_change` (ISO 8601 local minute with the offset) or null.
+ * @param {string|null|undefined} compact the row's `hours`
+ * @param {string} timeZone IANA zone
+ * @param {number} utcMillis the instant
+ * @returns {{open: 'open'|'closed'|'unknown', next_change: string|null}}
+ */
+export function openAt(compact, timeZone, utcMillis) {
+  if (!compact) return { open: 'unknown', next_change: null };
+  let parsed;
+  try {
+    parsed = parseCompact(compact);
+  } catch {
+    return { open: 'unknown', next_change: null };
+  }
+  const p = localParts(timeZone, utcMillis);
+  if (!p) return { open: 'unknown', next_change: null };
+  const { state, nextChange } = openingState(parsed, { year: p.year, month: p.month, day: p.day, minute: p.hour * 60 + p.minute });
+  if (!nextChange) return { open: state, next_change: null };
+  const instant = instantOf(timeZone, nextChange.year, nextChange.month, nextChange.day, nextChange.minute);
+  return { open: state, next_change: instant == null ? null : isoMinute(timeZone, instant) };
 }
