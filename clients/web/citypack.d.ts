@@ -190,6 +190,8 @@ export class CityPack {
   readonly manifest: Manifest;
   readonly signature: SignatureState;
   readonly defaultLocale: string;
+  /** The city's IANA time zone (manifest `city.timezone`), the clock of opening hours. */
+  readonly timeZone: string;
   readonly partNames: string[];
   has(name: string): boolean;
   load(name: string): Promise<void>;
