@@ -38,7 +38,7 @@ struct PackSchemaTests {
         "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID",
         "CREATE TABLE category(id TEXT PRIMARY KEY, priority INTEGER NOT NULL, label TEXT NOT NULL) WITHOUT ROWID",
         "CREATE TABLE category_label(category TEXT NOT NULL, locale TEXT NOT NULL, label TEXT NOT NULL, PRIMARY KEY(category, locale)) WITHOUT ROWID",
-        "CREATE TABLE poi(id INTEGER PRIMARY KEY, lat NOT NULL, lon NOT NULL, category NOT NULL, name TEXT, tags TEXT NOT NULL, wheelchair TEXT)",
+        "CREATE TABLE poi(id INTEGER PRIMARY KEY, lat NOT NULL, lon NOT NULL, category NOT NULL, name TEXT, tags TEXT NOT NULL, wheelchair TEXT, hours TEXT)",
         "CREATE TABLE poi_name(poi INTEGER NOT NULL, locale TEXT NOT NULL, name TEXT NOT NULL, PRIMARY KEY(poi, locale)) WITHOUT ROWID",
         "CREATE TABLE poi_category(poi INTEGER NOT NULL, category NOT NULL, PRIMARY KEY(poi, category)) WITHOUT ROWID",
         "CREATE VIRTUAL TABLE search USING fts5(name, terms, content = '', tokenize = 'unicode61 remove_diacritics 2')",

@@ -119,6 +119,8 @@ async function formatOneBytes(manifestPath, manifestURL) {
     names: p.names, osm: p.osm, precision: p.precision, stopId: p.stopId, tags: p.tags,
     // What issue 32 added to the one-file layout: category labels, linked places and shared places.
     labels: p.labels, links: Object.fromEntries(p.links ?? []), groups: Object.fromEntries(p.groups ?? []),
+    // And issues 34 and 37: wheelchair access and compact opening hours by row.
+    wheelchair: p.wheelchair, hours: p.hours,
   };
   const utf8 = (x) => Buffer.from(x, 'utf8');
   const order = s.vocab.map((_, i) => i).sort((a, b) => Buffer.compare(utf8(s.vocab[a]), utf8(s.vocab[b])));
