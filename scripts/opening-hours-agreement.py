@@ -31,7 +31,7 @@ import sys
 import xml.etree.ElementTree as ET
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SWIFT_SOURCES = sorted(glob.glob(os.path.join(ROOT, 'Sources/CityPackFormat/OpeningHours*.swift'))) + [
+SWIFT_SOURCES = sorted(glob.glob(os.path.join(ROOT, 'Sources/CityPackSupport/OpeningHours*.swift'))) + [
     os.path.join(ROOT, 'scripts/opening-hours-driver.swift')]
 JS_MODULE = os.path.join(ROOT, 'clients/web/opening-hours.js')
 

@@ -32,7 +32,7 @@ package enum RuleCatalog {
         Rules.osmXMLMalformed, Rules.osmEntityDeclaration, Rules.osmNotOSM, Rules.osmInvalidCoordinates,
         Rules.osmInvalidID, Rules.osmDuplicateElementID, Rules.osmMissingReferencedNode, Rules.osmIncompleteWay,
         Rules.osmMultipolygonInvalid, Rules.osmBBoxOutsideSource,
-        Rules.osmWayOneNode, Rules.osmPOIOutsideBBox, Rules.osmPOIMissingName, Rules.osmDuplicatePOI,
+        Rules.osmWayOneNode, Rules.osmPOIOutsideBBox, Rules.osmPOIMissingName, Rules.osmDuplicatePOI, Rules.osmOpeningHoursUnreadable,
         Rules.osmExcessPrecision, Rules.osmLimitExceeded, Rules.osmPBFMalformed, Rules.osmUnsupportedVersion, Rules.osmUnexpectedElement,
         Rules.osmInvalidRelationMember,
     ]

@@ -1,4 +1,5 @@
 import CityPackFormat
+import CityPackSupport
 import Foundation
 
 /// Search, nearby and listings: the questions an app asks ("where is the nearest toilet?"). The web reader

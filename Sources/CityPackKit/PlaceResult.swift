@@ -1,4 +1,5 @@
 import CityPackFormat
+import CityPackSupport
 import Foundation
 
 /// A point of interest or a transit stop as an app shows it: from `nearby`, `search`, `poi(id:)` or `stop(id:)`.

@@ -24,7 +24,7 @@ package struct POIRuleContext: Sendable {
 /// Runs every POI rule, in registry order, and returns the POIs that stay in the pack.
 package enum POIValidator {
     /// The POI rules, in the order they run.
-    package static let rules: [any POIRule] = [POIOutsideBBoxRule(), POIMissingNameRule(), DuplicatePOIRule()]
+    package static let rules: [any POIRule] = [POIOutsideBBoxRule(), POIMissingNameRule(), DuplicatePOIRule(), POIOpeningHoursRule()]
 
     /// Validates `pois` and returns the ones kept, in their original order.
     package static func validate(_ pois: [POI], city: City, categories: [PackCategory] = [], bag: DiagnosticBag) -> [POI] {

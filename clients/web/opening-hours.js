@@ -1,5 +1,5 @@
 // Opening hours for the web reader: reads the compact form the pack stores (Swift `OpeningHours.compact`, grammar in
-// Sources/CityPackFormat/OpeningHours.swift) and answers "open now, and until when?" exactly as Swift
+// Sources/CityPackSupport/OpeningHours.swift) and answers "open now, and until when?" exactly as Swift
 // `OpeningHours.state(at:)` does (this file mirrors OpeningHours+Evaluate.swift). No Date objects: plain civil-date
 // arithmetic on the place's wall-clock time, so the answer never depends on the browser's zone.
 

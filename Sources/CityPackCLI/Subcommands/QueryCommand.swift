@@ -1,6 +1,7 @@
 import ArgumentParser
 import CityPackBuild
 import CityPackFormat
+import CityPackSupport
 import CityPackKit
 import Foundation
 

@@ -1,4 +1,4 @@
-import CityPackFormat
+import CityPackSupport
 import Testing
 
 /// ``OpeningHours``: parsing OSM `opening_hours`, the compact form the pack stores, and the state at a local time.
