@@ -22,6 +22,22 @@ public struct InstalledPack: Sendable, Equatable {
     public var version: Int
     /// Bytes the city takes on disk (every file of its folder, the kept previous version included).
     public var bytesOnDisk: Int64
+    /// The dates the installed timetable covers (the manifest's `timetable`); nil without transit and for versions
+    /// whose manifest predates it.
+    public var timetable: TimetableCoverage? = nil
+    /// The city's IANA time zone (the manifest's `city.timezone`, else its first feed's); nil when it names none.
+    public var timeZone: String? = nil
+
+    /// The last date of the timetable when it has ended by `date` in the city's time zone (the city's "data is
+    /// old" mark: apps say so and offer the update), else nil.
+    public func timetableEnded(at date: Date = Date()) -> ServiceDate? {
+        guard let timetable else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC")!
+        let c = calendar.dateComponents([.year, .month, .day], from: date)
+        guard let today = ServiceDate(year: c.year ?? 1970, month: c.month ?? 1, day: c.day ?? 1) else { return nil }
+        return timetable.position(of: today) == .after ? timetable.last : nil
+    }
 }
 
 /// The on-disk layout of a ``PackLibrary`` (one folder per city):
@@ -239,7 +255,15 @@ struct PackStore: Sendable {
     func installed() -> [InstalledPack] {
         cities().compactMap { city in
             guard let pointer = pointer(city) else { return nil }
-            return InstalledPack(city: city, version: pointer.current, bytesOnDisk: bytes(under: cityFolder(city)))
+            var pack = InstalledPack(city: city, version: pointer.current, bytesOnDisk: bytes(under: cityFolder(city)))
+            let manifestURL = versionFolder(city, pointer.current).appendingPathComponent(Self.manifestName)
+            if let data = try? Data(contentsOf: manifestURL), let manifest = try? JSONDecoder().decode(Manifest.self, from: data) {
+                if let range = manifest.timetable, let first = ServiceDate(range.first), let last = ServiceDate(range.last) {
+                    pack.timetable = TimetableCoverage(first: first, last: last)
+                }
+                pack.timeZone = manifest.city.timezone ?? manifest.timezones?.first
+            }
+            return pack
         }
     }
 

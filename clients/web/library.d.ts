@@ -26,8 +26,9 @@ export type PackState =
   | { kind: 'downloading'; bytes: number; total: number }
   | { kind: 'paused'; version: number; installedVersion: number | null; bytes: number; total: number; evicted?: true }
   | { kind: 'applying'; installedVersion: number | null }
-  | { kind: 'on_disk'; version: number }
-  | { kind: 'on_disk_out_of_date'; version: number; update: number; updateBytes: number | null }
+  /** timetableEnded: the timetable's last date once it has ended in the city's time zone (the data is old). */
+  | { kind: 'on_disk'; version: number; timetableEnded?: string }
+  | { kind: 'on_disk_out_of_date'; version: number; update: number; updateBytes: number | null; timetableEnded?: string }
   | { kind: 'failed'; reason: FailureReason; installedVersion: number | null; status?: number; bytes?: number; message: string };
 
 export class LibraryError extends Error {
@@ -80,6 +81,10 @@ export interface InstalledRecord {
   manifestURL?: string;
   /** The locales whose string tables are stored; absent in records of older libraries (every table stored). */
   locales?: string[];
+  /** The dates the timetable covers (the manifest's `timetable`); absent without transit and in older records. */
+  timetable?: { first: string; last: string };
+  /** The city's IANA time zone (manifest `city.timezone`); absent in older records. */
+  timeZone?: string;
   installedAt: string;
 }
 /** A fetch-shaped reader of a city's stored files (for openPack); never touches the network. */
@@ -154,7 +159,7 @@ export class PackLibrary extends EventTarget {
   state(city: string): PackState;
   cities(): CityListing[];
   installedVersion(city: string): number | null;
-  installed(): Promise<{ city: string; version: number; bytes: number }[]>;
+  installed(): Promise<{ city: string; version: number; bytes: number; timetable?: { first: string; last: string }; timetableEnded?: string }[]>;
   /** `refresh`: refresh the catalog first (what update() does). */
   download(city: string, options?: { signal?: AbortSignal; refresh?: boolean }): Promise<PackState>;
   update(city: string, options?: { signal?: AbortSignal }): Promise<PackState>;

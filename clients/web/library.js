@@ -14,6 +14,7 @@ import { bundlePlan, fetchBundle } from './library-bundle.js';
 import { manifestCost, patchedManifest } from './library-patch.js';
 import { fillCopy, libraryCopy } from './library-screen.js';
 import { IndexedDBStore, MemoryStore, storageFetch, storeBase } from './library-storage.js';
+import { localParts } from './zone.js';
 
 // The storage adapters (library-storage.js) and the screen helpers (library-screen.js) are part of this module's API.
 export { CacheStore, IndexedDBStore, MemoryStore, storageFetch } from './library-storage.js';
@@ -53,7 +54,7 @@ const cityKey = (city) => `city:${city}`;
  * @typedef {{kind: 'not_downloaded', evicted?: true, version?: number} | {kind: 'queued'}
  *   | {kind: 'downloading', bytes: number, total: number}
  *   | {kind: 'paused', version: number, installedVersion: number|null, bytes: number, total: number, evicted?: true}
- *   | {kind: 'applying', installedVersion: number|null} | {kind: 'on_disk', version: number}
+ *   | {kind: 'applying', installedVersion: number|null} | {kind: 'on_disk', version: number, timetableEnded?: string}
  *   | {kind: 'on_disk_out_of_date', version: number, update: number, updateBytes: number|null}
  *   | {kind: 'failed', reason: string, installedVersion: number|null, status?: number, bytes?: number, message: string}} PackState
  */
@@ -435,11 +436,14 @@ export class PackLibrary extends EventTarget {
     }
     if (!record) return evicted ? { kind: 'not_downloaded', evicted: true, version: evicted.version } : { kind: 'not_downloaded' };
     const entry = this.entry(city);
+    const ended = timetableEnded(record);
     if (entry && entry.dataVersion > record.version) {
       const updateBytes = staged?.version === entry.dataVersion ? staged.remaining : null;
-      return { kind: 'on_disk_out_of_date', version: record.version, update: entry.dataVersion, updateBytes };
+      const state = { kind: 'on_disk_out_of_date', version: record.version, update: entry.dataVersion, updateBytes };
+      if (ended) state.timetableEnded = ended;
+      return state;
     }
-    return { kind: 'on_disk', version: record.version };
+    return ended ? { kind: 'on_disk', version: record.version, timetableEnded: ended } : { kind: 'on_disk', version: record.version };
   }
 
   /**
@@ -491,10 +495,20 @@ export class PackLibrary extends EventTarget {
     return this._installed.get(city)?.version ?? null;
   }
 
-  /** Installed cities: [{city, version, bytes}] (bytes: every stored file of the version, manifest included). */
+  /**
+   * Installed cities: [{city, version, bytes, timetable?, timetableEnded?}] (bytes: every stored file of the version,
+   * manifest included; timetable: the dates it covers, for a city with transit; timetableEnded: its last date once
+   * it has ended in the city's time zone), as Swift `PackLibrary.installed()`.
+   */
   async installed() {
     await this.ready();
-    return [...this._installed.values()].map((r) => ({ city: r.city, version: r.version, bytes: r.manifest.bytes + sum(r.files) }));
+    return [...this._installed.values()].map((r) => {
+      const out = { city: r.city, version: r.version, bytes: r.manifest.bytes + sum(r.files) };
+      if (r.timetable) out.timetable = r.timetable;
+      const ended = timetableEnded(r);
+      if (ended) out.timetableEnded = ended;
+      return out;
+    });
   }
 
   _set(city, state) {
@@ -646,6 +660,10 @@ export class PackLibrary extends EventTarget {
       // one's files go.
       this._set(city, { kind: 'applying', installedVersion: record?.version ?? null });
       const next = { city, name: entry.name ?? city, version: manifest.dataVersion, manifestURL: known.url, manifest: stage.manifest, files: stage.files, locales: stage.locales, installedAt: new Date().toISOString() };
+      // The dates the timetable covers and the city's zone: the state marks a city whose timetable has ended.
+      if (manifest.timetable) next.timetable = { first: manifest.timetable.first, last: manifest.timetable.last };
+      const zone = manifest.city?.timezone ?? manifest.timezones?.[0];
+      if (zone) next.timeZone = zone;
       for (const f of [next.manifest, ...next.files]) {
         if (!(await this.storage.hasFile(f.sha256))) throw new LibraryError('damaged', `a stored file vanished before the switch (${f.sha256})`);
       }
@@ -1189,4 +1207,19 @@ function concat(chunks) {
     at += c.length;
   }
   return out;
+}
+
+/**
+ * The last date of an installed city's timetable when it has ended today in the city's time zone (Swift
+ * `InstalledPack.timetableEnded(at:)`), else null; null for records without a timetable (no transit, or installed by
+ * an older library).
+ * @param {{timetable?: {first: string, last: string}, timeZone?: string}} record
+ * @param {number} [now] UTC milliseconds
+ */
+function timetableEnded(record, now = Date.now()) {
+  if (!record?.timetable) return null;
+  const p = localParts(record.timeZone ?? 'UTC', now) ?? localParts('UTC', now);
+  const two = (n) => String(n).padStart(2, '0');
+  const today = `${String(p.year).padStart(4, '0')}-${two(p.month)}-${two(p.day)}`;
+  return today > record.timetable.last ? record.timetable.last : null;
 }

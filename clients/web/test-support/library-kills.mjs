@@ -10,12 +10,21 @@ import { MemoryStore, PackLibrary } from '../library.js';
 import { fakeServer } from './fake-fetch.mjs';
 import { cloneStore, hang, setup, wrapFetch, wrapStorage } from './library-kit.mjs';
 
+/**
+ * `{timetableEnded: last}` when the installed record's timetable ended before today (UTC: the releases' feeds ended
+ * years ago, so the city's zone cannot matter), else nothing: the mark the library's on-disk states carry.
+ */
+export function endedMark(record) {
+  const last = record?.timetable?.last;
+  return last && new Date().toISOString().slice(0, 10) > last ? { timetableEnded: last } : {};
+}
+
 /** The state a new library must show for what storage holds (computed here from the records, independently). */
 export function expectedState(storage, city, phase) {
   const record = storage.records.get(`city:${city}`);
   const stage = storage.records.get(`stage:${city}`);
   const catalog = storage.records.get('catalog')?.document;
-  if (record?.version === 2) return { kind: 'on_disk', version: 2 };
+  if (record?.version === 2) return { kind: 'on_disk', version: 2, ...endedMark(record) };
   if (stage?.started && stage.version === 2) {
     let remaining = 0;
     const seen = new Set();
@@ -34,7 +43,7 @@ export function expectedState(storage, city, phase) {
   }
   if (phase === 'first download') return { kind: 'not_downloaded' };
   const offered = catalog?.packs.find((p) => p.id === city)?.dataVersion ?? 1;
-  return offered > 1 ? { kind: 'on_disk_out_of_date', version: 1, update: 2 } : { kind: 'on_disk', version: 1 };
+  return offered > 1 ? { kind: 'on_disk_out_of_date', version: 1, update: 2 } : { kind: 'on_disk', version: 1, ...endedMark(record) };
 }
 
 /**
@@ -139,7 +148,7 @@ export async function killCampaign({ releases, city, phase, kills: wanted, rando
         assert.ok(fetched <= unverified + largestFile, `${phase}, life ${life}: fetched ${fetched} bytes again, ${unverified} were not verified (+ ${largestFile})`);
       }
       if (!killed) {
-        assert.deepEqual(finished, { kind: 'on_disk', version: 2 }, `${phase}, life ${life}`);
+        assert.deepEqual(finished, { kind: 'on_disk', version: 2, ...endedMark(storage.records.get(`city:${city}`)) }, `${phase}, life ${life}`);
         figures.completed++;
         await installedIntact(releases, storage, city, phase, answers);
         break;

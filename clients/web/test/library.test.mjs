@@ -341,3 +341,20 @@ test('the shipped screen copy is the templates\' pack.* and download_error.* str
   }
   assert.ok(checked > 80, `${checked}`);
 });
+
+test('an installed city whose timetable has ended is marked in its state and in installed()', { skip }, async () => {
+  const { storage } = await installV1();
+  const record = storage.records.get('city:monaco');
+  assert.equal(record.timetable, undefined, 'Monaco has no transit: no timetable, no mark');
+  // The record as a city with transit stores it (the manifest's timetable and the city's zone).
+  storage.records.set('city:monaco', { ...record, timetable: { first: '2014-01-01', last: '2014-11-01' }, timeZone: 'Europe/Monaco' });
+  const ended = setup({ storage });
+  await ended.library.ready();
+  assert.deepEqual(ended.library.state('monaco'), { kind: 'on_disk', version: 1, timetableEnded: '2014-11-01' });
+  const [listed] = await ended.library.installed();
+  assert.deepEqual([listed.timetable, listed.timetableEnded], [{ first: '2014-01-01', last: '2014-11-01' }, '2014-11-01']);
+  storage.records.set('city:monaco', { ...record, timetable: { first: '2014-01-01', last: '2999-12-31' }, timeZone: 'Europe/Monaco' });
+  const current = setup({ storage });
+  await current.library.ready();
+  assert.deepEqual(current.library.state('monaco'), { kind: 'on_disk', version: 1 }, 'a timetable still running is not marked');
+});
