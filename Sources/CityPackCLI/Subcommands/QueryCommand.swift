@@ -32,7 +32,9 @@ struct Query: ParsableCommand {
             --departures: {"stop": {...}, "departures": [{"line", "headsign", "time", "date", "seconds", "trip",
             "route_type", "colour", "stop_id"}]}, where date is the service date, seconds count from its start (may \
             exceed 86400) and time is the wall clock HH:MM.
-            --journey FROM --to TO (a GTFS stop_id or LAT,LON) --at 'YYYY-MM-DD HH:MM' (the feed's local time): \
+            --journey FROM --to TO (a GTFS stop_id, LAT,LON or a stop's name: a station stands for its platforms, \
+            same-named stops side by side for the point between them, and a name that fits several places lists \
+            them with their stop_ids, exit 1) --at 'YYYY-MM-DD HH:MM' (the feed's local time): \
             {"journeys": [{"id", "departure", "arrival", "transfers", "legs": [{"mode": "walk" | "ride", "from": \
             {"stop_id", "name", "lat", "lon"}, "to": {...}, "departure", "arrival", "trip_id", "route_id", "line", \
             "headsign", "metres", "stops"}]}]}; times are ISO 8601 local date-times with the feed's UTC offset; \
@@ -72,10 +74,10 @@ struct Query: ParsableCommand {
     @Option(name: .long, help: "Date and time for --departures and --journey: 'YYYY-MM-DD HH:MM' (the feed's local time).")
     var at: String?
 
-    @Option(name: .long, parsing: .unconditional, help: "Journey origin: a GTFS stop_id or LAT,LON.")
+    @Option(name: .long, parsing: .unconditional, help: "Journey origin: a GTFS stop_id, LAT,LON or a stop's name.")
     var journey: String?
 
-    @Option(name: .long, parsing: .unconditional, help: "Journey destination: a GTFS stop_id or LAT,LON.")
+    @Option(name: .long, parsing: .unconditional, help: "Journey destination: a GTFS stop_id, LAT,LON or a stop's name.")
     var to: String?
 
     @Flag(name: .long, help: "--at is the latest arrival (journeys).")
@@ -169,6 +171,32 @@ struct Query: ParsableCommand {
         return (lat, lon)
     }
 
+    /// A journey end as typed: LAT,LON, a stop_id, else a stop's name (``PackReader/stops(named:locale:)``): one
+    /// station or stop, or same-named stops side by side (the point between them, with a note). A name that fits
+    /// several places lists them (exit 1), as does a name no stop has.
+    static func endpoint(_ text: String, reader: PackReader, locale: String?) throws -> JourneyEndpoint {
+        let parsed = JourneyEndpoint(text)
+        guard case .stop(let code) = parsed, try reader.transit.stop(id: code) == nil else { return parsed }
+        switch try reader.stops(named: text, locale: locale) {
+        case .stop(let stop):
+            return stop.stopID.map(JourneyEndpoint.stop) ?? parsed
+        case .place(let name, let lat, let lon, let stops):
+            Terminal.err(
+                "note: '\(text)' is \(stops.count) stops side by side (\(name): stop_id \(stops.compactMap(\.stopID).joined(separator: ", "))); "
+                    + "the journey uses the point between them, walking to each\n")
+            return .coordinate(lat: lat, lon: lon)
+        case .ambiguous(let places):
+            let lines = places.prefix(20).map {
+                "  \($0.stopID ?? "")\t\($0.name ?? "")\t\($0.category == "transit_station" ? "station" : "stop")\t\($0.lat + 0.0),\($0.lon + 0.0)"
+            }
+            throw CLIError.dataErrors(
+                "'\(text)' names \(places.count) places; give the stop_id of one of them (or LAT,LON):\n"
+                    + lines.joined(separator: "\n") + (places.count > 20 ? "\n  … and \(places.count - 20) more" : ""))
+        case .none:
+            throw CLIError.dataErrors("the pack has no stop with stop_id or name '\(text)'")
+        }
+    }
+
     /// `YYYY-MM-DD HH:MM` (or with a `T`) → date and seconds since midnight.
     static func parseDateTime(_ text: String) -> (ServiceDate, Int)? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
@@ -185,12 +213,8 @@ struct Query: ParsableCommand {
     func run() throws {
         let reader = try PackArgument.open(pack)
         if let journey, let to, let at, let (date, seconds) = Self.parseDateTime(at) {
-            let from = JourneyEndpoint(journey), destination = JourneyEndpoint(to)
-            for (endpoint, text) in [(from, journey), (destination, to)] {
-                if case .stop(let code) = endpoint, try reader.transit.stop(id: code) == nil {
-                    throw CLIError.dataErrors("the pack has no stop with stop_id '\(text)'")
-                }
-            }
+            let from = try Self.endpoint(journey, reader: reader, locale: locale)
+            let destination = try Self.endpoint(to, reader: reader, locale: locale)
             let options = JourneyOptions(
                 maxTransfers: maxTransfers, maxWalkMetres: maxWalk, minChangeSeconds: minChange, wheelchair: wheelchair)
             let list = try reader.transit.journeys(

@@ -51,7 +51,7 @@ public enum CityFileWriter {
     /// comment saying the feed's zone is used.
     static func timezoneLine(_ zone: String?) -> String {
         guard let zone else {
-            return "# timezone: Europe/Rome    # IANA zone of \"open now\"; without it, the GTFS feed's agency_timezone"
+            return "# timezone: Area/City    # IANA zone of \"open now\" (e.g. Europe/Rome); without it, the GTFS feed's agency_timezone"
         }
         return "timezone: \(zone)    # IANA zone of \"open now\", from the coordinates (tzdata zone.tab); override if wrong"
     }
