@@ -119,5 +119,10 @@ extension PackSchema {
             "SELECT rowid, bm25(\(table), 10.0, 1.0) AS score FROM \(table) WHERE \(table) MATCH ?1 ORDER BY score"
         /// ``matchQuery``, read by column (``rowid``, ``score``).
         public static let matching = Query(matchQuery, results: [rowid, score], parameters: [expression])
+        /// Rowids of the rows matching the FTS5 expression bound to ?1, unranked (rowid order): for search near a
+        /// point, which orders by distance, so bm25 (a row size read per match) is not needed.
+        public static let matchAnyOrderQuery = "SELECT rowid FROM \(table) WHERE \(table) MATCH ?1"
+        /// ``matchAnyOrderQuery``, read by column (``rowid``).
+        public static let matchingAnyOrder = Query(matchAnyOrderQuery, results: [rowid], parameters: [expression])
     }
 }

@@ -12,7 +12,7 @@ extension PackSchema {
         public static let table = "temp.category_term"
         /// Its CREATE statement.
         public static let create =
-            "CREATE VIRTUAL TABLE IF NOT EXISTS \(table) USING fts5(term, category UNINDEXED, tokenize = 'unicode61 remove_diacritics 2')"
+            "CREATE VIRTUAL TABLE IF NOT EXISTS \(table) USING fts5(term, category UNINDEXED, locale UNINDEXED, tokenize = 'unicode61 remove_diacritics 2')"
         /// The term column (as ``stored(_:)``).
         public static let term = Column<String>("term")
         /// The category column (an id).
@@ -23,6 +23,18 @@ extension PackSchema {
         public static let insert = "INSERT INTO \(table)(\(term), \(category)) VALUES (?1, ?2)"
         /// ``insert``, bound by column.
         public static let inserting = Query(insert, parameters: [term, category])
+        /// The language the term is a word of (``CityPackFormat/CategoryWords/byLocale``: `en`, `pt-PT`; `und` for
+        /// the category id); NULL for the pack's own terms (meta `category_terms`, in the city's locales).
+        public static let locale = Column<String?>("locale")
+        /// A row with its locale.
+        public static let insertLocalized = "INSERT INTO \(table)(\(term), \(category), \(locale)) VALUES (?1, ?2, ?3)"
+        /// ``insertLocalized``, bound by column.
+        public static let insertingLocalized = Query(insertLocalized, parameters: [term, category, locale])
+        /// (category, locale) of every term that is the phrase bound to ?1, by category then locale.
+        public static let matchLocalesQuery =
+            "SELECT DISTINCT category, locale FROM \(table) WHERE term MATCH ?1 ORDER BY category, locale"
+        /// ``matchLocalesQuery``, read by column.
+        public static let matchingLocales = Query(matchLocalesQuery, results: [category, locale], parameters: [phrase])
         /// Token before every term: a private-use character, a token character no query can contain (queries keep
         /// letters and digits only).
         public static let begin = "\u{E000}"

@@ -100,7 +100,7 @@ extension PackReader {
         try connection.withDatabase { db throws(PackError) in
             guard limit > 0 else { return [] }
             let wanted = max(0, offset) + limit
-            let categories = try categoryQuery(text, db: db)
+            let categories = try categoryQuery(text, locale: locale, db: db)
             var ids: [Int64] = []
             var distances: [Int64: Double] = [:]
             if !categories.isEmpty {
@@ -120,19 +120,22 @@ extension PackReader {
                 var seen = Set(ids)
                 for expression in [Self.matchExpression(for: text, prefixLast: false), Self.matchExpression(for: text)] {
                     guard let expression else { continue }
-                    var tier = try textMatches(expression).filter { seen.insert($0.id).inserted }
+                    // A tier after a full page changes no result.
+                    if ids.count >= wanted && directory.folded(ids).count >= wanted { break }
                     if let near {
+                        // Ordered by distance (ties by id), so unranked matches, measured at the proximity index's
+                        // positions (the ones `details` gives) without reading a row.
                         var measured: [(distance: Double, id: Int64)] = []
-                        for hit in tier {
-                            guard let d = try places.details(hit.id) else { continue }
-                            let distance = GreatCircle.distance(near.lat, near.lon, d.lat, d.lon)
-                            distances[hit.id] = distance
-                            measured.append((distance, hit.id))
+                        for id in try unrankedTextMatches(expression, db: db) where seen.insert(id).inserted {
+                            guard let (lat, lon) = try position(id) else { continue }
+                            measured.append((GreatCircle.distance(near.lat, near.lon, lat, lon), id))
                         }
                         measured.sort { ($0.distance, $0.id) < ($1.distance, $1.id) }
+                        for hit in measured { distances[hit.id] = hit.distance }
                         ids += measured.map(\.id)
                     } else {
                         // bm25 order, named places first (a stable partition).
+                        var tier = try textMatches(expression).filter { seen.insert($0.id).inserted }
                         tier = tier.filter { directory.named.contains($0.id) } + tier.filter { !directory.named.contains($0.id) }
                         ids += tier.map(\.id)
                     }
@@ -185,15 +188,37 @@ extension PackReader {
 
     /// The categories a text names (``CityPackFormat/PackSchema/CategoryTerm``), ascending; empty when it names
     /// none. Called with the lock held.
-    func categoryQuery(_ text: String, db: PackConnection.Database) throws(PackError) -> [String] {
+    func categoryQuery(_ text: String, locale: String? = nil, db: PackConnection.Database) throws(PackError) -> [String] {
         guard let expression = Self.categoryTermExpression(for: text) else { return [] }
         let stmt = try prepareCategoryTerms(db)
         stmt.reset()
         defer { stmt.reset() }
         stmt.bind(PackSchema.CategoryTerm.phrase, expression)
-        var out: [String] = []
-        while try stmt.step() { out.append(stmt[PackSchema.CategoryTerm.category]) }
-        return out
+        // Tiers: a word of the reader's language (or the category's id, or the pack's own terms), else of the
+        // city's languages, else of any: in English "bar" is a bar, not the Italian café, and a Swede's "bar"
+        // in Milan finds what Milan calls a bar.
+        let (reader, city) = preferredLanguages(locale)
+        var tiers: [[String]] = [[], [], []]
+        while try stmt.step() {
+            let category = stmt[PackSchema.CategoryTerm.category]
+            let language = stmt[PackSchema.CategoryTerm.locale].map(Self.language)
+            let tier = language.map { reader.contains($0) ? 0 : city.contains($0) ? 1 : 2 } ?? 0
+            for t in tier..<3 where tiers[t].last != category { tiers[t].append(category) }
+        }
+        return tiers.first { !$0.isEmpty } ?? []
+    }
+
+    /// The languages whose category words come first (``categoryQuery(_:locale:db:)``): the reader's (the pack's
+    /// default locale when none is given) with `und` (the category ids), then the city's (meta `locales`).
+    func preferredLanguages(_ locale: String?) -> (reader: Set<String>, city: Set<String>) {
+        let city = (meta.values[PackSchema.MetaKey.locales] ?? "").split(separator: ",").map { Self.language(String($0)) }
+        let reader = (locale ?? meta.values[PackSchema.MetaKey.defaultLocale]).map(Self.language)
+        return (Set([reader, "und"].compactMap { $0 }), Set(city))
+    }
+
+    /// The language of a BCP 47 tag, lower-cased (`pt-PT` → `pt`, `zh_Hant` → `zh`).
+    static func language(_ tag: String) -> String {
+        String(tag.split(whereSeparator: { $0 == "-" || $0 == "_" }).first ?? "").lowercased()
     }
 
     /// The lookup of category words, made on first use: a TEMP FTS5 table (writable on a read-only connection, so
@@ -203,10 +228,11 @@ extension PackReader {
         if let categoryStatement { return categoryStatement }
         typealias T = PackSchema.CategoryTerm
         try db.exec(T.create)
-        let insert = try db.prepare(T.inserting)
-        func add(_ term: String, _ category: String) throws(PackError) {
+        let insert = try db.prepare(T.insertingLocalized)
+        func add(_ term: String, _ category: String, _ locale: String? = nil) throws(PackError) {
             insert.bind(T.term, T.stored(term))
             insert.bind(T.category, category)
+            insert.bind(T.locale, locale)
             try insert.run()
         }
         // The pack's categories: its `category` table, or for a pack without a filled one (format 1) those its
@@ -219,13 +245,13 @@ extension PackReader {
         }
         if categories.isEmpty { categories = directory.byCategory.keys.sorted() }
         for category in categories {
-            for word in CategoryWords.byCategory[category] ?? [] {
-                try add(CJKBigrams.expand(SearchFold.apply(word)), category)
+            for (locale, words) in (CategoryWords.byLocale[category] ?? [:]).sorted(by: { $0.key < $1.key }) {
+                for word in words { try add(CJKBigrams.expand(SearchFold.apply(word)), category, locale) }
             }
         }
         for row in T.decode(categoryTermsMeta ?? "") { try add(row.term, row.category) }
         categoryTermsMeta = nil
-        let stmt = try db.prepare(T.matching, persistent: true)
+        let stmt = try db.prepare(T.matchingLocales, persistent: true)
         categoryStatement = stmt
         return stmt
     }
@@ -255,6 +281,49 @@ extension PackReader {
             radius *= 4
         }
         return merged(.infinity)
+    }
+
+    /// The ids of every row of the full-text index matching an expression, in no useful order (for search near a
+    /// point). Called with the lock held.
+    func unrankedTextMatches(_ expression: String, db: PackConnection.Database) throws(PackError) -> [Int64] {
+        let stmt: PackConnection.Rows
+        if let unrankedSearchStatement {
+            stmt = unrankedSearchStatement
+        } else {
+            guard searchStatement != nil else { throw PackError.closed }
+            stmt = try db.prepare(PackSchema.Search.matchingAnyOrder, persistent: true)
+            unrankedSearchStatement = stmt
+        }
+        stmt.reset()
+        defer { stmt.reset() }
+        stmt.bind(PackSchema.Search.expression, expression)
+        var ids: [Int64] = []
+        while try stmt.step() {
+            let rank = stmt[PackSchema.Search.rowid]
+            guard formatVersion < 2 || (rank >= 1 && rank <= Int64(searchIDs.count)) else {
+                throw PackError.malformedData("search rowid \(rank) is not a rank of the pack's ids")
+            }
+            ids.append(formatVersion < 2 ? rank : searchIDs[Int(rank - 1)])
+        }
+        return ids
+    }
+
+    /// A place's position: from the proximity index (its row by id, mapped on first use), else from its details;
+    /// nil when the pack has no such place. Called with the lock held.
+    func position(_ id: Int64) throws(PackError) -> (lat: Double, lon: Double)? {
+        let rows: [Int64: Int32]
+        if let proximityRows {
+            rows = proximityRows
+        } else {
+            var made: [Int64: Int32] = [:]
+            made.reserveCapacity(proximityIndex.count)
+            for row in 0..<proximityIndex.count { made[proximityIndex.ids[row]] = Int32(row) }
+            proximityRows = made
+            rows = made
+        }
+        if let row = rows[id] { return (proximityIndex.lats[Int(row)], proximityIndex.lons[Int(row)]) }
+        guard let d = try places.details(id) else { return nil }
+        return (d.lat, d.lon)
     }
 
     /// Every row of the full-text index matching an expression, by (bm25, id). Called with the lock held.

@@ -80,6 +80,10 @@ public final class PackReader: @unchecked Sendable {
     let places: PlaceLookup
     let directory: PlaceDirectory
     var searchStatement: PackConnection.Rows?
+    /// ``CityPackFormat/PackSchema/Search/matchingAnyOrder``, prepared by the first name search near a point.
+    var unrankedSearchStatement: PackConnection.Rows?
+    /// Row of each id in ``proximityIndex``, made by the first name search near a point (the positions it measures).
+    var proximityRows: [Int64: Int32]?
     /// `category_term` lookups, prepared by the first category query (``prepareCategoryTerms(_:)``).
     var categoryStatement: PackConnection.Rows?
     /// Meta `category_terms` (the words ``CityPackFormat/CategoryWords`` lacks), until the first category query.
@@ -183,6 +187,7 @@ public final class PackReader: @unchecked Sendable {
     public func close() {
         connection.close {
             searchStatement = nil
+            unrankedSearchStatement = nil
             categoryStatement = nil
             places.release()
             transit.release()

@@ -56,6 +56,16 @@ import Testing
         }
         let distances = wheelchair.compactMap { $0["distance_m"] as? Double }
         #expect(distances == distances.sorted())
+        // The reader's language first: in English "bar" lists bars (the cafés Italian calls bars only after them);
+        // in Italian both; Swedish "mat" (food) and "apotek" find food and pharmacies.
+        let english = try Self.results(["query", pack, "--search", "bar", "--near", "43.7384,7.4246", "--limit", "12", "--locale", "en"])
+        #expect(!english.isEmpty && english.allSatisfy { ($0["categories"] as? [String] ?? []).contains("bar") }, "\(english)")
+        let italian = try Self.results(["query", pack, "--search", "bar", "--near", "43.7384,7.4246", "--limit", "12", "--locale", "it"])
+        #expect(italian.contains { !($0["categories"] as? [String] ?? []).contains("bar") }, "\(italian)")
+        let food = try Self.results(["query", pack, "--search", "mat", "--near", "43.7384,7.4246", "--limit", "10", "--locale", "sv"])
+        #expect(!food.isEmpty && food.allSatisfy { !Set($0["categories"] as? [String] ?? []).isDisjoint(with: ["restaurant", "cafe", "fast_food"]) }, "\(food)")
+        let apotek = try Self.results(["query", pack, "--search", "apotek", "--near", "43.7384,7.4246", "--limit", "5", "--locale", "sv"])
+        #expect(!apotek.isEmpty && apotek.allSatisfy { $0["category"] as? String == "pharmacy" }, "\(apotek)")
         // Places with Wi-Fi are found by "wifi" whatever else they are (a restaurant, a hotel).
         let wifi = try Self.results(["query", pack, "--search", "wifi", "--near", "43.7384,7.4246", "--limit", "50"])
         #expect(wifi.contains { ($0["category"] as? String) != "wifi" }, "\(wifi)")

@@ -934,7 +934,7 @@ export class CityPack {
     // Each word is a phrase of unicode61 tokens (one, unless marks or symbols split it; CJK runs as bigrams), as
     // in Swift's query.
     const phrases = words.map((w) => unicode61Tokens(cjkBigrams(w)));
-    const categories = this._categoriesNamed(places, s, phrases.flat().join(' '));
+    const categories = this._categoriesNamed(places, s, phrases.flat().join(' '), locale);
     let ids = [];
     const distances = new Map();
     if (categories.length > 0) {
@@ -980,13 +980,14 @@ export class CityPack {
    * built-in words of category-words.js for the pack's categories, in every locale (folded on first use as the
    * search part's words are), and the search part's own `categoryTerms` (the words the table lacks).
    */
-  _categoriesNamed(places, s, key) {
+  _categoriesNamed(places, s, key, locale) {
     if (!s.categoryWordMap) {
+      // Folded word → [{category, language}] (language null: the search part's own terms, in the city's locales).
       const map = new Map();
-      const add = (k, c) => {
+      const add = (k, c, language) => {
         if (k === '') return;
         const list = map.get(k) ?? [];
-        if (!list.includes(c)) list.push(c);
+        if (!list.some((e) => e.category === c && e.language === language)) list.push({ category: c, language });
         map.set(k, list);
       };
       for (const line of CATEGORY_WORDS.split('\n')) {
@@ -994,14 +995,23 @@ export class CityPack {
         const category = line.slice(0, tab);
         if (tab < 0 || !Object.prototype.hasOwnProperty.call(places.labels, category)) continue;
         for (const group of line.slice(tab + 1).split('\t')) {
-          for (const word of group.slice(group.indexOf('=') + 1).split('|')) add(unicode61Tokens(cjkBigrams(searchFold(word))).join(' '), category);
+          const language = languageOf(group.slice(0, group.indexOf('=')));
+          for (const word of group.slice(group.indexOf('=') + 1).split('|')) add(unicode61Tokens(cjkBigrams(searchFold(word))).join(' '), category, language);
         }
       }
-      for (const [k, list] of Object.entries(s.categoryTerms ?? {})) for (const c of list) add(k, c);
-      for (const list of map.values()) list.sort(compareStrings);
+      for (const [k, list] of Object.entries(s.categoryTerms ?? {})) for (const c of list) add(k, c, null);
       s.categoryWordMap = map;
     }
-    return s.categoryWordMap.get(key) ?? [];
+    // Tiers (Swift `categoryQuery`): a word of the reader's language (or the id, or the pack's own terms), else of
+    // the city's languages, else of any — in English "bar" is a bar, not the Italian café.
+    const reader = new Set([languageOf(locale ?? this.defaultLocale), 'und']);
+    const city = new Set((places.locales ?? []).map(languageOf));
+    const tiers = [new Set(), new Set(), new Set()];
+    for (const { category, language } of s.categoryWordMap.get(key) ?? []) {
+      const tier = language === null || reader.has(language) ? 0 : city.has(language) ? 1 : 2;
+      for (let t = tier; t < 3; t++) tiers[t].add(category);
+    }
+    return [...(tiers.find((t) => t.size > 0) ?? [])].sort(compareStrings);
   }
 
   /** The `count` nearest places of the categories after folding, nearest first (Swift `nearest`): exact. */
@@ -1384,6 +1394,7 @@ function loadPlaces(json) {
   for (let i = 0; i < json.id.length; i++) rowOf.set(json.id[i], i);
   return {
     precision: json.precision,
+    locales: json.locales,
     cells,
     ids: Float64Array.from(json.id),
     lats: Float64Array.from(json.lat),
@@ -1827,4 +1838,9 @@ export function verifySignature(document, options = {}) {
 /** SHA-256 of bytes as lowercase hex (Web Crypto). */
 export function sha256(bytes) {
   return sha256Hex(bytes);
+}
+
+/** The language of a BCP 47 tag, lower-cased (`pt-PT` → `pt`), as Swift `PackReader.language`. */
+function languageOf(tag) {
+  return String(tag ?? '').split(/[-_]/)[0].toLowerCase();
 }

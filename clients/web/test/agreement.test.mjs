@@ -383,3 +383,25 @@ test('category words of every locale agree with Swift on Monaco (80 drawn from c
   assert.ok(found >= pairs.length / 2, `only ${found} of ${pairs.length} words find places`);
   agree(t, 'category words monaco', pairs);
 });
+
+test('category words rank the reader\'s language, then the city\'s, then any, as Swift does (Monaco, en/it/sv/de)', async (t) => {
+  const built = buildCity('monaco');
+  const pack = await openPack(fileFetch, built.manifestURL, { parts: ['places', 'search'] });
+  const [lat, lon] = [43.7384, 7.4246];
+  const cases = [];
+  for (const word of ['bar', 'mat', 'apotek', 'wifi', 'wheelchair', 'Terrasse', 'vegan', 'toilet', 'Geldautomat'])
+    for (const locale of ['en', 'it', 'sv', 'de']) {
+      cases.push({
+        args: ['--search', word, '--near', `${lat},${lon}`, '--limit', '12', '--locale', locale],
+        js: () => pack.search(word, locale, { near: [lat, lon], limit: 12 }),
+      });
+    }
+  const swift = await pooled(cases, WIDTH, (c) => swiftQuery(built.database, c.args));
+  const pairs = cases.map((c, i) => ({ label: `monaco ${c.args.join(' ')}`, js: { results: c.js() }, swift: swift[i] }));
+  agree(t, 'category word tiers monaco', pairs);
+  // In English "bar" lists bars first (the cafés Italian calls bars only after them, as name matches).
+  const english = pairs.find((p) => p.label.endsWith('bar --near 43.7384,7.4246 --limit 12 --locale en')).swift.results;
+  assert.ok(english.length > 0 && english.every((r) => r.categories.includes('bar')), JSON.stringify(english.map((r) => r.categories)));
+  const italian = pairs.find((p) => p.label.endsWith('bar --near 43.7384,7.4246 --limit 12 --locale it')).swift.results;
+  assert.ok(italian.some((r) => !r.categories.includes('bar')), 'in Italian a bar is a café too');
+});
