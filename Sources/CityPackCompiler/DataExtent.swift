@@ -21,6 +21,9 @@ package enum DataExtent {
         package var droppedStops = 0
         /// POIs left outside the box.
         package var droppedPOIs = 0
+        /// The country most POIs name in `addr:country` (``CityTimeZone/majorityCountry(_:)``): `init` derives the
+        /// time zone with it. Nil when none does.
+        package var country: String?
         /// The extent of the places left out, nil when none was.
         package var droppedExtent: BoundingBox?
         /// Served stops outside the main cluster kept because a line serving the cluster reaches them (its
@@ -54,6 +57,7 @@ package enum DataExtent {
         -> Result?
     {
         var pois: [Coordinate] = []
+        var country: String?
         var fallback: [BoundingBox] = []
         if !osm.isEmpty {
             guard let dir = TemplateLocator.locate(explicit: templates, cityPath: directory),
@@ -70,6 +74,7 @@ package enum DataExtent {
             }
             let result = reader.finish()
             pois = result.pois.map(\.coordinate).filter(plausible)
+            country = CityTimeZone.majorityCountry(result.pois.lazy.compactMap { $0.tags["addr:country"] })
             fallback += [result.declaredBounds, result.dataBounds].compactMap { $0 }
         }
         var served: [Coordinate] = []
@@ -108,7 +113,9 @@ package enum DataExtent {
             }
             return BoundingBox.enclosing(corners).map { Result(box: padded($0)) }
         }
-        return extent(pois: pois, stops: served, lines: lines)
+        var found = extent(pois: pois, stops: served, lines: lines)
+        found?.country = country
+        return found
     }
 
     /// The box of the main cluster (see the type's documentation) and what it leaves out. The stops of each line

@@ -54,9 +54,7 @@ extension PackInput {
     package var timezone: String {
         if let zone = city.timezone { return zone }
         if let zone = transit.lazy.compactMap({ $0.agencies.first?.timezone }).first(where: { !$0.isEmpty }) { return zone }
-        var countries: [String: Int] = [:]
-        for poi in pois { if let code = poi.tags["addr:country"], code.count == 2 { countries[code.uppercased(), default: 0] += 1 } }
-        let country = countries.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
+        let country = CityTimeZone.majorityCountry(pois.lazy.compactMap { $0.tags["addr:country"] })
         return CityTimeZone.nearest(to: city.bbox, country: country).id
     }
 }

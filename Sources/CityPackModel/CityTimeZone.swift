@@ -175,4 +175,12 @@ public enum CityTimeZone {
             return zoneIDs.indices.contains(i) ? zoneIDs[i] : nil
         }
     }
+
+    /// The country most places name (ISO 3166-1 alpha-2 codes, e.g. the POIs' `addr:country` tags; other values
+    /// ignored, ties to the smaller code), or nil when none does.
+    public static func majorityCountry(_ codes: some Sequence<String>) -> String? {
+        var counts: [String: Int] = [:]
+        for code in codes where code.count == 2 && code.allSatisfy(\.isLetter) { counts[code.uppercased(), default: 0] += 1 }
+        return counts.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
+    }
 }

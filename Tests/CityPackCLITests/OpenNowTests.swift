@@ -41,6 +41,28 @@ import Testing
         #expect(try CLIRunner.runBinary(["query", pack, "--near", "43.73,7.42", "--open-at", "tomorrow"]).status == 64)
     }
 
+    /// `init` writes the city's zone into the city file (from the coordinates and the POIs' `addr:country`), a
+    /// build carries it, and an edited `timezone:` wins; a zone tzdata does not know is a located error.
+    @Test func initWritesTheTimeZoneAndTheCityFileOverridesIt() throws {
+        let tmp = try TestPaths.temporaryDirectory("open-now-zone")
+        defer { try? FileManager.default.removeItem(at: tmp) }
+        let city = tmp.appendingPathComponent("monaco")
+        let osm = TestPaths.root.appendingPathComponent("inputs/monaco/monaco-2021.osm.gz").path
+        #expect(try CLIRunner.runBinary(["init", city.path, "--osm", osm]).status == 0)
+        let file = city.appendingPathComponent("city.yaml")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        #expect(text.contains("\ntimezone: Europe/Monaco "), "\(text)")
+        try text.replacingOccurrences(of: "timezone: Europe/Monaco", with: "timezone: Asia/Tokyo").write(to: file, atomically: true, encoding: .utf8)
+        let output = tmp.appendingPathComponent("out")
+        #expect(try CLIRunner.runBinary(["build", city.path, "--output", output.path, "--quiet"]).status == 0)
+        let manifest = try CLIRunner.json(String(contentsOf: output.appendingPathComponent("monaco/manifest.json"), encoding: .utf8))
+        #expect((manifest["city"] as? [String: Any])?["timezone"] as? String == "Asia/Tokyo")
+        try text.replacingOccurrences(of: "timezone: Europe/Monaco", with: "timezone: Europe/Atlantis").write(to: file, atomically: true, encoding: .utf8)
+        let bad = try CLIRunner.runBinary(["check", city.path])
+        #expect(bad.status == 1 && bad.stderr.contains("'timezone' must be an IANA time zone"), "\(bad.stderr)")
+        #expect(bad.stderr.contains("city.yaml:"), "located in the city file")
+    }
+
     @Test func aPlaceIsEveryCategoryItMatchesMainFirst() throws {
         let output = try TestPaths.temporaryDirectory("open-now-categories")
         defer { try? FileManager.default.removeItem(at: output) }

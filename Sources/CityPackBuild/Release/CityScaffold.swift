@@ -21,11 +21,13 @@ package enum CityScaffold {
     }
 
     /// The city file's text (``CityFileWriter/yaml(id:name:locales:bbox:osm:gtfs:attribution:timezone:)``). Without
-    /// GTFS the time zone is derived from the bbox's centre (``CityTimeZone``); with a feed, the feed's is used.
+    /// GTFS the time zone is derived from the bbox's centre and the POIs' country (``CityTimeZone``); with a feed,
+    /// the feed's is used.
     package static func cityFile(
-        id: String, name: String, locales: [String], bbox: BoundingBox, osm: [String], gtfs: [String], attribution: String
+        id: String, name: String, locales: [String], bbox: BoundingBox, osm: [String], gtfs: [String], attribution: String,
+        country: String? = nil
     ) -> String {
-        let zone = gtfs.isEmpty ? CityTimeZone.nearest(to: bbox).id : nil
+        let zone = gtfs.isEmpty ? CityTimeZone.nearest(to: bbox, country: country).id : nil
         return CityFileWriter.yaml(
             id: id, name: name, locales: locales, bbox: bbox, osm: osm, gtfs: gtfs, attribution: attribution,
             timezone: zone)

@@ -112,7 +112,7 @@ struct Init: ParsableCommand {
         let rel = { (p: String) in CityScaffold.relativePath(of: p, from: directory) }
         let text = CityScaffold.cityFile(
             id: cityID, name: display, locales: locs, bbox: box, osm: osm.map(rel), gtfs: gtfs.map(rel),
-            attribution: osm.isEmpty ? "" : "© OpenStreetMap contributors, ODbL 1.0")
+            attribution: osm.isEmpty ? "" : "© OpenStreetMap contributors, ODbL 1.0", country: measured?.country)
         do { try text.write(toFile: cityFile, atomically: true, encoding: .utf8) } catch {
             throw CLIError.ioFailure("cannot write \(cityFile): \(error.localizedDescription)")
         }

@@ -53,7 +53,7 @@ public enum CityFileWriter {
         guard let zone else {
             return "# timezone: Area/City    # IANA zone of \"open now\" (e.g. Europe/Rome); without it, the GTFS feed's agency_timezone"
         }
-        return "timezone: \(zone)    # IANA zone of \"open now\", from the coordinates (tzdata zone.tab); override if wrong"
+        return "timezone: \(zone)    # IANA zone of \"open now\", from the coordinates and the POIs' addr:country; override if wrong"
     }
 
     /// `target` expressed relative to `directory` when both are on the same tree, else absolute.
