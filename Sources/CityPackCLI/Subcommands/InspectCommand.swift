@@ -59,7 +59,7 @@ struct Inspect: ParsableCommand {
             return
         }
         if pois {
-            PlaceOutput.write(try reader.allPOIs(), format: format, locale: nil)
+            PlaceOutput.write(try reader.allPOIs(), format: format, locale: nil, timeZone: reader.timeZone)
             return
         }
         let meta = reader.meta.values

@@ -308,7 +308,7 @@ enum PlaceOutput {
         var next_change: String?
     }
 
-    static func rows(_ results: [PlaceResult], at date: Date = Date(), timeZone: TimeZone = TimeZone(identifier: "UTC")!) -> [Row] {
+    static func rows(_ results: [PlaceResult], at date: Date = Date(), timeZone: TimeZone) -> [Row] {
         results.map {
             let (open, next) = $0.openState(at: date, timeZone: timeZone)
             return Row(
@@ -331,8 +331,7 @@ enum PlaceOutput {
     }
 
     static func write(
-        _ results: [PlaceResult], format: DataFormat, locale: String?, at date: Date = Date(),
-        timeZone: TimeZone = TimeZone(identifier: "UTC")!
+        _ results: [PlaceResult], format: DataFormat, locale: String?, at date: Date = Date(), timeZone: TimeZone
     ) {
         switch format {
         case .json:
@@ -379,7 +378,8 @@ enum DepartureOutput {
                     seconds: $0.seconds, trip: $0.tripID, route_type: $0.routeType, colour: $0.colour,
                     stop_id: $0.stopID)
             }
-            Terminal.out(DiagnosticRenderer.encode(Output(stop: PlaceOutput.rows([stop])[0], departures: rows, timetable: coverage)))
+            // (A stop has no opening hours: its "open" is "unknown" in any zone.)
+            Terminal.out(DiagnosticRenderer.encode(Output(stop: PlaceOutput.rows([stop], timeZone: TimeZone(identifier: "UTC")!)[0], departures: rows, timetable: coverage)))
         case .human:
             var text = "\(stop.name ?? "(no name)")  [stop \(stop.stopID ?? "")]\n"
             for d in departures {
