@@ -116,32 +116,38 @@ extension PackReader {
             }
             // A name query; after a category's places (all of them, when fewer than the page needs), its name
             // matches ("Museum Diner" for "museum").
-            if categories.isEmpty || directory.folded(ids).count < wanted {
-                var seen = Set(ids)
+            if categories.isEmpty || directory.folded(ids, first: wanted).count < wanted {
                 for expression in [Self.matchExpression(for: text, prefixLast: false), Self.matchExpression(for: text)] {
                     guard let expression else { continue }
                     // A tier after a full page changes no result.
-                    if ids.count >= wanted && directory.folded(ids).count >= wanted { break }
+                    if ids.count >= wanted && directory.folded(ids, first: wanted).count >= wanted { break }
+                    // Places already listed (a match is one row, so a tier lists each once).
+                    let seen = Set(ids)
                     if let near {
                         // Ordered by distance (ties by id), so unranked matches, measured at the proximity index's
                         // positions (the ones `details` gives) without reading a row.
                         var measured: [(distance: Double, id: Int64)] = []
-                        for id in try unrankedTextMatches(expression, db: db) where seen.insert(id).inserted {
+                        for id in try unrankedTextMatches(expression, db: db) where !seen.contains(id) {
                             guard let (lat, lon) = try position(id) else { continue }
                             measured.append((GreatCircle.distance(near.lat, near.lon, lat, lon), id))
                         }
                         measured.sort { ($0.distance, $0.id) < ($1.distance, $1.id) }
-                        for hit in measured { distances[hit.id] = hit.distance }
                         ids += measured.map(\.id)
                     } else {
                         // bm25 order, named places first (a stable partition).
-                        var tier = try textMatches(expression).filter { seen.insert($0.id).inserted }
+                        var tier = try textMatches(expression).filter { !seen.contains($0.id) }
                         tier = tier.filter { directory.named.contains($0.id) } + tier.filter { !directory.named.contains($0.id) }
                         ids += tier.map(\.id)
                     }
                 }
             }
-            let page = directory.folded(ids).dropFirst(max(0, offset)).prefix(limit)
+            let page = directory.folded(ids, first: wanted).dropFirst(max(0, offset))
+            if let near {
+                // The name matches' distances, measured again for the page only (the same positions, so the same values).
+                for id in page where distances[id] == nil {
+                    if let (lat, lon) = try position(id) { distances[id] = GreatCircle.distance(near.lat, near.lon, lat, lon) }
+                }
+            }
             return try results(page, locale: locale, distances: distances)
         }
     }

@@ -118,9 +118,18 @@ struct PlaceDirectory: Sendable {
 
     /// Ids in the given order, one per place: an id whose place (``groups``; else itself) came earlier is left out.
     func folded(_ ids: some Sequence<Int64>) -> [Int64] {
+        folded(ids, first: .max)
+    }
+
+    /// The first `count` ids of ``folded(_:)`` (all when there are fewer), reading no further than they need.
+    func folded(_ ids: some Sequence<Int64>, first count: Int) -> [Int64] {
         var out: [Int64] = []
+        guard count > 0 else { return out }
         var seen: Set<Int64> = []
-        for id in ids where seen.insert(groups[id] ?? id).inserted { out.append(id) }
+        for id in ids where seen.insert(groups[id] ?? id).inserted {
+            out.append(id)
+            if out.count == count { break }
+        }
         return out
     }
 }
