@@ -32,6 +32,7 @@ import xml.etree.ElementTree as ET
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SWIFT_SOURCES = sorted(glob.glob(os.path.join(ROOT, 'Sources/CityPackSupport/OpeningHours*.swift'))) + [
+    os.path.join(ROOT, 'Sources/CityPackSupport/CivilTime.swift'),
     os.path.join(ROOT, 'scripts/opening-hours-driver.swift')]
 JS_MODULE = os.path.join(ROOT, 'clients/web/opening-hours.js')
 
@@ -158,7 +159,7 @@ def driver_binary():
     binary = f'/tmp/opening-hours-driver-{digest.hexdigest()[:16]}'
     if not os.path.exists(binary):
         log(f'compiling the Swift driver → {binary}')
-        subprocess.run(['swiftc', '-O', '-parse-as-library', '-o', binary + '.tmp', *SWIFT_SOURCES], check=True)
+        subprocess.run(['swiftc', '-O', '-parse-as-library', '-package-name', 'citypack', '-o', binary + '.tmp', *SWIFT_SOURCES], check=True)
         os.replace(binary + '.tmp', binary)
     return binary
 

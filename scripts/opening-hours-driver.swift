@@ -1,5 +1,6 @@
 // Standalone driver for scripts/opening-hours-agreement.py: compile with the OpeningHours sources,
-//   swiftc -O -parse-as-library -o /tmp/oh/driver Sources/CityPackSupport/OpeningHours*.swift scripts/opening-hours-driver.swift
+//   swiftc -O -parse-as-library -package-name citypack -o /tmp/oh/driver Sources/CityPackSupport/OpeningHours*.swift \
+//     Sources/CityPackSupport/CivilTime.swift scripts/opening-hours-driver.swift
 // Reads JSON lines {"value": "...", "times": ["YYYY-MM-DDTHH:MM", ...]} on stdin and prints one JSON line each:
 // {"value", "error": {"message", "offset"} | null, "compact": "..." | null,
 //  "results": [{"time", "state", "next": "YYYY-MM-DDTHH:MM" | null}],

@@ -135,34 +135,19 @@ extension OpeningHours {
         return mask & holidaysAndWeekdays != 0 ? (weekdayHit && holidayHit) : (weekdayHit || holidayHit)
     }
 
-    // MARK: Civil dates (proleptic Gregorian; day 0 is 1970-01-01)
-
-    static func floorDiv(_ a: Int, _ b: Int) -> Int { a >= 0 ? a / b : -((-a + b - 1) / b) }
+    // MARK: Civil dates (proleptic Gregorian; day 0 is 1970-01-01): ``CivilDate``'s day numbers.
 
     static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = floorDiv(y, 400)
-        let yearOfEra = y - era * 400
-        let monthFromMarch = (month + 9) % 12
-        let dayOfYear = (153 * monthFromMarch + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
+        CivilDate.dayNumber(year: year, month: month, day: day)
     }
 
     static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
-        let z = days + 719_468
-        let era = floorDiv(z, 146_097)
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthFromMarch = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthFromMarch + 2) / 5 + 1
-        let month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+        let date = CivilDate.date(dayNumber: days)
+        return (date.year, date.month, date.day)
     }
 
     /// 0 Monday … 6 Sunday.
-    static func weekday(_ days: Int) -> Int { ((days % 7) + 7 + 3) % 7 }
+    static func weekday(_ days: Int) -> Int { CivilDate.weekday(dayNumber: days) }
 
     /// ISO 8601 week number: the week of the year that holds its Thursday.
     static func isoWeek(_ days: Int) -> Int {
