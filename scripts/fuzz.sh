@@ -9,7 +9,8 @@
 #   scripts/fuzz.sh keep TARGET            # minimise the kept corpus and $FUZZ_WORK's into Fuzz/corpus/<Executable>/
 #                                          # (libFuzzer -merge=1: the smallest set with the same coverage)
 #   scripts/fuzz.sh smoke [SECONDS]        # CI: build every target, replay each kept corpus (Fuzz/corpus/<Executable>/)
-#                                          # in full, then fuzz each for SECONDS (default 20) from a scratch copy
+#                                          # in full, then fuzz each for SECONDS (default 20) from a scratch copy;
+#                                          # the targets run side by side, FUZZ_JOBS (default: cores) at a time
 #
 # TARGET: osm, pbf, csv, gtfs-zip, gtfs-dir, city (or the executable name, e.g. FuzzOSM).
 # The seed corpus in Fuzz/corpus/<Executable>/ is only read; new inputs go to $FUZZ_WORK/corpus/<Executable>/,
@@ -100,17 +101,18 @@ if [ "$1" = smoke ]; then
         (cd "$root/Fuzz" && swift build -c debug -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library 2>&1 \
             | grep -v 'Cannot export local symbol' | tail -3)
     fi
-    failed=0
-    for exe in "${all_targets[@]}"; do
-        bin="$root/Fuzz/.build/debug/$exe"
-        [ -x "$bin" ] || { echo "fuzz smoke: $exe was not built" >&2; failed=1; continue; }
+    # One target: replay, fuzz, and a report in $scratch/$exe.out (exit status in $scratch/$exe.status).
+    smoke_one() {
+        local exe="$1" bin="$root/Fuzz/.build/debug/$1" log="$scratch/$1.log" out="$scratch/$1.out" status=0
+        if [ ! -x "$bin" ]; then
+            echo "fuzz smoke: $exe was not built" >"$out"; echo 1 >"$scratch/$exe.status"; return
+        fi
         mkdir -p "$scratch/corpus/$exe" "$scratch/artifacts/$exe"
-        log="$scratch/$exe.log"
-        status=0
         # 1. Every kept input once (-runs=0 stops after the corpus is read and run).
         ASAN_OPTIONS="detect_leaks=0" "$bin" "$scratch/corpus/$exe" "$root/Fuzz/corpus/$exe" -runs=0 \
             -rss_limit_mb=2048 -timeout=10 -max_len=65536 -detect_leaks=0 -artifact_prefix="$scratch/artifacts/$exe/" \
             >"$log" 2>&1 || status=$?
+        local replayed
         replayed="$(grep -oE '^#[0-9]+[[:space:]]+(INITED|DONE)' "$log" | tail -1 | grep -oE '[0-9]+' || true)"
         # 2. Fuzzing from there for the given time.
         if [ "$status" -eq 0 ]; then
@@ -118,14 +120,37 @@ if [ "$1" = smoke ]; then
                 -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -max_len=65536 -print_final_stats=1 \
                 -detect_leaks=0 -artifact_prefix="$scratch/artifacts/$exe/" >>"$log" 2>&1 || status=$?
         fi
+        local execs
         execs="$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1 || true)"
         if [ "$status" -ne 0 ]; then
-            echo "fuzz smoke: $exe CRASHED (exit $status); the input is kept below:" >&2
-            grep -E 'ERROR|SUMMARY|Fatal error|Test unit written' "$log" | head -8 | sed 's/^/    /' >&2
-            for f in "$scratch/artifacts/$exe"/*; do [ -f "$f" ] && { echo "    $f:"; base64 "$f" | head -40; } >&2; done
-            failed=1
+            {
+                echo "fuzz smoke: $exe CRASHED (exit $status); the input is kept below:"
+                grep -E 'ERROR|SUMMARY|Fatal error|Test unit written' "$log" | head -8 | sed 's/^/    /'
+                for f in "$scratch/artifacts/$exe"/*; do [ -f "$f" ] && { echo "    $f:"; base64 "$f" | head -40; }; done
+            } >"$out"
+            echo 1 >"$scratch/$exe.status"
         else
-            echo "fuzz smoke: $exe: kept corpus replayed (${replayed:-?} inputs), ${execs:-?} executions in ${seconds} s, no crash"
+            echo "fuzz smoke: $exe: kept corpus replayed (${replayed:-?} inputs), ${execs:-?} executions in ${seconds} s, no crash" >"$out"
+            echo 0 >"$scratch/$exe.status"
+        fi
+    }
+    # The targets run side by side, one per core (each libFuzzer process uses one), so the smoke takes
+    # SECONDS × targets ÷ cores, not SECONDS × targets.
+    width="${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 2)}"
+    running=0
+    for exe in "${all_targets[@]}"; do
+        smoke_one "$exe" &
+        running=$((running + 1))
+        if [ "$running" -ge "$width" ]; then wait -n || true; running=$((running - 1)); fi
+    done
+    wait
+    failed=0
+    for exe in "${all_targets[@]}"; do
+        if [ "$(cat "$scratch/$exe.status" 2>/dev/null || echo 1)" = 0 ]; then
+            cat "$scratch/$exe.out"
+        else
+            cat "$scratch/$exe.out" >&2 2>/dev/null || echo "fuzz smoke: $exe gave no report" >&2
+            failed=1
         fi
     done
     exit "$failed"

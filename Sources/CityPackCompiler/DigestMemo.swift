@@ -109,6 +109,23 @@ enum DigestMemo {
         return digest
     }
 
+    /// Remembers a digest another reader computed from the bytes it read (a fleet's shared PBF pass), so the
+    /// file is not read again to hash it: kept only when the file's stat facts after the read are `before`, the
+    /// facts taken before the read began at `startedAt` (nanoseconds since 1970). Reused as any digest is
+    /// (``Fact/holds(for:)``).
+    static func record(_ path: String, before: Fact, startedAt: Int64, digest: FileDigest) {
+        guard let after = statFacts(path), sameStat(after, before), Int64(digest.bytes) == before.size else { return }
+        var fact = before
+        fact.hashedAt = startedAt
+        fact.digest = digest
+        lock.withLock {
+            if (known[fact.id]?.hashedAt ?? .min) < startedAt { known[fact.id] = fact }
+        }
+    }
+
+    /// The current time as ``Fact/hashedAt`` counts it.
+    static var now: Int64 { Int64(Date().timeIntervalSince1970 * 1e9) }
+
     /// The SHA-256 (hex) of the file at `path` when a digest is known for it as it is now (never hashes).
     static func settledSHA256(_ path: String) -> String? {
         guard let now = statFacts(path), let hit = lock.withLock({ known[now.id] }), hit.holds(for: now) else { return nil }

@@ -99,8 +99,14 @@ package enum Fleet {
                 }
                 let readStart = ContinuousClock.now
                 var figures = OSMRegionReader.Figures()
+                let path = members.first!.file
+                // The manifests' source hashes come from this read's bytes: the file is read once, not hashed first.
+                let before = DigestMemo.statFacts(path)
+                let hashing = before != nil && DigestMemo.settledSHA256(path) == nil
+                let startedAt = DigestMemo.now
                 do {
-                    figures = try OSMRegionReader.read(path: members.first!.file, regions: regions, workers: workers)
+                    figures = try OSMRegionReader.read(path: path, regions: regions, workers: workers, hashing: hashing)
+                    if let before, let digest = figures.digest { DigestMemo.record(path, before: before, startedAt: startedAt, digest: digest) }
                 } catch {
                     for (city, file) in members {
                         guard let plan = plans[city] else { continue }

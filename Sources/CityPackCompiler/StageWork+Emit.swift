@@ -22,7 +22,8 @@ extension StageWork {
     }
 
     /// Every file the emit stage leaves for readers, with its SHA-256: the city folder's files (not the reports
-    /// the CLI writes there, nor hidden files) and, when the stage writes it, the catalog.
+    /// the CLI writes there, nor hidden files). Not the catalog: other cities' releases rewrite it; what it says
+    /// of this city is checked on its own (``CatalogWriter/listsCurrently(outputDirectory:cityID:)``).
     func emitOutputs(_ outputDirectory: String) -> [(path: String, sha256: String)] {
         let cityFolder = (outputDirectory as NSString).appendingPathComponent(city.id)
         let reports: Set<String> = ["report.json", "report.html", "build-stats.json"]
@@ -33,10 +34,6 @@ extension StageWork {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
             out.append((path, DigestMemo.sha256(path) ?? "unreadable"))
-        }
-        if plan.options.release.writeCatalog {
-            let catalog = (outputDirectory as NSString).appendingPathComponent(PackSchema.catalogName)
-            out.append((catalog, DigestMemo.sha256(catalog) ?? "missing"))
         }
         return out
     }
@@ -80,6 +77,14 @@ extension StageWork {
                     let data = FileManager.default.contents(atPath: stored.manifest),
                     let manifest = try? JSONDecoder().decode(Manifest.self, from: data)
                 else { return false }  // The outputs changed since (another build, or a hand): the stage runs.
+                // The catalog must still list this city as it is (another city's release leaves it so); if it does
+                // not (removed, edited by hand), only the catalog is made again.
+                if work.plan.options.release.writeCatalog
+                    && !CatalogWriter.listsCurrently(outputDirectory: outputDirectory, cityID: work.city.id)
+                {
+                    guard (try? CatalogWriter.write(outputDirectory: outputDirectory, signingKey: work.release.signingKey)) != nil
+                    else { return false }
+                }
                 var result = EmitResult(
                     manifest: manifest, manifestPath: stored.manifest, packPath: stored.pack, catalogPath: stored.catalog,
                     changed: false)

@@ -11,7 +11,8 @@ extension Benchmarks {
     /// - Parameters:
     ///   - osm: the extract (default: ../shared/data/osm/liechtenstein-2024.osm.gz, else the Monaco example).
     ///   - radius: metres, for the nearby benchmark.
-    package func osm(_ osm: String?, packSize: Bool, radius: Double) throws {
+    ///   - templates: the templates folder, whose POI profile becomes osmium's filter (nil: that row is left out).
+    package func osm(_ osm: String?, packSize: Bool, radius: Double, templates: String? = nil) throws {
         let fm = FileManager.default
         let source = osm ?? ["../shared/data/osm/liechtenstein-2024.osm.gz", "inputs/monaco/monaco-2021.osm.gz"].first {
             fm.fileExists(atPath: $0)
@@ -85,6 +86,15 @@ extension Benchmarks {
             time("citypack check (PBF, \(cores) cores)", mb, me, ["check", dir, "--output", out, "--quiet", "--no-cache"])
             if let osmium {
                 time("osmium tags-filter (PBF)", mb, osmium, ["tags-filter", pbf, "n/amenity", "-o", "\(work)/filtered.osm.pbf", "--overwrite"])
+                // The profile's own tags on nodes, ways and relations (with the nodes their ways reference): what
+                // osmium must read and write to keep the places a build keeps. Output on disk, as the build's.
+                if let templates,
+                    let expressions = try? TemplatePOIProfile.load(templatesDirectory: URL(fileURLWithPath: templates)).osmiumFilterExpressions
+                {
+                    let file = "\(work)/profile-filter.txt"
+                    try Data((expressions.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: file))
+                    time("osmium tags-filter -e profile (PBF)", mb, osmium, ["tags-filter", pbf, "-e", file, "-o", "\(work)/profile.osm.pbf", "--overwrite"])
+                }
             }
         } else if !sourceIsPBF {
             output.err("note: osmium not found, so no PBF was made and the PBF rows are missing\n")
@@ -101,6 +111,9 @@ extension Benchmarks {
         }
         if let build = seconds("citypack build (PBF, \(cores)"), let tool = seconds("osmium tags-filter (PBF)") {
             text += String(format: "PBF: citypack build / osmium tags-filter = %.2f×\n", build / tool)
+        }
+        if let build = seconds("citypack build (PBF, \(cores)"), let tool = seconds("osmium tags-filter -e profile") {
+            text += String(format: "PBF: citypack build / osmium tags-filter -e <profile> = %.2f×\n", build / tool)
         }
         if let check = seconds("citypack check (PBF"), let tool = seconds("osmium tags-filter (PBF)") {
             text += String(format: "PBF: citypack check / osmium tags-filter = %.2f×\n", check / tool)

@@ -114,16 +114,31 @@ package enum CatalogMerger {
         }
         files.sort()
         let manifestLast = files.filter { $0 != PackSchema.manifestName } + files.filter { $0 == PackSchema.manifestName }
-        for relative in manifestLast {
-            let source = (from as NSString).appendingPathComponent(relative)
-            let target = (to as NSString).appendingPathComponent(relative)
-            try OutputFiles.makeDirectory(PathText.parent(target))
-            if OutputFiles.sameContents(source, target) { continue }
-            let temporary = (PathText.parent(target) as NSString)
-                .appendingPathComponent(OutputFiles.temporaryName(for: (target as NSString).lastPathComponent))
-            try OutputFiles.copy(source, to: temporary)
-            try OutputFiles.rename(temporary, target)
+        // Every file is copied under its temporary name first; the copies are flushed in one batch, then renamed
+        // in order (the manifest last), then their folders flushed.
+        var moves: [(temporary: String, target: String)] = []
+        do {
+            for relative in manifestLast {
+                let source = (from as NSString).appendingPathComponent(relative)
+                let target = (to as NSString).appendingPathComponent(relative)
+                try OutputFiles.makeDirectory(PathText.parent(target))
+                if OutputFiles.sameContents(source, target) { continue }
+                let temporary = (PathText.parent(target) as NSString)
+                    .appendingPathComponent(OutputFiles.temporaryName(for: (target as NSString).lastPathComponent))
+                moves.append((temporary, target))
+                try OutputFiles.copy(source, to: temporary)
+            }
+            try OutputFiles.flushAll(moves.map(\.temporary))
+        } catch {
+            for move in moves { unlink(move.temporary) }
+            throw error
         }
-        OutputFiles.flushDirectory(to)
+        for (index, move) in moves.enumerated() {
+            do { try OutputFiles.rename(move.temporary, move.target) } catch {
+                for rest in moves[index...] { unlink(rest.temporary) }
+                throw error
+            }
+        }
+        for folder in Set(moves.map { PathText.parent($0.target) }).union([to]).sorted() { OutputFiles.flushDirectory(folder) }
     }
 }

@@ -30,6 +30,19 @@ package enum CatalogWriter {
         }
     }
 
+    /// Whether `catalog.json` lists city `cityID` exactly as a rebuild of the catalog would (the same entry, and a
+    /// catalog time not older than the city's): then another city's release changed the file but not what it says
+    /// of this city, and this city's unchanged rebuild need not touch it. Reads this city's manifest only.
+    package static func listsCurrently(outputDirectory: String, cityID: String) -> Bool {
+        let path = (outputDirectory as NSString).appendingPathComponent(PackSchema.catalogName)
+        guard let data = FileManager.default.contents(atPath: path),
+            let onDisk = try? JSONDecoder().decode(Catalog.self, from: data),
+            let listed = onDisk.packs.first(where: { $0.id == cityID }),
+            let expected = catalog(outputDirectory: outputDirectory, only: cityID).packs.first
+        else { return false }
+        return listed == expected && (onDisk.updatedAt ?? "") >= (expected.updatedAt ?? "")
+    }
+
     /// Removes, in every city folder with a readable `manifest.json`, the versioned files newer than it (left by
     /// a build killed before it replaced `manifest.json`; nothing references them).
     static func removeUnreferencedVersions(outputDirectory: String) {
@@ -47,8 +60,10 @@ package enum CatalogWriter {
     ///   - outputDirectory: The output root; hidden entries (`.staging-*`, `.lock`) are skipped.
     ///   - replacing: City id, manifest and its bytes, taking the place of that city's `manifest.json`.
     ///   - stagedPatches: Manifest patch names of the replacing city not committed yet, with their staged paths.
+    ///   - only: The one city folder to read (``listsCurrently(outputDirectory:cityID:)``); nil: all of them.
     package static func catalog(
-        outputDirectory: String, replacing: (String, Manifest, Data)? = nil, stagedPatches: [String: String] = [:]
+        outputDirectory: String, replacing: (String, Manifest, Data)? = nil, stagedPatches: [String: String] = [:],
+        only: String? = nil
     ) -> Catalog {
         let fm = FileManager.default
         var entries: [Catalog.Entry] = []
@@ -58,6 +73,7 @@ package enum CatalogWriter {
         var patches: [String: [Catalog.PatchFile]] = [:]
         var children = Set((try? fm.contentsOfDirectory(atPath: outputDirectory)) ?? []).filter { !$0.hasPrefix(".") }
         if let replacing { children.insert(replacing.0) }
+        if let only { children = children.filter { $0 == only } }
         for child in children.sorted() {
             let manifest: Manifest
             let bytes: Data

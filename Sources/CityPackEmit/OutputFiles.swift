@@ -43,9 +43,15 @@ package enum OutputFiles {
         return .io(path: path ?? error.path, message: "cannot \(error.step): \(errnoName(error.code).map { "\(text) (\($0))" } ?? text)")
     }
 
-    /// Writes `data` to a new file (replacing any) and flushes it to disk (``AtomicFile/writeNew(_:to:mode:flush:)``).
+    /// Writes `data` to a new staged file (replacing any), not yet flushed: the release flushes every file it
+    /// commits in one batch (``flushAll(_:)``) before the first rename.
     static func write(_ data: Data, to path: String, mode: mode_t = 0o644) throws(EmitError) {
-        do { try AtomicFile.writeNew(data, to: path, mode: mode) } catch { throw failure(error) }
+        do { try AtomicFile.writeNew(data, to: path, mode: mode, flush: false) } catch { throw failure(error) }
+    }
+
+    /// Flushes staged files to disk together (``AtomicFile/flushAll(_:width:)``): one wait for the batch.
+    static func flushAll(_ paths: [String]) throws(EmitError) {
+        do { try AtomicFile.flushAll(paths) } catch { throw failure(error) }
     }
 
     /// Copies a file's bytes to a new file (a staged working copy; not flushed).

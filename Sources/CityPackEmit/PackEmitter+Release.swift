@@ -24,25 +24,45 @@ extension PackEmitter {
         let stagedVersioned = (staging as NSString).appendingPathComponent("versioned.json")
         try OutputFiles.write(manifestBytes, to: stagedVersioned)
         try OutputFiles.makeDirectory(cityDirectory)  // only now: a failed first build leaves no empty city folder
-        // The web parts: content-addressed names nobody references yet (or the same bytes already there), so they
-        // go in before any manifest that names them, the versioned one included; the previous release's parts stay
-        // until pruned below.
         try OutputFiles.makeDirectory((cityDirectory as NSString).appendingPathComponent(WebFlavour.folder))
+        // What moves in before the switch, in order: the web parts (content-addressed names nobody references yet,
+        // or the same bytes already there), so they go in before any manifest that names them, the versioned one
+        // included; the previous release's parts stay until pruned below. Then the web bundle and the manifest
+        // patches (new names too, relative to the city folder), the pack, the deltas and the versioned manifest.
+        let city = cityDirectory as NSString, staged = staging as NSString
+        var moves: [(staged: String, final: String)] = []
         for file in webParts.flatMap(\.files) {
-            try commit(
-                (staging as NSString).appendingPathComponent(file.path), (cityDirectory as NSString).appendingPathComponent(file.path),
-                delay: stepDelay)
+            moves.append((staged.appendingPathComponent(file.path), city.appendingPathComponent(file.path)))
         }
-        // The web bundle and the manifest patches: new names too (relative to the city folder).
-        for (staged, path) in extras {
-            try commit(staged, (cityDirectory as NSString).appendingPathComponent(path), delay: stepDelay)
-        }
-        let deltaCommits = deltas.map { ($0.staged, (cityDirectory as NSString).appendingPathComponent($0.delta.path)) }
-        for (staged, final) in [(stagedPack, packPath)] + deltaCommits + [(stagedVersioned, versionedManifest)] {
-            try commit(staged, final, delay: stepDelay)
-        }
+        for extra in extras { moves.append((extra.staged, city.appendingPathComponent(extra.path))) }
+        moves.append((stagedPack, packPath))
+        for delta in deltas { moves.append((delta.staged, city.appendingPathComponent(delta.delta.path))) }
+        moves.append((stagedVersioned, versionedManifest))
+        let pending = moves.filter { !OutputFiles.sameContents($0.staged, $0.final) }
         // The copy folder is not versioned: swapped just before the manifest, unless it already holds these files.
-        if !copyFolderMatches(copyFiles, cityDirectory: cityDirectory) {
+        let swapCopy = !copyFolderMatches(copyFiles, cityDirectory: cityDirectory)
+        let stagedCopy = staged.appendingPathComponent(copyFolder) as NSString
+        let copyPaths = swapCopy ? copyFiles.map { staged.appendingPathComponent($0.path) } : []
+        // Durability in one batch: every staged file that will be renamed, and the folders of the staged copy, are
+        // flushed together before the first rename (one wait instead of one per file), so no name below can point
+        // at bytes a power loss would lose.
+        var copyFolders: [String] = []
+        if swapCopy && !copyFiles.isEmpty {
+            copyFolders = Set(copyPaths.map { PathText.parent($0) }).union([stagedCopy as String]).sorted()
+        }
+        var flushed: [String] = pending.map(\.staged)
+        flushed += copyPaths
+        flushed += copyFolders
+        flushed.append(stagedManifest)
+        if let stagedCatalog { flushed.append(stagedCatalog) }
+        try OutputFiles.flushAll(flushed)
+        for (staged, final) in pending {
+            if stepDelay > 0 { usleep(stepDelay) }
+            try OutputFiles.rename(staged, final)
+        }
+        // The new names are durable before a manifest names them.
+        for folder in Set(pending.map { PathText.parent($0.final) }).sorted() { OutputFiles.flushDirectory(folder) }
+        if swapCopy {
             if stepDelay > 0 { usleep(stepDelay) }
             try commitCopy(staging: staging, cityDirectory: cityDirectory, hasCopy: !copyFiles.isEmpty)
         }

@@ -200,7 +200,6 @@ package enum PackEmitter {
                 }
             }
             try ChunkedGzip.compress(database, to: stagedPack, level: 9, store: reuse?.chunks)
-            try OutputFiles.flush(stagedPack)
             let compressed = try OutputFiles.digest(stagedPack)
             return (dataVersion, updatedAt, createdAt, uncompressed, packName, stagedPack, compressed, inspection)
         }

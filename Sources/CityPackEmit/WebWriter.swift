@@ -80,7 +80,6 @@ enum WebWriter {
         let file = "\(name)-\(sha256.prefix(16))\(suffix)"
         let path = (folder as NSString).appendingPathComponent(file)
         try OutputFiles.write(Data(gz), to: path)
-        try OutputFiles.flush(path)
         return .init(path: "\(prefix)/\(file)", bytes: gz.count, sha256: sha256, uncompressedBytes: bytes.count)
     }
 

@@ -14,7 +14,7 @@ package enum PreviewPath: Equatable {
     case pageStyle
     case pageScript
     /// A module of the web reader beside `clients/web/citypack.js`: `citypack.js` itself or what it imports
-    /// (`journeys.js`, `category-words.js`, `opening-hours.js`, `zone.js`), by file name.
+    /// (`journeys.js`, `category-words.js`, `opening-hours.js`, `zone.js`, `stop-names.js`), by file name.
     case reader(String)
     case state
     case events
@@ -42,7 +42,7 @@ package enum PreviewPath: Equatable {
         case "/", "/index.html": self = .page; return
         case "/preview.css": self = .pageStyle; return
         case "/preview.js": self = .pageScript; return
-        case "/citypack.js", "/journeys.js", "/category-words.js", "/opening-hours.js", "/zone.js":
+        case "/citypack.js", "/journeys.js", "/category-words.js", "/opening-hours.js", "/zone.js", "/stop-names.js":
             self = .reader(String(decoded.dropFirst()))
             return
         case "/state.json": self = .state; return

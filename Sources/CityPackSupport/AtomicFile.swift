@@ -99,6 +99,31 @@ package enum AtomicFile {
         if fsync(fd) != 0 { throw AtomicFileError(path: path, step: "flush", code: errno) }
     }
 
+    /// Flushes many files (written by any code) to disk together: their `fsync`s run on up to `width` threads at
+    /// once, so the file system commits them in a few journal transactions instead of one wait per file (a staged
+    /// release of ~200 web files). Every file is flushed even when one fails; the first failure (in `paths`'
+    /// order) is thrown.
+    /// - Throws: ``AtomicFileError`` (`open` or `flush`) naming the failing file.
+    package static func flushAll(_ paths: [String], width: Int = 16) throws(AtomicFileError) {
+        guard !paths.isEmpty else { return }
+        let failures = FlushFailures(count: paths.count)
+        let next = FlushCursor()
+        let threads = max(1, min(width, paths.count))
+        let group = DispatchGroup()
+        for _ in 0..<threads {
+            group.enter()
+            let thread = Thread {
+                while let i = next.take(below: paths.count) {
+                    do throws(AtomicFileError) { try flush(paths[i]) } catch { failures.set(i, error) }
+                }
+                group.leave()
+            }
+            thread.start()
+        }
+        group.wait()
+        if let first = failures.first() { throw first }
+    }
+
     /// Flushes a folder's entries (after a rename or an unlink in it), so the new names survive a power loss.
     /// Best effort: not every platform or file system allows it.
     package static func flushFolder(_ path: String) {
@@ -115,4 +140,29 @@ package enum AtomicFile {
         guard rename(temporary, path) == 0 else { throw AtomicFileError(path: path, step: "move into place", code: errno) }
         if flushFolder { Self.flushFolder((path as NSString).deletingLastPathComponent) }
     }
+}
+
+/// The next index a flushing thread takes.
+private final class FlushCursor: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+
+    func take(below count: Int) -> Int? {
+        lock.withLock {
+            guard value < count else { return nil }
+            defer { value += 1 }
+            return value
+        }
+    }
+}
+
+/// The failures of a batch flush, by index.
+private final class FlushFailures: @unchecked Sendable {
+    private let lock = NSLock()
+    private var errors: [AtomicFileError?]
+
+    init(count: Int) { errors = Array(repeating: nil, count: count) }
+
+    func set(_ i: Int, _ error: AtomicFileError) { lock.withLock { errors[i] = error } }
+    func first() -> AtomicFileError? { lock.withLock { errors.lazy.compactMap { $0 }.first } }
 }

@@ -79,3 +79,35 @@ public struct FileDigest: Sendable, Equatable {
         return String(decoding: out, as: UTF8.self)
     }
 }
+
+/// A file's ``FileDigest`` computed from bytes another reader reads anyway (a PBF parse), so the file is read once:
+/// the bytes must come in file order from offset 0 without gaps; anything else leaves ``digest`` nil.
+package struct StreamingFileDigest {
+    private var hasher = SHA256()
+    /// Bytes hashed so far: the next byte expected is at this file offset.
+    package private(set) var count: Int64 = 0
+    /// False once a read skipped or repeated bytes.
+    package private(set) var contiguous = true
+
+    package init() {}
+
+    /// Feeds `bytes`, read at file offset `offset`.
+    package mutating func update(_ bytes: UnsafeRawBufferPointer, at offset: Int64) {
+        guard contiguous, !bytes.isEmpty else { return }
+        guard offset == count else {
+            contiguous = false
+            return
+        }
+        hasher.update(bufferPointer: bytes)
+        count += Int64(bytes.count)
+    }
+
+    /// Marks the stream as broken (a read stepped over bytes).
+    package mutating func skipped() { contiguous = false }
+
+    /// The digest when exactly the first `fileSize` bytes were fed, in order; else nil.
+    package func digest(fileSize: Int64) -> FileDigest? {
+        guard contiguous, count == fileSize else { return nil }
+        return FileDigest(bytes: Int(count), sha256: FileDigest.hex(hasher.finalize()))
+    }
+}

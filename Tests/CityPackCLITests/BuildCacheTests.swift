@@ -353,6 +353,46 @@ import Testing
         #expect(checked.status == 0, "\(checked.stderr)")
     }
 
+    /// A release of another city into the same output rewrites `catalog.json`, but not what it says of this city:
+    /// this city's next unchanged build loads its emit stage from the cache and leaves every one of its files as
+    /// it was (same inodes); a catalog that lost the city is made again without re-running the emit stage.
+    @Test func anotherCitysReleaseLeavesThisCityAlone() throws {
+        let work = try TestPaths.temporaryDirectory("cache-two-cities")
+        defer { try? FileManager.default.removeItem(at: work) }
+        let (first, out) = try Self.builtExample(work)
+        let (second, _) = try Self.builtExample(work, id: "other")
+        #expect(try Self.build(first, out).status == 0)
+        func inodes() -> [String: UInt64] {
+            let folder = out.appendingPathComponent("example")
+            var map: [String: UInt64] = [:]
+            for file in FileManager.default.subpaths(atPath: folder.path) ?? [] {
+                var st = stat()
+                if stat(folder.appendingPathComponent(file).path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG {
+                    map[file] = UInt64(st.st_ino)
+                }
+            }
+            return map.filter { !$0.key.hasPrefix("report.") && $0.key != "build-stats.json" }
+        }
+        let before = inodes()
+        let catalog = out.appendingPathComponent("catalog.json")
+        let catalogBefore = try Data(contentsOf: catalog)
+        #expect(try Self.build(second, out).status == 0)
+        #expect(try Data(contentsOf: catalog) != catalogBefore, "the other city's release is in the catalog")
+        let again = try Self.build(first, out, ["-v"])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stderr.contains("(cached: emit)"), "\(again.stderr)")
+        #expect(inodes() == before, "no file of the city was rewritten")
+        let listed = try CLIRunner.json(String(decoding: try Data(contentsOf: catalog), as: UTF8.self))["packs"] as? [[String: Any]]
+        #expect(Set((listed ?? []).compactMap { $0["id"] as? String }) == ["example", "other"])
+        // The catalog loses the city (edited by hand): the cached build lists it again.
+        let catalogWithBoth = try Data(contentsOf: catalog)
+        try Data("{}".utf8).write(to: catalog)
+        let repaired = try Self.build(first, out, ["-v"])
+        #expect(repaired.status == 0 && repaired.stderr.contains("(cached: emit)"), "\(repaired.stderr)")
+        #expect(try Data(contentsOf: catalog) == catalogWithBoth)
+        #expect(inodes() == before)
+    }
+
     /// Findings replayed from the cache are a clean run's: same order, same text, same JSON and human output.
     @Test func replayedDiagnosticsEqualACleanRun() throws {
         let work = try TestPaths.temporaryDirectory("cache-replay")

@@ -98,4 +98,29 @@ import Testing
         #expect(DigestMemo.sha256(path) == "planted")
         DigestMemo.forget(path)
     }
+
+    /// A digest another reader computed (a fleet's shared PBF read) is kept when the file did not change during
+    /// the read, and then answers without reading the file; a file that changed meanwhile is hashed itself.
+    @Test func aRecordedDigestIsReusedOnlyForTheFileAsItWas() throws {
+        let dir = try TestPaths.temporaryDirectory("digest-record")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = try Self.file(dir, "<osm>recorded</osm>\n")
+        var old = [timespec(tv_sec: 1_000_000_000, tv_nsec: 0), timespec(tv_sec: 1_000_000_000, tv_nsec: 0)]
+        #expect(utimensat(AT_FDCWD, path, &old, 0) == 0)
+        DigestMemo.forget(path)
+        let before = try #require(DigestMemo.statFacts(path))
+        let size = Int(before.size)
+        // Read (as if) well after its last change: settled.
+        DigestMemo.record(
+            path, before: before, startedAt: DigestMemo.now + 10_000_000_000, digest: FileDigest(bytes: size, sha256: "from-the-read"))
+        #expect(DigestMemo.sha256(path) == "from-the-read", "the recorded digest answers: the file is not read again")
+        // Facts taken before an edit: not kept.
+        DigestMemo.forget(path)
+        let stale = try #require(DigestMemo.statFacts(path))
+        try Data("<osm>edited!!</osm>\n".utf8).write(to: URL(fileURLWithPath: path))
+        DigestMemo.record(
+            path, before: stale, startedAt: DigestMemo.now + 10_000_000_000, digest: FileDigest(bytes: size, sha256: "stale"))
+        #expect(DigestMemo.sha256(path) == (try FileDigest(path: path)).sha256)
+        DigestMemo.forget(path)
+    }
 }

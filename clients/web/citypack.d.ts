@@ -165,6 +165,16 @@ export interface Route {
   waypoints: Waypoint[];
 }
 export interface Stop { [member: string]: unknown }
+/**
+ * What a typed stop name names as a journey's end (`pack.stopsNamed`, Swift `stops(named:locale:)`): one station
+ * (standing for its platforms) or stop; same-named stops side by side without a station (the point between
+ * them); several places (stations first, then by name and id); or none. `endpoint` is what `journeys()` takes.
+ */
+export type StopNameMatch =
+  | { kind: 'stop'; stop: Place; endpoint: string | null }
+  | { kind: 'place'; name: string; lat: number; lon: number; stops: Place[]; endpoint: string }
+  | { kind: 'ambiguous'; candidates: Place[]; endpoint: null }
+  | { kind: 'none'; endpoint: null };
 /** `citypack query --departures/--journey`'s "timetable": a date outside has no trips because the data ends. */
 export interface TimetableCoverage {
   first: string;
@@ -207,7 +217,9 @@ export class CityPack {
   route(id: string, locale?: string): Route | null;
   loadStrings(locale: string): Promise<string | null>;
   string(key: string, locale?: string): string | Record<string, string> | null;
-  stop(stopId: string): Stop | null;
+  stop(stopId: string, locale?: string): Stop | null;
+  /** The stop, station or place a typed name means (needs the search, places and transit parts). */
+  stopsNamed(text: string, locale?: string): StopNameMatch;
   departures(stopId: string, date: string, time: string | number, limit?: number): Departure[];
   /** The dates the timetable covers and where `date` (YYYY-MM-DD) lies; null without services. */
   timetable(date: string): TimetableCoverage | null;

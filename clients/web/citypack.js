@@ -11,6 +11,7 @@
 import { CATEGORY_WORDS } from './category-words.js';
 import { openAt } from './opening-hours.js';
 import { buildRouting, endpoint, journeyDayNumber, journeyJSON, JOURNEY_DEFAULTS, plan, resolve } from './journeys.js';
+import { NAME_SEARCH_LIMIT, stopsNamed } from './stop-names.js';
 
 // <generated: WebFlavour.javaScriptConstants>
 /** Web format version this reader understands (manifest `web.format` and each part's `format`). */
@@ -1148,8 +1149,8 @@ export class CityPack {
 
   // -- transit --------------------------------------------------------------------------------------------------
 
-  /** A stop by GTFS stop_id as `query --departures` prints it, or null. */
-  stop(stopId) {
+  /** A stop by GTFS stop_id as `query --departures` prints it (names in `locale`, default the pack's), or null. */
+  stop(stopId, locale) {
     const t = this._part('transit');
     const rows = t.byCode.get(String(stopId));
     if (!rows) return null;
@@ -1158,10 +1159,29 @@ export class CityPack {
     // label for an unnamed stop), as Swift's TransitReader.stop.
     const places = this._parts.places;
     const i = places?.rowOf.get(row.id);
-    if (i !== undefined) return this._placeRow(places, i, undefined, null);
+    if (i !== undefined) return this._placeRow(places, i, locale, null);
     row.named = row.name != null && row.name !== '';
-    if (!row.named && places) row.name = this._label(places, row.category, this.defaultLocale);
+    if (!row.named && places) row.name = this._label(places, row.category, locale ?? this.defaultLocale);
     return row;
+  }
+
+  /**
+   * What a typed stop name names as a journey's end, as `citypack query --journey NAME` resolves it (Swift
+   * `stops(named:locale:)`; stop-names.js): `{kind: 'stop', stop}` (a station standing for its platforms, or one
+   * stop), `{kind: 'place', name, lat, lon, stops}` (same-named stops side by side, no station: the point between
+   * them), `{kind: 'ambiguous', candidates}` (stations first, then by name and id) or `{kind: 'none'}`; `endpoint`
+   * is what journeys() takes (a stop_id or `lat,lon`), null when ambiguous or none. Needs the search, places and
+   * transit parts.
+   * @param {string} text what the person typed
+   * @param {string} [locale] locale of the names (default: the pack's default locale)
+   */
+  stopsNamed(text, locale) {
+    return stopsNamed(text, {
+      search: (t) => this.search(t, locale, { limit: NAME_SEARCH_LIMIT }),
+      stop: (code) => this.stop(code, locale),
+      distance,
+      searchFold,
+    });
   }
 
   /**

@@ -158,7 +158,9 @@ struct Bench: ParsableCommand {
         } else if let gtfs {
             try bench.gtfs(gtfs)
         } else {
-            try bench.osm(osm, packSize: packSize, radius: radius)
+            try bench.osm(
+                osm, packSize: packSize, radius: radius,
+                templates: TemplateLocator.locate(explicit: ToolEnvironment.templates, cityPath: "."))
         }
     }
 

@@ -16,8 +16,9 @@ struct FleetWorkflow: ParsableCommand {
         commandName: "workflow",
         abstract: "Write a workflow that builds a fleet in shards on several machines and merges them.",
         discussion: """
-            --github: a GitHub Actions workflow (a matrix job per shard, each uploading its output folder as an \
-            artifact; a merge job that downloads them, runs `citypack catalog --merge` and signs the catalog with \
+            --github: a GitHub Actions workflow (a job that builds the citypack image from the Containerfile of \
+            --citypack-repository and pushes it to the GitHub Container Registry; a matrix job per shard in that \
+            image, each uploading its output folder as an artifact; a merge job that downloads them, runs `citypack catalog --merge` and signs the catalog with \
             the repository secret CITYPACK_SIGNING_KEY when it is set). --kubernetes: an Indexed Job whose pods \
             each build shard $JOB_COMPLETION_INDEX into a shared volume; merge with `citypack catalog --merge`. \
             Written to stdout, or to --output. Exit codes: 0 written, 64 usage, 74 I/O failure.
@@ -38,7 +39,7 @@ struct FleetWorkflow: ParsableCommand {
     @Option(name: .long, help: "The git repository citypack is built from in the workflow (--github; required: e.g. your clone's `git remote get-url origin`).")
     var citypackRepository: String?
 
-    @Option(name: .long, help: "The container image with citypack installed (--kubernetes; required).")
+    @Option(name: .long, help: "The container image with citypack installed, built from citypack's Containerfile (--kubernetes; required).")
     var image: String?
 
     @Option(name: [.short, .long], help: "Write to this file instead of stdout.")
@@ -83,7 +84,9 @@ enum FleetWorkflowText {
             # Written by `citypack fleet workflow --github --citypack-repository \(repository) --shards \(shards) --fleet \(fleet)`.
             # Each shard builds a deterministic, size-balanced share of the cities (`--shard i/\(shards)`); the merge
             # refuses a shard that did not finish, so a half catalog is never published. Set the repository secret
-            # CITYPACK_SIGNING_KEY (the file `citypack keygen` writes) to sign the catalog.
+            # CITYPACK_SIGNING_KEY (the file `citypack keygen` writes) to sign the catalog. Every job runs in the
+            # citypack image, built once per run from the Containerfile of citypack's repository and pushed to this
+            # repository's GitHub Container Registry (the job `image`).
             name: City packs
 
             on:
@@ -98,22 +101,49 @@ enum FleetWorkflowText {
               CITYPACK_REPOSITORY: \(repository)
 
             jobs:
+              image:
+                name: Build the citypack image
+                runs-on: ubuntu-24.04
+                permissions:
+                  contents: read
+                  packages: write
+                outputs:
+                  image: ${{ steps.name.outputs.image }}
+                steps:
+                  - name: Name the image
+                    id: name
+                    env:
+                      OWNER: ${{ github.repository_owner }}
+                    run: echo "image=ghcr.io/${OWNER,,}/citypack:${GITHUB_SHA}" >> "$GITHUB_OUTPUT"
+                  - uses: docker/setup-buildx-action@v3
+                  - uses: docker/login-action@v3
+                    with:
+                      registry: ghcr.io
+                      username: ${{ github.actor }}
+                      password: ${{ secrets.GITHUB_TOKEN }}
+                  - uses: docker/build-push-action@v6
+                    with:
+                      context: ${{ env.CITYPACK_REPOSITORY }}
+                      file: Containerfile
+                      push: true
+                      tags: ${{ steps.name.outputs.image }}
+
               shard:
                 name: Shard ${{ matrix.shard }} of \(shards)
+                needs: image
                 runs-on: ubuntu-24.04
-                container: swift:6.1-noble
+                container:
+                  image: ${{ needs.image.outputs.image }}
+                  credentials:
+                    username: ${{ github.actor }}
+                    password: ${{ secrets.GITHUB_TOKEN }}
+                  options: --user root
                 strategy:
                   fail-fast: false
                   matrix:
                     shard: [\(matrix)]
                 steps:
                   - uses: actions/checkout@v4
-                  - name: Install citypack
-                    run: |
-                      apt-get update -q && apt-get install -yq --no-install-recommends libxml2-dev libsqlite3-dev zlib1g-dev libdeflate-dev libbz2-dev git
-                      git clone --depth 1 "$CITYPACK_REPOSITORY" /tmp/citypack
-                      swift build -c release --package-path /tmp/citypack --product citypack
-                      echo "/tmp/citypack/.build/release" >> "$GITHUB_PATH"
                   - name: Build shard ${{ matrix.shard }}
                     run: >-
                       citypack build --fleet '\(fleet)' --shard "${{ matrix.shard }}/\(shards)"
@@ -129,16 +159,15 @@ enum FleetWorkflowText {
 
               merge:
                 name: Merge shards into one catalog
-                needs: shard
+                needs: [image, shard]
                 runs-on: ubuntu-24.04
-                container: swift:6.1-noble
+                container:
+                  image: ${{ needs.image.outputs.image }}
+                  credentials:
+                    username: ${{ github.actor }}
+                    password: ${{ secrets.GITHUB_TOKEN }}
+                  options: --user root
                 steps:
-                  - name: Install citypack
-                    run: |
-                      apt-get update -q && apt-get install -yq --no-install-recommends libxml2-dev libsqlite3-dev zlib1g-dev libdeflate-dev libbz2-dev git
-                      git clone --depth 1 "$CITYPACK_REPOSITORY" /tmp/citypack
-                      swift build -c release --package-path /tmp/citypack --product citypack
-                      echo "/tmp/citypack/.build/release" >> "$GITHUB_PATH"
                   - uses: actions/download-artifact@v4
                     with:
                       pattern: shard-*
@@ -173,6 +202,8 @@ enum FleetWorkflowText {
         #   citypack catalog --merge /work/shards/shard-* --output /work/packs
         #   citypack publish /work/packs --site /work/site      # then upload /work/site as it is
         # Written by `citypack fleet workflow --kubernetes --image \(image) --shards \(shards) --fleet \(fleet)`.
+        # The image is built from citypack's Containerfile: docker build -f Containerfile -t \(image) .
+        # It runs as user 1000 (citypack): the volume must let that user write (fsGroup below).
         apiVersion: batch/v1
         kind: Job
         metadata:
@@ -185,6 +216,8 @@ enum FleetWorkflowText {
           template:
             spec:
               restartPolicy: Never
+              securityContext:
+                fsGroup: 1000
               containers:
                 - name: citypack
                   image: \(image)

@@ -142,6 +142,16 @@ public struct TemplatePOIProfile: POIProfile {
         exposedPrefixes = categoriesFile.exposedTags.filter { $0.hasSuffix("*") }.map { String($0.dropLast()) }
     }
 
+    /// The profile as `osmium tags-filter` expressions (one per key a category's rule starts with:
+    /// `nwr/KEY=V1,V2…`, or `nwr/KEY` when any value matches), sorted: what osmium must keep to find the same
+    /// places (`citypack bench` times it against a build; attribute categories and `also` rules add no place).
+    public var osmiumFilterExpressions: [String] {
+        firstConditionValues.keys.sorted().map { key in
+            guard case .some(.some(let values)) = firstConditionValues[key] else { return "nwr/\(key)" }
+            return "nwr/\(key)=\(values.sorted().joined(separator: ","))"
+        }
+    }
+
     /// Loads `categories.json` and `synonyms.json` from a templates directory.
     /// - Parameter templatesDirectory: Directory holding both files (finding it is the caller's business).
     /// - Throws: ``ProfileLoadError`` naming the file for unreadable files, invalid JSON or inconsistent content.

@@ -5,7 +5,7 @@
 import { IndexedDBStore, storageFetch } from '../library.js';
 
 const SHELL = 'citypack-example-shell';
-const shell = ['./', './index.html', './app.js', './sw.js', '../library.js', '../library-storage.js', '../library-screen.js', '../library-bundle.js', '../library-patch.js', '../manifest-patch.js', '../citypack.js', '../journeys.js', '../category-words.js', '../library-copy.js', '../opening-hours.js', '../zone.js'].map((p) => new URL(p, self.location).href);
+const shell = ['./', './index.html', './app.js', './sw.js', '../library.js', '../library-storage.js', '../library-screen.js', '../library-bundle.js', '../library-patch.js', '../manifest-patch.js', '../citypack.js', '../journeys.js', '../category-words.js', '../library-copy.js', '../opening-hours.js', '../stop-names.js', '../zone.js'].map((p) => new URL(p, self.location).href);
 const storage = new IndexedDBStore();
 
 self.addEventListener('install', (event) => event.waitUntil(caches.open(SHELL).then((c) => c.addAll(shell)).then(() => self.skipWaiting())));

@@ -1,7 +1,8 @@
 // Test support for the web reader: builds real packs with the citypack binary into a temporary folder, reads
 // them through a file-backed fetch, and runs `citypack query --format json` for the Swift answers.
 import { execFile, execFileSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -117,6 +118,13 @@ const built = new Map();
 export function buildCity(city) {
   if (built.has(city)) return built.get(city);
   const bin = citypackBinary();
+  // The cities of ../shared/data take seconds to build (Milan ~10 s of CPU in a debug build), and every test file
+  // is a process of its own: those are built once per binary and shared between processes through a folder named
+  // by the binary's identity. The tests only read it; a process that loses the race to publish it uses the
+  // winner's copy.
+  const sharedKey = SHARED_CITIES.has(city) ? binaryIdentity(bin, city) : null;
+  const sharedDir = sharedKey && join(tmpdir(), `citypack-web-shared-${city}-${sharedKey}`);
+  if (sharedDir && existsSync(join(sharedDir, 'complete'))) return remember(city, resultIn(sharedDir, city));
   const dir = mkdtempSync(join(tmpdir(), `citypack-web-${city}-`));
   const env = { ...process.env, SOURCE_DATE_EPOCH: '1700000000' };
   let input;
@@ -168,11 +176,54 @@ export function buildCity(city) {
   execFileSync(bin, ['build', input, '--output', output, '--quiet'], { env, stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 1 << 26 });
   const manifest = join(output, city, 'manifest.json');
   const m = JSON.parse(readFileSync(manifest, 'utf8'));
-  const database = join(dir, `${city}.sqlite`);
-  execFileSync('sh', ['-c', `gunzip -c "$1" > "$2"`, 'sh', join(output, city, m.artifact.path), database]);
-  const result = { manifest, manifestURL: pathToFileURL(manifest).href, database, output, dir };
+  execFileSync('sh', ['-c', `gunzip -c "$1" > "$2"`, 'sh', join(output, city, m.artifact.path), join(dir, `${city}.sqlite`)]);
+  if (!sharedDir) return remember(city, resultIn(dir, city));
+  writeFileSync(join(dir, 'complete'), '');
+  removeStaleShared(city, sharedKey);
+  try {
+    renameSync(dir, sharedDir);
+  } catch {
+    // Another process published the same build first: use it, drop this one.
+    if (!existsSync(join(sharedDir, 'complete'))) return remember(city, resultIn(dir, city));
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return remember(city, resultIn(sharedDir, city));
+}
+
+/** The cities built from ../shared/data, shared between test processes (see buildCity). */
+const SHARED_CITIES = new Set(['milan', 'vaduz', 'nyc']);
+
+function remember(city, result) {
   built.set(city, result);
   return result;
+}
+
+/** The paths of a built city in `dir` (as buildCity leaves them). */
+function resultIn(dir, city) {
+  const output = join(dir, 'outputs');
+  const manifest = join(output, city, 'manifest.json');
+  return { manifest, manifestURL: pathToFileURL(manifest).href, database: join(dir, `${city}.sqlite`), output, dir };
+}
+
+/** A short hash of what a shared build depends on: the binary (path, size, time) and the city. */
+function binaryIdentity(bin, city) {
+  const s = statSync(bin);
+  const real = existsSync(`${bin}.real`) ? statSync(`${bin}.real`) : s;
+  return createHash('sha256').update([bin, s.size, s.mtimeMs, real.size, real.mtimeMs, city].join('\0')).digest('hex').slice(0, 16);
+}
+
+/** Removes shared builds of `city` by other binaries that are over an hour old (earlier runs' leftovers). */
+function removeStaleShared(city, key) {
+  const prefix = `citypack-web-shared-${city}-`;
+  for (const name of readdirSync(tmpdir())) {
+    if (!name.startsWith(prefix) || name === `${prefix}${key}`) continue;
+    const path = join(tmpdir(), name);
+    try {
+      if (Date.now() - statSync(path).mtimeMs > 3600_000) rmSync(path, { recursive: true, force: true });
+    } catch {
+      // Gone meanwhile, or not ours to remove.
+    }
+  }
 }
 
 /** `citypack query <database> <args> --format json`, parsed. */

@@ -1,6 +1,6 @@
 // How a TypeScript app (a Capacitor app's web build, a plain page) uses the package: checked with
 // `tsc --noEmit --strict` by clients/web/test/types.test.mjs against the hand-written declarations.
-import { openPack, webFiles, PackError, type CityPack, type Place } from '../citypack.js';
+import { openPack, webFiles, PackError, type CityPack, type Place, type StopNameMatch } from '../citypack.js';
 import { PackLibrary, IndexedDBStore, MemoryStore, describeState, renderCityList, type PackState, type FailureReason } from '../library.js';
 
 export async function offlineScreen(list: HTMLElement, chips: HTMLElement): Promise<Place[]> {
@@ -38,4 +38,12 @@ export async function plainReader(): Promise<number> {
     if (e instanceof PackError && e.code === 'fetch') return -1;
     throw e;
   }
+}
+
+export function journeyFromName(pack: CityPack, typed: string): string | null {
+  const match: StopNameMatch = pack.stopsNamed(typed, 'en');
+  if (match.kind === 'ambiguous') return match.candidates.map((c) => c.stop_id ?? c.name).join(', ');
+  if (match.kind === 'place') console.log(match.name, match.lat, match.lon, match.stops.length);
+  if (match.kind === 'stop') console.log(match.stop.name);
+  return match.endpoint === null ? null : pack.journeys(match.endpoint, '43.73,7.42', '2026-01-05', '08:00')[0]?.id ?? null;
 }

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import CCityPackDeflate
 import CityPackStorage
+import CityPackSupport
 
 /// Why an OSM PBF file could not be read; every case names a byte offset in the file (for errors inside a
 /// decompressed block: the file offset of that block's header-length prefix, plus the offset in the block).
@@ -72,6 +73,9 @@ package final class PBFBlobReader {
     private let fd: Int32
     /// File offset of the next blob.
     package private(set) var offset: Int64 = 0
+    /// The file's SHA-256, computed from the bytes the reader reads (nil when not asked for): complete when every
+    /// blob was read with its data from the start to the end of the file.
+    package var digest: StreamingFileDigest?
 
     /// Opens `path` for reading.
     package init(path: String) throws(PBFError) {
@@ -102,6 +106,7 @@ package final class PBFBlobReader {
             initialized = done
         }
         if let failure { throw .io(errno: failure, offset: at + Int64(bytes.count)) }
+        if digest != nil { bytes.withUnsafeBytes { digest!.update($0, at: at) } }
         return bytes.count
     }
 
@@ -141,6 +146,7 @@ package final class PBFBlobReader {
             throw .blobTooLarge(size: dataSize, offset: start)
         }
         let blobBytes = readingData ? try readExactly(Int(dataSize), at: start + 4 + Int64(headerLength)) : []
+        if !readingData && dataSize > 0 { digest?.skipped() }
         offset = start + 4 + Int64(headerLength) + dataSize
         return PBFRawBlob(type: type, offset: start, bytes: blobBytes)
     }

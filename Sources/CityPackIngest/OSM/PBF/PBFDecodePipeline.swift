@@ -1,3 +1,4 @@
+import CityPackSupport
 import Dispatch
 import Foundation
 
@@ -42,14 +43,18 @@ package final class PBFDecodePipeline {
     /// File offset up to which blobs have been read (for progress).
     package var offset: Int64 { reader.offset }
 
+    /// The file's digest from the bytes read, when the pipeline was made `hashing` and read every blob's data.
+    package func digest(fileSize: Int64) -> FileDigest? { reader.digest?.digest(fileSize: fileSize) }
+
     /// Opens `path`; `workers` threads decode at once, handing over tags as `filter` says (all without one).
     /// `keep`, when given, says which blobs (by index) to decode; the data of the others is not even read.
     /// `transform`, when given, runs on each decoded data block on its decode thread.
     package init(
         path: String, workers: Int, filter: PBFTagFilter? = nil, keep: ((Int) -> Bool)? = nil,
-        transform: (@Sendable (inout PBFPrimitiveBlock) -> Void)? = nil
+        transform: (@Sendable (inout PBFPrimitiveBlock) -> Void)? = nil, hashing: Bool = false
     ) throws(PBFError) {
         reader = try PBFBlobReader(path: path)
+        if hashing { reader.digest = StreamingFileDigest() }
         self.filter = filter
         self.transform = transform
         self.keep = keep

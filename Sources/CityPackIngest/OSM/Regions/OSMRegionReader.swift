@@ -52,6 +52,9 @@ public enum OSMRegionReader {
         /// Nodes kept for all regions together: inside a box, and needed from outside.
         public var nodesInside = 0
         public var nodesNeeded = 0
+        /// The file's size and SHA-256 from the bytes pass 1 read (when asked for with `hashing`), so that a
+        /// caller who needs both reads the file once.
+        public var digest: FileDigest?
 
         public init() {}
     }
@@ -61,7 +64,8 @@ public enum OSMRegionReader {
     @discardableResult
     /// - Parameter keepOutside: Most nodes outside the box kept in pass 1 when there is one region (nil: as many
     ///   as inside, at least 2¹⁸; 0 always takes pass 2 — tests).
-    public static func read(path: String, regions: [Region], workers: Int, keepOutside: Int? = nil) throws -> Figures {
+    /// - Parameter hashing: Whether to hash the file from pass 1's reads into ``Figures/digest``.
+    public static func read(path: String, regions: [Region], workers: Int, keepOutside: Int? = nil, hashing: Bool = false) throws -> Figures {
         precondition(regions.count <= maxRegions, "at most \(maxRegions) regions share a pass")
         var figures = Figures()
         guard !regions.isEmpty else { return figures }
@@ -87,8 +91,12 @@ public enum OSMRegionReader {
         do throws(PBFError) {
             // Each node's regions and the block's extent are worked out on the decode threads.
             let pipeline = try PBFDecodePipeline(
-                path: path, workers: workers, filter: filter, transform: { block in Self.locate(&block, grid: grid) })
-            defer { pipeline.drain() }
+                path: path, workers: workers, filter: filter, transform: { block in Self.locate(&block, grid: grid) },
+                hashing: hashing)
+            defer {
+                pipeline.drain()
+                figures.digest = pipeline.digest(fileSize: fileSize)
+            }
             var blob: Int32 = 0
             let progress = readers.compactMap(\.options.progress)
             var nextProgress = readers[0].options.progressInterval
