@@ -79,6 +79,15 @@ struct FleetWorkflow: ParsableCommand {
 enum FleetWorkflowText {
     static func github(fleet: String, shards: Int, repository: String) -> String {
         let matrix = (0..<shards).map(String.init).joined(separator: ", ")
+        // Both jobs run in the image the `image` job pushed (as root: the runner's workspace belongs to root).
+        let container = """
+            container:
+                  image: ${{ needs.image.outputs.image }}
+                  credentials:
+                    username: ${{ github.actor }}
+                    password: ${{ secrets.GITHUB_TOKEN }}
+                  options: --user root
+            """
         return """
             # Builds the city packs of \(fleet) on \(shards) machines and merges them into one catalog.
             # Written by `citypack fleet workflow --github --citypack-repository \(repository) --shards \(shards) --fleet \(fleet)`.
@@ -132,12 +141,7 @@ enum FleetWorkflowText {
                 name: Shard ${{ matrix.shard }} of \(shards)
                 needs: image
                 runs-on: ubuntu-24.04
-                container:
-                  image: ${{ needs.image.outputs.image }}
-                  credentials:
-                    username: ${{ github.actor }}
-                    password: ${{ secrets.GITHUB_TOKEN }}
-                  options: --user root
+                \(container)
                 strategy:
                   fail-fast: false
                   matrix:
@@ -161,12 +165,7 @@ enum FleetWorkflowText {
                 name: Merge shards into one catalog
                 needs: [image, shard]
                 runs-on: ubuntu-24.04
-                container:
-                  image: ${{ needs.image.outputs.image }}
-                  credentials:
-                    username: ${{ github.actor }}
-                    password: ${{ secrets.GITHUB_TOKEN }}
-                  options: --user root
+                \(container)
                 steps:
                   - uses: actions/download-artifact@v4
                     with:
