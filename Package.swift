@@ -143,3 +143,10 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// `swift test` builds the debug configuration; the project's own modules are optimised in it too (-O): the tests run
+// real builds of real cities through them, and a Milan build compiled -Onone takes 4.7 s where -O takes 0.7 s. The
+// full suite then runs in about half the time for about two more minutes of compiling (README, Tests).
+for target in package.targets where target.type == .regular || target.type == .executable {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-O"], .when(configuration: .debug))]
+}
