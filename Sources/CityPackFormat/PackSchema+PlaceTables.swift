@@ -100,7 +100,24 @@ extension PackSchema {
         public static let terms = Column<String>("terms")
         public static let columns: [any AnyColumn] = [name, terms]
         public static let create =
-            "CREATE VIRTUAL TABLE \(table) USING fts5(\(list(columns)), content = '', tokenize = 'unicode61 remove_diacritics 2')"
+            "CREATE VIRTUAL TABLE \(table) USING fts5(\(list(columns)), content = '', tokenize = '\(([tokenizer.name] + tokenizer.arguments).joined(separator: " "))')"
+        /// The `tokenize` option: readers that hold the index in memory call this tokenizer on queries directly.
+        public static let tokenizer = (name: "unicode61", arguments: ["remove_diacritics", "2"])
+        /// Every token of the index (an fts5vocab `instance` table, TEMP: writable on a read-only connection).
+        public static let instances = "temp.search_instance"
+        /// Creates ``instances``.
+        public static let createInstances = "CREATE VIRTUAL TABLE IF NOT EXISTS \(instances) USING fts5vocab(main, \(table), instance)"
+        /// An instance's token (as the tokenizer folded it).
+        public static let instanceTerm = Column<String>("term")
+        /// An instance's rowid.
+        public static let instanceRow = Column<Int64>("doc")
+        /// An instance's column name (``name`` or ``terms``).
+        public static let instanceColumn = Column<String>("col")
+        /// An instance's token offset in its column.
+        public static let instanceOffset = Column<Int64>("offset")
+        /// Every instance, by term (bytes), rowid, column, offset.
+        public static let allInstances = Query(
+            "SELECT term, doc, col, offset FROM \(instances)", results: [instanceTerm, instanceRow, instanceColumn, instanceOffset])
         /// The rowid (a rank of ``PackSchema/searchIDsQuery``).
         public static let rowid = Column<Int64>.expression("rowid")
         /// bm25's score of a match (lower is better).

@@ -127,9 +127,22 @@ extension PackReader {
                         // Ordered by distance (ties by id), so unranked matches, measured at the proximity index's
                         // positions (the ones `details` gives) without reading a row.
                         var measured: [(distance: Double, id: Int64)] = []
-                        for id in try unrankedTextMatches(expression, db: db) where !seen.contains(id) {
-                            guard let (lat, lon) = try position(id) else { continue }
-                            measured.append((GreatCircle.distance(near.lat, near.lon, lat, lon), id))
+                        let prefixLast = expression.hasSuffix("*")
+                        if let postings = try searchPostings(db),
+                            let rows = postings.rows(matching: Self.searchWords(text).map(CJKBigrams.expand), prefixLast: prefixLast)
+                        {
+                            measured.reserveCapacity(rows.count)
+                            for row in rows {
+                                let id = searchIDs[Int(row) - 1]
+                                let at = postings.positions[Int(row) - 1]
+                                guard !at.lat.isNaN, !seen.contains(id) else { continue }
+                                measured.append((GreatCircle.distance(near.lat, near.lon, at.lat, at.lon), id))
+                            }
+                        } else {
+                            for id in try unrankedTextMatches(expression, db: db) where !seen.contains(id) {
+                                guard let (lat, lon) = try position(id) else { continue }
+                                measured.append((GreatCircle.distance(near.lat, near.lon, lat, lon), id))
+                            }
                         }
                         measured.sort { ($0.distance, $0.id) < ($1.distance, $1.id) }
                         ids += measured.map(\.id)
@@ -192,24 +205,20 @@ extension PackReader {
         return out
     }
 
-    /// The categories a text names (``CityPackFormat/PackSchema/CategoryTerm``), ascending; empty when it names
-    /// none. Called with the lock held.
+    /// The categories a text names (``CategoryWordIndex``), ascending; empty when it names none. Called with the
+    /// lock held.
     func categoryQuery(_ text: String, locale: String? = nil, db: PackConnection.Database) throws(PackError) -> [String] {
-        guard let expression = Self.categoryTermExpression(for: text) else { return [] }
-        let stmt = try prepareCategoryTerms(db)
-        stmt.reset()
-        defer { stmt.reset() }
-        stmt.bind(PackSchema.CategoryTerm.phrase, expression)
+        let kept = Self.searchWords(text)
+        guard !kept.isEmpty, let words = try categoryWords(db) else { return [] }
         // Tiers: a word of the reader's language (or the category's id, or the pack's own terms), else of the
         // city's languages, else of any: in English "bar" is a bar, not the Italian café, and a Swede's "bar"
         // in Milan finds what Milan calls a bar.
         let (reader, city) = preferredLanguages(locale)
         var tiers: [[String]] = [[], [], []]
-        while try stmt.step() {
-            let category = stmt[PackSchema.CategoryTerm.category]
-            let language = stmt[PackSchema.CategoryTerm.locale].map(Self.language)
+        for row in words.rows(naming: kept.map(CJKBigrams.expand).joined(separator: " ")) {
+            let language = row.locale.map(Self.language)
             let tier = language.map { reader.contains($0) ? 0 : city.contains($0) ? 1 : 2 } ?? 0
-            for t in tier..<3 where tiers[t].last != category { tiers[t].append(category) }
+            for t in tier..<3 where tiers[t].last != row.category { tiers[t].append(row.category) }
         }
         return tiers.first { !$0.isEmpty } ?? []
     }
@@ -227,20 +236,14 @@ extension PackReader {
         String(tag.split(whereSeparator: { $0 == "-" || $0 == "_" }).first ?? "").lowercased()
     }
 
-    /// The lookup of category words, made on first use: a TEMP FTS5 table (writable on a read-only connection, so
-    /// folded by SQLite as `search` is) of the built-in ``CityPackFormat/CategoryWords`` of the pack's categories
-    /// and the pack's own meta `category_terms`. Called with the lock held.
-    func prepareCategoryTerms(_ db: PackConnection.Database) throws(PackError) -> PackConnection.Rows {
-        if let categoryStatement { return categoryStatement }
-        typealias T = PackSchema.CategoryTerm
-        try db.exec(T.create)
-        let insert = try db.prepare(T.insertingLocalized)
-        func add(_ term: String, _ category: String, _ locale: String? = nil) throws(PackError) {
-            insert.bind(T.term, T.stored(term))
-            insert.bind(T.category, category)
-            insert.bind(T.locale, locale)
-            try insert.run()
-        }
+    /// The lookup of category words, made on first use (``CategoryWordIndex``): the built-in
+    /// ``CityPackFormat/CategoryWords`` of the pack's categories and the pack's own meta `category_terms`; nil
+    /// when SQLite offers no FTS5 tokenizer. Called with the lock held.
+    func categoryWords(_ db: PackConnection.Database) throws(PackError) -> CategoryWordIndex? {
+        if let categoryIndex { return categoryIndex }
+        typealias S = PackSchema.Search
+        guard let tokenizer = db.fts5Tokenizer(S.tokenizer.name, arguments: S.tokenizer.arguments) else { return nil }
+        var index = CategoryWordIndex(tokenizer: tokenizer)
         // The pack's categories: its `category` table, or for a pack without a filled one (format 1) those its
         // places are filed under, so an old pack answers a category word as its newer twin does.
         typealias C = PackSchema.Category
@@ -252,14 +255,14 @@ extension PackReader {
         if categories.isEmpty { categories = directory.byCategory.keys.sorted() }
         for category in categories {
             for (locale, words) in (CategoryWords.byLocale[category] ?? [:]).sorted(by: { $0.key < $1.key }) {
-                for word in words { try add(CJKBigrams.expand(SearchFold.apply(word)), category, locale) }
+                for word in words { index.add(CJKBigrams.expand(SearchFold.apply(word)), category: category, locale: locale) }
             }
         }
-        for row in T.decode(categoryTermsMeta ?? "") { try add(row.term, row.category) }
+        for row in PackSchema.CategoryTerm.decode(categoryTermsMeta ?? "") { index.add(row.term, category: row.category, locale: nil) }
         categoryTermsMeta = nil
-        let stmt = try db.prepare(T.matchingLocales, persistent: true)
-        categoryStatement = stmt
-        return stmt
+        index.finish()
+        categoryIndex = index
+        return index
     }
 
     /// The `count` nearest places of the categories (after folding linked pairs), nearest first, ties by id:
@@ -287,6 +290,18 @@ extension PackReader {
             radius *= 4
         }
         return merged(.infinity)
+    }
+
+    /// The full-text index in memory (``SearchPostings``), read by the first name search near a point; nil for
+    /// format-1 packs (whose rowids are ids) and where SQLite lacks the FTS5 tokenizer API. Called with the lock held.
+    func searchPostings(_ db: PackConnection.Database) throws(PackError) -> SearchPostings? {
+        if let postings = postingsState { return postings }
+        guard formatVersion >= 2, searchStatement != nil else { return nil }
+        let made = try SearchPostings(db: db, rows: searchIDs.count) { row throws(PackError) in
+            try position(searchIDs[Int(row) - 1])
+        }
+        postingsState = made
+        return made
     }
 
     /// The ids of every row of the full-text index matching an expression, in no useful order (for search near a

@@ -84,8 +84,11 @@ public final class PackReader: @unchecked Sendable {
     var unrankedSearchStatement: PackConnection.Rows?
     /// Row of each id in ``proximityIndex``, made by the first name search near a point (the positions it measures).
     var proximityRows: [Int64: Int32]?
-    /// `category_term` lookups, prepared by the first category query (``prepareCategoryTerms(_:)``).
-    var categoryStatement: PackConnection.Rows?
+    /// The full-text index in memory, read by the first name search near a point (``searchPostings(_:)``); `.some(nil)`
+    /// once it is known to be unavailable.
+    var postingsState: SearchPostings??
+    /// The words that name categories, made by the first category query (``categoryWords(_:)``).
+    var categoryIndex: CategoryWordIndex?
     /// Meta `category_terms` (the words ``CityPackFormat/CategoryWords`` lacks), until the first category query.
     var categoryTermsMeta: String?
 
@@ -188,7 +191,8 @@ public final class PackReader: @unchecked Sendable {
         connection.close {
             searchStatement = nil
             unrankedSearchStatement = nil
-            categoryStatement = nil
+            postingsState = nil
+            categoryIndex = nil
             places.release()
             transit.release()
             editorial.release()

@@ -123,6 +123,16 @@ package final class SQLiteDatabase<Failure: SQLiteFailure> {
         return SQLiteStatement(stmt, path: path)
     }
 
+    /// One of the connection's FTS5 tokenizers, made once and called directly (``FTS5Tokenizer``).
+    /// - Parameters:
+    ///   - name: The tokenizer, e.g. `unicode61`.
+    ///   - arguments: Its arguments, e.g. `["remove_diacritics", "2"]`.
+    /// - Returns: Nil when the connection is closed, SQLite has no FTS5, or the tokenizer refuses the arguments.
+    package func fts5Tokenizer(_ name: String, arguments: [String]) -> FTS5Tokenizer? {
+        guard let handle else { return nil }
+        return FTS5Tokenizer(database: handle, name: name, arguments: arguments)
+    }
+
     /// The integer in the first column of the first row of a query such as `PRAGMA user_version`.
     /// - Throws: `Failure`, also when the query returns no row.
     package func scalarInt(_ sql: String) throws(Failure) -> Int64 {
