@@ -48,6 +48,8 @@ package final class ConnectionScan {
     package init(path: String) throws {
         let db = try SQLiteDatabase<ScanFailure>(path: path, mode: .readOnly)
         defer { db.close() }
+        // Empty tables a pack leaves out (format 5) read as empty.
+        try PackTables.addStandIns(in: db, formatVersion: Int32(try db.scalarInt("PRAGMA user_version")))
         let stops = try db.prepare("SELECT id, stop_id, parent FROM stop ORDER BY id")
         var parents: [(Int, Int64)] = []
         while try stops.step() {

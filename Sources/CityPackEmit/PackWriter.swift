@@ -92,7 +92,6 @@ enum PackWriter {
         let poiInsert = try db.prepare(P.inserting())
         let nameInsert = try db.prepare(PN.inserting())
         let alsoInsert = try db.prepare(PC.inserting(or: .ignore))
-        var searchDocuments: [Int64: (name: String, terms: String)] = [:]
         for poi in pois {
             let id = poi.ref.stableID
             P.bind(poi, code: categoryCodes[poi.category], to: poiInsert)
@@ -109,14 +108,6 @@ enum PackWriter {
                 alsoInsert.bind(PC.category, .code(code))
                 try alsoInsert.run()
             }
-            var names: [String] = []
-            if let name = poi.name { names.append(name) }
-            for (_, name) in poi.localizedNames.sorted(by: { $0.key < $1.key }) where !names.contains(name) {
-                names.append(name)
-            }
-            var poiTerms = terms[poi.category] ?? poi.category
-            for also in poi.alsoCategories where also != poi.category { poiTerms += " | " + (terms[also] ?? also) }
-            searchDocuments[id] = (names.joined(separator: " | "), poiTerms)
         }
 
         let transit = try TransitWriter.write(input.transit, city: city, db: db)
@@ -131,13 +122,10 @@ enum PackWriter {
                 try alsoInsert.run()
             }
         }
-        for document in transit.searchDocuments {
-            var stopTerms = document.terms
-            for mode in stopModes[document.id] ?? [] { stopTerms += " | " + (terms[mode] ?? mode) }
-            searchDocuments[document.id] = (document.name, stopTerms)
-        }
-        try writeSearch(searchDocuments, db: db)
-        try db.exec(PackSchema.Search.optimize)
+        // The search words of the categories the index holds places of (readers build it: ``SearchIndex``).
+        var indexed = Set(pois.flatMap { [$0.category] + $0.alsoCategories })
+        for modes in stopModes.values { indexed.formUnion(modes) }
+        try insertMeta([(PackSchema.MetaKey.searchTerms, PackSchema.SearchTerms.encode(terms.filter { indexed.contains($0.key) }))], db: db)
         try writeCategoryTerms(categories, locales: city.locales, db: db)
         // Each stop with the modes serving it: a feature merges only with a stop of a compatible mode.
         let linkable = transit.places.map { stop in
@@ -146,6 +134,8 @@ enum PackWriter {
             return stop
         }
         try writeLinks(pois: pois, stops: linkable, db: db)
+        // Tables with no rows are left out (format 5); readers see them as empty.
+        try PackTables.dropEmpty(in: db)
         try db.exec("COMMIT")
         try db.exec("VACUUM")
     }
@@ -161,6 +151,16 @@ enum PackWriter {
         try insertMeta(
             [(PackSchema.MetaKey.cardCount, String(input.editorial.cards.count)),
              (PackSchema.MetaKey.routeCount, String(input.editorial.routes.count))], db: db)
+        // An editorial table is created only for content it holds (format 5: tables with no rows are left out);
+        // the others are empty TEMP stand-ins while the rows are written.
+        let editorial = input.editorial
+        let holds: [(table: any PackSchema.TableSchema.Type, filled: Bool)] = [
+            (PackSchema.Card.self, !editorial.cards.isEmpty), (PackSchema.Situation.self, !editorial.situations.isEmpty),
+            (PackSchema.Action.self, !editorial.actions.isEmpty), (PackSchema.Route.self, !editorial.routes.isEmpty),
+            (PackSchema.RouteWaypoint.self, !editorial.routes.isEmpty),
+        ]
+        for entry in holds where entry.filled { try PackTables.create(entry.table, in: db) }
+        try PackTables.addStandIns(in: db, formatVersion: PackSchema.formatVersion)
         try EditorialWriter.write(input.editorial, copy: input.copy, city: input.city, db: db)
         try db.exec("COMMIT")
     }
@@ -187,28 +187,6 @@ enum PackWriter {
         for (key, value) in [(PackSchema.MetaKey.createdAt, createdAt), (PackSchema.MetaKey.dataVersion, String(dataVersion))] {
             insert.bind(M.key, key)
             insert.bind(M.value, value)
-            try insert.run()
-        }
-    }
-
-    /// Fills `search`: rowid = 1-based rank of the id in ``PackSchema/searchIDsQuery`` (run on the rows just
-    /// written, as readers do), in rowid order.
-    static func writeSearch(_ documents: [Int64: (name: String, terms: String)], db: Database) throws(EmitError) {
-        let ids = try db.prepare(PackSchema.searchIDs)
-        var ranked: [Int64] = []
-        while try ids.step() { ranked.append(ids[PackSchema.POI.id]) }
-        guard ranked.count == documents.count else {
-            throw .io(path: "search", message: "search ids (\(ranked.count)) do not match the documents (\(documents.count))")
-        }
-        typealias FTS = PackSchema.Search
-        let insert = try db.prepare(FTS.insertingRanked)
-        for (rank, id) in ranked.enumerated() {
-            guard let document = documents[id] else { throw .io(path: "search", message: "no search document for id \(id)") }
-            insert.bind(FTS.rowid, Int64(rank + 1))
-            // CJK runs as bigrams, so words inside Chinese, Japanese and Korean names are found (``CJKBigrams``).
-            // Folded first (``SearchFold``: ß → ss, ø → o, …), as readers fold queries.
-            insert.bind(FTS.name, CJKBigrams.expand(SearchFold.apply(document.name)))
-            insert.bind(FTS.terms, CJKBigrams.expand(SearchFold.apply(document.terms)))
             try insert.run()
         }
     }

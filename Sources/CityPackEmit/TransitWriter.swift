@@ -14,21 +14,12 @@ enum TransitWriter {
     struct Summary: Equatable {
         var stops = 0
         var lines = 0
-        /// The `search` rows of named stops (location_type 0 or 1), for ``PackWriter/writeSearch(_:db:)``.
-        var searchDocuments: [SearchDocument] = []
         /// GTFS route_types of the lines serving each stop (a station: also those of its platforms), by stop id;
         /// search finds a stop by the category words of its modes (``PackWriter``).
         var modes: [Int64: Set<Int32>] = [:]
         /// Each written stop with a position in the box: (id, name, lat, lon, location_type), in id order, for
         /// ``PlaceMerge``.
         var places: [PlaceMerge.Stop] = []
-    }
-
-    /// A stop's `search` row before its rowid (rank) is known.
-    struct SearchDocument: Equatable {
-        var id: Int64
-        var name: String
-        var terms: String
     }
 
     /// Writes every feed's transit tables into an open pack (inside the writer's transaction).
@@ -95,11 +86,6 @@ enum TransitWriter {
                     summary.places.append(PlaceMerge.Stop(
                         id: id, name: stop.name, lat: coordinate.lat, lon: coordinate.lon,
                         locationType: Int(stop.locationType), parent: stop.parentStation.flatMap { stopByCode[$0] }))
-                }
-                if let name = stop.name, !name.isEmpty, stop.locationType <= 1 {
-                    summary.searchDocuments.append(SearchDocument(
-                        id: id, name: name,
-                        terms: stop.locationType == 1 ? PackSchema.StopTerms.station : PackSchema.StopTerms.stop))
                 }
                 if let zone = stop.timezone, zone != timezones.last, stopByCode[stop.id] == id {
                     stopTimezones.append("\(stop.id)=\(zone)")

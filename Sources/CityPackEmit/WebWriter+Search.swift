@@ -38,8 +38,10 @@ extension WebWriter {
 
     static func search(_ db: Database) throws(EmitError) -> Search {
         var out = Search()
+        // The index readers build (``SearchIndex``): the pack does not carry it.
+        try SearchIndex.build(in: db)
         try db.exec("DROP TABLE IF EXISTS temp.web_search_vocab")
-        try db.exec("CREATE VIRTUAL TABLE temp.web_search_vocab USING fts5vocab(main, \(PackSchema.Search.table), instance)")
+        try db.exec("CREATE VIRTUAL TABLE temp.web_search_vocab USING fts5vocab(\(SearchIndex.schema), \(PackSchema.Search.table), instance)")
         defer { try? db.exec("DROP TABLE IF EXISTS temp.web_search_vocab") }
         // Every row of the table, also one without tokens (it counts in bm25's row total). A rowid is the
         // 1-based rank of its place in `PackSchema.searchIDsQuery`; the web part lists the places' ids, ascending.

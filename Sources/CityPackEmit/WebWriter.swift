@@ -42,6 +42,7 @@ enum WebWriter {
         try OutputFiles.makeDirectory(folder)
         if let baseParts {
             let db = try Database(path: database, mode: .readOnly)
+            try PackTables.addStandIns(in: db, formatVersion: PackSchema.formatVersion)
             defer { db.close() }
             let editorialPart = try writeHead(WebFlavour.editorialPart, try encode(editorial(db), path: database), folder: folder, prefix: prefix)
             return (baseParts + [editorialPart]).sorted { $0.name < $1.name }
@@ -49,6 +50,7 @@ enum WebWriter {
         // The places rows (the largest) are read on another thread, over a connection of its own.
         let placesTask = Background { () throws(EmitError) -> Places in
             let db = try Database(path: database, mode: .readOnly)
+            try PackTables.addStandIns(in: db, formatVersion: PackSchema.formatVersion)
             defer { db.close() }
             var lap = TimeTrace.Lap()
             defer { lap.mark("web: places") }
@@ -57,6 +59,7 @@ enum WebWriter {
         defer { placesTask.join() }
         let db = try Database(path: database, mode: .readWriteCreate)
         defer { db.close() }
+        try PackTables.addStandIns(in: db, formatVersion: PackSchema.formatVersion)
         var lap = TimeTrace.Lap()
         var out: [Manifest.WebPart] = []
         let searchValue = try search(db)

@@ -91,7 +91,8 @@ extension PackSchema {
         public static let create = createTable(primaryKey: [poi, category], withoutRowID: true)
     }
 
-    /// `search`: the contentless FTS5 index of places; its rowid is a rank of ``PackSchema/searchIDsQuery``.
+    /// `search`: the contentless FTS5 index of places; its rowid is a rank of ``PackSchema/searchIDsQuery``. Stored
+    /// in packs of formats 1–4; from format 5 readers build it from the pack's rows (`SearchIndex` in CityPackSQLite).
     public enum Search: TableSchema {
         public static let table = Table.search
         /// The alias of `Search` in every query (and, upper-cased, the Swift typealias of this namespace).
@@ -105,8 +106,15 @@ extension PackSchema {
         public static let tokenizer = (name: "unicode61", arguments: ["remove_diacritics", "2"])
         /// Every token of the index (an fts5vocab `instance` table, TEMP: writable on a read-only connection).
         public static let instances = "temp.search_instance"
-        /// Creates ``instances``.
-        public static let createInstances = "CREATE VIRTUAL TABLE IF NOT EXISTS \(instances) USING fts5vocab(main, \(table), instance)"
+        /// Creates ``instances`` over the index in `schema` (`main` for a pack that carries it, formats 1–4; `temp` for
+        /// the one readers build).
+        public static func createInstances(schema: String) -> String {
+            "CREATE VIRTUAL TABLE IF NOT EXISTS \(instances) USING fts5vocab(\(schema), \(table), instance)"
+        }
+        /// ``create`` in another schema (`temp`: the index readers build from format 5 on).
+        public static func create(schema: String) -> String {
+            create.replacingOccurrences(of: "CREATE VIRTUAL TABLE \(table) ", with: "CREATE VIRTUAL TABLE \(schema).\(table) ")
+        }
         /// An instance's token (as the tokenizer folded it).
         public static let instanceTerm = Column<String>("term")
         /// An instance's rowid.

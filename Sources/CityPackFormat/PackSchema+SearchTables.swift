@@ -66,6 +66,27 @@ extension PackSchema {
         }
     }
 
+    /// The search words of each category — its id, labels and synonyms in English and in the city's locales, joined
+    /// by ` | ` — that the search index's `terms` column holds for a place of the category (``MetaKey/searchTerms``:
+    /// `category U+001F words`, categories joined by U+001E, by category).
+    public enum SearchTerms {
+        /// The `meta` value.
+        public static func encode(_ terms: [String: String]) -> String {
+            terms.sorted { $0.key < $1.key }.map { "\($0.key)\u{1F}\($0.value)" }.joined(separator: "\u{1E}")
+        }
+
+        /// The words by category of a `meta` value (malformed entries skipped).
+        public static func decode(_ value: String) -> [String: String] {
+            var out: [String: String] = [:]
+            for entry in value.split(separator: "\u{1E}") {
+                let parts = entry.split(separator: "\u{1F}", maxSplits: 1, omittingEmptySubsequences: false)
+                guard parts.count == 2, !parts[0].isEmpty else { continue }
+                out[String(parts[0])] = String(parts[1])
+            }
+            return out
+        }
+    }
+
     /// Linked places: a GTFS stop and the OSM feature of the same station or platform (``PlaceMerge`` in
     /// CityPackEmit), at most one partner each, stored in `meta` (``MetaKey/placeLinks``: `poi,stop` pairs joined by
     /// `;`, ascending by POI id; a table of its own would cost a 64 KiB page). Readers return them as one result

@@ -99,7 +99,10 @@ public enum PackSchema {
     /// Version 4 (issue 31, journeys): the timetable as `pattern` rows (arrival and departure at every stop) and
     /// `footpath`, replacing `departure` and `trip_offset`; transit time zones in meta. Readers open older packs
     /// but answer transit queries (departures, journeys) from format 4 on.
-    public static let formatVersion: Int32 = 4
+    /// Version 5 (issue 37, pack size): no `search` table — readers build the same index from the pack's rows on
+    /// their first text search — and meta ``MetaKey/searchTerms``, the search words of each category it indexes;
+    /// tables with no rows among ``omittedWhenEmpty`` are left out.
+    public static let formatVersion: Int32 = 5
     /// The oldest format version readers still open. Format 1 differs only in the tables readers use: `poi` with
     /// `osm` and `cell` columns and REAL coordinates, `poi_bucket`, and a `search` table with content whose rowid
     /// is the place's id (readers then use the rowid as the id).
@@ -270,6 +273,8 @@ public enum PackSchema {
         public static let transitMaxSeconds = "transit_max_seconds"
         /// The words that name categories (``CategoryTerm/encode(_:)``); absent in packs before issue 32.
         public static let categoryTerms = "category_terms"
+        /// Each category's search words as the index's `terms` column holds them (``SearchTerms``); format 5 on.
+        public static let searchTerms = "search_terms"
         /// Linked places (``PlaceLink/encode(_:)``); absent in packs before issue 32 and in packs without any.
         public static let placeLinks = "place_links"
         /// Each feed's time zone (agency_timezone), comma-separated in feed order; absent without transit.
@@ -284,10 +289,21 @@ public enum PackSchema {
     /// Computed: an array of metatypes is not `Sendable`, so it cannot be a stored static.
     public static var tables: [any TableSchema.Type] {
         [
-            Meta.self, Category.self, CategoryLabel.self, POI.self, POIName.self, POICategory.self, Search.self,
+            Meta.self, Category.self, CategoryLabel.self, POI.self, POIName.self, POICategory.self,
             Stop.self, StopBucket.self, Line.self, Service.self, ServiceDate.self, Trip.self, Pattern.self,
             Frequency.self, Footpath.self, Card.self, Situation.self, Action.self, Route.self, RouteWaypoint.self,
             Strings.self,
+        ]
+    }
+
+    /// Tables a pack leaves out when they have no rows (format 5 on: an OSM-only city has no transit tables), which
+    /// readers then see as empty (`PackTables.addStandIns` in CityPackSQLite): every table but `meta`, `category`,
+    /// `poi` and `string`. The editorial ones are created after the base only for content they hold.
+    public static var omittedWhenEmpty: [any TableSchema.Type] {
+        [
+            CategoryLabel.self, POIName.self, POICategory.self, Stop.self, StopBucket.self, Line.self, Service.self,
+            ServiceDate.self, Trip.self, Pattern.self, Frequency.self, Footpath.self, Card.self, Situation.self,
+            Action.self, Route.self, RouteWaypoint.self,
         ]
     }
 

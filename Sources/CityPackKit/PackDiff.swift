@@ -293,8 +293,10 @@ extension PackReader {
     private static func records(_ spec: PackDiff.Spec, in db: PackConnection.Database) throws(PackError)
         -> [String: PackDiff.Record]?
     {
+        // A table the pack leaves out because it is empty (format 5) is a TEMP stand-in (`PackTables`).
         let exists = try db.scalarInt(
-            "SELECT count(*) FROM sqlite_master WHERE type IN ('table', 'view') AND name = '\(spec.table)'")
+            "SELECT (SELECT count(*) FROM main.sqlite_master WHERE type IN ('table', 'view') AND name = '\(spec.table)') + " +
+                "(SELECT count(*) FROM temp.sqlite_master WHERE type = 'table' AND name = '\(spec.table)')")
         guard exists > 0 else { return nil }
         let stmt = try db.prepare(spec.sql)
         let columns = (0..<stmt.columnCount).map { stmt.columnName($0) }

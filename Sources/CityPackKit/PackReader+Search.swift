@@ -1,4 +1,5 @@
 import CityPackFormat
+import CityPackSQLite
 import CityPackSupport
 import Foundation
 
@@ -148,7 +149,7 @@ extension PackReader {
                         ids += measured.map(\.id)
                     } else {
                         // bm25 order, named places first (a stable partition).
-                        var tier = try textMatches(expression).filter { !seen.contains($0.id) }
+                        var tier = try textMatches(expression, db: db).filter { !seen.contains($0.id) }
                         tier = tier.filter { directory.named.contains($0.id) } + tier.filter { !directory.named.contains($0.id) }
                         ids += tier.map(\.id)
                     }
@@ -296,12 +297,28 @@ extension PackReader {
     /// format-1 packs (whose rowids are ids) and where SQLite lacks the FTS5 tokenizer API. Called with the lock held.
     func searchPostings(_ db: PackConnection.Database) throws(PackError) -> SearchPostings? {
         if let postings = postingsState { return postings }
-        guard formatVersion >= 2, searchStatement != nil else { return nil }
-        let made = try SearchPostings(db: db, rows: searchIDs.count) { row throws(PackError) in
+        guard formatVersion >= 2 else { return nil }
+        let made = try SearchPostings(db: db, schema: try searchIndex(db), rows: searchIDs.count) { row throws(PackError) in
             try position(searchIDs[Int(row) - 1])
         }
         postingsState = made
         return made
+    }
+
+    /// The schema of the full-text index: `main` when the pack carries it (formats 1–4), else `temp`, where it is
+    /// built from the pack's rows on first use (``CityPackSQLite/SearchIndex``; Milan's 4,400 places take some
+    /// 30 ms). Called with the lock held.
+    func searchIndex(_ db: PackConnection.Database) throws(PackError) -> String {
+        if let searchSchema { return searchSchema }
+        let schema: String
+        if try SearchIndex.isStored(in: db) {
+            schema = "main"
+        } else {
+            try SearchIndex.build(in: db)
+            schema = SearchIndex.schema
+        }
+        searchSchema = schema
+        return schema
     }
 
     /// The ids of every row of the full-text index matching an expression, in no useful order (for search near a
@@ -311,7 +328,7 @@ extension PackReader {
         if let unrankedSearchStatement {
             stmt = unrankedSearchStatement
         } else {
-            guard searchStatement != nil else { throw PackError.closed }
+            _ = try searchIndex(db)
             stmt = try db.prepare(PackSchema.Search.matchingAnyOrder, persistent: true)
             unrankedSearchStatement = stmt
         }
@@ -348,8 +365,15 @@ extension PackReader {
     }
 
     /// Every row of the full-text index matching an expression, by (bm25, id). Called with the lock held.
-    func textMatches(_ expression: String) throws(PackError) -> [(score: Double, id: Int64)] {
-        guard let stmt = searchStatement else { throw PackError.closed }
+    func textMatches(_ expression: String, db: PackConnection.Database) throws(PackError) -> [(score: Double, id: Int64)] {
+        let stmt: PackConnection.Rows
+        if let searchStatement {
+            stmt = searchStatement
+        } else {
+            _ = try searchIndex(db)
+            stmt = try db.prepare(PackSchema.Search.matching, persistent: true)
+            searchStatement = stmt
+        }
         stmt.reset()
         defer { stmt.reset() }
         stmt.bind(PackSchema.Search.expression, expression)

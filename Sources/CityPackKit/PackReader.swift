@@ -79,7 +79,10 @@ public final class PackReader: @unchecked Sendable {
     let connection: PackConnection
     let places: PlaceLookup
     let directory: PlaceDirectory
+    /// ``CityPackFormat/PackSchema/Search/matching``, prepared by the first ranked text search.
     var searchStatement: PackConnection.Rows?
+    /// Where the full-text index is: `main` (formats 1–4 carry it) or `temp` (built by the first text search).
+    var searchSchema: String?
     /// ``CityPackFormat/PackSchema/Search/matchingAnyOrder``, prepared by the first name search near a point.
     var unrankedSearchStatement: PackConnection.Rows?
     /// Row of each id in ``proximityIndex``, made by the first name search near a point (the positions it measures).
@@ -133,6 +136,8 @@ public final class PackReader: @unchecked Sendable {
         let db = try PackConnection.Database(path: file.path, mode: .readOnly)
         formatVersion = try PackOpener.checkFormat(of: db)
         do {
+            // Tables the pack leaves out because they are empty (format 5) read as empty.
+            try PackTables.addStandIns(in: db, formatVersion: formatVersion)
             var values: [String: String] = [:]
             typealias M = PackSchema.Meta
             let metaRows = try db.prepare(M.all)
@@ -154,7 +159,6 @@ public final class PackReader: @unchecked Sendable {
                 db: db, index: proximityIndex, defaultLocale: meta.values[PackSchema.MetaKey.defaultLocale] ?? "en",
                 placeLinks: values[PackSchema.MetaKey.placeLinks])
             places.directory = directory
-            searchStatement = try db.prepare(PackSchema.Search.matching, persistent: true)
             categoryTermsMeta = values[PackSchema.MetaKey.categoryTerms]
         } catch {
             if error.isManifestMismatch { throw error }
@@ -190,6 +194,7 @@ public final class PackReader: @unchecked Sendable {
     public func close() {
         connection.close {
             searchStatement = nil
+            searchSchema = nil
             unrankedSearchStatement = nil
             postingsState = nil
             categoryIndex = nil

@@ -21,14 +21,15 @@ struct SearchPostings {
 
     /// Reads the index. Called with the lock held.
     /// - Parameters:
+    ///   - schema: Where the index is (`main` or `temp`).
     ///   - rows: The number of rows (rowids are 1…rows).
     ///   - position: A row's position, if known.
     /// - Returns: Nil when SQLite offers no FTS5 tokenizer or fts5vocab (the reader then asks FTS5 itself).
-    init?(db: PackConnection.Database, rows: Int, position: (Int64) throws(PackError) -> (lat: Double, lon: Double)?) throws(PackError) {
+    init?(db: PackConnection.Database, schema: String, rows: Int, position: (Int64) throws(PackError) -> (lat: Double, lon: Double)?) throws(PackError) {
         typealias S = PackSchema.Search
         guard let tokenizer = db.fts5Tokenizer(S.tokenizer.name, arguments: S.tokenizer.arguments) else { return nil }
         self.tokenizer = tokenizer
-        try db.exec(S.createInstances)
+        try db.exec(S.createInstances(schema: schema))
         let stmt = try db.prepare(S.allInstances)
         var tokens: [[UInt8]] = []
         var instances: [[UInt64]] = []

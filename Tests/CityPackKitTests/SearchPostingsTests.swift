@@ -25,7 +25,7 @@ import Testing
                 Issue.record("no in-memory index")
                 return
             }
-            try db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_terms USING fts5vocab(main, search, row)")
+            try db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_terms USING fts5vocab(\(try reader.searchIndex(db)), search, row)")
             let rows = try db.prepare("SELECT term FROM temp.search_terms")
             var tokens: [String] = []
             while try rows.step() { tokens.append((rows.text(0) ?? "")) }

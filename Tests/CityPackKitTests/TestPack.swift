@@ -106,7 +106,17 @@ enum TestPack {
                 try insert(PackSchema.POIName.insert(), [p.id, locale, name])
             }
         }
-        // search rowids are ranks in PackSchema.searchIDsQuery's order: by category, then id.
+        // From format 5 readers build `search` from the rows and meta `search_terms`; older packs carry it, its
+        // rowids ranks in PackSchema.searchIDsQuery's order: by category, then id.
+        if userVersion >= 5 {
+            let terms = Dictionary(uniqueKeysWithValues: Set(pois.map(\.category)).map { c in
+                (c, ([c] + (synonyms[c] ?? [])).joined(separator: " "))
+            })
+            try insert(PackSchema.Meta.insert(), [PackSchema.MetaKey.searchTerms, PackSchema.SearchTerms.encode(terms)])
+            try exec("COMMIT")
+            return url
+        }
+        try exec(PackSchema.Search.create)
         for (rank, p) in pois.sorted(by: { ($0.category, $0.id) < ($1.category, $1.id) }).enumerated() {
             let allNames = ([p.name].compactMap { $0 } + p.names.sorted(by: { $0.key < $1.key }).map(\.value))
                 .joined(separator: " ")
