@@ -5,7 +5,7 @@
 // update's scattered files) the library fetches the bundle from the first missing member's offset (Range; a 200
 // is skipped up to it), cuts it into members as it streams, verifies each one's SHA-256 and stores the missing
 // ones as each completes; any failure leaves the rest to the per-file fetches. Used by library.js (`_fetchAll`).
-import { sha256 } from './citypack.js';
+import { sha256 } from './format.js';
 
 /**
  * The members of a manifest's bundle in order, each {path, bytes, sha256, offset}, and their total bytes.

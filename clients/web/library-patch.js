@@ -3,7 +3,7 @@
 // the decoded body) instead of the manifest, applies it to the stored bytes of the installed manifest
 // (manifest-patch.js) and goes on with the result exactly as with a fetched manifest. Any failure but a cancel
 // falls back to fetching the manifest. Used by library.js (its `_manifest`, `_newStage`, `_measure`).
-import { sha256 } from './citypack.js';
+import { sha256 } from './format.js';
 import { applyCheckedManifestPatch } from './manifest-patch.js';
 
 /**

@@ -8,7 +8,7 @@
 // base's lines each keep their trailing "\n" (the last may have none); `edits` in order: a number n copies the
 // next n base lines, a pair [d, text] skips the next d base lines and appends `text` (UTF-8). Every base line is
 // consumed, exactly.
-import { sha256 } from './citypack.js';
+import { sha256 } from './format.js';
 
 /** Patch format this library applies (`format` of a manifest patch). */
 export const MANIFEST_PATCH_FORMAT = 1;
