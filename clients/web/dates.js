@@ -3,7 +3,12 @@
 
 import { PackError } from './format.js';
 
-/** A query's local date (`YYYY-MM-DD`, as a day number) and time (`HH:MM[:SS]` or seconds since midnight). */
+/**
+ * A query's local date (`YYYY-MM-DD`, as a day number) and time (`HH:MM[:SS]` or seconds since midnight).
+ * @param {string} date `YYYY-MM-DD`
+ * @param {string|number} time `HH:MM[:SS]`, or seconds since midnight
+ * @returns {{day: number, seconds: number}} day as yyyymmdd
+ */
 export function localDayAndSeconds(date, time) {
   const day = parseDate(date);
   if (day == null) throw new PackError('part', `not a date: ${date}`);
@@ -13,6 +18,10 @@ export function localDayAndSeconds(date, time) {
   return { day, seconds: Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3] ?? 0) };
 }
 
+/**
+ * @param {number} yyyymmdd
+ * @returns {number} days since 1970-01-01
+ */
 export function dayNumber(yyyymmdd) {
   const y = Math.floor(yyyymmdd / 10000);
   const m = Math.floor(yyyymmdd / 100) % 100;
@@ -20,16 +29,28 @@ export function dayNumber(yyyymmdd) {
   return Math.round(Date.UTC(y, m - 1, d) / 86400000);
 }
 
+/**
+ * @param {number} n days since 1970-01-01
+ * @returns {number} yyyymmdd
+ */
 export function dateOfDayNumber(n) {
   const t = new Date(n * 86400000);
   return t.getUTCFullYear() * 10000 + (t.getUTCMonth() + 1) * 100 + t.getUTCDate();
 }
 
+/**
+ * @param {number} yyyymmdd
+ * @returns {string} YYYY-MM-DD
+ */
 export function dateText(yyyymmdd) {
   const s = String(yyyymmdd).padStart(8, '0');
   return `${s.slice(0, 4)}-${s.slice(4, 6)}-${s.slice(6, 8)}`;
 }
 
+/**
+ * @param {string} text `YYYY-MM-DD` or `YYYYMMDD`
+ * @returns {number|null} yyyymmdd, null when not a date
+ */
 export function parseDate(text) {
   const m = /^(\d{4})-?(\d{2})-?(\d{2})$/.exec(String(text).trim());
   if (!m) return null;
@@ -39,9 +60,13 @@ export function parseDate(text) {
   return y * 10000 + mo * 100 + d;
 }
 
+/** @param {number} n */
 export function two(n) {
   return String(n).padStart(2, '0');
 }
 
-/** The weekday of a day number: 0 Monday … 6 Sunday. */
+/**
+ * The weekday of a day number: 0 Monday … 6 Sunday.
+ * @param {number} n a day number
+ */
 export const weekdayOf = (n) => (((n + 3) % 7) + 7) % 7;

@@ -1,11 +1,68 @@
 // The web format as files: the reader's error type, the files a manifest lists, fetching and verifying them
 // (size, SHA-256, gzip), canonical JSON and Ed25519 signatures (Web Crypto), and the JSON row helpers.
 
+/** @typedef {'manifest'|'hash'|'size'|'signature'|'format'|'fetch'|'part'} PackErrorCode Stable codes of PackError. */
+/**
+ * What openPack needs of a response: `fetch`'s Response has it.
+ * @typedef {object} ResponseLike
+ * @property {boolean} ok
+ * @property {number} [status]
+ * @property {{get(name: string): string | null} | null} [headers]
+ * @property {() => Promise<ArrayBuffer>} arrayBuffer
+ */
+/** @typedef {(url: string) => Promise<ResponseLike>} FetchLike `fetch`, or anything with its shape (a file reader, a storage reader). */
+/**
+ * @typedef {object} SignatureOptions
+ * @property {string|Uint8Array} [publicKey] the trusted Ed25519 public key: base64 of its 32 bytes, or the bytes
+ * @property {boolean} [requireSignature] refuse unsigned documents
+ */
+/** @typedef {'verified'|'unsigned'|'unverified'} SignatureState `unverified`: signed, but no key was given to check it. */
+/**
+ * One content-addressed file of a web part (web format 2): a chunk of rows or a piece of text.
+ * @typedef {object} WebChunk
+ * @property {string} path
+ * @property {number} bytes
+ * @property {string} sha256
+ * @property {number} [uncompressedBytes]
+ */
+/**
+ * One web part of a manifest: its head file and, in web format 2, the chunks the head names.
+ * @typedef {object} WebPart
+ * @property {string} name
+ * @property {string} path
+ * @property {number} bytes
+ * @property {string} sha256
+ * @property {number} [uncompressedBytes]
+ * @property {WebChunk[]} [chunks]
+ */
+/**
+ * A file of the web flavour, relative to the manifest.
+ * @typedef {object} WebFile
+ * @property {string} path
+ * @property {number} bytes
+ * @property {string} sha256
+ */
+/**
+ * The members of a manifest this reader uses (others pass through).
+ * @typedef {object} Manifest
+ * @property {number} dataVersion
+ * @property {number} [formatVersion]
+ * @property {{id?: string, name?: string, defaultLocale?: string, [member: string]: unknown}} [city]
+ * @property {number[]} [bbox]
+ * @property {WebFile[]} [copy]
+ * @property {{format: number, parts: WebPart[], strings?: Record<string, string>}} web
+ * @property {string} [keyId]
+ * @property {string} [signature]
+ */
+
 /** An error with a stable `code`: `manifest`, `hash`, `size`, `signature`, `format`, `fetch`, `part`. */
 export class PackError extends Error {
+  /** @param {PackErrorCode} code @param {string} message */
   constructor(code, message) {
     super(message);
+    /** @type {'PackError'} */
     this.name = 'PackError';
+    /** @readonly */
     this.code = code;
   }
 }
@@ -14,12 +71,14 @@ export class PackError extends Error {
  * Every file of the web flavour a manifest lists, each once, in a stable order: per part its head and its chunks,
  * then the string tables (`copy/web/<locale>.json`). Paths are relative to the manifest. Files are
  * content-addressed, so an app updating a city fetches only the paths it does not hold yet (same SHA-256).
- * @param {object} manifest a parsed manifest.json
- * @returns {{path: string, bytes: number, sha256: string}[]}
+ * @param {Manifest} manifest a parsed manifest.json
+ * @returns {WebFile[]}
  */
 export function webFiles(manifest) {
+  /** @type {WebFile[]} */
   const out = [];
   const seen = new Set();
+  /** @param {WebFile | undefined} f */
   const add = (f) => {
     if (!f || seen.has(f.path)) return;
     seen.add(f.path);
@@ -30,10 +89,16 @@ export function webFiles(manifest) {
     for (const chunk of part.chunks ?? []) add(chunk);
   }
   const copy = new Map((manifest?.copy ?? []).map((f) => [f.path, f]));
-  for (const locale of Object.keys(manifest?.web?.strings ?? {}).sort()) add(copy.get(manifest.web.strings[locale]));
+  const strings = manifest?.web?.strings ?? {};
+  for (const locale of Object.keys(strings).sort()) add(copy.get(strings[locale]));
   return out;
 }
 
+/**
+ * @param {FetchLike} fetchLike
+ * @param {string} href
+ * @returns {Promise<Uint8Array>}
+ */
 export async function fetchBytes(fetchLike, href) {
   return (await fetchResponseBytes(fetchLike, href)).bytes;
 }
@@ -41,19 +106,22 @@ export async function fetchBytes(fetchLike, href) {
 /**
  * The bytes of a response and its Content-Encoding header (null when absent). A connection lost before the whole
  * body arrived (arrayBuffer() rejecting) is a PackError('fetch') like a failed request.
+ * @param {FetchLike} fetchLike
+ * @param {string} href
+ * @returns {Promise<{bytes: Uint8Array, encoding: string | null}>}
  */
 export async function fetchResponseBytes(fetchLike, href) {
   let response;
   try {
     response = await fetchLike(href);
-  } catch (e) {
+  } catch (/** @type {any} */ e) {
     throw new PackError('fetch', `${href}: ${e.message}`);
   }
   if (!response || !response.ok) throw new PackError('fetch', `${href}: HTTP ${response?.status ?? '?'}`);
   let buffer;
   try {
     buffer = await response.arrayBuffer();
-  } catch (e) {
+  } catch (/** @type {any} */ e) {
     throw new PackError('fetch', `${href}: the connection was lost before the whole body arrived (${e.message})`);
   }
   return { bytes: new Uint8Array(buffer), encoding: response.headers?.get?.('content-encoding') ?? null };
@@ -74,6 +142,7 @@ export function reencodingHint(path, bytes, encoding) {
   return '';
 }
 
+/** @param {ArrayBuffer} buffer */
 function hex(buffer) {
   return Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, '0')).join('');
 }
@@ -85,31 +154,46 @@ async function subtle() {
   return webcrypto.subtle;
 }
 
+/**
+ * @param {Uint8Array} bytes
+ * @returns {Promise<string>}
+ */
 async function sha256Hex(bytes) {
   return hex(await (await subtle()).digest('SHA-256', bytes));
 }
 
+/**
+ * @param {Uint8Array} bytes
+ * @returns {Promise<Uint8Array>}
+ */
 export async function gunzip(bytes) {
   const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
+/** @param {string} text */
 function base64Bytes(text) {
   const binary = atob(text.trim());
   return Uint8Array.from(binary, (c) => c.charCodeAt(0));
 }
 
-/** RFC 8785 canonical JSON (what DocumentSignature signs): sorted keys (UTF-16 order), ECMAScript numbers. */
+/**
+ * RFC 8785 canonical JSON (what DocumentSignature signs): sorted keys (UTF-16 order), ECMAScript numbers.
+ * @param {unknown} value
+ * @returns {string}
+ */
 export function canonicalJSON(value) {
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
   if (Array.isArray(value)) return `[${value.map(canonicalJSON).join(',')}]`;
   const keys = Object.keys(value).sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJSON(value[k])}`).join(',')}}`;
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJSON(/** @type {Record<string, unknown>} */ (value)[k])}`).join(',')}}`;
 }
 
 /**
  * Verifies the manifest's Ed25519 signature with Web Crypto when a public key is given.
- * @returns {Promise<'verified'|'unsigned'|'unverified'>} `unverified`: signed, but no key was given to check it.
+ * @param {{signature?: unknown, keyId?: unknown}} manifest a parsed manifest (or catalog)
+ * @param {SignatureOptions} options
+ * @returns {Promise<SignatureState>} `unverified`: signed, but no key was given to check it.
  */
 export async function checkSignature(manifest, options) {
   const signed = typeof manifest.signature === 'string';
@@ -128,8 +212,8 @@ export async function checkSignature(manifest, options) {
   try {
     const webCrypto = await subtle();
     const cryptoKey = await webCrypto.importKey('raw', key, { name: 'Ed25519' }, false, ['verify']);
-    ok = await webCrypto.verify({ name: 'Ed25519' }, cryptoKey, base64Bytes(signature), message);
-  } catch (e) {
+    ok = await webCrypto.verify({ name: 'Ed25519' }, cryptoKey, base64Bytes(/** @type {string} */ (signature)), message);
+  } catch (/** @type {any} */ e) {
     throw new PackError('signature', `Ed25519 is not available in this Web Crypto (${e.message}); see docs/WEB.md`);
   }
   if (!ok) throw new PackError('signature', 'the manifest signature is invalid');
@@ -139,26 +223,43 @@ export async function checkSignature(manifest, options) {
 /**
  * The text of a file of the web flavour, fetched beside `baseURL`, after its size and SHA-256 are checked against
  * the manifest and it is gunzipped.
+ * @param {FetchLike} fetchLike
+ * @param {string|URL} baseURL the manifest's URL
+ * @param {WebFile} entry
+ * @returns {Promise<string>}
  */
 export async function verifiedText(fetchLike, baseURL, entry) {
   const bytes = await verifiedBytes(fetchLike, baseURL, entry);
   let plain;
   try {
     plain = await gunzip(bytes);
-  } catch (e) {
+  } catch (/** @type {any} */ e) {
     throw new PackError('part', `${entry.path}: not gzip (${e.message})`);
   }
   return new TextDecoder().decode(plain);
 }
 
-/** A JSON file of the web flavour, verified (and gunzipped when `gzipped`). */
+/**
+ * A JSON file of the web flavour, verified (and gunzipped when `gzipped`).
+ * @param {FetchLike} fetchLike
+ * @param {string|URL} baseURL the manifest's URL
+ * @param {WebFile} entry
+ * @param {boolean} gzipped
+ * @returns {Promise<any>}
+ */
 export async function verifiedJSON(fetchLike, baseURL, entry, gzipped) {
   const bytes = await verifiedBytes(fetchLike, baseURL, entry);
   const plain = gzipped ? await gunzip(bytes) : bytes;
   return JSON.parse(new TextDecoder().decode(plain));
 }
 
-/** A file's bytes, checked against the manifest's size and SHA-256 (a mismatch names a re-encoding server). */
+/**
+ * A file's bytes, checked against the manifest's size and SHA-256 (a mismatch names a re-encoding server).
+ * @param {FetchLike} fetchLike
+ * @param {string|URL} baseURL the manifest's URL
+ * @param {WebFile} entry
+ * @returns {Promise<Uint8Array>}
+ */
 export async function verifiedBytes(fetchLike, baseURL, entry) {
   const href = new URL(entry.path, baseURL).href;
   const { bytes, encoding } = await fetchResponseBytes(fetchLike, href);
@@ -175,30 +276,48 @@ export async function verifiedBytes(fetchLike, baseURL, entry) {
 /**
  * Checks the Ed25519 signature of a parsed catalog or manifest as `openPack` checks a manifest's (throws
  * PackError('signature') when it is invalid, by another key, or missing while `requireSignature` is set).
- * @param {object} document @param {{publicKey?: string|Uint8Array, requireSignature?: boolean}} [options]
- * @returns {Promise<'verified'|'unsigned'|'unverified'>}
+ * @param {object} document a parsed catalog or manifest
+ * @param {SignatureOptions} [options]
+ * @returns {Promise<SignatureState>}
  */
 export function verifySignature(document, options = {}) {
   return checkSignature(document, options);
 }
 
-/** SHA-256 of bytes as lowercase hex (Web Crypto). */
+/**
+ * SHA-256 of bytes as lowercase hex (Web Crypto).
+ * @param {Uint8Array} bytes
+ * @returns {Promise<string>}
+ */
 export function sha256(bytes) {
   return sha256Hex(bytes);
 }
 
+/**
+ * @param {string} text
+ * @param {string} path what the text is, for the error
+ * @returns {any}
+ */
 export function parseJSON(text, path) {
   try {
     return JSON.parse(text);
-  } catch (e) {
+  } catch (/** @type {any} */ e) {
     throw new PackError('part', `${path}: not JSON (${e.message})`);
   }
 }
 
+/**
+ * @param {string} a
+ * @param {string} b
+ */
 export function compareStrings(a, b) {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/**
+ * @param {Record<string, any>} object (changed in place)
+ * @returns {any} the object without its null and undefined members
+ */
 export function omitNull(object) {
   for (const k of Object.keys(object)) if (object[k] === null || object[k] === undefined) delete object[k];
   return object;

@@ -4,19 +4,27 @@
 import { dateOfDayNumber } from './dates.js';
 import { roundHalfAway } from './raptor.js';
 
+/**
+ * @param {import('./journeys.js').PlannedJourney} journey
+ * @returns {string}
+ */
 export function legsText(journey) {
-  const micro = (v) => roundHalfAway(v * 1e6);
+  const micro = (/** @type {number} */ v) => roundHalfAway(v * 1e6);
   return journey.legs
     .map((leg) => {
       const from = leg.from.stop_id ?? `${micro(leg.from.lat)},${micro(leg.from.lon)}`;
       const to = leg.to.stop_id ?? `${micro(leg.to.lat)},${micro(leg.to.lon)}`;
       const times = `${leg.departure}|${leg.arrival}`;
-      if (leg.mode === 'ride') return `R|${leg.trip_id}|${dateOfDayNumber(leg.serviceDay)}|${from}|${to}|${times}`;
+      if (leg.mode === 'ride') return `R|${leg.trip_id}|${dateOfDayNumber(/** @type {number} */ (leg.serviceDay))}|${from}|${to}|${times}`;
       return `W|${from}|${to}|${times}`;
     })
     .join(';');
 }
 
+/**
+ * @param {string} text
+ * @returns {bigint}
+ */
 export function fnv1a(text) {
   let hash = 0xcbf29ce484222325n;
   for (const byte of new TextEncoder().encode(text)) {
@@ -26,6 +34,10 @@ export function fnv1a(text) {
   return hash;
 }
 
+/**
+ * @param {number[]} out
+ * @param {number} value
+ */
 function pushVarint(out, value) {
   let v = value >= 0 ? BigInt(value) * 2n : BigInt(-value) * 2n - 1n;
   while (v >= 0x80n) {
@@ -35,12 +47,19 @@ function pushVarint(out, value) {
   out.push(Number(v));
 }
 
+/** @param {Iterable<number>} bytes */
 function base64url(bytes) {
   let s = '';
   for (const b of bytes) s += String.fromCharCode(b);
   return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
+/**
+ * @param {import('./journeys.js').PlannedJourney} journey
+ * @param {import('./raptor.js').Endpoint} origin
+ * @param {import('./raptor.js').Endpoint} destination
+ * @returns {string}
+ */
 export function encodeId(journey, origin, destination) {
   const out = [1];
   for (const e of [origin, destination]) {
@@ -64,9 +83,14 @@ export function encodeId(journey, origin, destination) {
   return base64url(out);
 }
 
+/**
+ * @param {string} id
+ * @returns {{origin: import('./raptor.js').Endpoint, destination: import('./raptor.js').Endpoint, day: number, departure: number, arrival: number, rides: number, digest: bigint} | null}
+ */
 export function decodeId(id) {
   let text = String(id).replace(/-/g, '+').replace(/_/g, '/');
   while (text.length % 4) text += '=';
+  /** @type {Uint8Array} */
   let bytes;
   try {
     bytes = Uint8Array.from(atob(text), (c) => c.charCodeAt(0));

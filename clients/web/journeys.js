@@ -7,19 +7,95 @@ import { decodeId, encodeId, fnv1a, legsText } from './journey-id.js';
 import { JOURNEY_DEFAULTS, Search, access, buildRouting } from './raptor.js';
 import { zoneOffset } from './zone.js';
 
+/** @typedef {import('./raptor.js').Routing} Routing */
+/** @typedef {import('./raptor.js').Endpoint} Endpoint */
+/** @typedef {import('./raptor.js').PlanOptions} PlanOptions */
+/** @typedef {import('./raptor.js').Access} Access */
+/** @typedef {import('./raptor.js').Arrival} Arrival */
+/** @typedef {import('./timetable.js').TransitPart} TransitPart */
+/** @typedef {{stop_id: string | null, name: string | null, lat: number, lon: number}} LegPlace */
+/**
+ * A leg as planned, with times as seconds of the query date.
+ * @typedef {object} PlannedLeg
+ * @property {'walk'|'ride'} mode
+ * @property {LegPlace} from
+ * @property {LegPlace} to
+ * @property {number} departure
+ * @property {number} arrival
+ * @property {number | null} [metres]
+ * @property {string} [trip_id]
+ * @property {string} [route_id]
+ * @property {string} [line]
+ * @property {string | null} [headsign]
+ * @property {number} [serviceDay]
+ * @property {{place: LegPlace, arrival: number, departure: number}[]} [stops]
+ */
+/** @typedef {{id: string, day: number, departure: number, arrival: number, transfers: number, legs: PlannedLeg[]}} PlannedJourney */
+/** @typedef {{kind: 'departAt'} | {kind: 'range', window: number} | {kind: 'arriveBy', window: number}} PlanMode */
+/** @typedef {{stop_id?: string, name?: string, lat: number, lon: number}} JourneyPlace A place to go from or to in a journey leg. */
+/**
+ * One leg of a journey: a walk, or a ride on one trip.
+ * @typedef {object} JourneyLeg
+ * @property {'walk'|'ride'} mode
+ * @property {JourneyPlace} from
+ * @property {JourneyPlace} to
+ * @property {string} departure ISO 8601 local date-time with the feed's UTC offset.
+ * @property {string} arrival
+ * @property {string} [trip_id]
+ * @property {string} [route_id]
+ * @property {string} [line]
+ * @property {string} [headsign]
+ * @property {number} [metres] Walk legs: metres walked.
+ * @property {Array<{stop_id?: string, name?: string, arrival?: string, departure?: string}>} [stops] Ride legs: the calls between boarding and alighting.
+ */
+/** @typedef {{id: string, departure: string, arrival: string, transfers: number, legs: JourneyLeg[]}} Journey */
+/**
+ * Options of `journeys` and `journey`: window in minutes; maxWalk metres (0: no walking); minChange seconds;
+ * walkSpeed metres per second; wheelchair: avoid trips and stops marked not accessible.
+ * @typedef {object} JourneyOptions
+ * @property {boolean} [arriveBy]
+ * @property {number} [window]
+ * @property {number} [maxTransfers]
+ * @property {number} [maxWalk]
+ * @property {number} [minChange]
+ * @property {number} [walkSpeed]
+ * @property {boolean} [wheelchair]
+ */
+/** @typedef {{status: 'found', journey: Journey} | {status: 'gone', nearest: Journey | null} | {status: 'invalid'}} JourneyLookup */
+
+/**
+ * @param {Routing} r
+ * @param {number} s a stop index
+ * @returns {LegPlace}
+ */
 function place(r, s) {
   const st = r.t.json.stops;
   return { stop_id: st.stopId[s], name: st.name[s] ?? null, lat: st.lat[s] ?? 0, lon: st.lon[s] ?? 0 };
 }
+/**
+ * @param {Routing} r
+ * @param {Endpoint} endpoint
+ * @param {number} s
+ * @returns {LegPlace}
+ */
 function endpointPlace(r, endpoint, s) {
   return endpoint.stop === undefined ? { stop_id: null, name: null, lat: endpoint.lat, lon: endpoint.lon } : place(r, s);
 }
-const isCoordinate = (e) => e.stop === undefined;
+const isCoordinate = (/** @type {Endpoint} */ e) => e.stop === undefined;
 
-/** The journey of a destination label (JourneyPlanner.build): legs with times as seconds of the query date. */
+/**
+ * The journey of a destination label (JourneyPlanner.build): legs with times as seconds of the query date.
+ * @param {import('./raptor.js').Search} search
+ * @param {Arrival} arrival
+ * @param {Endpoint} origin
+ * @param {Endpoint} destination
+ * @param {number} departure
+ * @returns {PlannedJourney | null}
+ */
 function build(search, arrival, origin, destination, departure) {
   const r = search.r;
   const j = r.t.json;
+  /** @type {PlannedLeg[]} */
   const legs = [];
   let k = arrival.round;
   let stop = arrival.stop;
@@ -64,6 +140,7 @@ function build(search, arrival, origin, destination, departure) {
     const line = r.lineIndex.get(j.trips.line[trip]);
     const b = search.rideBoard[k][stop];
     const a = search.rideAlight[k][stop];
+    /** @type {{place: LegPlace, arrival: number, departure: number}[]} */
     const calls = [];
     for (let i = b + 1; i < a; i++) {
       calls.push({ place: place(r, pattern.stops[i]), arrival: pattern.arrivals[i * m + tk] + shift,
@@ -73,7 +150,7 @@ function build(search, arrival, origin, destination, departure) {
     legs.push({
       mode: 'ride', from: place(r, pattern.stops[b]), to: place(r, pattern.stops[a]),
       departure: pattern.departures[b * m + tk] + shift, arrival: pattern.arrivals[a * m + tk] + shift,
-      trip_id: j.trips.tripId[trip], route_id: l.routeId[line], line: l.shortName[line] ?? l.longName[line] ?? l.routeId[line],
+      trip_id: j.trips.tripId[trip], route_id: l.routeId[/** @type {number} */ (line)], line: l.shortName[/** @type {number} */ (line)] ?? l.longName[/** @type {number} */ (line)] ?? l.routeId[/** @type {number} */ (line)],
       headsign: j.trips.headsign[trip] ?? null, serviceDay: search.day + search.dayOffsets[dayIndex], stops: calls,
     });
     stop = pattern.stops[b];
@@ -89,6 +166,7 @@ function build(search, arrival, origin, destination, departure) {
     legs[0].departure = legs[1].departure - span;
   }
   const rides = legs.filter((x) => x.mode === 'ride').length;
+  /** @type {PlannedJourney} */
   const journey = { id: '', day: search.day, departure: rides === 0 ? departure : legs[0].departure,
     arrival: legs[legs.length - 1].arrival, transfers: Math.max(0, rides - 1), legs };
   if (rides === 0) {
@@ -109,6 +187,14 @@ function build(search, arrival, origin, destination, departure) {
 
 // -- planning (JourneyPlanner) ---------------------------------------------------------------------------------
 
+/**
+ * @param {Routing} r
+ * @param {import('./raptor.js').Search} search
+ * @param {Access[]} origins
+ * @param {number} start
+ * @param {number} end
+ * @returns {number[]}
+ */
 function candidateTimes(r, search, origins, start, end) {
   const times = new Set([start]);
   for (const a of origins) {
@@ -130,6 +216,10 @@ function candidateTimes(r, search, origins, start, end) {
   return [...times].sort((a, b) => b - a);
 }
 
+/**
+ * @param {PlannedJourney[]} journeys
+ * @returns {PlannedJourney[]}
+ */
 function pareto(journeys) {
   const unique = new Map();
   for (const j of journeys) if (!unique.has(j.id)) unique.set(j.id, j);
@@ -147,6 +237,16 @@ function pareto(journeys) {
     (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
+/**
+ * @param {Routing} r
+ * @param {Endpoint} origin
+ * @param {Endpoint} destination
+ * @param {number} day
+ * @param {number} seconds
+ * @param {number} rides
+ * @param {PlanOptions} o
+ * @returns {PlannedJourney | null}
+ */
 function rerun(r, origin, destination, day, seconds, rides, o) {
   const narrowed = { ...o, maxTransfers: Math.max(0, rides - 1) };
   const origins = access(r, origin, narrowed, true);
@@ -158,6 +258,15 @@ function rerun(r, origin, destination, day, seconds, rides, o) {
   return null;
 }
 
+/**
+ * @param {PlannedJourney} journey
+ * @param {Routing} r
+ * @param {Endpoint} origin
+ * @param {Endpoint} destination
+ * @param {number} day
+ * @param {PlanOptions} o
+ * @returns {PlannedJourney}
+ */
 function canonical(journey, r, origin, destination, day, o) {
   let current = journey;
   const rides = current.legs.filter((x) => x.mode === 'ride').length;
@@ -175,6 +284,14 @@ function canonical(journey, r, origin, destination, day, o) {
 /**
  * Plans journeys (JourneyPlanner.plan). `mode`: `{ kind: 'departAt' }`, `{ kind: 'range', window }` or
  * `{ kind: 'arriveBy', window }` (window in seconds). Returns journeys with times in seconds of `day`.
+ * @param {Routing} r
+ * @param {Endpoint} origin
+ * @param {Endpoint} destination
+ * @param {number} day a day number
+ * @param {number} seconds
+ * @param {PlanMode} mode
+ * @param {PlanOptions} o
+ * @returns {PlannedJourney[]}
  */
 export function plan(r, origin, destination, day, seconds, mode, o) {
   const origins = access(r, origin, o, true);
@@ -215,6 +332,10 @@ export function plan(r, origin, destination, day, seconds, mode, o) {
 }
 
 /** Resolves an id (TransitReader.journey(id:)): `{ status: 'found', journey }`, `{ status: 'gone', nearest }`
+ * @param {Routing} r
+ * @param {string} id
+ * @param {PlanOptions} o
+ * @returns {{status: 'found', journey: PlannedJourney} | {status: 'gone', nearest: PlannedJourney | null} | {status: 'invalid'}}
  * or `{ status: 'invalid' }`. */
 export function resolve(r, id, o) {
   const d = decodeId(id);
@@ -245,11 +366,17 @@ export function resolve(r, id, o) {
 
 // -- output (as `citypack query --journey --format json`) ---------------------------------------------------------
 
-/** ISO 8601 local date-time of `seconds` from `day`'s 00:00 with the zone's offset (TransitReader.iso8601). */
+/**
+ * ISO 8601 local date-time of `seconds` from `day`'s 00:00 with the zone's offset (TransitReader.iso8601).
+ * @param {number} day a day number
+ * @param {number} seconds
+ * @param {string} timeZone
+ * @returns {string}
+ */
 export function iso8601(day, seconds, timeZone) {
   const days = Math.floor(seconds / 86400);
   const rest = seconds - days * 86400;
-  const two = (n) => String(n).padStart(2, '0');
+  const two = (/** @type {number} */ n) => String(n).padStart(2, '0');
   const date = dateOfDayNumber(day + days);
   const ds = String(date).padStart(8, '0');
   const text = `${ds.slice(0, 4)}-${ds.slice(4, 6)}-${ds.slice(6, 8)}T${two(Math.floor(rest / 3600))}:${two(Math.floor((rest % 3600) / 60))}:${two(rest % 60)}`;
@@ -257,15 +384,21 @@ export function iso8601(day, seconds, timeZone) {
   const wall = ((day + days) * 86400 + rest) * 1000;
   const first = zoneOffset(timeZone, wall);
   if (first == null) return text;
-  const offset = zoneOffset(timeZone, wall - first * 1000);
+  const offset = /** @type {number} */ (zoneOffset(timeZone, wall - first * 1000));
   const minutes = Math.floor(Math.abs(offset) / 60);
   return `${text}${offset < 0 ? '-' : '+'}${two(Math.floor(minutes / 60))}:${two(minutes % 60)}`;
 }
 
-/** A journey as the CLI's JSON prints it. */
+/**
+ * A journey as the CLI's JSON prints it.
+ * @param {PlannedJourney} journey
+ * @param {string} timeZone
+ * @returns {Journey}
+ */
 export function journeyJSON(journey, timeZone) {
-  const iso = (s) => iso8601(journey.day, s, timeZone);
-  const placeJSON = (p) => {
+  const iso = (/** @type {number} */ s) => iso8601(journey.day, s, timeZone);
+  const placeJSON = (/** @type {LegPlace} */ p) => {
+    /** @type {JourneyPlace} */
     const out = { lat: p.lat, lon: p.lon };
     if (p.name != null) out.name = p.name;
     if (p.stop_id != null) out.stop_id = p.stop_id;
@@ -276,6 +409,7 @@ export function journeyJSON(journey, timeZone) {
     departure: iso(journey.departure),
     id: journey.id,
     legs: journey.legs.map((leg) => {
+      /** @type {JourneyLeg} */
       const out = { arrival: iso(leg.arrival), departure: iso(leg.departure), from: placeJSON(leg.from), mode: leg.mode,
         to: placeJSON(leg.to) };
       if (leg.mode === 'walk') out.metres = leg.metres ?? 0;
@@ -283,7 +417,8 @@ export function journeyJSON(journey, timeZone) {
         if (leg.headsign != null) out.headsign = leg.headsign;
         out.line = leg.line;
         out.route_id = leg.route_id;
-        out.stops = leg.stops.map((c) => {
+        out.stops = /** @type {{place: LegPlace, arrival: number, departure: number}[]} */ (leg.stops).map((c) => {
+          /** @type {{stop_id?: string, name?: string, arrival?: string, departure?: string}} */
           const call = { arrival: iso(c.arrival), departure: iso(c.departure) };
           if (c.place.name != null) call.name = c.place.name;
           if (c.place.stop_id != null) call.stop_id = c.place.stop_id;
@@ -297,7 +432,11 @@ export function journeyJSON(journey, timeZone) {
   };
 }
 
-/** `stop_id` or `lat,lon` → an endpoint (JourneyEndpoint). */
+/**
+ * `stop_id` or `lat,lon` → an endpoint (JourneyEndpoint).
+ * @param {string} text
+ * @returns {Endpoint}
+ */
 export function endpoint(text) {
   const parts = String(text).split(',');
   if (parts.length === 2) {
@@ -312,9 +451,19 @@ export function endpoint(text) {
 
 // -- the pack's queries ------------------------------------------------------------------------------------------
 
-/** `CityPack.journeys` over a loaded transit part `t` (see there). */
+/**
+ * `CityPack.journeys` over a loaded transit part `t` (see there).
+ * @param {TransitPart} t
+ * @param {string} from
+ * @param {string} to
+ * @param {string} date
+ * @param {string|number} time
+ * @param {JourneyOptions} options
+ * @returns {Journey[]}
+ */
 export function journeysBetween(t, from, to, date, time, options) {
   const { r, o, day, seconds } = journeyQuery(t, date, time, options);
+  /** @type {PlanMode} */
   const mode = options.arriveBy
     ? { kind: 'arriveBy', window: (options.window ?? 120) * 60 }
     : options.window != null
@@ -324,7 +473,13 @@ export function journeysBetween(t, from, to, date, time, options) {
   return plan(r, endpoint(from), endpoint(to), day, seconds, mode, o).map((j) => journeyJSON(j, zone));
 }
 
-/** `CityPack.journey` over a loaded transit part `t` (see there). */
+/**
+ * `CityPack.journey` over a loaded transit part `t` (see there).
+ * @param {TransitPart} t
+ * @param {string} id
+ * @param {JourneyOptions} options
+ * @returns {JourneyLookup}
+ */
 export function journeyById(t, id, options) {
   const { r, o } = journeyQuery(t, '1970-01-01', 0, options);
   const zone = t.json.timezones?.[0] ?? '';
@@ -334,7 +489,14 @@ export function journeyById(t, id, options) {
   return found;
 }
 
-/** The routing view (built once per part), the options with their defaults, the day number and the seconds of a query. */
+/**
+ * The routing view (built once per part), the options with their defaults, the day number and the seconds of a query.
+ * @param {TransitPart} t
+ * @param {string} date
+ * @param {string|number} time
+ * @param {JourneyOptions} options
+ * @returns {{r: Routing, o: PlanOptions, day: number, seconds: number}}
+ */
 function journeyQuery(t, date, time, options) {
   const { day, seconds } = localDayAndSeconds(date, time);
   if (!t._routing) t._routing = buildRouting(t);

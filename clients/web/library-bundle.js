@@ -114,7 +114,7 @@ export async function fetchBundle(library, plan, wanted, signal, onBytes, store)
         skip = plan.start; // 200: the whole bundle, read up to the first missing member
       }
     });
-  } catch (e) {
+  } catch (/** @type {any} */ e) {
     if (signal.aborted) throw signal.reason;
     library._bundleFailure = e; // why the files were fetched one by one (support, tests)
     return false;

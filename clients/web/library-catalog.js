@@ -21,7 +21,7 @@ export async function refreshCatalog(library, signal, held) {
   let document;
   try {
     document = JSON.parse(new TextDecoder().decode(bytes));
-  } catch (e) {
+  } catch (/** @type {any} */ e) {
     throw new LibraryError('damaged', `${library.catalogURL}: not JSON (${e.message})${reencodingHint('catalog.json', bytes, response.headers.get('content-encoding'))}`);
   }
   if (!document || !Array.isArray(document.packs)) throw new LibraryError('damaged', `${library.catalogURL}: not a catalog (no packs)`);
@@ -56,7 +56,7 @@ export async function dropUnoffered(library, held) {
 export async function checkSignature(library, document, what) {
   try {
     await verifySignature(document, { publicKey: library.publicKey, requireSignature: library.requireSignature });
-  } catch (e) {
+  } catch (/** @type {any} */ e) {
     throw new LibraryError('tampered', `${what}: ${e.message}`);
   }
 }
@@ -77,7 +77,7 @@ export async function learnUpdates(library, signal, held) {
         await library._exclusive(true, async (mine) => {
           if (mine) await library.storage.putRecord(stageKey(city), await newStage(library, city, known, record));
         }, held);
-      } catch (e) {
+      } catch (/** @type {any} */ e) {
         if (isAbort(e)) throw e;
         // Otherwise the size stays unknown until the update runs; the update reports the failure.
       }
@@ -121,7 +121,7 @@ export function acceptManifest(library, entry, url, bytes, encoding) {
     let manifest;
     try {
       manifest = JSON.parse(new TextDecoder().decode(bytes));
-    } catch (e) {
+    } catch (/** @type {any} */ e) {
       throw new LibraryError('damaged', `${entry.manifest}: not JSON (${e.message})`);
     }
     const value = { url, manifest, bytes, sha256: digest };

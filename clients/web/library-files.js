@@ -117,7 +117,7 @@ export async function checkSpace(library, bytes) {
 export async function store(library, sha, bytes) {
   try {
     await library.storage.putFile(sha, bytes);
-  } catch (e) {
+  } catch (/** @type {any} */ e) {
     if (e?.name === 'QuotaExceededError') throw new LibraryError('not_enough_space', `storage is full (${e.message})`, { bytes: bytes.length });
     throw e;
   }

@@ -82,7 +82,7 @@ export async function run(library, city, signal, refresh) {
     library._installed.set(city, next);
     try {
       await openRecord(library, next);
-    } catch (e) {
+    } catch (/** @type {any} */ e) {
       if (record) await library.storage.putRecord(cityKey(city), record);
       else await library.storage.deleteRecord(cityKey(city));
       if (record) library._installed.set(city, record);
@@ -97,7 +97,7 @@ export async function run(library, city, signal, refresh) {
     await collect(library);
     await measure(library, city);
     library._set(city, null);
-  } catch (e) {
+  } catch (/** @type {any} */ e) {
     if (isAbort(e) || signal.aborted) {
       // A cancel drops what was fetched (an update's size stays known).
       await dropStage(library, city, true).catch(() => {});
@@ -144,7 +144,7 @@ export async function fetchAll(library, city, manifestURL, missing, held, base, 
         await store(library, f.sha256, bytes);
         await dropPartial(library, f.sha256);
         done += f.bytes;
-      } catch (e) {
+      } catch (/** @type {any} */ e) {
         if (!failure) {
           failure = e;
           inner.abort(new DOMException('another file failed', 'AbortError'));

@@ -31,7 +31,7 @@ export async function fetchSmall(library, url, headers, signal) {
       const chunks = [];
       const response = await attemptRequest(library, url, headers, signal, (c) => { chunks.push(c); });
       return { bytes: concat(chunks), response };
-    } catch (e) {
+    } catch (/** @type {any} */ e) {
       if (signal?.aborted) throw signal.reason;
       if (!retryable(library, e, attempt)) throw classify(library, e, url);
       await sleep(delay(library, e, attempt), signal);
@@ -82,7 +82,7 @@ export async function attemptRequest(library, url, headers, signal, onChunk, onR
     let response;
     try {
       response = await library._fetch(url, { headers, signal: controller.signal, cache: 'no-store' });
-    } catch (e) {
+    } catch (/** @type {any} */ e) {
       if (stalled) throw Object.assign(new Error('stalled'), { stalled: true });
       if (signal?.aborted) throw signal.reason;
       throw Object.assign(new TypeError(e?.message ?? String(e), { cause: e }), { unreachable: unreachable(e), beforeResponse: true });
@@ -106,7 +106,7 @@ export async function attemptRequest(library, url, headers, signal, onChunk, onR
       } else {
         await onChunk(new Uint8Array(await response.arrayBuffer()));
       }
-    } catch (e) {
+    } catch (/** @type {any} */ e) {
       if (stalled) throw Object.assign(new Error('stalled'), { stalled: true });
       if (signal?.aborted) throw signal.reason;
       if (e instanceof LibraryError) throw e;
@@ -194,7 +194,7 @@ export async function fetchFile(library, url, file, signal, onBytes, keep = true
         validator = etag && !etag.startsWith('W/') ? etag : (response.headers?.get?.('last-modified') ?? null);
       });
       break;
-    } catch (e) {
+    } catch (/** @type {any} */ e) {
       // Every byte arrived before the connection went: the checks below decide.
       if (!signal?.aborted && !(e instanceof LibraryError) && received === file.bytes && validator != null) break;
       if (!signal?.aborted && e?.beforeResponse && headers.range && !rangeless) {

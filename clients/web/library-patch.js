@@ -58,7 +58,7 @@ export async function patchedManifest(library, entry, url, signal) {
     const known = await library._acceptManifest(entry, url, result, null);
     known.patch = { from: offer.from, bytes: offer.bytes };
     return known;
-  } catch (e) {
+  } catch (/** @type {any} */ e) {
     if (signal?.aborted) throw signal.reason;
     if (e?.name === 'AbortError') throw e;
     library._patchFailure = e; // why the manifest was fetched instead (support, tests)

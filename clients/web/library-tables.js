@@ -44,7 +44,7 @@ export async function ensureTables(library, record, locales, signal) {
       library._installed.set(record.city, next);
       return next;
     });
-  } catch (e) {
+  } catch (/** @type {any} */ e) {
     if (isAbort(e)) throw e;
     return record;
   }

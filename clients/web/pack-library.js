@@ -312,7 +312,7 @@ export class PackLibrary extends EventTarget {
     record = await ensureTables(this, record, options.locales);
     try {
       return await openRecord(this, record, options);
-    } catch (e) {
+    } catch (/** @type {any} */ e) {
       throw new LibraryError('damaged', `${city} version ${record.version} does not open: ${e.message}`);
     }
   }

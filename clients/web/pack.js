@@ -14,16 +14,54 @@ import { coverage, departures, loadTransit, stopRow } from './timetable.js';
 import { localDayAndSeconds } from './dates.js';
 import { searchFold } from './tokens.js';
 
+/** @typedef {import('./format.js').FetchLike} FetchLike */
+/** @typedef {import('./format.js').Manifest} Manifest */
+/** @typedef {import('./format.js').SignatureState} SignatureState */
+/** @typedef {import('./format.js').WebFile} WebFile */
+/** @typedef {import('./places.js').Place} Place */
+/** @typedef {import('./places.js').Box} Box */
+/** @typedef {import('./places.js').NearbyOptions} NearbyOptions */
+/** @typedef {import('./places.js').ListingOptions} ListingOptions */
+/** @typedef {import('./search.js').SearchOptions} SearchOptions */
+/** @typedef {import('./editorial.js').Card} Card */
+/** @typedef {import('./editorial.js').Situation} Situation */
+/** @typedef {import('./editorial.js').Action} Action */
+/** @typedef {import('./editorial.js').Route} Route */
+/** @typedef {import('./timetable.js').Departure} Departure */
+/** @typedef {import('./timetable.js').TimetableCoverage} TimetableCoverage */
+/** @typedef {import('./journeys.js').Journey} Journey */
+/** @typedef {import('./journeys.js').JourneyOptions} JourneyOptions */
+/** @typedef {import('./journeys.js').JourneyLookup} JourneyLookup */
+/** @typedef {import('./stop-names.js').StopNameMatch} StopNameMatch */
+/**
+ * Options of openPack: `parts` to load now (default: every part; others later with `pack.load(name)`), `strings`:
+ * locales whose UI strings to load now (default: the default locale's), `publicKey`: the trusted Ed25519 public key
+ * (base64 of its 32 bytes, the .pub file's line, or the bytes), `requireSignature`: refuse unsigned manifests.
+ * @typedef {object} OpenOptions
+ * @property {string[]} [parts]
+ * @property {string[]} [strings]
+ * @property {string|Uint8Array} [publicKey]
+ * @property {boolean} [requireSignature]
+ */
+/**
+ * A stop by GTFS stop_id as `query --departures` prints it (with the places part: as search and nearby give it).
+ * @typedef {Place | import('./timetable.js').StopRow} Stop
+ */
+/**
+ * The loaded parts of a pack.
+ * @typedef {{places?: import('./places.js').PlacesPart, search?: import('./search.js').SearchPart, editorial?: import('./editorial.js').EditorialPart, transit?: import('./timetable.js').TransitPart}} Parts
+ */
+
 /** The loader of each part: its assembled columns → what the queries read. */
 const LOADERS = { places: loadPlaces, search: loadSearch, editorial: editorial.loadEditorial, transit: loadTransit };
 
 /**
  * Fetches and verifies a manifest, then fetches, verifies (SHA-256 and size) and gunzips the web parts.
  *
- * @param {(url: string) => Promise<{ok: boolean, status?: number, arrayBuffer(): Promise<ArrayBuffer>}>} fetchLike
+ * @param {FetchLike} fetchLike
  *   `fetch` or anything with its shape (Node tests pass a file reader).
  * @param {string} manifestURL URL of `manifest.json` (relative URLs resolve against the page).
- * @param {{parts?: string[], strings?: string[], publicKey?: string|Uint8Array, requireSignature?: boolean}} [options]
+ * @param {OpenOptions} [options]
  *   `parts`: which parts to load now (default: every part the manifest lists); others load with `pack.load(name)`.
  *   `strings`: locales whose UI strings to load now (default: the default locale); others with `pack.loadStrings`.
  *   `publicKey`: the trusted Ed25519 public key (base64 of 32 raw bytes, the `.pub` file's line, or the bytes);
@@ -35,10 +73,11 @@ export async function openPack(fetchLike, manifestURL, options = {}) {
   const base = typeof globalThis.location?.href === 'string' ? globalThis.location.href : 'file:///';
   const url = new URL(manifestURL, base);
   const manifestBytes = await fetchBytes(fetchLike, url.href);
+  /** @type {Manifest} */
   let manifest;
   try {
     manifest = JSON.parse(new TextDecoder().decode(manifestBytes));
-  } catch (e) {
+  } catch (/** @type {any} */ e) {
     throw new PackError('manifest', `${url.href}: not JSON (${e.message})`);
   }
   if (!manifest || typeof manifest !== 'object' || !manifest.web || !Array.isArray(manifest.web.parts)) {
@@ -57,23 +96,46 @@ export async function openPack(fetchLike, manifestURL, options = {}) {
 
 /** An opened web pack. Queries are synchronous once their part is loaded. */
 export class CityPack {
+  /**
+   * A pack whose manifest is read (openPack makes them; packFromParts for parts at hand).
+   * @param {FetchLike | null} fetchLike
+   * @param {URL | null} manifestURL
+   * @param {Manifest} manifest
+   * @param {SignatureState} signature
+   */
   constructor(fetchLike, manifestURL, manifest, signature) {
+    /** @readonly */
     this.manifest = manifest;
     /** 'verified', 'unsigned' or 'unverified' (signed, but no public key was given). */
+    /** @readonly */
     this.signature = signature;
+    /** @readonly */
     this.defaultLocale = manifest.city?.defaultLocale ?? 'en';
-    this._fetch = fetchLike;
-    this._url = manifestURL;
+    /** @private */
+    this._fetch = /** @type {FetchLike} */ (fetchLike);
+    /** @private */
+    this._url = /** @type {URL} */ (manifestURL);
+    /** @type {Parts} */
     this._parts = {};
+    /** @private @type {Record<string, Record<string, string | Record<string, string>>>} */
     this._strings = {};
+    /** @private @type {Map<string, Promise<void>> | undefined} */
+    this._loading = undefined;
   }
 
-  /** Names of the parts the manifest lists. */
+  /**
+   * Names of the parts the manifest lists.
+   * @returns {string[]}
+   */
   get partNames() {
     return this.manifest.web.parts.map((p) => p.name);
   }
 
-  /** Whether a part is loaded. */
+  /**
+   * Whether a part is loaded.
+   * @param {string} name
+   * @returns {boolean}
+   */
   has(name) {
     return name in this._parts;
   }
@@ -82,6 +144,8 @@ export class CityPack {
    * Fetches, verifies and loads a part (`places`, `search`, `editorial`, `transit`); no-op when loaded. Fetches the
    * part's files only (its head and chunks; `search` also loads `places`, whose chunks hold the search tokens),
    * checks each file's size and SHA-256, and assembles the part.
+   * @param {string} name
+   * @returns {Promise<void>}
    */
   async load(name) {
     if (this.has(name)) return;
@@ -89,11 +153,15 @@ export class CityPack {
     if (!this._loading.has(name)) {
       const pending = this._load(name);
       this._loading.set(name, pending);
-      pending.catch(() => this._loading.delete(name));
+      pending.catch(() => this._loading?.delete(name));
     }
     await this._loading.get(name);
   }
 
+  /**
+   * @private
+   * @param {string} name
+   */
   async _load(name) {
     const entry = this.manifest.web.parts.find((p) => p.name === name);
     if (!entry) throw new PackError('part', `the pack has no web part '${name}'`);
@@ -112,18 +180,24 @@ export class CityPack {
       json = assemblePlaces(head, texts.slice(1).map((t, i) => parseJSON(t, files[i + 1].path)));
     } else if (name === 'search') {
       await before;
-      json = assembleSearch(head, this._parts.places);
+      json = assembleSearch(head, /** @type {import('./places.js').PlacesPart} */ (this._parts.places));
     } else {
       json = head;
     }
-    const loader = LOADERS[name];
-    this._parts[name] = loader ? loader(json) : json;
+    const loader = /** @type {Record<string, (json: any) => unknown>} */ (LOADERS)[name];
+    /** @type {Record<string, unknown>} */ (this._parts)[name] = loader ? loader(json) : json;
   }
 
+  /**
+   * A loaded part (PackError('part') when it is not loaded).
+   * @template {keyof Parts} K
+   * @param {K} name
+   * @returns {NonNullable<Parts[K]>}
+   */
   _part(name) {
     const part = this._parts[name];
     if (!part) throw new PackError('part', `the web part '${name}' is not loaded (pack.load('${name}'))`);
-    return part;
+    return /** @type {NonNullable<Parts[K]>} */ (part);
   }
 
   // -- places ---------------------------------------------------------------------------------------------------
@@ -144,10 +218,11 @@ export class CityPack {
    * @param {number} lat degrees
    * @param {number} lon degrees
    * @param {number} [radius=25] metres
-   * @param {{limit?: number, offset?: number, locale?: string, category?: string, openAt?: Date|number}} [options]
+   * @param {NearbyOptions} [options]
    *   limit default DEFAULT_NEARBY_LIMIT (50); offset for paging; locale picks display names (default: the pack's
    *   default locale); category keeps only places of that category id; openAt keeps only places open at that
    *   instant in the city's time zone (`timeZone`), and every row's `open` is evaluated then (else now).
+   * @returns {Place[]}
    */
   nearby(lat, lon, radius = 25, options = {}) {
     return nearby(this, lat, lon, radius, options);
@@ -156,16 +231,21 @@ export class CityPack {
   /**
    * Places inside a bounding box, for drawing a map: named first, stations before other places before entrances,
    * then id; linked pairs folded. As Swift `places(in:)`.
-   * @param {{minLon: number, minLat: number, maxLon: number, maxLat: number}} box degrees (minLon > maxLon crosses
-   *   the antimeridian)
-   * @param {{category?: string, limit?: number, offset?: number, locale?: string}} [options] limit default
+   * @param {Box} box degrees (minLon > maxLon crosses the antimeridian)
+   * @param {ListingOptions} [options] limit default
    *   DEFAULT_LISTING_LIMIT (1000)
+   * @returns {Place[]}
    */
   places(box, options = {}) {
     return placesInBox(this, box, options);
   }
 
-  /** One POI or stop of the proximity index by id, or null. */
+  /**
+   * One POI or stop of the proximity index by id, or null.
+   * @param {number} id
+   * @param {string} [locale]
+   * @returns {Place | null}
+   */
   place(id, locale) {
     const p = this._part('places');
     const i = p.rowOf.get(id);
@@ -182,8 +262,9 @@ export class CityPack {
    * SQLite FTS5 bm25 (names weighted 10, terms 1; ties by id) with named places first. Linked pairs are one result.
    * @param {string} text what the user typed
    * @param {string} [locale] locale of the display names (default: the pack's default locale)
-   * @param {{near?: {lat: number, lon: number}|[number, number], limit?: number, offset?: number, openAt?: Date|number}} [options]
+   * @param {SearchOptions} [options]
    *   limit default DEFAULT_SEARCH_LIMIT (20); openAt keeps only places open then, in the same order (as nearby)
+   * @returns {Place[]}
    */
   search(text, locale, options = {}) {
     return search(this, text, locale, options);
@@ -191,33 +272,62 @@ export class CityPack {
 
   // -- editorial ------------------------------------------------------------------------------------------------
 
-  /** Problem cards in display order, titles in `locale` (`homeOnly`: only those on the home screen). */
+  /**
+   * Problem cards in display order, titles in `locale` (`homeOnly`: only those on the home screen).
+   * @param {string} [locale]
+   * @param {{homeOnly?: boolean}} [options]
+   * @returns {Card[]}
+   */
   cards(locale, options) {
     return editorial.cards(this, locale, options);
   }
 
-  /** Situations of a card in display order. */
+  /**
+   * Situations of a card in display order.
+   * @param {string} card
+   * @param {string} [locale]
+   * @returns {Situation[]}
+   */
   situations(card, locale) {
     return editorial.situations(this, card, locale);
   }
 
-  /** Actions of a situation in display order. */
+  /**
+   * Actions of a situation in display order.
+   * @param {string} situation
+   * @param {string} [locale]
+   * @returns {Action[]}
+   */
   actions(situation, locale) {
     return editorial.actions(this, situation, locale);
   }
 
-  /** Walking routes in display order, without waypoints. */
+  /**
+   * Walking routes in display order, without waypoints.
+   * @param {string} [locale]
+   * @returns {Route[]}
+   */
   routes(locale) {
     return editorial.routes(this, locale);
   }
 
-  /** One walking route with its region and waypoints (names from the POIs when the places part is loaded). */
+  /**
+   * One walking route with its region and waypoints (names from the POIs when the places part is loaded).
+   * @param {string} id
+   * @param {string} [locale]
+   * @returns {Route | null}
+   */
   route(id, locale) {
     return editorial.route(this, id, locale);
   }
 
   // -- strings --------------------------------------------------------------------------------------------------
 
+  /**
+   * @private
+   * @param {string | undefined} locale
+   * @returns {string | null}
+   */
   _stringsLocale(locale) {
     const available = this.manifest.web.strings ?? {};
     const chain = [];
@@ -230,11 +340,15 @@ export class CityPack {
     return chain.find((l) => l in available) ?? null;
   }
 
-  /** Loads the strings of a locale (its language, else the default locale): `copy/web/<locale>.json`. */
+  /**
+   * Loads the strings of a locale (its language, else the default locale): `copy/web/<locale>.json`.
+   * @param {string} locale
+   * @returns {Promise<string | null>} the locale whose table was chosen
+   */
   async loadStrings(locale) {
     const chosen = this._stringsLocale(locale);
     if (chosen == null || chosen in this._strings) return chosen;
-    const path = this.manifest.web.strings[chosen];
+    const path = /** @type {Record<string, string>} */ (this.manifest.web.strings)[chosen];
     const entry = (this.manifest.copy ?? []).find((f) => f.path === path);
     if (!entry) throw new PackError('manifest', `strings ${path} are not listed in the manifest's copy`);
     this._strings[chosen] = await verifiedJSON(this._fetch, this._url, entry, false);
@@ -244,6 +358,9 @@ export class CityPack {
   /**
    * A UI string: text in copy syntax (`{name}` placeholders), or an object of CLDR plural forms; null when
    * missing. Call `await pack.loadStrings(locale)` first.
+   * @param {string} key
+   * @param {string} [locale]
+   * @returns {string | Record<string, string> | null}
    */
   string(key, locale) {
     const chosen = this._stringsLocale(locale);
@@ -254,7 +371,12 @@ export class CityPack {
 
   // -- transit --------------------------------------------------------------------------------------------------
 
-  /** A stop by GTFS stop_id as `query --departures` prints it (names in `locale`, default the pack's), or null. */
+  /**
+   * A stop by GTFS stop_id as `query --departures` prints it (names in `locale`, default the pack's), or null.
+   * @param {string} stopId
+   * @param {string} [locale]
+   * @returns {Stop | null}
+   */
   stop(stopId, locale) {
     const t = this._part('transit');
     const rows = t.byCode.get(String(stopId));
@@ -264,7 +386,7 @@ export class CityPack {
     // label for an unnamed stop), as Swift's TransitReader.stop.
     const places = this._parts.places;
     const i = places?.rowOf.get(row.id);
-    if (i !== undefined) return placeRow(this, places, i, locale, null);
+    if (places && i !== undefined) return placeRow(this, places, i, locale, null);
     row.named = row.name != null && row.name !== '';
     if (!row.named && places) row.name = label(this, places, row.category, locale ?? this.defaultLocale);
     return row;
@@ -279,11 +401,12 @@ export class CityPack {
    * transit parts.
    * @param {string} text what the person typed
    * @param {string} [locale] locale of the names (default: the pack's default locale)
+   * @returns {StopNameMatch}
    */
   stopsNamed(text, locale) {
     return stopsNamed(text, {
       search: (t) => this.search(t, locale, { limit: NAME_SEARCH_LIMIT }),
-      stop: (code) => this.stop(code, locale),
+      stop: (code) => /** @type {Place | null} */ (this.stop(code, locale)),
       distance,
       searchFold,
     });
@@ -296,7 +419,7 @@ export class CityPack {
    * @param {string} date `YYYY-MM-DD`
    * @param {string|number} time `HH:MM` (or `HH:MM:SS`), or seconds since midnight
    * @param {number} [limit=10]
-   * @returns {Array<{line, headsign?, time, date, seconds, trip, route_type, colour?, stop_id}>}
+   * @returns {Departure[]}
    */
   departures(stopId, date, time, limit = 10) {
     const t = this._part('transit');
@@ -309,7 +432,7 @@ export class CityPack {
    * them (`"timetable"`; TransitReader.coverage()): from the first date any service may run to the last (calendar
    * ranges and added dates). A date outside has no trips because the data does not reach it: say so.
    * @param {string} date `YYYY-MM-DD`
-   * @returns {{first: string, last: string, date: string, position: 'before'|'within'|'after'}|null} null without
+   * @returns {TimetableCoverage | null} null without
    *   services
    */
   timetable(date) {
@@ -323,10 +446,9 @@ export class CityPack {
    * @param {string} to GTFS stop_id or `lat,lon`
    * @param {string} date `YYYY-MM-DD` (the feed's local date)
    * @param {string|number} time `HH:MM` (or `HH:MM:SS`), or seconds since midnight
-   * @param {{arriveBy?: boolean, window?: number, maxTransfers?: number, maxWalk?: number, minChange?: number,
-   *   walkSpeed?: number, wheelchair?: boolean}} [options] window in minutes; maxWalk metres (0: no walking);
+   * @param {JourneyOptions} [options] window in minutes; maxWalk metres (0: no walking);
    *   minChange seconds; wheelchair: avoid trips and stops marked not accessible
-   * @returns {Array<{id, departure, arrival, transfers, legs}>}
+   * @returns {Journey[]}
    */
   journeys(from, to, date, time, options = {}) {
     return journeysBetween(this._part('transit'), from, to, date, time, options);
@@ -335,6 +457,9 @@ export class CityPack {
   /**
    * Resolves a journey id offline (TransitReader.journey(id:)): `{status: 'found', journey}`, `{status: 'gone',
    * nearest}` (nearest may be null) or `{status: 'invalid'}`; journeys as in journeys().
+   * @param {string} id
+   * @param {JourneyOptions} [options]
+   * @returns {JourneyLookup}
    */
   journey(id, options = {}) {
     return journeyById(this._part('transit'), id, options);
@@ -346,12 +471,15 @@ export class CityPack {
  * assembled columns (the layout the loaders take: `places` with `cells`, `counts`, `id`, `lat`, `lon`, `osm`,
  * `category`, `name`, `names`, `tags`, `stopId`, `also`; `search` with `vocab`, `rowid`, `name`, `terms` and
  * `weights`; `editorial` and `transit` as their JSON). No hashes are checked — the caller vouches for the parts.
+ * @param {Manifest} manifest
+ * @param {Record<string, unknown>} parts part name → its assembled columns
+ * @returns {CityPack}
  */
 export function packFromParts(manifest, parts) {
   const pack = new CityPack(null, null, manifest, 'unverified');
   for (const [name, json] of Object.entries(parts)) {
-    const loader = LOADERS[name];
-    pack._parts[name] = loader ? loader(json) : json;
+    const loader = /** @type {Record<string, (json: any) => unknown>} */ (LOADERS)[name];
+    /** @type {Record<string, unknown>} */ (pack._parts)[name] = loader ? loader(json) : json;
   }
   return pack;
 }

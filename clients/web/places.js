@@ -6,25 +6,120 @@ import { PackError, compareStrings, omitNull } from './format.js';
 import { openAt } from './opening-hours.js';
 import { DEFAULT_LISTING_LIMIT, DEFAULT_NEARBY_LIMIT, byListing, categoryIndex, foldLinked, geohash, geohashCell, within } from './proximity.js';
 
+/** @typedef {import('./pack.js').CityPack} CityPack */
+/**
+ * A POI or stop row, as `citypack query --format json` prints it.
+ * @typedef {object} Place
+ * @property {number} id
+ * @property {'poi'|'stop'} kind
+ * @property {string} [osm]
+ * @property {string} [stop_id]
+ * @property {string} name Never empty: an unnamed place has its category's label in the locale (then `named` is false).
+ * @property {boolean} named
+ * @property {string} category The main category (the first of `categories`).
+ * @property {string[]} categories Every category the place is, main first (a pub with Wi-Fi: ["bar", "wifi"]).
+ * @property {string[]} [also] The categories after the main one; absent when none.
+ * @property {string} [wheelchair] OSM `wheelchair` (yes, limited, no); absent when unknown.
+ * @property {number} [linked_id] The other id of a GTFS stop and OSM feature of the same place (one result).
+ * @property {number} lat
+ * @property {number} lon
+ * @property {number} [distance_m] Metres, when a position is given (nearby, search near a point).
+ * @property {string} [opening_hours] OSM `opening_hours` as in the source; absent when none.
+ * @property {'open'|'closed'|'unknown'} open At `openAt`, else now, in the city's time zone: 'unknown' without
+ *   readable hours or when a holiday decides.
+ * @property {string} [next_change] When `open` changes: ISO 8601 local minute with the offset; absent when unknown
+ *   or beyond the horizon.
+ */
+/** @typedef {{minLon: number, minLat: number, maxLon: number, maxLat: number}} Box A bounding box in degrees (minLon > maxLon crosses the antimeridian). */
+/**
+ * Options of `nearby`: limit (default DEFAULT_NEARBY_LIMIT), offset for paging, locale of the display names,
+ * category (an id) to keep, openAt to keep only the places open then.
+ * @typedef {{limit?: number, offset?: number, locale?: string, category?: string, openAt?: Date|number}} NearbyOptions
+ */
+/** @typedef {{category?: string, limit?: number, offset?: number, locale?: string}} ListingOptions Options of `places(box)` (limit default DEFAULT_LISTING_LIMIT). */
+/**
+ * The places part as `loadPlaces` takes it (the layout `packFromParts` accepts).
+ * @typedef {object} PlacesColumns
+ * @property {number} [format]
+ * @property {string} [city]
+ * @property {string} [defaultLocale]
+ * @property {string[]} [locales]
+ * @property {number} precision
+ * @property {string[]} cells geohash cells, ascending
+ * @property {number[]} counts rows per cell
+ * @property {number[]} id
+ * @property {number[]} lat
+ * @property {number[]} lon
+ * @property {string[]} osm
+ * @property {string[]} category
+ * @property {(string|null)[]} name
+ * @property {Record<string, string>[]} names
+ * @property {Record<string, string>[]} tags
+ * @property {(string|null)[]} stopId
+ * @property {(string|null)[]} [wheelchair]
+ * @property {(string|null)[]} [hours]
+ * @property {Record<string, string[]>} [also]
+ * @property {(string|null)[]} tokens
+ * @property {(string|number)[]} terms
+ * @property {Record<string, Record<string, string>>} [labels]
+ * @property {Record<string, number>} [links]
+ * @property {Record<string, number>} [groups]
+ */
+/**
+ * The loaded places part: the columns, the proximity index (`cells`, `ids`, `lats`, `lons`) and lookups.
+ * @typedef {object} PlacesPart
+ * @property {number} precision
+ * @property {string[] | undefined} locales
+ * @property {Float64Array} cells
+ * @property {Float64Array} ids
+ * @property {Float64Array} lats
+ * @property {Float64Array} lons
+ * @property {number[]} id
+ * @property {number[]} lat
+ * @property {number[]} lon
+ * @property {string[]} osm
+ * @property {string[]} category
+ * @property {(string|null)[]} name
+ * @property {Record<string, string>[]} names
+ * @property {Record<string, string>[]} tags
+ * @property {(string|null)[]} stopId
+ * @property {(string|null)[]} wheelchair
+ * @property {(string|null)[]} hours
+ * @property {Record<string, string[]>} also
+ * @property {(string|null)[]} tokens
+ * @property {(string|number)[]} terms
+ * @property {Record<string, Record<string, string>>} labels
+ * @property {Map<number, number>} links
+ * @property {Map<number, number>} groups
+ * @property {Map<string, import('./proximity.js').PointIndex>} byCategory
+ * @property {Map<number, number>} rowOf
+ */
+
 /**
  * The places part from its head and row chunks (web format 2), as the columns `loadPlaces` takes (the layout
  * `packFromParts` accepts): cells from each indexed row's coordinates (the same exact grid as Swift's
  * `Geohash`), OSM refs from ids, categories and tag keys from the head's tables. The chunks' search columns
  * (`tokens`, `terms`) are kept for the search part.
+ * @param {any} head the part's head file (columns, categories, tag keys, labels)
+ * @param {unknown[][]} chunks each row chunk's columns
+ * @returns {PlacesColumns}
  */
 export function assemblePlaces(head, chunks) {
+  /** @type {PlacesColumns & {also: Record<string, string[]>, links: Record<string, number>, groups: Record<string, number>, wheelchair: (string|null)[], hours: (string|null)[]}} */
   const out = {
     format: head.format, city: head.city, defaultLocale: head.defaultLocale, locales: head.locales, precision: head.precision,
     cells: [], counts: [], id: [], lat: [], lon: [], osm: [], category: [], name: [], names: [], tags: [], stopId: [], wheelchair: [], hours: [], also: {},
     tokens: [], terms: [], labels: head.labels ?? {}, links: {}, groups: {},
   };
+  /** @type {Record<string, string>} */
   const tagKeys = head.tagKeys ?? {};
   let indexedDone = false;
   for (const columns of chunks) {
     if (!Array.isArray(columns) || columns.length !== head.columns.length) throw new PackError('part', 'places: a row chunk does not have the head\'s columns');
     // The chunk's columns by the head's names; null is an absent column.
+    /** @type {Record<string, any>} */
     const c = {};
-    head.columns.forEach((name, k) => {
+    head.columns.forEach((/** @type {string} */ name, /** @type {number} */ k) => {
       if (columns[k] != null) c[name] = columns[k];
     });
     const n = c.id.length;
@@ -63,7 +158,9 @@ export function assemblePlaces(head, chunks) {
       out.category.push(head.categories[c.category[i]]);
       out.name.push(c.name[i]);
       out.names.push(c.names?.[i] ?? {});
+      /** @type {Record<string, string>} */
       const tags = {};
+      /** @type {Record<string, string>} */
       const refs = c.tags?.[i] ?? {};
       for (const key of Object.keys(refs).map((r) => [tagKeys[r] ?? r, r]).sort((a, b) => compareStrings(a[0], b[0]))) {
         tags[key[0]] = refs[key[1]];
@@ -76,13 +173,17 @@ export function assemblePlaces(head, chunks) {
       out.terms.push(c.terms[i]);
     }
     if (indexed < n) indexedDone = true;
-    for (const [id, codes] of Object.entries(c.also ?? {})) out.also[id] = codes.map((k) => head.categories[k]);
+    for (const [id, codes] of Object.entries(/** @type {Record<string, number[]>} */ (c.also ?? {}))) out.also[id] = codes.map((k) => head.categories[k]);
     Object.assign(out.links, c.links ?? {});
     Object.assign(out.groups, c.groups ?? {});
   }
   return out;
 }
 
+/**
+ * @param {PlacesColumns} json
+ * @returns {PlacesPart}
+ */
 export function loadPlaces(json) {
   // Rows past sum(counts) are details only (searchable stops outside the index).
   const n = json.counts.reduce((a, c) => a + c, 0);
@@ -92,6 +193,7 @@ export function loadPlaces(json) {
     const cell = geohashCell(json.cells[c]);
     for (let k = 0; k < json.counts[c]; k++) cells[row++] = cell;
   }
+  /** @type {Map<number, number>} */
   const rowOf = new Map();
   for (let i = 0; i < json.id.length; i++) rowOf.set(json.id[i], i);
   return {
@@ -128,7 +230,13 @@ export function loadPlaces(json) {
   };
 }
 
-/** `names[locale]`, then shorter prefixes of the tag, then the plain name, then the alphabetically first locale's. */
+/**
+ * `names[locale]`, then shorter prefixes of the tag, then the plain name, then the alphabetically first locale's.
+ * @param {Record<string, string> | undefined} names
+ * @param {string | null | undefined} plain
+ * @param {string | undefined} locale
+ * @returns {string | null}
+ */
 function displayName(names, plain, locale) {
   if (locale != null && names) {
     let tag = locale;
@@ -141,16 +249,26 @@ function displayName(names, plain, locale) {
   }
   if (plain != null) return plain;
   const keys = names ? Object.keys(names).sort() : [];
-  return keys.length ? names[keys[0]] : null;
+  return keys.length ? /** @type {Record<string, string>} */ (names)[keys[0]] : null;
 }
 
-/** A places row (`i`) as the CLI's JSON prints it, with its distance (metres, or null) and open state at `at`. */
+/**
+ * A places row (`i`) as the CLI's JSON prints it, with its distance (metres, or null) and open state at `at`.
+ * @param {CityPack} pack
+ * @param {PlacesPart} places
+ * @param {number} i
+ * @param {string | undefined} locale
+ * @param {number | null} dist
+ * @param {number} [at] UTC milliseconds
+ * @returns {Place}
+ */
 export function placeRow(pack, places, i, locale, dist, at = Date.now()) {
   const id = places.id[i];
   const stop = (id % 4) === 3;
   const chosen = locale ?? pack.defaultLocale;
   let name = displayName(places.names[i], places.name[i], chosen);
   if (name === '') name = null;
+  /** @type {Record<string, any>} */
   const row = {
     id,
     kind: stop ? 'stop' : 'poi',
@@ -176,12 +294,20 @@ export function placeRow(pack, places, i, locale, dist, at = Date.now()) {
     if (stop) row.osm = places.osm[j];
     else row.stop_id = places.stopId[j];
   }
-  return omitNull(row);
+  return /** @type {Place} */ (omitNull(row));
 }
 
-/** A category's label: the locale, shorter prefixes of its tag, the default locale, English, else the id. */
+/**
+ * A category's label: the locale, shorter prefixes of its tag, the default locale, English, else the id.
+ * @param {CityPack} pack
+ * @param {PlacesPart} places
+ * @param {string} category
+ * @param {string | undefined} locale
+ * @returns {string}
+ */
 export function label(pack, places, category, locale) {
   const byLocale = places.labels[category] ?? {};
+  /** @type {string[]} */
   const chain = [];
   let tag = locale ?? '';
   while (tag.length > 0) {
@@ -196,8 +322,18 @@ export function label(pack, places, category, locale) {
   return plain === '' ? '?' : plain;
 }
 
-/** The rows of `ids` (those in the part), in order. */
+/**
+ * The rows of `ids` (those in the part), in order.
+ * @param {CityPack} pack
+ * @param {PlacesPart} places
+ * @param {number[]} ids
+ * @param {string | undefined} locale
+ * @param {Map<number, number> | null} distances
+ * @param {number} [at]
+ * @returns {Place[]}
+ */
 export function rows(pack, places, ids, locale, distances, at) {
+  /** @type {Place[]} */
   const out = [];
   for (const id of ids) {
     const i = places.rowOf.get(id);
@@ -206,13 +342,25 @@ export function rows(pack, places, ids, locale, distances, at) {
   return out;
 }
 
-/** The instant of an `openAt` option (a Date or UTC milliseconds), or undefined. */
+/**
+ * The instant of an `openAt` option (a Date or UTC milliseconds), or undefined.
+ * @param {Date | number | undefined | null} value
+ * @returns {number | undefined}
+ */
 export function instant(value) {
   if (value == null) return undefined;
   return value instanceof Date ? value.getTime() : Number(value);
 }
 
-/** `CityPack.nearby` (see there). */
+/**
+ * `CityPack.nearby` (see there).
+ * @param {CityPack} pack
+ * @param {number} lat
+ * @param {number} lon
+ * @param {number} radius
+ * @param {NearbyOptions} options
+ * @returns {Place[]}
+ */
 export function nearby(pack, lat, lon, radius, options) {
   const limit = options.limit ?? DEFAULT_NEARBY_LIMIT;
   const p = pack._part('places');
@@ -227,12 +375,19 @@ export function nearby(pack, lat, lon, radius, options) {
   return open.slice(Math.max(0, options.offset ?? 0)).slice(0, limit);
 }
 
-/** `CityPack.places` (see there). */
+/**
+ * `CityPack.places` (see there).
+ * @param {CityPack} pack
+ * @param {Box} box
+ * @param {ListingOptions} options
+ * @returns {Place[]}
+ */
 export function placesInBox(pack, box, options) {
   const limit = options.limit ?? DEFAULT_LISTING_LIMIT;
   const p = pack._part('places');
   if (!(limit > 0)) return [];
   const index = categoryIndex(p, options.category);
+  /** @type {number[]} */
   const ids = [];
   for (let r = 0; r < index.cells.length; r++) {
     const lat = index.lats[r];

@@ -4,7 +4,28 @@
 
 import { COVER_CELLS, EARTH_RADIUS, GEOHASH_ALPHABET, PAD_DEGREES } from './constants.js';
 
-/** Haversine distance in metres between two points in degrees (GreatCircle.distance). */
+/** @typedef {import('./places.js').PlacesPart} PlacesPart */
+/**
+ * Points sorted by geohash cell (ProximityIndex): the places part itself, or one category's points (`rows`: their
+ * rows in the places part).
+ * @typedef {object} PointIndex
+ * @property {Float64Array} cells
+ * @property {Float64Array} ids
+ * @property {Float64Array} lats
+ * @property {Float64Array} lons
+ * @property {number} precision
+ * @property {Int32Array} [rows]
+ */
+/** @typedef {{i: number, id: number, d: number}} Hit A point of an index (`i`), its id and its distance in metres. */
+
+/**
+ * Haversine distance in metres between two points in degrees (GreatCircle.distance).
+ * @param {number} lat1
+ * @param {number} lon1
+ * @param {number} lat2
+ * @param {number} lon2
+ * @returns {number}
+ */
 export function distance(lat1, lon1, lat2, lon2) {
   const radians = Math.PI / 180;
   const phi1 = lat1 * radians;
@@ -15,11 +36,21 @@ export function distance(lat1, lon1, lat2, lon2) {
   return 2 * EARTH_RADIUS * Math.asin(Math.min(1, Math.sqrt(a)));
 }
 
+/**
+ * @param {number} precision
+ * @returns {[number, number]} [lat, lon]
+ */
 function bitCounts(precision) {
   const total = 5 * precision;
   return [Math.floor(total / 2), total - Math.floor(total / 2)]; // [lat, lon]
 }
 
+/**
+ * @param {number} value
+ * @param {number} min
+ * @param {number} span
+ * @param {number} bits
+ */
 function gridIndex(value, min, span, bits) {
   const count = 2 ** bits;
   const v = Number.isNaN(value) ? min : Math.min(Math.max(value, min), min + span);
@@ -32,6 +63,7 @@ function gridIndex(value, min, span, bits) {
 }
 
 // Moves bit k of a value below 2^16 to bit 2k.
+/** @param {number} x */
 function spread16(x) {
   x = (x | (x << 8)) & 0x00ff00ff;
   x = (x | (x << 4)) & 0x0f0f0f0f;
@@ -40,17 +72,29 @@ function spread16(x) {
   return x >>> 0;
 }
 
+/** @param {number} x */
 function spread(x) {
   return spread16(x % 65536) + spread16(Math.floor(x / 65536)) * 4294967296;
 }
 
+/**
+ * @param {number} lonIndex
+ * @param {number} latIndex
+ * @param {number} precision
+ */
 function interleave(lonIndex, latIndex, precision) {
   const lon = spread(lonIndex);
   const lat = spread(latIndex);
   return (5 * precision) % 2 === 0 ? lon * 2 + lat : lat * 2 + lon;
 }
 
-/** The geohash string of a point (Geohash.encode): `precision` base-32 characters, 1…10 (50 bits fit a double). */
+/**
+ * The geohash string of a point (Geohash.encode): `precision` base-32 characters, 1…10 (50 bits fit a double).
+ * @param {number} lat
+ * @param {number} lon
+ * @param {number} [precision]
+ * @returns {string}
+ */
 export function geohash(lat, lon, precision = 8) {
   if (!(precision >= 1 && precision <= 10)) throw new RangeError('geohash precision must be 1…10');
   const [latBits, lonBits] = bitCounts(precision);
@@ -63,13 +107,23 @@ export function geohash(lat, lon, precision = 8) {
   return text;
 }
 
-/** The integer cell of a geohash string (base 32, most significant character first). */
+/**
+ * The integer cell of a geohash string (base 32, most significant character first).
+ * @param {string} text
+ * @returns {number}
+ */
 export function geohashCell(text) {
   let value = 0;
   for (const ch of text) value = value * 32 + GEOHASH_ALPHABET.indexOf(ch);
   return value;
 }
 
+/**
+ * @param {number} lat
+ * @param {number} lon
+ * @param {number} radius
+ * @returns {number[][]} [minLat, maxLat, minLon, maxLon] each
+ */
 function boxPair(lat, lon, radius) {
   const degrees = 180 / Math.PI;
   lat = Math.min(Math.max(lat, -90), 90);
@@ -97,6 +151,10 @@ function boxPair(lat, lon, radius) {
   return [[cMin, cMax, west, east]];
 }
 
+/**
+ * @param {number[]} box [minLat, maxLat, minLon, maxLon]
+ * @param {number} precision
+ */
 function estimatedCells(box, precision) {
   const [latBits, lonBits] = bitCounts(precision);
   const sizeLat = 180 / 2 ** latBits;
@@ -104,7 +162,15 @@ function estimatedCells(box, precision) {
   return (Math.floor((box[1] - box[0]) / sizeLat) + 2) * (Math.floor((box[3] - box[2]) / sizeLon) + 2);
 }
 
-/** Calls body(first, last) for each cell range covering the query circle (GeohashCover.forEachRange). */
+/**
+ * Calls body(first, last) for each cell range covering the query circle (GeohashCover.forEachRange).
+ * @param {number} lat
+ * @param {number} lon
+ * @param {number} radius
+ * @param {number} precision
+ * @param {number} maxCells
+ * @param {(first: number, last: number) => void} body
+ */
 function forEachRange(lat, lon, radius, precision, maxCells, body) {
   if (!Number.isFinite(lat) || !Number.isFinite(lon) || !Number.isFinite(radius) || radius < 0) return;
   const boxes = boxPair(lat, lon, radius);
@@ -143,8 +209,14 @@ const FIRST_RING_METRES = 250;
 /**
  * Every point of an index (`{cells, ids, lats, lons, precision}`) within `radius` metres, as {i, id, d} sorted by
  * (distance, id): ProximityIndex.within.
+ * @param {PointIndex} index
+ * @param {number} lat
+ * @param {number} lon
+ * @param {number} radius
+ * @returns {Hit[]}
  */
 export function within(index, lat, lon, radius) {
+  /** @type {Hit[]} */
   const hits = [];
   const band = (radius / EARTH_RADIUS) * (180 / Math.PI) * (1 + 1e-9) + 1e-9;
   const { cells, lats, lons, ids } = index;
@@ -168,15 +240,26 @@ export function within(index, lat, lon, radius) {
   return hits;
 }
 
-/** Every point of an index with its distance, sorted by (distance, id): ProximityIndex.bruteForce. */
+/**
+ * Every point of an index with its distance, sorted by (distance, id): ProximityIndex.bruteForce.
+ * @param {PointIndex} index
+ * @param {number} lat
+ * @param {number} lon
+ * @returns {Hit[]}
+ */
 export function everyPoint(index, lat, lon) {
+  /** @type {Hit[]} */
   const hits = [];
   for (let i = 0; i < index.ids.length; i++) hits.push({ i, id: index.ids[i], d: distance(lat, lon, index.lats[i], index.lons[i]) });
   hits.sort((a, b) => a.d - b.d || a.id - b.id);
   return hits;
 }
 
-/** Whether row i of the places part has a name of its own (a POI's name or names, a stop's non-empty name). */
+/**
+ * Whether row i of the places part has a name of its own (a POI's name or names, a stop's non-empty name).
+ * @param {PlacesPart} places
+ * @param {number | undefined} i
+ */
 export function isNamed(places, i) {
   if (i === undefined) return false;
   const name = places.name[i];
@@ -184,7 +267,12 @@ export function isNamed(places, i) {
   return name != null || Object.keys(places.names[i] ?? {}).length > 0;
 }
 
-/** The proximity index of one category's places (built on first use), or of every place without a category. */
+/**
+ * The proximity index of one category's places (built on first use), or of every place without a category.
+ * @param {PlacesPart} places
+ * @param {string | undefined} category
+ * @returns {PointIndex}
+ */
 export function categoryIndex(places, category) {
   if (category == null) return places;
   let index = places.byCategory.get(category);
@@ -207,7 +295,12 @@ export function categoryIndex(places, category) {
   return index;
 }
 
-/** Ids in order, one per place: an id whose place (`groups`, else itself) came earlier is left out (Swift `folded`). */
+/**
+ * Ids in order, one per place: an id whose place (`groups`, else itself) came earlier is left out (Swift `folded`).
+ * @param {PlacesPart} places
+ * @param {number[]} ids
+ * @returns {number[]}
+ */
 export function foldLinked(places, ids) {
   const out = [];
   const seen = new Set();
@@ -220,31 +313,50 @@ export function foldLinked(places, ids) {
   return out;
 }
 
-/** Listing order without a position: named first, stations before other places before entrances, then id. */
+/**
+ * Listing order without a position: named first, stations before other places before entrances, then id.
+ * @param {PlacesPart} places
+ * @param {number} id
+ * @returns {[number, number, number]}
+ */
 function listingKey(places, id) {
-  const i = places.rowOf.get(id);
+  const i = /** @type {number} */ (places.rowOf.get(id));
   const named = isNamed(places, i) ? 0 : 1;
   const category = places.category[i];
   const importance = category === 'transit_station' ? 0 : category === 'transit_entrance' ? 2 : 1;
   return [named, importance, id];
 }
 
-/** Ids sorted in listing order (named first, stations before other places before entrances, then id). */
+/**
+ * Ids sorted in listing order (named first, stations before other places before entrances, then id).
+ * @param {PlacesPart} places
+ * @param {number[]} ids
+ * @returns {number[]}
+ */
 export function byListing(places, ids) {
   const keys = new Map(ids.map((id) => [id, listingKey(places, id)]));
   return ids.sort((a, b) => {
-    const x = keys.get(a);
-    const y = keys.get(b);
+    const x = /** @type {[number, number, number]} */ (keys.get(a));
+    const y = /** @type {[number, number, number]} */ (keys.get(b));
     return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
   });
 }
 
-/** The `count` nearest places of the categories after folding, nearest first (Swift `nearest`): exact. */
+/**
+ * The `count` nearest places of the categories after folding, nearest first (Swift `nearest`): exact.
+ * @param {PlacesPart} places
+ * @param {string[]} categories
+ * @param {number} lat
+ * @param {number} lon
+ * @param {number} count
+ * @returns {Hit[]}
+ */
 export function nearest(places, categories, lat, lon, count) {
   const indexes = categories.map((c) => categoryIndex(places, c));
   const total = indexes.reduce((a, x) => a + x.ids.length, 0);
   if (total === 0 || !Number.isFinite(lat) || !Number.isFinite(lon)) return [];
-  const merged = (radius) => {
+  const merged = (/** @type {number} */ radius) => {
+    /** @type {Hit[]} */
     const hits = [];
     const seen = new Set();
     for (const index of indexes) {

@@ -7,20 +7,54 @@
 import { dateOfDayNumber, weekdayOf } from './dates.js';
 import { distance } from './proximity.js';
 
+/** @typedef {import('./timetable.js').TransitPart} TransitPart */
+/**
+ * A journey's end: a GTFS stop_id, or a position (JourneyEndpoint).
+ * @typedef {{stop: string, lat?: undefined, lon?: undefined} | {stop?: undefined, lat: number, lon: number}} Endpoint
+ */
+/** @typedef {{maxTransfers: number, walkSpeed: number, maxWalkMetres: number, minChangeSeconds: number, wheelchair: boolean}} PlanOptions */
+/** @typedef {{to: number, metres: number, seconds: number | null}} Footpath A footpath to stop `to` (seconds: given by the feed, else walked). */
+/** @typedef {{stop: number, seconds: number, metres: number, via: number}} Access A stop of an endpoint and the walk to it (via: the base stop, -1 from a position). */
+/** @typedef {{stops: number[], trips: number[], arrivals: Int32Array, departures: Int32Array, latest: number}} RoutingPattern */
+/** @typedef {{round: number, stop: number, byFoot: boolean, time: number, egress: Access}} Arrival A destination label. */
+/**
+ * The routing view of a transit part (RoutingData): stops, trips and services by dense index.
+ * @typedef {object} Routing
+ * @property {TransitPart} t
+ * @property {RoutingPattern[]} patterns
+ * @property {number} latest
+ * @property {Uint8Array} served
+ * @property {number[][]} lists (pattern, position) pairs per stop, flat
+ * @property {Footpath[][]} footpaths
+ * @property {(number|null)[]} sameStopChange
+ * @property {Map<string, number[]>} byCode
+ * @property {Map<number, number[]>} children
+ * @property {number[]} tripService
+ * @property {Map<number, number>[]} exceptions per service: yyyymmdd → 1 added, 2 removed
+ * @property {Map<number, number>} lineIndex
+ * @property {number} stopCount
+ * @property {boolean[]} blockedStop
+ * @property {boolean[]} blockedTrip
+ */
+
 const INF = 1073741823; // Int32.max / 2, as RaptorSearch.infinity
 const DETOUR = 1.3; // TransitWalking.detour
 
 /** Journey defaults (JourneyOptions): 5 transfers, 1.25 m/s, 800 m per walk, 60 s to change at one stop. */
 export const JOURNEY_DEFAULTS = Object.freeze({ maxTransfers: 5, walkSpeed: 1.25, maxWalkMetres: 800, minChangeSeconds: 60, wheelchair: false });
 
+/** @type {(lat1: number, lon1: number, lat2: number, lon2: number) => number} */
 const walkMetres = (lat1, lon1, lat2, lon2) => Math.ceil(distance(lat1, lon1, lat2, lon2) * DETOUR);
+/** @type {(metres: number, speed: number) => number} */
 const walkSeconds = (metres, speed) => Math.ceil(metres / speed);
 /** Swift's `.rounded()` (half away from zero). */
-export const roundHalfAway = (x) => Math.sign(x) * Math.round(Math.abs(x));
+export const roundHalfAway = (/** @type {number} */ x) => Math.sign(x) * Math.round(Math.abs(x));
 
 /**
  * The routing view of a loaded transit part (`t` from citypack.js's loadTransit): frequency trips expanded,
  * per-stop (pattern, position) lists, footpaths and services by dense index (RoutingData).
+ * @param {TransitPart} t
+ * @returns {Routing}
  */
 export function buildRouting(t) {
   const j = t.json;
@@ -29,17 +63,19 @@ export function buildRouting(t) {
   const serviceIndex = new Map(j.services.id.map((id, i) => [id, i]));
   const tripIndex = new Map(j.trips.id.map((id, i) => [id, i]));
   const lineIndex = new Map(j.lines.id.map((id, i) => [id, i]));
-  const tripService = j.trips.service.map((s) => serviceIndex.get(s));
-  const exceptions = j.services.id.map(() => new Map());
-  j.serviceDates.service.forEach((s, i) => exceptions[serviceIndex.get(s)]?.set(j.serviceDates.date[i], j.serviceDates.type[i]));
+  const tripService = /** @type {number[]} */ (j.trips.service.map((s) => serviceIndex.get(s)));
+  const exceptions = j.services.id.map(() => /** @type {Map<number, number>} */ (new Map()));
+  j.serviceDates.service.forEach((s, i) => exceptions[/** @type {number} */ (serviceIndex.get(s))]?.set(j.serviceDates.date[i], j.serviceDates.type[i]));
+  /** @type {Map<number, {start: number, end: number, headway: number}[]>} */
   const windows = new Map();
   j.frequencies.trip.forEach((trip, i) => {
     const k = tripIndex.get(trip);
     if (k === undefined) return;
     if (!windows.has(k)) windows.set(k, []);
-    windows.get(k).push({ start: j.frequencies.start[i], end: j.frequencies.end[i], headway: j.frequencies.headway[i] });
+    /** @type {{start: number, end: number, headway: number}[]} */ (windows.get(k)).push({ start: j.frequencies.start[i], end: j.frequencies.end[i], headway: j.frequencies.headway[i] });
   });
   // Stored patterns: stops and trips as dense indices, times stop-major (decodePatterns' layout).
+  /** @type {RoutingPattern[]} */
   const patterns = [];
   let latest = 0;
   for (const pattern of t.timetable) {
@@ -51,6 +87,7 @@ export function buildRouting(t) {
     let departures = pattern.departures;
     let tripList = trips;
     if (pattern.frequency) {
+      /** @type {Set<number>} */
       const set = new Set();
       for (const w of windows.get(trips[0]) ?? []) {
         if (!(w.headway > 0 && w.end > w.start)) continue;
@@ -75,14 +112,14 @@ export function buildRouting(t) {
     patterns.push({ stops, trips: tripList, arrivals, departures, latest: top });
   }
   const served = new Uint8Array(stopCount);
-  const lists = Array.from({ length: stopCount }, () => []);
+  const lists = Array.from({ length: stopCount }, () => /** @type {number[]} */ ([]));
   patterns.forEach((p, pi) => {
     p.stops.forEach((s, i) => {
       served[s] = 1;
       if (i < p.stops.length - 1) lists[s].push(pi, i);
     });
   });
-  const footpaths = Array.from({ length: stopCount }, () => []);
+  const footpaths = Array.from({ length: stopCount }, () => /** @type {Footpath[]} */ ([]));
   const sameStopChange = new Array(stopCount).fill(null);
   const fp = j.footpaths;
   for (let i = 0; i < fp.from.length; i++) {
@@ -93,21 +130,23 @@ export function buildRouting(t) {
     else footpaths[from].push({ to, metres: fp.metres[i], seconds: fp.seconds[i] });
   }
   // Stop rows by stop_id in (feed, id) order, and children in id order (Timetable).
+  /** @type {Map<string, number[]>} */
   const byCode = new Map();
   for (const [code, rows] of t.byCode) byCode.set(code, rows);
+  /** @type {Map<number, number[]>} */
   const children = new Map();
   st.parent.forEach((parent, i) => {
     if (parent == null) return;
     const p = t.stopIndex.get(parent);
     if (p === undefined) return;
     if (!children.has(p)) children.set(p, []);
-    children.get(p).push(i);
+    /** @type {number[]} */ (children.get(p)).push(i);
   });
   // Wheelchair: stops marked 2 (a platform without information inherits its station's) and trips marked 2.
   const wheel = st.wheelchair ?? [];
   const blockedStop = st.id.map((_, i) => {
     const own = wheel[i] ?? 0;
-    const parent = st.parent[i] == null ? undefined : t.stopIndex.get(st.parent[i]);
+    const parent = st.parent[i] == null ? undefined : t.stopIndex.get(/** @type {number} */ (st.parent[i]));
     return own === 2 || (own === 0 && parent !== undefined && (wheel[parent] ?? 0) === 2);
   });
   const blockedTrip = (j.trips.wheelchair ?? []).map((w) => w === 2);
@@ -117,15 +156,25 @@ export function buildRouting(t) {
   };
 }
 
+/**
+ * @param {Routing} r
+ * @param {number} service
+ * @param {number} day a day number
+ */
 function serviceRuns(r, service, day) {
   const date = dateOfDayNumber(day);
   const type = r.exceptions[service]?.get(date);
   if (type !== undefined) return type === 1;
   const sv = r.t.json.services;
   if (sv.start[service] == null || sv.end[service] == null || sv.days[service] == null) return false;
-  return sv.start[service] <= date && date <= sv.end[service] && (sv.days[service] & (1 << weekdayOf(day))) !== 0;
+  return /** @type {number} */ (sv.start[service]) <= date && date <= /** @type {number} */ (sv.end[service]) && (/** @type {number} */ (sv.days[service]) & (1 << weekdayOf(day))) !== 0;
 }
 
+/**
+ * @param {Footpath} path
+ * @param {PlanOptions} o
+ * @returns {number | null}
+ */
 function footpathSeconds(path, o) {
   if (path.seconds != null && path.seconds < 0) return null;
   if (!(o.maxWalkMetres > 0) || path.metres > o.maxWalkMetres) return null;
@@ -133,10 +182,18 @@ function footpathSeconds(path, o) {
   return walkSeconds(path.metres, o.walkSpeed);
 }
 
-/** The endpoint's stops with the walk to each (JourneyPlanner.access), sorted by stop index. */
+/**
+ * The endpoint's stops with the walk to each (JourneyPlanner.access), sorted by stop index.
+ * @param {Routing} r
+ * @param {Endpoint} endpoint
+ * @param {PlanOptions} o
+ * @param {boolean} isOrigin
+ * @returns {Access[]}
+ */
 export function access(r, endpoint, o, isOrigin) {
+  /** @type {Map<number, Access>} */
   const best = new Map();
-  const offer = (a) => {
+  const offer = (/** @type {Access} */ a) => {
     if (o.wheelchair && r.blockedStop[a.stop]) return;
     const known = best.get(a.stop);
     if (known && known.seconds <= a.seconds) return;
@@ -144,6 +201,7 @@ export function access(r, endpoint, o, isOrigin) {
   };
   const st = r.t.json.stops;
   if (endpoint.stop !== undefined) {
+    /** @type {number[]} */
     const bases = [];
     for (const row of r.byCode.get(endpoint.stop) ?? []) {
       bases.push(row);
@@ -163,7 +221,7 @@ export function access(r, endpoint, o, isOrigin) {
     if (!(o.maxWalkMetres > 0)) return [];
     for (let s = 0; s < r.stopCount; s++) {
       if (!r.served[s] || st.lat[s] == null || st.lon[s] == null) continue;
-      const metres = walkMetres(endpoint.lat, endpoint.lon, st.lat[s], st.lon[s]);
+      const metres = walkMetres(endpoint.lat, endpoint.lon, /** @type {number} */ (st.lat[s]), /** @type {number} */ (st.lon[s]));
       if (metres > o.maxWalkMetres) continue;
       offer({ stop: s, seconds: walkSeconds(metres, o.walkSpeed), metres, via: -1 });
     }
@@ -173,6 +231,11 @@ export function access(r, endpoint, o, isOrigin) {
 
 /** One RAPTOR search (RaptorSearch): labels per round, reusable over runs of one date. */
 export class Search {
+  /**
+   * @param {Routing} r
+   * @param {number} day a day number
+   * @param {PlanOptions} o
+   */
   constructor(r, day, o) {
     this.r = r;
     this.o = o;
@@ -183,6 +246,7 @@ export class Search {
     this.runs = this.dayOffsets.map((d) => r.exceptions.map((_, s) => serviceRuns(r, s, day + d)));
     this.rounds = Math.max(0, o.maxTransfers) + 2;
     const S = r.stopCount;
+    /** @type {<T>(C: new (length: number) => T) => T[]} */
     const make = (C) => Array.from({ length: this.rounds }, () => new C(S));
     this.rideArrival = make(Int32Array);
     this.footArrival = make(Int32Array);
@@ -199,6 +263,12 @@ export class Search {
     this.firstPosition = new Int32Array(r.patterns.length).fill(2147483647);
   }
 
+  /**
+   * @param {number} departure seconds of the day
+   * @param {Access[]} origins
+   * @param {Access[]} targets
+   * @returns {Arrival[]} one per round that improved on the last
+   */
   run(departure, origins, targets) {
     const r = this.r;
     const S = r.stopCount;
@@ -213,8 +283,10 @@ export class Search {
     }
     this.bestRide.fill(INF);
     this.bestReady.fill(INF);
+    /** @type {Arrival[]} */
     const results = [];
     let bound = INF;
+    /** @type {number[]} */
     let marked = [];
     for (const a of origins) {
       const s = a.stop;
@@ -237,6 +309,7 @@ export class Search {
     }
     for (let k = 1; k < this.rounds; k++) {
       if (marked.length === 0) break;
+      /** @type {number[]} */
       const touched = [];
       for (const s of marked) {
         const list = r.lists[s];
@@ -247,6 +320,7 @@ export class Search {
         }
       }
       touched.sort((a, b) => a - b);
+      /** @type {number[]} */
       const improved = [];
       for (const p of touched) {
         const from = this.firstPosition[p];
@@ -291,7 +365,14 @@ export class Search {
     return results;
   }
 
+  /**
+   * @param {number} k
+   * @param {Access[]} targets
+   * @param {number} bound
+   * @returns {Arrival | null}
+   */
   destination(k, targets, bound) {
+    /** @type {Arrival | null} */
     let best = null;
     let bestTime = bound;
     for (const byFoot of [false, true]) {
@@ -309,6 +390,13 @@ export class Search {
     return best;
   }
 
+  /**
+   * @param {number} p
+   * @param {number} from
+   * @param {number} k
+   * @param {number} bound
+   * @param {number[]} improved
+   */
   scan(p, from, k, bound, improved) {
     const pattern = this.r.patterns[p];
     const n = pattern.stops.length;
@@ -320,7 +408,7 @@ export class Search {
     const wheelchair = !!this.o.wheelchair;
     for (let dayIndex = 0; dayIndex < this.dayOffsets.length; dayIndex++) {
       const shift = this.dayOffsets[dayIndex] * 86400;
-      if (pattern.latest + shift < this.runDeparture) continue;
+      if (pattern.latest + shift < /** @type {number} */ (this.runDeparture)) continue;
       const running = this.runs[dayIndex];
       let trip = -1;
       let board = -1;

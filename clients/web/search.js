@@ -8,14 +8,57 @@ import { DEFAULT_SEARCH_LIMIT, byListing, categoryIndex, distance, foldLinked, i
 import { instant, rows } from './places.js';
 import { cjkBigrams, searchFold, searchWords, unicode61Tokens } from './tokens.js';
 
+/** @typedef {import('./pack.js').CityPack} CityPack */
+/** @typedef {import('./places.js').Place} Place */
+/** @typedef {import('./places.js').PlacesPart} PlacesPart */
+/**
+ * Options of `search`: near (a position: nearest first, with distances), limit (default DEFAULT_SEARCH_LIMIT),
+ * offset for paging, openAt to keep only the places open then.
+ * @typedef {{near?: {lat: number, lon: number} | [number, number], limit?: number, offset?: number, openAt?: Date|number}} SearchOptions
+ */
+/**
+ * The search part as `loadSearch` takes it: per searchable row its id and its name and terms tokens (indexes into
+ * `vocab`), the column weights, and the part's own category words.
+ * @typedef {object} SearchColumns
+ * @property {number} [format]
+ * @property {[number, number]} weights
+ * @property {string[]} vocab
+ * @property {number[]} rowid
+ * @property {number[][]} name
+ * @property {number[][]} terms
+ * @property {Record<string, string[]>} [categoryTerms]
+ */
+/**
+ * The loaded search part: the columns, postings per term (row, hits in name, hits in terms), row sizes.
+ * @typedef {object} SearchPart
+ * @property {string[]} vocab
+ * @property {[number, number]} weights
+ * @property {number[]} rowid
+ * @property {number[][]} name
+ * @property {number[][]} terms
+ * @property {Record<string, string[]>} categoryTerms
+ * @property {Float64Array} size
+ * @property {number} rows
+ * @property {number} avgdl
+ * @property {number[][]} postings
+ * @property {Map<string, number>} termIndex
+ * @property {number[]} sorted vocab indexes in string order
+ * @property {Map<string, {category: string, language: string | null}[]>} [categoryWordMap] built on first use
+ */
+
 /**
  * The search part from its head and the places part's rows (web format 2), as the columns `loadSearch` takes:
  * rows are the places with a search row, tokens numbered by a vocabulary made of them.
+ * @param {any} head the part's head file (weights, terms texts, category terms)
+ * @param {{id: number[], tokens: (string|null)[], terms: (string|number)[]}} places the places part (its rows' search tokens)
+ * @returns {SearchColumns}
  */
 export function assembleSearch(head, places) {
+  /** @type {string[]} */
   const vocab = [];
+  /** @type {Map<string, number>} */
   const index = new Map();
-  const number = (text) =>
+  const number = (/** @type {string} */ text) =>
     text === '' ? [] : text.split(' ').map((t) => {
       let i = index.get(t);
       if (i === undefined) {
@@ -25,6 +68,7 @@ export function assembleSearch(head, places) {
       }
       return i;
     });
+  /** @type {SearchColumns & {rowid: number[], name: number[][], terms: number[][]}} */
   const out = { format: head.format, weights: head.weights, vocab, rowid: [], name: [], terms: [], categoryTerms: head.categoryTerms ?? {} };
   for (let i = 0; i < places.id.length; i++) {
     const tokens = places.tokens[i];
@@ -38,15 +82,20 @@ export function assembleSearch(head, places) {
   return out;
 }
 
+/**
+ * @param {SearchColumns} json
+ * @returns {SearchPart}
+ */
 export function loadSearch(json) {
   const rows = json.rowid.length;
   const size = new Float64Array(rows);
   let total = 0;
   // Postings per term: rows (ascending) with hits per column.
-  const postings = json.vocab.map(() => []);
+  const postings = json.vocab.map(() => /** @type {number[]} */ ([]));
   for (let r = 0; r < rows; r++) {
+    /** @type {Map<number, [number, number]>} */
     const counts = new Map();
-    for (const [column, list] of [[0, json.name[r]], [1, json.terms[r]]]) {
+    for (const [column, list] of /** @type {[number, number[]][]} */ ([[0, json.name[r]], [1, json.terms[r]]])) {
       for (const term of list) {
         let c = counts.get(term);
         if (!c) counts.set(term, (c = [0, 0]));
@@ -75,7 +124,13 @@ export function loadSearch(json) {
   };
 }
 
-/** Vocab indexes of the terms equal to `token`, or (prefix) starting with it. */
+/**
+ * Vocab indexes of the terms equal to `token`, or (prefix) starting with it.
+ * @param {SearchPart} s
+ * @param {string} token
+ * @param {boolean} prefix
+ * @returns {number[]}
+ */
 function termsFor(s, token, prefix) {
   if (!prefix) {
     const i = s.termIndex.get(token);
@@ -96,6 +151,11 @@ function termsFor(s, token, prefix) {
 /**
  * Row ids matching every token (the last as a prefix when `prefixLast`), ordered as SQLite's
  * `ORDER BY bm25(search, 10.0, 1.0), rowid LIMIT limit` (FTS5's bm25: k1 1.2, b 0.75).
+ * @param {SearchPart} s
+ * @param {string[][]} tokens phrases of tokens
+ * @param {boolean} prefixLast
+ * @param {number} limit
+ * @returns {number[]}
  */
 function rankBM25(s, tokens, prefixLast, limit) {
   const k1 = 1.2;
@@ -104,6 +164,7 @@ function rankBM25(s, tokens, prefixLast, limit) {
   // Per phrase: row → weighted frequency (of the phrase's tokens in a row, consecutive, per column).
   const freqs = tokens.map((phrase, i) => {
     const prefix = prefixLast && i === tokens.length - 1;
+    /** @type {Map<number, number>} */
     const freq = new Map();
     if (phrase.length === 1) {
       for (const term of termsFor(s, phrase[0], prefix)) {
@@ -114,12 +175,13 @@ function rankBM25(s, tokens, prefixLast, limit) {
     }
     // Several tokens: FTS5's phrase, the prefix (if any) on its last token.
     const sets = phrase.map((token, j) => new Set(termsFor(s, token, prefix && j === phrase.length - 1)));
+    /** @type {Set<number>} */
     const rows = new Set();
     for (const term of sets[0]) {
       const p = s.postings[term];
       for (let k = 0; k < p.length; k += 3) rows.add(p[k]);
     }
-    const occurrences = (list) => {
+    const occurrences = (/** @type {number[]} */ list) => {
       let n = 0;
       for (let at = 0; at + phrase.length <= list.length; at++) {
         let j = 0;
@@ -148,7 +210,7 @@ function rankBM25(s, tokens, prefixLast, limit) {
     const D = s.size[row];
     let score = 0;
     for (let i = 0; i < freqs.length; i++) {
-      const f = freqs[i].get(row);
+      const f = /** @type {number} */ (freqs[i].get(row));
       score += idf[i] * ((f * (k1 + 1.0)) / (f + k1 * (1 - b + (b * D) / s.avgdl)));
     }
     scored.push({ id: s.rowid[row], rank: -1.0 * score });
@@ -157,7 +219,14 @@ function rankBM25(s, tokens, prefixLast, limit) {
   return scored.slice(0, limit).map((x) => x.id);
 }
 
-/** `CityPack.search` (see there). */
+/**
+ * `CityPack.search` (see there).
+ * @param {CityPack} pack
+ * @param {string} text
+ * @param {string | undefined} locale
+ * @param {SearchOptions & {evaluatedAt?: number}} options
+ * @returns {Place[]}
+ */
 export function search(pack, text, locale, options) {
   const at = instant(options.openAt);
   if (at !== undefined && (options.limit ?? DEFAULT_SEARCH_LIMIT) > 0) {
@@ -165,6 +234,7 @@ export function search(pack, text, locale, options) {
     const limit = options.limit ?? DEFAULT_SEARCH_LIMIT;
     const wanted = Math.max(0, options.offset ?? 0) + limit;
     for (let asked = Math.max(wanted * 4, 64); ; asked *= 4) {
+      /** @type {Place[]} */
       const all = search(pack, text, locale, { near: options.near, limit: asked, offset: 0, evaluatedAt: at });
       const open = all.filter((r) => r.open === 'open');
       if (open.length >= wanted || all.length < asked) return open.slice(Math.max(0, options.offset ?? 0)).slice(0, limit);
@@ -181,7 +251,9 @@ export function search(pack, text, locale, options) {
   // in Swift's query.
   const phrases = words.map((w) => unicode61Tokens(cjkBigrams(w)));
   const categories = categoriesNamed(pack, places, s, phrases.flat().join(' '), locale);
+  /** @type {number[]} */
   let ids = [];
+  /** @type {Map<number, number>} */
   const distances = new Map();
   if (categories.length > 0) {
     if (near) {
@@ -190,6 +262,7 @@ export function search(pack, text, locale, options) {
         ids.push(h.id);
       }
     } else {
+      /** @type {Set<number>} */
       const members = new Set();
       for (const c of categories) for (const id of categoryIndex(places, c).ids) members.add(id);
       ids = byListing(places, [...members]);
@@ -201,6 +274,7 @@ export function search(pack, text, locale, options) {
     for (const prefixLast of [false, true]) {
       const tier = rankBM25(s, phrases, prefixLast, Infinity).filter((id) => !seen.has(id) && seen.add(id));
       if (near) {
+        /** @type {{id: number, d: number}[]} */
         const measured = [];
         for (const id of tier) {
           const i = places.rowOf.get(id);
@@ -212,7 +286,7 @@ export function search(pack, text, locale, options) {
         measured.sort((a, b) => a.d - b.d || a.id - b.id);
         ids.push(...measured.map((m) => m.id));
       } else {
-        const named = (id) => isNamed(places, places.rowOf.get(id));
+        const named = (/** @type {number} */ id) => isNamed(places, places.rowOf.get(id));
         ids.push(...tier.filter(named), ...tier.filter((id) => !named(id)));
       }
     }
@@ -225,12 +299,19 @@ export function search(pack, text, locale, options) {
  * The categories a query's folded tokens (joined by a space) name, ascending (Swift `categoryQuery`): the
  * built-in words of category-words.js for the pack's categories, in every locale (folded on first use as the
  * search part's words are), and the search part's own `categoryTerms` (the words the table lacks).
+ * @param {CityPack} pack
+ * @param {PlacesPart} places
+ * @param {SearchPart} s
+ * @param {string} key
+ * @param {string | undefined} locale
+ * @returns {string[]}
  */
 function categoriesNamed(pack, places, s, key, locale) {
   if (!s.categoryWordMap) {
     // Folded word → [{category, language}] (language null: the search part's own terms, in the city's locales).
+    /** @type {Map<string, {category: string, language: string | null}[]>} */
     const map = new Map();
-    const add = (k, c, language) => {
+    const add = (/** @type {string} */ k, /** @type {string} */ c, /** @type {string | null} */ language) => {
       if (k === '') return;
       const list = map.get(k) ?? [];
       if (!list.some((e) => e.category === c && e.language === language)) list.push({ category: c, language });
@@ -252,6 +333,7 @@ function categoriesNamed(pack, places, s, key, locale) {
   // the city's languages, else of any — in English "bar" is a bar, not the Italian café.
   const reader = new Set([languageOf(locale ?? pack.defaultLocale), 'und']);
   const city = new Set((places.locales ?? []).map(languageOf));
+  /** @type {Set<string>[]} */
   const tiers = [new Set(), new Set(), new Set()];
   for (const { category, language } of s.categoryWordMap.get(key) ?? []) {
     const tier = language === null || reader.has(language) ? 0 : city.has(language) ? 1 : 2;
@@ -260,7 +342,11 @@ function categoriesNamed(pack, places, s, key, locale) {
   return [...(tiers.find((t) => t.size > 0) ?? [])].sort(compareStrings);
 }
 
-/** The language of a BCP 47 tag, lower-cased (`pt-PT` → `pt`), as Swift `PackReader.language`. */
+/**
+ * The language of a BCP 47 tag, lower-cased (`pt-PT` → `pt`), as Swift `PackReader.language`.
+ * @param {string | null | undefined} tag
+ * @returns {string}
+ */
 function languageOf(tag) {
   return String(tag ?? '').split(/[-_]/)[0].toLowerCase();
 }

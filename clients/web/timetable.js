@@ -5,8 +5,72 @@ import { dateOfDayNumber, dateText, dayNumber, two } from './dates.js';
 import { compareStrings, omitNull } from './format.js';
 
 /**
+ * The transit part as the pack holds it (docs/schemas/web-transit.schema.json): columns of stops, trips, lines,
+ * services, service dates, frequencies, footpaths, and the packed trip patterns.
+ * @typedef {object} TransitJSON
+ * @property {number} maxSeconds the latest time of any trip (seconds after its service day's 00:00)
+ * @property {string[]} [timezones]
+ * @property {{id: number[], feed: number[], stopId: string[], name: (string|null)[], lat: (number|null)[], lon: (number|null)[], parent: (number|null)[], locationType: number[], wheelchair?: number[]}} stops
+ * @property {{id: number[], tripId: string[], service: number[], headsign: (string|null)[], line: number[], wheelchair?: number[]}} trips
+ * @property {{id: number[], routeId: string[], shortName: (string|null)[], longName: (string|null)[], type: number[], colour: (string|null)[]} & Record<string, any>} lines
+ * @property {{id: number[], start: (number|null)[], end: (number|null)[], days: (number|null)[]}} services
+ * @property {{service: number[], date: number[], type: number[]}} serviceDates
+ * @property {{trip: number[], start: number[], end: number[], headway: number[]}} frequencies
+ * @property {{from: number[], to: number[], metres: number[], seconds: (number|null)[]}} footpaths
+ * @property {PackedPatterns} patterns
+ */
+/**
+ * The packed trip patterns (TimetableCoding): per pattern its flags, stop and trip counts; stop and trip ids and
+ * times delta-coded.
+ * @typedef {{flags: number[], stopCounts: number[], tripCounts: number[], stops: number[], trips: number[], times: number[]}} PackedPatterns
+ */
+/**
+ * A decoded trip pattern: stop ids, trip ids, times stop-major (`departures[i * tripCount + k]`).
+ * @typedef {{stops: number[], trips: number[], arrivals: Int32Array, departures: Int32Array, through: boolean, frequency: boolean}} Pattern
+ */
+/**
+ * The loaded transit part: the JSON, stop rows by stop_id and station, the decoded patterns per stop, lookups.
+ * @typedef {object} TransitPart
+ * @property {TransitJSON} json
+ * @property {number} maxSeconds
+ * @property {Map<string, number[]>} byCode stop rows by stop_id, in (feed, id) order
+ * @property {Map<number, number>} stopIndex
+ * @property {Map<number, number[]>} children a station's stop rows
+ * @property {Pattern[]} timetable
+ * @property {Map<number, [number, number][]>} stopPatterns (pattern, position) pairs per stop id
+ * @property {Map<number, number>} tripIndex
+ * @property {Map<number, number>} lineIndex
+ * @property {Map<number, number>} serviceIndex
+ * @property {Map<number, number[]>} freqByTrip
+ * @property {Map<string, number>} exceptions `service:date` → 1 added, 2 removed
+ * @property {{first: number, last: number} | null} [coverage] the service range, once asked
+ * @property {import('./raptor.js').Routing} [_routing] the routing view, once built
+ */
+/**
+ * A departure, as `citypack query --departures --format json` prints it.
+ * @typedef {object} Departure
+ * @property {string} line
+ * @property {string} [headsign]
+ * @property {string} time
+ * @property {string} date
+ * @property {number} seconds
+ * @property {string} trip
+ * @property {number} route_type
+ * @property {string} [colour]
+ * @property {string} stop_id
+ */
+/**
+ * `citypack query --departures/--journey`'s "timetable": a date outside has no trips because the data ends.
+ * @typedef {{first: string, last: string, date: string, position: 'before'|'within'|'after'}} TimetableCoverage
+ */
+/** @typedef {{id: number, kind: 'stop', osm: string, stop_id: string, name: string | null, named?: boolean, category: string, lat: number, lon: number}} StopRow */
+/** @typedef {{tripId: string, service: number, headsign: string|null, routeId: string, shortName: string|null, longName: string|null, type: number, colour: string|null, lineName: string}} TripInfo */
+
+/**
  * Decodes the transit part's `patterns` (TimetableCoding in the Swift sources): per pattern its stop ids, trip
  * ids, times stop-major (`departures[i * tripCount + k]`, Int32Array), and its `through` and `frequency` flags.
+ * @param {PackedPatterns} pt
+ * @returns {Pattern[]}
  */
 export function decodePatterns(pt) {
   const out = [];
@@ -39,10 +103,17 @@ export function decodePatterns(pt) {
   return out;
 }
 
+/**
+ * @param {TransitJSON} json
+ * @returns {TransitPart}
+ */
 export function loadTransit(json) {
   const st = json.stops;
+  /** @type {Map<string, number[]>} */
   const byCode = new Map();
+  /** @type {Map<number, number>} */
   const stopIndex = new Map();
+  /** @type {Map<number, number[]>} */
   const children = new Map();
   st.id.forEach((id, i) => stopIndex.set(id, i));
   // Rows with the same stop_id in (feed, id) order; children of a station in id order.
@@ -50,33 +121,36 @@ export function loadTransit(json) {
   for (const i of order) {
     const code = st.stopId[i];
     if (!byCode.has(code)) byCode.set(code, []);
-    byCode.get(code).push(i);
+    /** @type {number[]} */ (byCode.get(code)).push(i);
   }
   for (let i = 0; i < st.id.length; i++) {
     const parent = st.parent[i];
     if (parent == null) continue;
     if (!children.has(parent)) children.set(parent, []);
-    children.get(parent).push(i);
+    /** @type {number[]} */ (children.get(parent)).push(i);
   }
   for (const list of children.values()) list.sort((a, b) => st.id[a] - st.id[b]);
   // The timetable: patterns decoded once (journeys.js reads the same), and each stop's (pattern, position) pairs.
   const timetable = decodePatterns(json.patterns);
+  /** @type {Map<number, [number, number][]>} */
   const stopPatterns = new Map();
   timetable.forEach((pattern, p) => {
     pattern.stops.forEach((stop, i) => {
       if (!stopPatterns.has(stop)) stopPatterns.set(stop, []);
-      stopPatterns.get(stop).push([p, i]);
+      /** @type {[number, number][]} */ (stopPatterns.get(stop)).push([p, i]);
     });
   });
-  const index = (ids) => {
+  const index = (/** @type {number[]} */ ids) => {
+    /** @type {Map<number, number>} */
     const m = new Map();
     ids.forEach((id, i) => m.set(id, i));
     return m;
   };
+  /** @type {Map<number, number[]>} */
   const freqByTrip = new Map();
   json.frequencies.trip.forEach((trip, i) => {
     if (!freqByTrip.has(trip)) freqByTrip.set(trip, []);
-    freqByTrip.get(trip).push(i);
+    /** @type {number[]} */ (freqByTrip.get(trip)).push(i);
   });
   const exceptions = new Map();
   json.serviceDates.service.forEach((service, i) => exceptions.set(`${service}:${json.serviceDates.date[i]}`, json.serviceDates.type[i]));
@@ -96,6 +170,11 @@ export function loadTransit(json) {
   };
 }
 
+/**
+ * @param {TransitPart} t
+ * @param {number} i a stop row
+ * @returns {StopRow}
+ */
 export function stopRow(t, i) {
   const st = t.json.stops;
   const type = st.locationType[i];
@@ -111,16 +190,23 @@ export function stopRow(t, i) {
   });
 }
 
+/**
+ * @param {TransitPart} t
+ * @param {number} id
+ * @param {Map<number, TripInfo | null>} cache
+ * @returns {TripInfo | null}
+ */
 function tripInfo(t, id, cache) {
-  if (cache.has(id)) return cache.get(id);
+  if (cache.has(id)) return /** @type {TripInfo | null} */ (cache.get(id));
   const i = t.tripIndex.get(id);
+  /** @type {TripInfo | null} */
   let info = null;
   if (i !== undefined) {
     const tr = t.json.trips;
     const li = t.lineIndex.get(tr.line[i]);
     if (li !== undefined) {
       const l = t.json.lines;
-      info = {
+      const fields = {
         tripId: tr.tripId[i],
         service: tr.service[i],
         headsign: tr.headsign[i],
@@ -130,22 +216,27 @@ function tripInfo(t, id, cache) {
         type: l.type[li],
         colour: l.colour[li],
       };
-      info.lineName = info.shortName ?? info.longName ?? info.routeId;
+      info = { ...fields, lineName: fields.shortName ?? fields.longName ?? fields.routeId };
     }
   }
   cache.set(id, info);
   return info;
 }
 
-/** The first and last yyyymmdd any service may run (calendar ranges, added dates), or null. */
+/**
+ * The first and last yyyymmdd any service may run (calendar ranges, added dates), or null.
+ * @param {TransitJSON} json
+ * @returns {{first: number, last: number} | null}
+ */
 function serviceRange(json) {
   let first = Infinity;
   let last = -Infinity;
   const sv = json.services;
   sv.start.forEach((start, i) => {
-    if (start != null && sv.end[i] != null && start <= sv.end[i]) {
+    const end = sv.end[i];
+    if (start != null && end != null && start <= end) {
       first = Math.min(first, start);
-      last = Math.max(last, sv.end[i]);
+      last = Math.max(last, end);
     }
   });
   json.serviceDates.date.forEach((date, i) => {
@@ -157,6 +248,13 @@ function serviceRange(json) {
   return first <= last ? { first, last } : null;
 }
 
+/**
+ * @param {TransitPart} t
+ * @param {number} service
+ * @param {number} date yyyymmdd
+ * @param {number} weekday
+ * @param {Map<string, boolean>} cache
+ */
 function serviceRuns(t, service, date, weekday, cache) {
   const key = `${service}:${date}`;
   if (cache.has(key)) return cache.get(key);
@@ -167,13 +265,21 @@ function serviceRuns(t, service, date, weekday, cache) {
     const i = t.serviceIndex.get(service);
     const sv = t.json.services;
     if (i !== undefined && sv.start[i] != null && sv.days[i] != null) {
-      runs = sv.start[i] <= date && date <= sv.end[i] && (sv.days[i] & (1 << weekday)) !== 0;
+      runs = /** @type {number} */ (sv.start[i]) <= date && date <= /** @type {number} */ (sv.end[i]) && (/** @type {number} */ (sv.days[i]) & (1 << weekday)) !== 0;
     }
   }
   cache.set(key, runs);
   return runs;
 }
 
+/**
+ * @param {TransitPart} t
+ * @param {string} code a stop_id
+ * @param {number} date yyyymmdd
+ * @param {number} seconds
+ * @param {number} limit
+ * @returns {Departure[]}
+ */
 export function departures(t, code, date, seconds, limit) {
   if (!(limit > 0)) return [];
   const st = t.json.stops;
@@ -183,13 +289,17 @@ export function departures(t, code, date, seconds, limit) {
     for (const c of t.children.get(st.id[i]) ?? []) serving.push(c);
   }
   if (serving.length === 0) return [];
+  /** @type {Map<number, TripInfo | null>} */
   const trips = new Map();
+  /** @type {Map<string, boolean>} */
   const runsCache = new Map();
+  /** @type {(Departure & {_key?: number})[]} */
   const found = [];
   const base = dayNumber(date);
   const daysBack = Math.floor(t.maxSeconds / 86400);
+  /** @type {(trip: TripInfo, stopCode: string, serviceDate: number, secs: number, shift: number) => Departure & {_key?: number}} */
   const make = (trip, stopCode, serviceDate, secs, shift) =>
-    ({
+    /** @type {any} */ ({
       line: trip.lineName,
       headsign: trip.headsign,
       time: `${two(Math.floor((((secs % 86400) + 86400) % 86400) / 3600))}:${two(Math.floor(((((secs % 86400) + 86400) % 86400) % 3600) / 60))}`,
@@ -202,6 +312,7 @@ export function departures(t, code, date, seconds, limit) {
       _key: secs + shift,
     });
   const seen = new Set();
+  /** @type {(trip: TripInfo, tripId: number, stopCode: string, stopId: number, serviceDate: number, secs: number, shift: number) => void} */
   const add = (trip, tripId, stopCode, stopId, serviceDate, secs, shift) => {
     const key = `${tripId}:${stopId}:${serviceDate}:${secs}`;
     if (seen.has(key)) return;
@@ -269,7 +380,7 @@ export function departures(t, code, date, seconds, limit) {
     }
   }
   found.sort(
-    (a, b) => a._key - b._key || compareStrings(a.line, b.line) || compareStrings(a.trip, b.trip) || compareStrings(a.stop_id, b.stop_id),
+    (a, b) => /** @type {number} */ (a._key) - /** @type {number} */ (b._key) || compareStrings(a.line, b.line) || compareStrings(a.trip, b.trip) || compareStrings(a.stop_id, b.stop_id),
   );
   return found.slice(0, limit).map((d) => {
     delete d._key;
@@ -277,12 +388,17 @@ export function departures(t, code, date, seconds, limit) {
   });
 }
 
-/** `CityPack.timetable` (see there): the dates the timetable covers and where `date` lies, or null. */
+/**
+ * `CityPack.timetable` (see there): the dates the timetable covers and where `date` lies, or null.
+ * @param {TransitPart} t
+ * @param {string} date `YYYY-MM-DD`
+ * @returns {TimetableCoverage | null}
+ */
 export function coverage(t, date) {
   if (t.coverage === undefined) t.coverage = serviceRange(t.json);
   if (!t.coverage) return null;
   const day = Number(String(date).replaceAll('-', ''));
-  const text = (v) => `${String(Math.floor(v / 10000)).padStart(4, '0')}-${String(Math.floor(v / 100) % 100).padStart(2, '0')}-${String(v % 100).padStart(2, '0')}`;
+  const text = (/** @type {number} */ v) => `${String(Math.floor(v / 10000)).padStart(4, '0')}-${String(Math.floor(v / 100) % 100).padStart(2, '0')}-${String(v % 100).padStart(2, '0')}`;
   const { first, last } = t.coverage;
   return { first: text(first), last: text(last), date: text(day), position: day < first ? 'before' : day > last ? 'after' : 'within' };
 }

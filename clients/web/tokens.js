@@ -3,7 +3,10 @@
 
 import { SEARCH_FOLDS } from './constants.js';
 
-/** Whether a code point is CJK as `CJKBigrams.isCJK` (Swift) says: ideographs, kana, Hangul. */
+/**
+ * Whether a code point is CJK as `CJKBigrams.isCJK` (Swift) says: ideographs, kana, Hangul.
+ * @param {number} v a code point
+ */
 function isCJK(v) {
   return (
     (v >= 0x3040 && v <= 0x30ff) || (v >= 0x31f0 && v <= 0x31ff) || (v >= 0xff66 && v <= 0xff9f) ||
@@ -17,9 +20,12 @@ function isCJK(v) {
  * Each run of CJK characters as its space-separated bigrams ("海洋博物館" → "海洋 洋博 博物 物館"; one character stays
  * itself), other text unchanged: how the pack indexes names (Swift `CJKBigrams.expand`), so a query word becomes
  * the phrase of its bigrams.
+ * @param {string} text
+ * @returns {string}
  */
 export function cjkBigrams(text) {
   const out = [];
+  /** @type {string[]} */
   let run = [];
   const flush = () => {
     if (run.length === 0) return;
@@ -30,7 +36,7 @@ export function cjkBigrams(text) {
     run = [];
   };
   for (const ch of String(text)) {
-    if (isCJK(ch.codePointAt(0))) run.push(ch);
+    if (isCJK(/** @type {number} */ (ch.codePointAt(0)))) run.push(ch);
     else {
       flush();
       out.push(ch);
@@ -40,7 +46,12 @@ export function cjkBigrams(text) {
   return out.join('').trim();
 }
 
-/** Words as PackReader.matchExpression splits them: runs of letters and digits (marks stay with their letter), folded. */
+/**
+ * Words as PackReader.matchExpression splits them: runs of letters and digits (marks stay with their letter), folded.
+ * @param {string} text
+ * @param {number} [maxWords]
+ * @returns {string[]}
+ */
 export function searchWords(text, maxWords = 16) {
   const words = String(text).match(/[\p{L}\p{N}][\p{L}\p{N}\p{M}]*/gu) ?? [];
   return words.slice(0, maxWords).map((w) => searchFold(Array.from(w).slice(0, 64).join('')));
@@ -50,9 +61,13 @@ export function searchWords(text, maxWords = 16) {
 // folded in the indexed text (by the writer) and in every query; SQLite's unicode61 keeps ß, æ, ø, … as they are.
 const SEARCH_FOLD_PATTERN = new RegExp(`[${Object.keys(SEARCH_FOLDS).join('')}]`, 'gu');
 
-/** `text` with every letter of SEARCH_FOLDS replaced (Swift `SearchFold.apply`). */
+/**
+ * `text` with every letter of SEARCH_FOLDS replaced (Swift `SearchFold.apply`).
+ * @param {string} text
+ * @returns {string}
+ */
 export function searchFold(text) {
-  return String(text).replace(SEARCH_FOLD_PATTERN, (ch) => SEARCH_FOLDS[ch]);
+  return String(text).replace(SEARCH_FOLD_PATTERN, (ch) => /** @type {Record<string, string>} */ (SEARCH_FOLDS)[ch]);
 }
 
 // SQLite's FTS5 `unicode61` tokenizer (remove_diacritics 2), which folds the pack's search table and every query
@@ -63,7 +78,12 @@ export function searchFold(text) {
 // as base-36 "gap+length" from the previous end; scripts/unicode61-tables.mjs remakes them) say where SQLite
 // differs; clients/web/test/fold.test.mjs checks every code point against sqlite3.
 
+/**
+ * @param {string} text
+ * @returns {[number, number][]}
+ */
 function decodeRanges(text) {
+  /** @type {[number, number][]} */
   const out = [];
   let previous = 0;
   for (const item of text.split(',')) {
@@ -93,6 +113,10 @@ const UNICODE61_FOLD = new Map(
     .map(([cp, folded]) => [cp, String.fromCodePoint(folded)]),
 );
 
+/**
+ * @param {[number, number][]} ranges
+ * @param {number} cp
+ */
 function inRanges(ranges, cp) {
   let lo = 0;
   let hi = ranges.length;
@@ -104,15 +128,21 @@ function inRanges(ranges, cp) {
   return lo < ranges.length && ranges[lo][0] <= cp;
 }
 
+/** @param {number} cp */
 function isLatin(cp) {
   return (cp >= 0xc0 && cp <= 0x24f) || (cp >= 0x1e00 && cp <= 0x1eff);
 }
 
+/** @param {string} text */
 function stripMarks(text) {
   return text.normalize('NFD').replace(/\p{Mn}/gu, '');
 }
 
-/** One token character as unicode61 folds it. */
+/**
+ * One token character as unicode61 folds it.
+ * @param {string} ch
+ * @param {number} cp
+ */
 function foldChar(ch, cp) {
   if (cp < 0x80) return cp >= 0x41 && cp <= 0x5a ? String.fromCharCode(cp + 32) : ch;
   const folded = UNICODE61_FOLD.get(cp);
@@ -122,19 +152,23 @@ function foldChar(ch, cp) {
   let lower = ch.toLowerCase();
   if ([...lower].length !== 1) lower = stripMarks(lower); // İ → i̇ → i
   if ([...lower].length !== 1) lower = ch;
-  if (isLatin(cp) || isLatin(lower.codePointAt(0))) {
+  if (isLatin(cp) || isLatin(/** @type {number} */ (lower.codePointAt(0)))) {
     const base = stripMarks(lower);
     if ([...base].length === 1) return base;
   }
   return lower;
 }
 
-/** The tokens unicode61 makes of `text`, folded: what the pack's search table holds for it. */
+/**
+ * The tokens unicode61 makes of `text`, folded: what the pack's search table holds for it.
+ * @param {string} text
+ * @returns {string[]}
+ */
 export function unicode61Tokens(text) {
   const out = [];
   let current = '';
   for (const ch of String(text)) {
-    const cp = ch.codePointAt(0);
+    const cp = /** @type {number} */ (ch.codePointAt(0));
     if (!inRanges(UNICODE61_SEPARATORS, cp)) {
       current += foldChar(ch, cp);
     } else if (current) {
@@ -146,7 +180,11 @@ export function unicode61Tokens(text) {
   return out;
 }
 
-/** A word as the FTS5 unicode61 tokenizer folds it (its tokens joined; most words are one token). */
+/**
+ * A word as the FTS5 unicode61 tokenizer folds it (its tokens joined; most words are one token).
+ * @param {string} word
+ * @returns {string}
+ */
 export function foldToken(word) {
   return unicode61Tokens(word).join('');
 }
