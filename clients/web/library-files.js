@@ -5,10 +5,20 @@
 import { manifestCost } from './library-patch.js';
 import { LibraryError, cityKey, evictedKey, partialKey, pieceKey, stageKey, sum } from './library-model.js';
 
+/** @typedef {import('./pack-library.js').PackLibrary} PackLibrary */
+/** @typedef {import('./library-model.js').InstalledRecord} InstalledRecord */
+/** @typedef {import('./library-model.js').StageRecord} StageRecord */
+/** @typedef {import('./library-model.js').KnownManifest} KnownManifest */
+/** @typedef {import('./library-model.js').CatalogEntry} CatalogEntry */
+/** @typedef {import('./library-model.js').PackState} PackState */
+/** @typedef {import('./library-model.js').Manifest} Manifest */
+/** @typedef {import('./library-model.js').WebFile} WebFile */
+
 /**
  * A saved city whose files are gone (the browser evicted them, or its storage was cleared but for the records)
  * becomes `evicted`: its record is dropped, the files left are staged for the next download. A city the page's
  * note (localStorage, when the storage has a name) lists as saved but storage has no record of is evicted too.
+ * @param {PackLibrary} library
  */
 export async function noticeEvictions(library) {
   const keys = new Set(await library.storage.fileKeys());
@@ -28,13 +38,22 @@ export async function noticeEvictions(library) {
   }
 }
 
+/**
+ * @param {PackLibrary} library
+ * @param {string} city
+ * @param {number} version
+ */
 export async function markEvicted(library, city, version) {
   const value = { version, noticedAt: new Date().toISOString() };
   await library.storage.putRecord(evictedKey(city), value);
   library._evicted.set(city, value);
 }
 
-/** The saved cities as the page's localStorage remembers them ({city: version}), or null when there is none. */
+/**
+ * The saved cities as the page's localStorage remembers them ({city: version}), or null when there is none.
+ * @param {PackLibrary} library
+ * @returns {Record<string, number> | null}
+ */
 export function note(library) {
   try {
     const ls = globalThis.localStorage;
@@ -45,11 +64,15 @@ export function note(library) {
   }
 }
 
-/** Writes the page's note of the saved cities from storage's records (another page may have changed them). */
+/**
+ * Writes the page's note of the saved cities from storage's records (another page may have changed them).
+ * @param {PackLibrary} library
+ */
 export async function writeNote(library) {
   try {
     const ls = globalThis.localStorage;
     if (!ls || typeof library.storage.name !== 'string') return;
+    /** @type {Record<string, number>} */
     const saved = {};
     for (const key of await library.storage.recordKeys()) if (key.startsWith('city:')) saved[key.slice(5)] = (await library.storage.getRecord(key))?.version;
     ls.setItem(`citypack-library:${library.storage.name}`, JSON.stringify(saved));
@@ -61,6 +84,9 @@ export async function writeNote(library) {
 /**
  * Measures a city's staged version in storage: `remaining`, the bytes its download will fetch (the manifest and
  * every needed file not stored, less the bytes of files in flight kept from before), and `total`.
+ * @param {PackLibrary} library
+ * @param {string} city
+ * @param {Set<string>} [keys] the stored file keys, when known
  */
 export async function measure(library, city, keys) {
   const stage = await library.storage.getRecord(stageKey(city));
@@ -81,11 +107,18 @@ export async function measure(library, city, keys) {
   library._staged.set(city, { version: stage.version, started: stage.started, total: Math.max(stage.total, remaining), remaining });
 }
 
+/** @param {PackLibrary} library */
 export async function measureAll(library) {
   const keys = new Set(await library.storage.fileKeys());
   for (const key of await library.storage.recordKeys()) if (key.startsWith('stage:')) await measure(library, key.slice(6), keys);
 }
 
+/**
+ * @param {PackLibrary} library
+ * @param {string} sha
+ * @param {Set<string>} keys
+ * @returns {Promise<number>}
+ */
 export async function heldBytes(library, sha, keys) {
   const meta = await library.storage.getRecord(partialKey(sha));
   let held = 0;
@@ -96,6 +129,9 @@ export async function heldBytes(library, sha, keys) {
 /**
  * Drops a city's staged version: the files only it referred to and the bytes of its files in flight. With
  * `keepLearned` an update's record stays, not started (its size is still known) but holding no file.
+ * @param {PackLibrary} library
+ * @param {string} city
+ * @param {boolean} [keepLearned]
  */
 export async function dropStage(library, city, keepLearned = false) {
   const stage = await library.storage.getRecord(stageKey(city));
@@ -107,13 +143,22 @@ export async function dropStage(library, city, keepLearned = false) {
   await measure(library, city);
 }
 
+/**
+ * @param {PackLibrary} library
+ * @param {number} bytes
+ */
 export async function checkSpace(library, bytes) {
   const estimate = await globalThis.navigator?.storage?.estimate?.().catch(() => null);
-  if (estimate && estimate.quota - estimate.usage < bytes) {
-    throw new LibraryError('not_enough_space', `${bytes} bytes needed, ${estimate.quota - estimate.usage} free`, { bytes });
+  if (estimate && /** @type {number} */ (estimate.quota) - /** @type {number} */ (estimate.usage) < bytes) {
+    throw new LibraryError('not_enough_space', `${bytes} bytes needed, ${/** @type {number} */ (estimate.quota) - /** @type {number} */ (estimate.usage)} free`, { bytes });
   }
 }
 
+/**
+ * @param {PackLibrary} library
+ * @param {string} sha
+ * @param {Uint8Array} bytes
+ */
 export async function store(library, sha, bytes) {
   try {
     await library.storage.putFile(sha, bytes);
@@ -126,6 +171,7 @@ export async function store(library, sha, bytes) {
 /**
  * Deletes stored files nothing refers to: not an installed version's, not a started staged version's, not the
  * kept pieces of a staged file in flight (after a switch, a removal, a drop, or a crash mid-download).
+ * @param {PackLibrary} library
  */
 export async function collect(library) {
   const keep = new Set();
@@ -144,13 +190,17 @@ export async function collect(library) {
     if (!key.startsWith('partial:')) continue;
     const sha = key.slice(8);
     const meta = await library.storage.getRecord(key);
-    if (staged.has(sha) && !stored.has(sha)) meta?.pieces?.forEach((_, i) => keep.add(pieceKey(sha, i)));
+    if (staged.has(sha) && !stored.has(sha)) meta?.pieces?.forEach((/** @type {number} */ _, /** @type {number} */ i) => keep.add(pieceKey(sha, i)));
     else await library.storage.deleteRecord(key);
   }
   for (const key of files) if (!keep.has(key)) await library.storage.deleteFile(key);
 }
 
-/** Forgets the kept bytes of a file in flight (it is stored whole, or restarts). */
+/**
+ * Forgets the kept bytes of a file in flight (it is stored whole, or restarts).
+ * @param {PackLibrary} library
+ * @param {string} sha
+ */
 export async function dropPartial(library, sha) {
   const meta = await library.storage.getRecord(partialKey(sha));
   if (!meta) return;
@@ -158,7 +208,12 @@ export async function dropPartial(library, sha) {
   for (let i = 0; i < (meta.pieces?.length ?? 0); i++) await library.storage.deleteFile(pieceKey(sha, i));
 }
 
-/** The kept bytes of a file in flight: {validator, pieces} (the pieces a prefix of the file), or null. */
+/**
+ * The kept bytes of a file in flight: {validator, pieces} (the pieces a prefix of the file), or null.
+ * @param {PackLibrary} library
+ * @param {string} sha
+ * @returns {Promise<{validator: string, pieces: Uint8Array[]} | null>}
+ */
 export async function loadPartial(library, sha) {
   const meta = await library.storage.getRecord(partialKey(sha));
   if (!meta?.validator || !Array.isArray(meta.pieces)) return null;
@@ -171,9 +226,15 @@ export async function loadPartial(library, sha) {
   return pieces.length ? { validator: meta.validator, pieces } : null;
 }
 
-/** Keeps the string tables of an installed city (record `copy`): the screen's copy once no city is left. */
+/**
+ * Keeps the string tables of an installed city (record `copy`): the screen's copy once no city is left.
+ * @param {PackLibrary} library
+ * @param {InstalledRecord} record
+ * @param {Manifest} manifest
+ */
 export async function keepCopy(library, record, manifest) {
   try {
+    /** @type {Record<string, unknown>} */
     const tables = {};
     for (const locale of record.locales ?? []) {
       const file = record.files.find((f) => f.path === manifest.web?.strings?.[locale]);

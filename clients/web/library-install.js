@@ -10,6 +10,22 @@ import { LibraryError, cityKey, evictedKey, isAbort, stageKey, sum } from './lib
 import { fetchFile } from './library-net.js';
 import { openRecord } from './library-tables.js';
 
+/** @typedef {import('./pack-library.js').PackLibrary} PackLibrary */
+/** @typedef {import('./library-model.js').InstalledRecord} InstalledRecord */
+/** @typedef {import('./library-model.js').StageRecord} StageRecord */
+/** @typedef {import('./library-model.js').KnownManifest} KnownManifest */
+/** @typedef {import('./library-model.js').CatalogEntry} CatalogEntry */
+/** @typedef {import('./library-model.js').PackState} PackState */
+/** @typedef {import('./library-model.js').Manifest} Manifest */
+/** @typedef {import('./library-model.js').WebFile} WebFile */
+
+/**
+ * @param {PackLibrary} library
+ * @param {string} city
+ * @param {AbortSignal} signal
+ * @param {boolean} refresh
+ * @returns {Promise<PackState>}
+ */
 export async function run(library, city, signal, refresh) {
   let staging = false;
   try {
@@ -18,6 +34,7 @@ export async function run(library, city, signal, refresh) {
     if (refresh || !library.catalog) await refreshCatalog(library, signal, true);
     const entry = library.entry(city);
     if (!entry) throw new LibraryError('server_error', `the catalog has no city ${city}`, { status: 404 });
+    /** @type {InstalledRecord | undefined} */
     const record = await library.storage.getRecord(cityKey(city));
     if (record) library._installed.set(city, record);
     if (record && entry.dataVersion < record.version) {
@@ -28,6 +45,7 @@ export async function run(library, city, signal, refresh) {
       library._set(city, null);
       return library.state(city);
     }
+    /** @type {StageRecord | null | undefined} */
     let stage = await library.storage.getRecord(stageKey(city));
     if (stage && stage.version !== entry.dataVersion) {
       await dropStage(library, city);
@@ -59,6 +77,7 @@ export async function run(library, city, signal, refresh) {
     // String tables first: a first download's screen has its copy (kept through a restart) early.
     const tables = new Set(Object.values(manifest.web.strings ?? {}));
     missing.sort((a, b) => Number(tables.has(b.path)) - Number(tables.has(a.path)));
+    /** @type {Map<string, number>} */
     const held = new Map();
     for (const f of missing) {
       const n = await heldBytes(library, f.sha256, keys);
@@ -70,6 +89,7 @@ export async function run(library, city, signal, refresh) {
     // Every file is stored and verified: switch with one record, then open the new version before the old
     // one's files go.
     library._set(city, { kind: 'applying', installedVersion: record?.version ?? null });
+    /** @type {InstalledRecord} */
     const next = { city, name: entry.name ?? city, version: manifest.dataVersion, manifestURL: known.url, manifest: stage.manifest, files: stage.files, locales: stage.locales, installedAt: new Date().toISOString() };
     // The dates the timetable covers and the city's zone: the state marks a city whose timetable has ended.
     if (manifest.timetable) next.timetable = { first: manifest.timetable.first, last: manifest.timetable.last };
@@ -119,6 +139,15 @@ export async function run(library, city, signal, refresh) {
  * stored; `total`: bytes of the whole download. With the manifest's `web.bundle` and more than `concurrency` of
  * its members missing, the members come in one streamed request first (library-bundle.js; the other files
  * beside it), and what it did not bring is fetched file by file.
+ * @param {PackLibrary} library
+ * @param {string} city
+ * @param {string} manifestURL
+ * @param {WebFile[]} missing
+ * @param {Map<string, number>} held
+ * @param {number} base
+ * @param {number} total
+ * @param {AbortSignal} signal
+ * @param {Manifest} manifest
  */
 export async function fetchAll(library, city, manifestURL, missing, held, base, total, signal, manifest) {
   const inner = new AbortController();
@@ -127,6 +156,7 @@ export async function fetchAll(library, city, manifestURL, missing, held, base, 
   signal.addEventListener('abort', forward, { once: true });
   const inFlight = new Map(held);
   let done = 0;
+  /** @type {any} */
   let failure = null;
   const progress = () => {
     let bytes = base + done;
@@ -136,11 +166,13 @@ export async function fetchAll(library, city, manifestURL, missing, held, base, 
     library.dispatchEvent(new CustomEvent('progress', { detail: { city, bytes, total } }));
   };
   progress();
+  /** @type {WebFile[]} */
   const queue = [];
   const worker = async () => {
-    for (let f; !failure && (f = queue.shift()); ) {
+    for (/** @type {WebFile | undefined} */ let f; !failure && (f = queue.shift()); ) {
       try {
-        const bytes = await fetchFile(library, new URL(f.path, manifestURL).href, f, inner.signal, (n) => { inFlight.set(f.sha256, n); progress(); });
+        const file = f;
+        const bytes = await fetchFile(library, new URL(f.path, manifestURL).href, f, inner.signal, (n) => { inFlight.set(file.sha256, n); progress(); });
         await store(library, f.sha256, bytes);
         await dropPartial(library, f.sha256);
         done += f.bytes;
@@ -155,7 +187,7 @@ export async function fetchAll(library, city, manifestURL, missing, held, base, 
       if (!failure) progress();
     }
   };
-  const pool = (files, width = library.concurrency) => {
+  const pool = (/** @type {WebFile[]} */ files, width = library.concurrency) => {
     queue.push(...files);
     return Promise.all(Array.from({ length: Math.min(width, Math.max(1, files.length)) }, worker));
   };
@@ -174,7 +206,7 @@ export async function fetchAll(library, city, manifestURL, missing, held, base, 
       const others = missing.filter((f) => !plan.shas.has(f.sha256));
       await Promise.all([bundle, library.concurrency > 1 ? pool(others, library.concurrency - 1) : queue.push(...others)]);
       for (const sha of wanted) {
-        if (held.has(sha)) inFlight.set(sha, held.get(sha));
+        if (held.has(sha)) inFlight.set(sha, /** @type {number} */ (held.get(sha)));
         else inFlight.delete(sha);
       }
       if (!failure && !signal.aborted) await pool(missing.filter((f) => wanted.has(f.sha256)));

@@ -6,6 +6,15 @@ import { reencodingHint, sha256 } from './format.js';
 import { dropPartial, loadPartial } from './library-files.js';
 import { LibraryError, concat, isAbort, partialKey, pieceKey, sleep } from './library-model.js';
 
+/** @typedef {import('./pack-library.js').PackLibrary} PackLibrary */
+/** @typedef {import('./library-model.js').InstalledRecord} InstalledRecord */
+/** @typedef {import('./library-model.js').StageRecord} StageRecord */
+/** @typedef {import('./library-model.js').KnownManifest} KnownManifest */
+/** @typedef {import('./library-model.js').CatalogEntry} CatalogEntry */
+/** @typedef {import('./library-model.js').PackState} PackState */
+/** @typedef {import('./library-model.js').Manifest} Manifest */
+/** @typedef {import('./library-model.js').WebFile} WebFile */
+
 // Error codes (Node's, undici's) of a request that never reached a server: reported as offline at once, where a
 // connection reset or a stall is retried with back-off.
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_FAIL', 'ENETUNREACH', 'EHOSTUNREACH', 'ENETDOWN', 'EHOSTDOWN', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT']);
@@ -14,6 +23,8 @@ const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EAI_NONA
  * Whether a fetch that rejected before any response never reached a server (refused, unreachable, no DNS): Node
  * names the cause's code; a browser's TypeError ("Failed to fetch") names none, and there a rejection before the
  * response is taken as unreachable too (a reset mid-body is not: that is a lost connection).
+ * @param {any} e
+ * @returns {boolean}
  */
 function unreachable(e) {
   if (globalThis.navigator?.onLine === false) return true;
@@ -24,10 +35,18 @@ function unreachable(e) {
 }
 
 
-/** A small document (catalog, manifest): bounded retries, stall timeout; 200 or 304. */
+/**
+ * A small document (catalog, manifest): bounded retries, stall timeout; 200 or 304.
+ * @param {PackLibrary} library
+ * @param {string} url
+ * @param {Record<string, string>} headers
+ * @param {AbortSignal} [signal]
+ * @returns {Promise<{bytes: Uint8Array, response: Response}>}
+ */
 export async function fetchSmall(library, url, headers, signal) {
   for (let attempt = 0; ; attempt++) {
     try {
+      /** @type {Uint8Array[]} */
       const chunks = [];
       const response = await attemptRequest(library, url, headers, signal, (c) => { chunks.push(c); });
       return { bytes: concat(chunks), response };
@@ -42,19 +61,35 @@ export async function fetchSmall(library, url, headers, signal) {
 /**
  * Whether to try again: a server that was never reached (refused, unreachable, no DNS) once, quickly, so that
  * it is reported `offline` within a second or two; a dropped or stalled connection and a 5xx `retries` times.
+ * @param {PackLibrary} library
+ * @param {any} e
+ * @param {number} attempt
+ * @returns {boolean}
  */
 export function retryable(library, e, attempt) {
   if (isAbort(e)) return false;
   if (e?.unreachable) return attempt < Math.min(1, library.retries);
   if (attempt >= library.retries) return false;
-  if (e instanceof LibraryError) return e.reason === 'server_error' && e.status >= 500;
+  if (e instanceof LibraryError) return e.reason === 'server_error' && /** @type {number} */ (e.status) >= 500;
   return true;
 }
 
+/**
+ * @param {PackLibrary} library
+ * @param {any} e
+ * @param {number} attempt
+ * @returns {number}
+ */
 export function delay(library, e, attempt) {
   return e?.unreachable ? Math.min(library.backoffMs, 250) : library.backoffMs * 2 ** attempt;
 }
 
+/**
+ * @param {PackLibrary} library
+ * @param {any} e
+ * @param {string} url
+ * @returns {any}
+ */
 export function classify(library, e, url) {
   if (isAbort(e) || e instanceof LibraryError) return e;
   if (e?.stalled) return new LibraryError('timeout', `${url}: no data for ${library.stallTimeoutMs} ms`);
@@ -65,12 +100,20 @@ export function classify(library, e, url) {
  * One request: resolves to the response once its body has been read through `onChunk` (awaited; status 200,
  * 206 or 304), rejects on a server never reached (TypeError with `unreachable`), a dropped connection
  * (TypeError), a stall ({stalled: true}), or an HTTP error (LibraryError server_error).
+ * @param {PackLibrary} library
+ * @param {string} url
+ * @param {Record<string, string>} headers
+ * @param {AbortSignal | undefined} signal
+ * @param {(chunk: Uint8Array) => unknown} onChunk
+ * @param {(response: Response) => unknown} [onResponse]
+ * @returns {Promise<Response>}
  */
 export async function attemptRequest(library, url, headers, signal, onChunk, onResponse) {
   signal?.throwIfAborted();
   const controller = new AbortController();
-  const onAbort = () => controller.abort(signal.reason);
+  const onAbort = () => controller.abort(signal?.reason);
   signal?.addEventListener('abort', onAbort, { once: true });
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
   let timer;
   let stalled = false;
   const arm = () => {
@@ -125,6 +168,13 @@ export async function attemptRequest(library, url, headers, signal, onChunk, onR
  * back-off, then checked against its size and SHA-256. With `keep` the bytes received are kept in storage every
  * `checkpointBytes` and when the file fails, with their validator, and a later call (after a restart) resumes
  * from them.
+ * @param {PackLibrary} library
+ * @param {string} url
+ * @param {WebFile} file
+ * @param {AbortSignal | undefined} signal
+ * @param {(bytes: number) => void} onBytes
+ * @param {boolean} [keep]
+ * @returns {Promise<Uint8Array>}
  */
 export async function fetchFile(library, url, file, signal, onBytes, keep = true) {
   const sha = file.sha256;
@@ -132,6 +182,7 @@ export async function fetchFile(library, url, file, signal, onBytes, keep = true
   let chunks = held ? [...held.pieces] : [];
   let received = chunks.reduce((n, c) => n + c.length, 0);
   let validator = held?.validator ?? null;
+  /** @type {Uint8Array[]} */
   let pending = []; // chunks not kept in storage yet
   let kept = held ? held.pieces.map((p) => p.length) : [];
   let keeping = keep && library.checkpointBytes > 0;
@@ -164,6 +215,7 @@ export async function fetchFile(library, url, file, signal, onBytes, keep = true
   // partial answer, e.g. a re-encoding one); the kept bytes go only when a whole-file answer (200) arrives.
   let rangeless = false;
   for (let attempt = 0; ; attempt++) {
+    /** @type {Record<string, string>} */
     const headers = {};
     if (received > 0 && validator && !rangeless) {
       headers.range = `bytes=${received}-`;

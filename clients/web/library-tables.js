@@ -10,9 +10,23 @@ import { fillCopy, libraryCopy } from './library-screen.js';
 import { storageFetch, storeBase } from './library-storage.js';
 import { openPack } from './pack.js';
 
+/** @typedef {import('./pack-library.js').PackLibrary} PackLibrary */
+/** @typedef {import('./library-model.js').InstalledRecord} InstalledRecord */
+/** @typedef {import('./library-model.js').StageRecord} StageRecord */
+/** @typedef {import('./library-model.js').KnownManifest} KnownManifest */
+/** @typedef {import('./library-model.js').CatalogEntry} CatalogEntry */
+/** @typedef {import('./library-model.js').PackState} PackState */
+/** @typedef {import('./library-model.js').Manifest} Manifest */
+/** @typedef {import('./library-model.js').WebFile} WebFile */
+
 /**
  * Fetches (once, verified) and keeps the string tables of `locales` an installed city does not hold yet, adding
  * them to its record. Best effort: offline, or while the city downloads, the record stays as it is.
+ * @param {PackLibrary} library
+ * @param {InstalledRecord} record
+ * @param {string[] | undefined} locales
+ * @param {AbortSignal} [signal]
+ * @returns {Promise<InstalledRecord>}
  */
 export async function ensureTables(library, record, locales, signal) {
   if (!locales?.length || library._jobs.has(record.city)) return record;
@@ -22,12 +36,14 @@ export async function ensureTables(library, record, locales, signal) {
   } catch {
     return record;
   }
+  /** @type {Record<string, string>} */
   const strings = manifest.web?.strings ?? {};
   const have = new Set(record.files.map((f) => f.path));
-  const want = locales.map((l) => [l, l?.split(/[-_]/)[0]].find((c) => c && c in strings)).filter((l, i, all) => l && all.indexOf(l) === i && !have.has(strings[l]));
+  const want = /** @type {string[]} */ (locales.map((l) => [l, l?.split(/[-_]/)[0]].find((c) => c && c in strings)).filter((l, i, all) => l && all.indexOf(l) === i && !have.has(strings[/** @type {string} */ (l)])));
   if (want.length === 0 || !record.manifestURL) return record;
   const all = webFiles(manifest);
   try {
+    /** @type {[string, WebFile][]} */
     const added = [];
     for (const locale of want) {
       const file = all.find((f) => f.path === strings[locale]);
@@ -57,17 +73,23 @@ export async function ensureTables(library, record, locales, signal) {
  * before a city is picked nothing but catalog.json is fetched). A locale whose table an installed city does not
  * hold is fetched and kept. Plural entries give their `other` form.
  * @param {string} [locale]
+ * @param {PackLibrary} library
+ * @param {string} [locale]
+ * @returns {Promise<import('./library-model.js').CopyFunction>}
  */
 export async function copyFor(library, locale) {
   await library.ready();
+  /** @type {Record<string, any>} */
   let table = {};
   // The installed cities', then a staged download's tables (the first download's copy before it is installed).
+  /** @type {(StageRecord | undefined)[]} */
   const staged = [];
   for (const key of await library.storage.recordKeys()) if (key.startsWith('stage:')) staged.push(await library.storage.getRecord(key));
-  for (let record of [...library._installed.values(), ...staged.filter((s) => s?.started)]) {
+  for (let record of /** @type {InstalledRecord[]} */ ([...library._installed.values(), ...staged.filter((s) => s?.started)])) {
     try {
       if (locale && library._installed.get(record.city) === record) record = await ensureTables(library, record, [locale]);
       const manifest = JSON.parse(new TextDecoder().decode(await library.storage.getFile(record.manifest.sha256)));
+      /** @type {Record<string, string>} */
       const available = manifest.web?.strings ?? {};
       const stored = new Set(record.files.map((f) => f.path));
       const chosen = [locale, locale?.split(/[-_]/)[0], manifest.city?.defaultLocale, 'en', ...(record.locales ?? [])].find((l) => l && l in available && stored.has(available[l]));
@@ -89,19 +111,26 @@ export async function copyFor(library, locale) {
   // The copy the library ships (templates' pack.* and download_error.* keys) for what no stored table has:
   // the offline screen reads before the first download.
   const shipped = libraryCopy(locale);
-  return (key, params) => {
+  return (/** @type {string} */ key, /** @type {Record<string, string | number> | undefined} */ params) => {
     const value = table[key] ?? shipped[key];
     const text = typeof value === 'string' ? value : (value?.other ?? key);
     return fillCopy(text, params);
   };
 }
 
+/**
+ * @param {PackLibrary} library
+ * @param {InstalledRecord} record
+ * @param {{locales?: string[]}} [options]
+ * @returns {Promise<import('./pack.js').CityPack>}
+ */
 export function openRecord(library, record, options = {}) {
   // Strings: the asked locales the record holds (its language's table counts), else every table it holds.
+  /** @type {string[] | undefined} */
   let strings;
   if (record.locales) {
     const held = new Set(record.locales);
-    strings = (options.locales ?? []).map((l) => [l, l?.split(/[-_]/)[0]].find((c) => held.has(c))).filter(Boolean);
+    strings = /** @type {string[]} */ ((options.locales ?? []).map((l) => [l, l?.split(/[-_]/)[0]].find((c) => held.has(c))).filter(Boolean));
     if (strings.length === 0) strings = record.locales;
   } else {
     strings = options.locales; // a record from before per-locale downloads holds every table

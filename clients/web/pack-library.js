@@ -11,6 +11,21 @@ import { attemptRequest, fetchSmall } from './library-net.js';
 import { IndexedDBStore, MemoryStore } from './library-storage.js';
 import { copyFor, ensureTables, openRecord } from './library-tables.js';
 
+/** @typedef {import('./library-model.js').PackState} PackState */
+/** @typedef {import('./library-model.js').PackStorage} PackStorage */
+/** @typedef {import('./library-model.js').LibraryOptions} LibraryOptions */
+/** @typedef {import('./library-model.js').Catalog} Catalog */
+/** @typedef {import('./library-model.js').CatalogEntry} CatalogEntry */
+/** @typedef {import('./library-model.js').CityListing} CityListing */
+/** @typedef {import('./library-model.js').CopyFunction} CopyFunction */
+/** @typedef {import('./library-model.js').InstalledRecord} InstalledRecord */
+/** @typedef {import('./library-model.js').KnownManifest} KnownManifest */
+/** @typedef {import('./library-model.js').StateChangeDetail} StateChangeDetail */
+/** @typedef {import('./library-model.js').ProgressDetail} ProgressDetail */
+/** @typedef {import('./library-model.js').PersistenceDetail} PersistenceDetail */
+/** @typedef {import('./pack.js').CityPack} CityPack */
+/** @typedef {{city: string, version: number, bytes: number, timetable?: {first: string, last: string}, timetableEnded?: string}} InstalledCity */
+
 /**
  * The cities of one catalog and what is installed of them. Events: `statechange` (detail {city, state}) whenever
  * a city's state changes, `progress` (detail {city, bytes, total}) while it downloads, `persistence` (detail
@@ -25,30 +40,18 @@ import { copyFor, ensureTables, openRecord } from './library-tables.js';
  */
 export class PackLibrary extends EventTarget {
   /**
-   * @param {object} options
-   * @param {string} options.catalogURL URL of catalog.json (relative URLs resolve against the page)
-   * @param {PackStorage} [options.storage] default: IndexedDBStore when IndexedDB exists, else MemoryStore
-   * @param {typeof fetch} [options.fetch] default: the global fetch
-   * @param {string|Uint8Array} [options.publicKey] trusted Ed25519 key: catalog and manifests must be signed by it
-   * @param {boolean} [options.requireSignature] refuse unsigned catalogs and manifests (default: true with a key)
-   * @param {number} [options.retries=3] further attempts per file after a dropped or stalled connection or a 5xx
-   * @param {number} [options.stallTimeoutMs=15000] milliseconds without a byte before a connection counts as stalled
-   * @param {number} [options.backoffMs=500] first wait before a retry (doubled each time)
-   * @param {number} [options.concurrency=6] requests in flight while a city downloads (6: what browsers open per host over HTTP/1.1; HTTP/2 multiplexes them)
-   * @param {string[]|string} [options.locales] the locales whose string tables are downloaded (others are fetched
-   *   when `open` or `copy` asks for them); default: the device's locale (navigator.language), and a city without
-   *   it gets its first locale's table
-   * @param {number} [options.checkpointBytes=262144] bytes of a file in flight kept in storage at a time, so a
-   *   restart resumes it (0: keep only whole files)
-   * @param {boolean} [options.persist=true] ask for persistent storage (navigator.storage.persist()) on a download
+   * @param {LibraryOptions} options (LibraryOptions: what each option does and its default)
    */
-  constructor({ catalogURL, storage, fetch: fetchImpl, publicKey, requireSignature, retries = 3, stallTimeoutMs = 15000, backoffMs = 500, concurrency = 6, locales, checkpointBytes = 262144, persist = true } = {}) {
+  constructor({ catalogURL, storage, fetch: fetchImpl, publicKey, requireSignature, retries = 3, stallTimeoutMs = 15000, backoffMs = 500, concurrency = 6, locales, checkpointBytes = 262144, persist = true } = /** @type {LibraryOptions} */ ({})) {
     super();
     if (!catalogURL) throw new TypeError('PackLibrary needs a catalogURL');
     const base = typeof globalThis.location?.href === 'string' ? globalThis.location.href : 'file:///';
+    /** @readonly */
     this.catalogURL = new URL(catalogURL, base).href;
+    /** @readonly @type {PackStorage} */
     this.storage = storage ?? (globalThis.indexedDB ? new IndexedDBStore() : new MemoryStore());
-    this._fetch = fetchImpl ?? ((...a) => globalThis.fetch(...a));
+    /** @internal @type {(input: string, init?: RequestInit) => Promise<Response>} */
+    this._fetch = fetchImpl ?? ((/** @type {[string, RequestInit | undefined]} */ ...a) => globalThis.fetch(...a));
     this.publicKey = publicKey;
     this.requireSignature = requireSignature ?? publicKey != null;
     this.retries = retries;
@@ -60,22 +63,38 @@ export class PackLibrary extends EventTarget {
     this.checkpointBytes = checkpointBytes;
     this.persist = persist;
     /** Whether the browser keeps this origin's storage under pressure: true, false, or null (unknown, no API). */
+    /** @type {boolean | null} */
     this.persisted = null;
+    /** @internal @type {{document: Catalog, etag: string | null, lastModified: string | null} | null} */
     this._catalog = null; // {document, etag, lastModified}: the accepted catalog and the validators it came with
+    /** @internal @type {Map<string, KnownManifest | Promise<KnownManifest>>} */
     this._manifests = new Map(); // catalog manifest path → parsed manifest (verified hash)
+    /** @internal @type {Map<string, PackState>} */
     this._states = new Map(); // city → transient state (queued, downloading, applying, failed)
+    /** @internal @type {Map<string, InstalledRecord>} */
     this._installed = new Map(); // city → record
+    /** @internal @type {Map<string, {version: number, started: boolean, total: number, remaining: number}>} */
     this._staged = new Map(); // city → {version, started, total, remaining}: a staged version, measured in storage
+    /** @internal @type {Map<string, {version: number, noticedAt?: string}>} */
     this._evicted = new Map(); // city → {version}: a saved city the browser evicted
+    /** @internal @type {Map<string, {controller: AbortController, promise: Promise<PackState>}>} */
     this._jobs = new Map(); // city → {controller, promise}
+    /** @internal @type {Promise<unknown>} */
     this._queue = Promise.resolve();
+    /** @internal @type {Promise<void> | null} */
     this._ready = null;
+    /** @internal */
     this._askedPersist = false;
+    /** @internal @type {Error | undefined} why a bundle's files were fetched one by one (set when it happens) */
+    this._bundleFailure;
+    /** @internal @type {Error | undefined} why a manifest was fetched instead of patched (set when it happens) */
+    this._patchFailure;
   }
 
   /**
    * Loads what storage holds (installed cities, staged downloads, the last catalog), notices saved cities whose
    * files the browser evicted, and removes files nothing refers to.
+   * @returns {Promise<void>}
    */
   ready() {
     this._ready ??= (async () => {
@@ -102,16 +121,25 @@ export class PackLibrary extends EventTarget {
    * so one context downloads or deletes at a time; `ifAvailable`: do not wait (held is false when another context
    * has it). Without Web Locks (Node) the body runs at once: one library per storage. `held`: the caller holds
    * the lock already (a download refreshing the catalog), the body runs at once.
+   * @internal
+   * @template T
+   * @param {boolean} ifAvailable
+   * @param {(mine: boolean) => T} body
+   * @param {boolean} [held]
+   * @returns {Promise<Awaited<T>>}
    */
   _exclusive(ifAvailable, body, held = false) {
     const locks = globalThis.navigator?.locks;
-    if (!locks || held) return body(true);
+    if (!locks || held) return /** @type {Promise<Awaited<T>>} */ (body(true));
     return locks.request(`citypack-library:${this.storage.name ?? ''}`, { ifAvailable }, (lock) => body(lock != null));
   }
 
   /**
    * Reads (ask false) or requests (ask true: navigator.storage.persist()) persistent storage and reports the
    * answer in `persisted` and a `persistence` event. Without the API the answer stays null.
+   * @internal
+   * @param {boolean} ask
+   * @returns {Promise<boolean | null>}
    */
   async _persistence(ask) {
     const api = globalThis.navigator?.storage;
@@ -138,23 +166,38 @@ export class PackLibrary extends EventTarget {
    * dataVersion lower). Then learns, per installed city with a newer version, the update's size (its manifest);
    * nothing else is fetched. Staged versions the new catalog no longer offers are dropped. Throws a LibraryError
    * (the accepted catalog stays). Resolves to true when the catalog changed.
+   * @param {{signal?: AbortSignal}} options
+   * @returns {Promise<boolean>}
    */
   refresh({ signal } = {}) {
     return refreshCatalog(this, signal, false);
   }
 
-  /** The catalog entry of a city, or undefined. */
+  /**
+   * The catalog entry of a city, or undefined.
+   * @param {string} city
+   * @returns {CatalogEntry | undefined}
+   */
   entry(city) {
     return this.catalog?.packs.find((p) => p.id === city);
   }
 
+  /**
+   * @internal
+   * @param {CatalogEntry} entry @param {string} url @param {Uint8Array} bytes @param {string | null} encoding
+   * @returns {Promise<KnownManifest>}
+   */
   _acceptManifest(entry, url, bytes, encoding) {
     return acceptManifest(this, entry, url, bytes, encoding);
   }
 
   // -- states -----------------------------------------------------------------------------------------------
 
-  /** The state of a city (see PackState). */
+  /**
+   * The state of a city (see PackState).
+   * @param {string} city
+   * @returns {PackState}
+   */
   state(city) {
     const transient = this._states.get(city);
     if (transient) return transient;
@@ -162,6 +205,7 @@ export class PackLibrary extends EventTarget {
     const staged = this._staged.get(city);
     const evicted = this._evicted.get(city);
     if (staged?.started && (!record || staged.version > record.version)) {
+      /** @type {Extract<PackState, {kind: 'paused'}>} */
       const state = { kind: 'paused', version: staged.version, installedVersion: record?.version ?? null, bytes: Math.max(0, staged.total - staged.remaining), total: staged.total };
       if (evicted) state.evicted = true;
       return state;
@@ -171,6 +215,7 @@ export class PackLibrary extends EventTarget {
     const ended = timetableEnded(record);
     if (entry && entry.dataVersion > record.version) {
       const updateBytes = staged?.version === entry.dataVersion ? staged.remaining : null;
+      /** @type {Extract<PackState, {kind: 'on_disk_out_of_date'}>} */
       const state = { kind: 'on_disk_out_of_date', version: record.version, update: entry.dataVersion, updateBytes };
       if (ended) state.timetableEnded = ended;
       return state;
@@ -178,8 +223,12 @@ export class PackLibrary extends EventTarget {
     return ended ? { kind: 'on_disk', version: record.version, timetableEnded: ended } : { kind: 'on_disk', version: record.version };
   }
 
-  /** The catalog's cities (catalog order), each with its state; installed cities the catalog dropped come last. */
+  /**
+   * The catalog's cities (catalog order), each with its state; installed cities the catalog dropped come last.
+   * @returns {CityListing[]}
+   */
   cities() {
+    /** @type {CityListing[]} */
     const list = (this.catalog?.packs ?? []).map((entry) => ({ city: entry.id, name: entry.name ?? entry.id, entry, state: this.state(entry.id) }));
     for (const [city, record] of this._installed) {
       if (!list.some((c) => c.city === city)) list.push({ city, name: record.name ?? city, entry: null, state: this.state(city) });
@@ -188,6 +237,10 @@ export class PackLibrary extends EventTarget {
   }
 
   /** The installed data version of a city, or null (whatever its state: an update may be running or have failed). */
+  /**
+   * @param {string} city
+   * @returns {number | null}
+   */
   installedVersion(city) {
     return this._installed.get(city)?.version ?? null;
   }
@@ -196,10 +249,12 @@ export class PackLibrary extends EventTarget {
    * Installed cities: [{city, version, bytes, timetable?, timetableEnded?}] (bytes: every stored file of the version,
    * manifest included; timetable: the dates it covers, for a city with transit; timetableEnded: its last date once
    * it has ended in the city's time zone), as Swift `PackLibrary.installed()`.
+   * @returns {Promise<InstalledCity[]>}
    */
   async installed() {
     await this.ready();
     return [...this._installed.values()].map((r) => {
+      /** @type {InstalledCity} */
       const out = { city: r.city, version: r.version, bytes: r.manifest.bytes + sum(r.files) };
       if (r.timetable) out.timetable = r.timetable;
       const ended = timetableEnded(r);
@@ -208,12 +263,18 @@ export class PackLibrary extends EventTarget {
     });
   }
 
+  /**
+   * @internal
+   * @param {string} city
+   * @param {PackState | null} state a transient state, or null: the stored one
+   */
   _set(city, state) {
     if (state) this._states.set(city, state);
     else this._states.delete(city);
     this._emit(city);
   }
 
+  /** @internal @param {string} city */
   _emit(city) {
     this.dispatchEvent(new CustomEvent('statechange', { detail: { city, state: this.state(city) } }));
   }
@@ -227,7 +288,8 @@ export class PackLibrary extends EventTarget {
    * (not a rejection; what was fetched stays staged unless it failed verification), a cancel returns the previous
    * state and drops what was fetched.
    * @param {string} city
-   * @param {{signal?: AbortSignal, refresh?: boolean}} [options] `refresh`: refresh the catalog first (update()).
+   * @param {{signal?: AbortSignal, refresh?: boolean}} options `refresh`: refresh the catalog first (update()).
+   * @returns {Promise<PackState>}
    */
   download(city, { signal, refresh = false } = {}) {
     const running = this._jobs.get(city);
@@ -239,22 +301,32 @@ export class PackLibrary extends EventTarget {
       this._persistence(true); // not awaited: a browser may ask the user
     }
     this._set(city, { kind: 'queued' });
-    const promise = (this._queue = this._queue.then(() => this._exclusive(false, () => run(this, city, controller.signal, refresh))));
+    const promise = /** @type {Promise<PackState>} */ ((this._queue = this._queue.then(() => this._exclusive(false, () => run(this, city, controller.signal, refresh)))));
     this._jobs.set(city, { controller, promise });
     return promise.finally(() => this._jobs.delete(city));
   }
 
-  /** Refreshes the catalog, then downloads the city's newer version if there is one. Resolves to its state. */
+  /**
+   * Refreshes the catalog, then downloads the city's newer version if there is one. Resolves to its state.
+   * @param {string} city
+   * @param {{signal?: AbortSignal}} options
+   * @returns {Promise<PackState>}
+   */
   update(city, { signal } = {}) {
     return this.download(city, { signal, refresh: true });
   }
 
   /** Stops a queued or running download of the city and drops what it fetched; what was installed stays. */
+  /** @param {string} city */
   cancel(city) {
     this._jobs.get(city)?.controller.abort(new DOMException('cancelled', 'AbortError'));
   }
 
   /** Removes an installed (or staged, or evicted) city and the files no other city uses. */
+  /**
+   * @param {string} city
+   * @returns {Promise<void>}
+   */
   async remove(city) {
     await this.ready();
     this.cancel(city);
@@ -273,9 +345,11 @@ export class PackLibrary extends EventTarget {
     this._emit(city);
   }
 
+  /** @internal @param {string} city @param {any} e */
   _fail(city, e) {
     const installedVersion = this._installed.get(city)?.version ?? null;
     const error = e instanceof LibraryError ? e : new LibraryError('damaged', e?.message ?? String(e));
+    /** @type {Extract<PackState, {kind: 'failed'}>} */
     const state = { kind: 'failed', reason: error.reason, installedVersion, message: error.message };
     if (error.status !== undefined) state.status = error.status;
     if (error.bytes !== undefined) state.bytes = error.bytes;
@@ -291,6 +365,7 @@ export class PackLibrary extends EventTarget {
    * before a city is picked nothing but catalog.json is fetched). A locale whose table an installed city does not
    * hold is fetched and kept. Plural entries give their `other` form.
    * @param {string} [locale]
+   * @returns {Promise<CopyFunction>}
    */
   copy(locale) {
     return copyFor(this, locale);
@@ -302,6 +377,7 @@ export class PackLibrary extends EventTarget {
    * locales downloaded with it). Throws LibraryError('damaged') when its files are missing or do not verify, and
    * a TypeError when the city is not installed.
    * @param {string} city @param {{locales?: string[]}} [options]
+   * @returns {Promise<CityPack>}
    */
   async open(city, options = {}) {
     await this.ready();
@@ -319,7 +395,12 @@ export class PackLibrary extends EventTarget {
 
   // -- network (library-bundle.js and library-patch.js request through these) -------------------------------
 
-  /** A small document (catalog, manifest): bounded retries, stall timeout; 200 or 304. */
+  /**
+   * A small document (catalog, manifest): bounded retries, stall timeout; 200 or 304.
+   * @internal
+   * @param {string} url @param {Record<string, string>} headers @param {AbortSignal} [signal]
+   * @returns {Promise<{bytes: Uint8Array, response: Response}>}
+   */
   _fetchSmall(url, headers, signal) {
     return fetchSmall(this, url, headers, signal);
   }
@@ -328,6 +409,10 @@ export class PackLibrary extends EventTarget {
    * One request: resolves to the response once its body has been read through `onChunk` (awaited; status 200,
    * 206 or 304), rejects on a server never reached (TypeError with `unreachable`), a dropped connection
    * (TypeError), a stall ({stalled: true}), or an HTTP error (LibraryError server_error).
+   * @internal
+   * @param {string} url @param {Record<string, string>} headers @param {AbortSignal | undefined} signal
+   * @param {(chunk: Uint8Array) => unknown} onChunk @param {(response: Response) => unknown} [onResponse]
+   * @returns {Promise<Response>}
    */
   _attempt(url, headers, signal, onChunk, onResponse) {
     return attemptRequest(this, url, headers, signal, onChunk, onResponse);
