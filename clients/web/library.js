@@ -18,3 +18,19 @@ export { CATALOG_FORMAT, LibraryError, REASONS } from './library-model.js';
 export { CacheStore, IndexedDBStore, MemoryStore, storageFetch } from './library-storage.js';
 export { describeState, fillCopy, formatBytes, libraryCopy, renderCityList, renderPlaces, searchOrigin } from './library-screen.js';
 export { PackLibrary } from './pack-library.js';
+
+// The types an app names (declarations: types/library.d.ts, generated from these modules by tsc).
+/** @typedef {import('./library-model.js').FailureReason} FailureReason */
+/** @typedef {import('./library-model.js').PackState} PackState */
+/** @typedef {import('./library-model.js').PackStorage} PackStorage */
+/** @typedef {import('./library-model.js').InstalledRecord} InstalledRecord */
+/** @typedef {import('./library-model.js').LibraryOptions} LibraryOptions */
+/** @typedef {import('./library-model.js').CatalogEntry} CatalogEntry */
+/** @typedef {import('./library-model.js').Catalog} Catalog */
+/** @typedef {import('./library-model.js').CityListing} CityListing */
+/** @typedef {import('./library-model.js').StateChangeDetail} StateChangeDetail */
+/** @typedef {import('./library-model.js').ProgressDetail} ProgressDetail */
+/** @typedef {import('./library-model.js').PersistenceDetail} PersistenceDetail */
+/** @typedef {import('./library-model.js').CopyFunction} CopyFunction */
+/** @typedef {import('./pack-library.js').InstalledCity} InstalledCity */
+/** @typedef {import('./pack-library.js').LibraryEventMap} LibraryEventMap */

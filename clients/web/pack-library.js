@@ -25,6 +25,10 @@ import { copyFor, ensureTables, openRecord } from './library-tables.js';
 /** @typedef {import('./library-model.js').PersistenceDetail} PersistenceDetail */
 /** @typedef {import('./pack.js').CityPack} CityPack */
 /** @typedef {{city: string, version: number, bytes: number, timetable?: {first: string, last: string}, timetableEnded?: string}} InstalledCity */
+/**
+ * The library's events and what each carries.
+ * @typedef {{statechange: CustomEvent<StateChangeDetail>, progress: CustomEvent<ProgressDetail>, persistence: CustomEvent<PersistenceDetail>}} LibraryEventMap
+ */
 
 /**
  * The cities of one catalog and what is installed of them. Events: `statechange` (detail {city, state}) whenever
@@ -391,6 +395,21 @@ export class PackLibrary extends EventTarget {
     } catch (/** @type {any} */ e) {
       throw new LibraryError('damaged', `${city} version ${record.version} does not open: ${e.message}`);
     }
+  }
+
+  // -- events -----------------------------------------------------------------------------------------------
+
+  /**
+   * EventTarget's addEventListener, typed: `statechange`, `progress` and `persistence` listeners get their
+   * CustomEvent's detail (LibraryEventMap).
+   * @template {string} K
+   * @param {K} type
+   * @param {((event: K extends keyof LibraryEventMap ? LibraryEventMap[K] : Event) => void) | EventListenerObject | null} listener
+   * @param {boolean | AddEventListenerOptions} [options]
+   * @returns {void}
+   */
+  addEventListener(type, listener, options) {
+    super.addEventListener(type, /** @type {EventListenerOrEventListenerObject | null} */ (listener), options);
   }
 
   // -- network (library-bundle.js and library-patch.js request through these) -------------------------------

@@ -29,9 +29,9 @@ import { searchFold } from './tokens.js';
 /** @typedef {import('./editorial.js').Route} Route */
 /** @typedef {import('./timetable.js').Departure} Departure */
 /** @typedef {import('./timetable.js').TimetableCoverage} TimetableCoverage */
-/** @typedef {import('./journeys.js').Journey} Journey */
-/** @typedef {import('./journeys.js').JourneyOptions} JourneyOptions */
-/** @typedef {import('./journeys.js').JourneyLookup} JourneyLookup */
+/** @typedef {import('./journey-json.js').Journey} Journey */
+/** @typedef {import('./journey-json.js').JourneyOptions} JourneyOptions */
+/** @typedef {import('./journey-json.js').JourneyLookup} JourneyLookup */
 /** @typedef {import('./stop-names.js').StopNameMatch} StopNameMatch */
 /**
  * Options of openPack: `parts` to load now (default: every part; others later with `pack.load(name)`), `strings`:
