@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Prints the tables clients/web/citypack.js uses to tokenize like SQLite's FTS5 unicode61 tokenizer
+// Prints the tables clients/web/tokens.js uses to tokenize like SQLite's FTS5 unicode61 tokenizer
 // (remove_diacritics 2), made by asking sqlite3 how it tokenizes "a<code point>b" for every code point:
 //   node scripts/unicode61-tables.mjs        (needs sqlite3 on the PATH; about 10 s)
 // Paste the four constants over UNICODE61_SEPARATORS, UNICODE61_VANISH, UNICODE61_KEEP and UNICODE61_FOLD;

@@ -1,5 +1,5 @@
 extension WebFlavour {
-    /// Marks around the block of clients/web/citypack.js that is generated from ``javaScriptConstants``.
+    /// Marks around the block of clients/web/constants.js that is generated from ``javaScriptConstants``.
     public static let javaScriptConstantsMarks = (begin: "// <generated: WebFlavour.javaScriptConstants>",
         end: "// </generated>")
 

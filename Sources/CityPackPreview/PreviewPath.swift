@@ -13,8 +13,10 @@ package enum PreviewPath: Equatable {
     case page
     case pageStyle
     case pageScript
-    /// A module of the web reader beside `clients/web/citypack.js`: `citypack.js` itself or what it imports
-    /// (`journeys.js`, `category-words.js`, `opening-hours.js`, `zone.js`, `stop-names.js`), by file name.
+    /// A module of the web reader beside `clients/web/citypack.js`, by file name: any `/<name>.js` whose name is
+    /// lowercase ASCII letters, digits and dashes (``isReaderModule(_:)``) — `citypack.js` itself and the modules
+    /// it imports (`pack.js`, `search.js`, `journeys.js`, …); the server answers 404 when no such file is there.
+    /// `/preview.js` is the page's script, not a module of the reader.
     case reader(String)
     case state
     case events
@@ -42,17 +44,26 @@ package enum PreviewPath: Equatable {
         case "/", "/index.html": self = .page; return
         case "/preview.css": self = .pageStyle; return
         case "/preview.js": self = .pageScript; return
-        case "/citypack.js", "/journeys.js", "/category-words.js", "/opening-hours.js", "/zone.js", "/stop-names.js":
-            self = .reader(String(decoded.dropFirst()))
-            return
         case "/state.json": self = .state; return
         case "/events": self = .events; return
-        default: break
+        default:
+            if Self.isReaderModule(decoded) { self = .reader(String(decoded.dropFirst())); return }
         }
         guard segments.count >= 2, segments[0] == "pack" else { self = .notFound; return }
         let rest = Array(segments.dropFirst())
         guard !rest.contains(where: \.isEmpty) else { self = .notFound; return }
         self = .pack(rest)
+    }
+
+    /// Whether a decoded target names a module of the web reader: `/<name>.js`, the name one or more lowercase ASCII
+    /// letters, digits and dashes (so no dot, slash or other segment can be part of it).
+    package static func isReaderModule(_ path: String) -> Bool {
+        guard path.hasPrefix("/"), path.hasSuffix(".js") else { return false }
+        let name = path.dropFirst().dropLast(3)
+        return !name.isEmpty && name.unicodeScalars.allSatisfy { scalar in
+            let v = scalar.value
+            return (0x61...0x7A).contains(v) || (0x30...0x39).contains(v) || v == 0x2D
+        }
     }
 
     /// Backslashes (a Windows separator some servers honour), NUL and other control characters.

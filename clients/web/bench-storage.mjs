@@ -7,7 +7,7 @@
 // one atomic operation (IndexedDB: one transaction over two records, then an aborted one that must leave both
 // unchanged; Cache Storage has no multi-entry transaction).
 import { createServer } from 'node:http';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -62,7 +62,8 @@ const server = createServer((req, res) => {
   const js = { 'content-type': 'text/javascript' };
   if (path === '/') return res.writeHead(200, { 'content-type': 'text/html' }).end(page);
   if (path === '/bench-sw.js') return res.writeHead(200, js).end(worker);
-  if (path === '/library.js' || path === '/citypack.js') return res.writeHead(200, js).end(readFileSync(join(here, path.slice(1))));
+  // The reader's modules (library.js and what it imports), by file name.
+  if (/^\/[a-z0-9-]+\.js$/.test(path) && existsSync(join(here, path.slice(1)))) return res.writeHead(200, js).end(readFileSync(join(here, path.slice(1))));
   res.writeHead(404).end();
 });
 await new Promise((ok) => server.listen(0, '127.0.0.1', ok));

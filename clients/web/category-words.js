@@ -42,10 +42,12 @@ wifi	und=wifi	de=WLAN|wifi|internet	en=Wi-Fi|wifi|internet|hotspot	es=Wi-Fi|wifi
  * @returns {Record<string, Record<string, string[]>>}
  */
 export function categoryWordsByLocale() {
+  /** @type {Record<string, Record<string, string[]>>} */
   const out = {};
   for (const line of CATEGORY_WORDS.split('\n')) {
     const [category, ...groups] = line.split('\t');
     if (!category || groups.length === 0) continue;
+    /** @type {Record<string, string[]>} */
     const locales = {};
     for (const group of groups) {
       const eq = group.indexOf('=');

@@ -5,13 +5,15 @@
 // update's scattered files) the library fetches the bundle from the first missing member's offset (Range; a 200
 // is skipped up to it), cuts it into members as it streams, verifies each one's SHA-256 and stores the missing
 // ones as each completes; any failure leaves the rest to the per-file fetches. Used by library.js (`_fetchAll`).
-import { sha256 } from './citypack.js';
+import { sha256 } from './format.js';
 
 /**
  * The members of a manifest's bundle in order, each {path, bytes, sha256, offset}, and their total bytes.
- * @param {object} manifest
+ * @param {any} manifest a parsed manifest
+ * @returns {{members: {path: string, bytes: number, sha256: string, offset: number}[], bytes: number}}
  */
 export function bundleMembers(manifest) {
+  /** @type {{path: string, bytes: number, sha256: string, offset: number}[]} */
   const members = [];
   const seen = new Set();
   let offset = 0;
@@ -32,8 +34,9 @@ export function bundleMembers(manifest) {
  * would bring more bytes of held members than of missing ones (an update whose changed files are scattered: one
  * by one costs what changed); else {url, start, members (from the first missing one on), shas (every member's
  * SHA-256)}. A first download, or one resumed after a cut, reads no held member.
- * @param {object} manifest @param {string} manifestURL @param {{sha256: string}[]} missing files not stored
+ * @param {any} manifest a parsed manifest @param {string} manifestURL @param {{sha256: string}[]} missing files not stored
  * @param {number} concurrency
+ * @returns {{url: string, start: number, members: {path: string, bytes: number, sha256: string, offset: number}[], shas: Set<string>} | null}
  */
 export function bundlePlan(manifest, manifestURL, missing, concurrency) {
   const bundle = manifest?.web?.bundle;
@@ -57,10 +60,12 @@ export function bundlePlan(manifest, manifestURL, missing, concurrency) {
  * they arrive. Resolves to true when every wanted member came, false on any failure (HTTP error, a dropped or
  * stalled connection, a body cut short, a member that does not verify, a store that failed: `wanted` then names
  * what is still missing); rejects only when `signal` aborts.
- * @param {import('./library.js').PackLibrary} library
+ * @param {import('./pack-library.js').PackLibrary} library
  * @param {{url: string, start: number, members: {path: string, bytes: number, sha256: string}[]}} plan
  * @param {Set<string>} wanted @param {AbortSignal} signal
- * @param {(member: object, bytes: number) => void} onBytes @param {(member: object, bytes: Uint8Array) => Promise<void>} store
+ * @param {(member: {path: string, bytes: number, sha256: string}, bytes: number) => void} onBytes
+ * @param {(member: {path: string, bytes: number, sha256: string}, bytes: Uint8Array) => Promise<void>} store
+ * @returns {Promise<boolean>}
  */
 export async function fetchBundle(library, plan, wanted, signal, onBytes, store) {
   const { members } = plan;
@@ -68,8 +73,10 @@ export async function fetchBundle(library, plan, wanted, signal, onBytes, store)
   while (end >= 0 && !wanted.has(members[end].sha256)) end--;
   let index = 0;
   let skip = 0;
+  /** @type {Uint8Array[]} */
   let parts = [];
   let have = 0;
+  /** @type {Record<string, string>} */
   const headers = plan.start > 0 ? { range: `bytes=${plan.start}-` } : {};
   try {
     await library._attempt(plan.url, headers, signal, async (chunk) => {
@@ -114,7 +121,7 @@ export async function fetchBundle(library, plan, wanted, signal, onBytes, store)
         skip = plan.start; // 200: the whole bundle, read up to the first missing member
       }
     });
-  } catch (e) {
+  } catch (/** @type {any} */ e) {
     if (signal.aborted) throw signal.reason;
     library._bundleFailure = e; // why the files were fetched one by one (support, tests)
     return false;
@@ -123,6 +130,7 @@ export async function fetchBundle(library, plan, wanted, signal, onBytes, store)
   return index > end;
 }
 
+/** @param {Uint8Array[]} chunks @returns {Uint8Array} */
 function concat(chunks) {
   if (chunks.length === 1) return new Uint8Array(chunks[0]);
   const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));

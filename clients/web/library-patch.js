@@ -3,18 +3,22 @@
 // the decoded body) instead of the manifest, applies it to the stored bytes of the installed manifest
 // (manifest-patch.js) and goes on with the result exactly as with a fetched manifest. Any failure but a cancel
 // falls back to fetching the manifest. Used by library.js (its `_manifest`, `_newStage`, `_measure`).
-import { sha256 } from './citypack.js';
+import { sha256 } from './format.js';
 import { applyCheckedManifestPatch } from './manifest-patch.js';
+
+/** @typedef {import('./library-model.js').CatalogEntry} CatalogEntry */
+/** @typedef {import('./library-model.js').InstalledRecord} InstalledRecord */
 
 /**
  * The catalog entry's patch from the installed `record`'s version to the version the entry offers, or null.
- * @param {object} entry a catalog entry @param {object|undefined} record the installed city's record
+ * @param {CatalogEntry} entry a catalog entry @param {InstalledRecord | null | undefined} record the installed city's record
+ * @returns {{from: number, to: number, path: string, sha256: string, bytes: number} | null}
  */
 export function offeredPatch(entry, record) {
   if (!record || !entry?.manifestSha256 || !Array.isArray(entry.manifestPatches)) return null;
   // Only a patch smaller than the manifest is worth it (CityPackKit's rule too).
-  const worth = (p) => Number.isSafeInteger(p.bytes) && p.bytes < (entry.manifestBytes ?? Infinity);
-  return entry.manifestPatches.find((p) => p && p.from === record.version && p.to === entry.dataVersion && typeof p.path === 'string' && typeof p.sha256 === 'string' && worth(p)) ?? null;
+  const worth = (/** @type {any} */ p) => Number.isSafeInteger(p.bytes) && p.bytes < (/** @type {number | undefined} */ (entry.manifestBytes) ?? Infinity);
+  return entry.manifestPatches.find((/** @type {any} */ p) => p && p.from === record.version && p.to === entry.dataVersion && typeof p.path === 'string' && typeof p.sha256 === 'string' && worth(p)) ?? null;
 }
 
 /**
@@ -22,11 +26,12 @@ export function offeredPatch(entry, record) {
  * came through one) while the installed version is still the patch's base and its manifest is stored, else the
  * manifest's. Computed from storage alone, so the size shown is the same online and offline.
  * @param {{manifest: {bytes: number}, patch?: {from: number, bytes: number}}} stage
- * @param {object|undefined} record the installed record @param {Set<string>} keys the stored files' keys
+ * @param {InstalledRecord | null | undefined} record the installed record @param {Set<string>} keys the stored files' keys
+ * @returns {number}
  */
 export function manifestCost(stage, record, keys) {
   const patch = stage.patch;
-  if (patch && record?.version === patch.from && keys.has(record.manifest?.sha256)) return patch.bytes;
+  if (patch && record?.version === patch.from && keys.has(/** @type {string} */ (record.manifest?.sha256))) return patch.bytes;
   return stage.manifest.bytes;
 }
 
@@ -35,13 +40,14 @@ export function manifestCost(stage, record, keys) {
  * manifest ({url, manifest, bytes, sha256, patch: {from, bytes}}, accepted and cached by the library as a fetched
  * one), or null when no patch applies or the patch path failed (the caller fetches the manifest). A cancel
  * rejects.
- * @param {import('./library.js').PackLibrary} library @param {object} entry @param {string} url the manifest's URL
+ * @param {import('./pack-library.js').PackLibrary} library @param {CatalogEntry} entry @param {string} url the manifest's URL
  * @param {AbortSignal} [signal]
+ * @returns {Promise<import('./library-model.js').KnownManifest | null>}
  */
 export async function patchedManifest(library, entry, url, signal) {
   const record = library._installed.get(entry.id);
   const offer = offeredPatch(entry, record);
-  if (!offer) return null;
+  if (!offer || !record) return null;
   try {
     const base = await library.storage.getFile(record.manifest.sha256);
     if (!base || (await sha256(base)) !== record.manifest.sha256) return null; // the installed manifest's bytes, checked
@@ -54,11 +60,11 @@ export async function patchedManifest(library, entry, url, signal) {
       throw new Error(`${offer.path} is not the patch of ${entry.id} ${offer.from} → ${offer.to}`);
     }
     if (entry.manifestBytes != null && patch.result?.bytes !== entry.manifestBytes) throw new Error(`${offer.path}: the result is not the catalog's manifest`);
-    const result = await applyCheckedManifestPatch(base, patch, entry.manifestSha256);
+    const result = await applyCheckedManifestPatch(base, patch, /** @type {string} */ (entry.manifestSha256));
     const known = await library._acceptManifest(entry, url, result, null);
     known.patch = { from: offer.from, bytes: offer.bytes };
     return known;
-  } catch (e) {
+  } catch (/** @type {any} */ e) {
     if (signal?.aborted) throw signal.reason;
     if (e?.name === 'AbortError') throw e;
     library._patchFailure = e; // why the manifest was fetched instead (support, tests)

@@ -3,16 +3,23 @@
 // Re-exported by library.js.
 import { LIBRARY_COPY } from './library-copy.js';
 
+/** @typedef {import('./library-model.js').PackState} PackState */
+/** @typedef {import('./library-model.js').CopyFunction} CopyFunction */
+/** @typedef {import('./pack-library.js').PackLibrary} PackLibrary */
+/** @typedef {import('./places.js').Place} Place */
+
 /**
  * Where to search from: the device's position when the page may read it (geolocation permission granted; it never
  * asks), else the city's centre (the middle of its manifest's bbox). Resolves to {lat, lon, source: 'device' |
  * 'city'}; `search(text, locale, {near})` then lists the nearest first.
- * @param {{manifest: object}} pack an opened CityPack
- * @param {{geolocation?: Geolocation, permissions?: Permissions, timeoutMs?: number}} [options]
+ * @param {{manifest: {bbox?: number[]}}} pack an opened CityPack
+ * @param {{geolocation?: Geolocation, permissions?: Permissions, timeoutMs?: number}} options
+ * @returns {Promise<{lat: number, lon: number, source: 'device' | 'city'}>}
  */
 export async function searchOrigin(pack, { geolocation = globalThis.navigator?.geolocation, permissions = globalThis.navigator?.permissions, timeoutMs = 3000 } = {}) {
   const granted = await permissions?.query?.({ name: 'geolocation' }).then((s) => s.state === 'granted', () => false);
   if (granted && geolocation) {
+    /** @type {GeolocationCoordinates | null} */
     const here = await new Promise((ok) => geolocation.getCurrentPosition((p) => ok(p.coords), () => ok(null), { timeout: timeoutMs, maximumAge: 60000 }));
     if (here) return { lat: here.latitude, lon: here.longitude, source: 'device' };
   }
@@ -23,7 +30,12 @@ export async function searchOrigin(pack, { geolocation = globalThis.navigator?.g
 // ---------------------------------------------------------------------------------------------------------------
 // Copy and rendering: what every offline screen would otherwise write
 
-/** A byte count for people: "30 KB", "1.2 MB" (SI units, the locale's digits). */
+/**
+ * A byte count for people: "30 KB", "1.2 MB" (SI units, the locale's digits).
+ * @param {number} bytes
+ * @param {string} [locale]
+ * @returns {string}
+ */
 export function formatBytes(bytes, locale) {
   const units = ['B', 'KB', 'MB', 'GB'];
   let value = bytes;
@@ -36,6 +48,7 @@ export function formatBytes(bytes, locale) {
   return `${new Intl.NumberFormat(locale, { maximumFractionDigits: digits }).format(value)} ${units[unit]}`;
 }
 
+/** @type {Record<string, Record<string, string>> | null} */
 let libraryTables = null;
 
 /**
@@ -43,36 +56,48 @@ let libraryTables = null;
  * download_error.* of the templates (library-copy.js, generated from templates/copy; CityPackKit's
  * PackStateCopy.defaults holds the same).
  * @param {string} [locale]
+ * @returns {Record<string, string>}
  */
 export function libraryCopy(locale) {
   if (!libraryTables) {
-    libraryTables = {};
+    /** @type {Record<string, Record<string, string>>} */
+    const tables = (libraryTables = {});
     for (const line of LIBRARY_COPY.split('\n')) {
       const [l, key, text] = line.split('\t');
-      if (text !== undefined) (libraryTables[l] ??= {})[key] = text;
+      if (text !== undefined) (tables[l] ??= {})[key] = text;
     }
   }
-  const chosen = [locale, locale?.split(/[-_]/)[0], 'en'].find((l) => l && libraryTables[l]);
-  return libraryTables[chosen] ?? {};
+  const tables = libraryTables;
+  const chosen = [locale, locale?.split(/[-_]/)[0], 'en'].find((l) => l && tables[l]);
+  return tables[/** @type {string} */ (chosen)] ?? {};
 }
 
-/** Copy syntax: `{name}` placeholders filled from `params` (unknown ones stay as written). */
+/**
+ * Copy syntax: `{name}` placeholders filled from `params` (unknown ones stay as written).
+ * @param {string} text
+ * @param {Record<string, string | number>} [params]
+ * @returns {string}
+ */
 export function fillCopy(text, params = {}) {
-  return text.replace(/\{(\w+)\}/g, (m, name) => (params[name] === undefined ? m : String(params[name])));
+  return text.replace(/\{(\w+)\}/g, (/** @type {string} */ m, /** @type {string} */ name) => (params[name] === undefined ? m : String(params[name])));
 }
 
 /**
  * What to show for a state, from the pack's copy (keys `pack.state.*` and `download_error.<reason>.*`):
  * {text, headline, action} (headline: "Update failed" when a failed update left the installed version; action:
  * the copy's next step for a failure; null when none). `t(key, params)` looks a key up (PackLibrary#copy).
- * @param {PackState} state @param {(key: string, params?: object) => string} t
- * @param {{name?: string, locale?: string}} [context] the city's display name, the locale for sizes
+ * @param {PackState} packState
+ * @param {CopyFunction} t
+ * @param {{name?: string, locale?: string}} context the city's display name, the locale for sizes
+ * @returns {{text: string, headline: string | null, action: string | null}}
  */
-export function describeState(state, t, { name, locale } = {}) {
-  const size = (n) => (n == null ? '…' : formatBytes(n, locale));
+export function describeState(packState, t, { name, locale } = {}) {
+  /** @type {any} */
+  const state = packState;
+  const size = (/** @type {number | null | undefined} */ n) => (n == null ? '…' : formatBytes(n, locale));
   const percent = state.total ? Math.floor((100 * state.bytes) / state.total) : 0;
   // Keys newer than a pack's copy fall back to the nearest older key's text.
-  const either = (key, fallback, params) => {
+  const either = (/** @type {string} */ key, /** @type {string} */ fallback, /** @type {Record<string, string | number>} */ params = {}) => {
     const text = t(key, params);
     return text === key ? t(fallback, params) : text;
   };
@@ -110,16 +135,19 @@ export function describeState(state, t, { name, locale } = {}) {
  * and tests. Returns a function that re-renders (e.g. after the locale changed) and the copy function in use.
  * @param {PackLibrary} library
  * @param {{list: HTMLElement, chips: HTMLElement, heading?: HTMLElement}} elements
- * @param {{locale?: string, onOpen?: (city: string) => void}} [options]
+ * @param {{locale?: string, onOpen?: (city: string) => void}} options
+ * @returns {Promise<{render(): void, t: CopyFunction}>}
  */
 export async function renderCityList(library, { list, chips, heading }, { locale, onOpen } = {}) {
   let t = await library.copy(locale);
   const doc = list.ownerDocument;
+  /** @type {(tag: string, props: Record<string, any>, ...children: (Node | string | null)[]) => HTMLElement} */
   const make = (tag, props, ...children) => {
     const node = Object.assign(doc.createElement(tag), props);
-    node.append(...children.filter((c) => c != null));
+    node.append(.../** @type {(Node | string)[]} */ (children.filter((c) => c != null)));
     return node;
   };
+  /** @type {(city: string, state: any) => [string | null, () => unknown] | null} */
   const step = (city, state) => {
     const installed = state.installedVersion != null || state.kind === 'on_disk' || state.kind === 'on_disk_out_of_date';
     if (state.kind === 'queued' || state.kind === 'downloading') return ['Cancel', () => library.cancel(city)];
@@ -131,6 +159,7 @@ export async function renderCityList(library, { list, chips, heading }, { locale
     return null;
   };
   const render = () => {
+    /** @type {{city: string, name: string, state: any}[]} */
     const cities = library.cities();
     list.replaceChildren(
       ...cities.map(({ city, name, state }) => {
@@ -159,25 +188,25 @@ export async function renderCityList(library, { list, chips, heading }, { locale
         : [make('p', { className: 'empty', textContent: t('pack.no_cities') })]),
     );
   };
-  library.addEventListener('statechange', async (e) => {
+  library.addEventListener('statechange', async (/** @type {any} */ e) => {
     // A city just installed (or a first catalog) may bring the first copy tables, or newer ones.
     if (['on_disk', 'not_downloaded', 'paused', 'failed'].includes(e.detail.state.kind)) t = await library.copy(locale);
     render();
   });
   render();
-  return { render, t: (key, params) => t(key, params) };
+  return { render, t: (/** @type {string} */ key, /** @type {Record<string, string | number> | undefined} */ params) => t(key, params) };
 }
 
 /**
  * Renders places (rows of pack.search or pack.nearby) into a list: name (or category), category, distance.
  * Each item carries `data-id`. Shows `empty` when there are none.
- * @param {HTMLElement} list @param {object[]} rows @param {{empty?: string}} [options]
+ * @param {HTMLElement} list @param {Place[]} rows @param {{empty?: string}} options
  */
 export function renderPlaces(list, rows, { empty = '' } = {}) {
   const doc = list.ownerDocument;
-  const item = (row) => {
+  const item = (/** @type {Place} */ row) => {
     const li = doc.createElement('li');
-    li.dataset.id = row.id;
+    li.dataset.id = /** @type {any} */ (row.id);
     const distance = row.distance_m == null ? '' : ` · ${Math.round(row.distance_m)} m`;
     li.textContent = `${row.name ?? row.category} (${row.category})${distance}`;
     return li;

@@ -8,13 +8,14 @@
 // base's lines each keep their trailing "\n" (the last may have none); `edits` in order: a number n copies the
 // next n base lines, a pair [d, text] skips the next d base lines and appends `text` (UTF-8). Every base line is
 // consumed, exactly.
-import { sha256 } from './citypack.js';
+import { sha256 } from './format.js';
 
 /** Patch format this library applies (`format` of a manifest patch). */
 export const MANIFEST_PATCH_FORMAT = 1;
 
 /** A patch that does not apply (malformed, invalid edits, or a base or result that is not the one it names). */
 export class ManifestPatchError extends Error {
+  /** @param {string} message */
   constructor(message) {
     super(message);
     this.name = 'ManifestPatchError';
@@ -22,10 +23,11 @@ export class ManifestPatchError extends Error {
 }
 
 const NEWLINE = 0x0a;
-const count = (n) => Number.isSafeInteger(n) && n >= 0;
+const count = (/** @type {any} */ n) => Number.isSafeInteger(n) && n >= 0;
 
 /** The [start, end) byte ranges of the lines of `bytes`, each with its trailing "\n" (the last may have none). */
-function lineRanges(bytes) {
+function lineRanges(/** @type {Uint8Array} */ bytes) {
+  /** @type {number[]} */
   const out = [];
   let start = 0;
   for (let i = 0; i < bytes.length; i++) {
@@ -44,7 +46,7 @@ function lineRanges(bytes) {
  * ManifestPatchError when the patch is not format 1, an edit is malformed, the edits consume more or fewer lines
  * than the base has, or the base's or the result's byte count is not the patch's (`base.bytes`, `result.bytes`,
  * when given). Hashes are not checked here: see applyCheckedManifestPatch.
- * @param {Uint8Array} baseBytes @param {object} patch @returns {Uint8Array}
+ * @param {Uint8Array} baseBytes @param {any} patch a parsed patch (untrusted: checked here) @returns {Uint8Array}
  */
 export function applyManifestPatch(baseBytes, patch) {
   if (!patch || typeof patch !== 'object') throw new ManifestPatchError('not a manifest patch');
@@ -95,7 +97,7 @@ export function applyManifestPatch(baseBytes, patch) {
  * manifestSha256: the hash that binds, as writers name no hash in the patch), the base's and the result's byte
  * counts are the patch's, and their SHA-256s too when the patch names them (`base.sha256`, `result.sha256`).
  * Resolves to the result's bytes; rejects with a ManifestPatchError.
- * @param {Uint8Array} baseBytes @param {object} patch @param {string} expectedSha256
+ * @param {Uint8Array} baseBytes @param {any} patch a parsed patch (untrusted: checked here) @param {string} expectedSha256
  * @returns {Promise<Uint8Array>}
  */
 export async function applyCheckedManifestPatch(baseBytes, patch, expectedSha256) {

@@ -27,9 +27,9 @@ export const NAME_SEARCH_LIMIT = 100000;
 // clients/web/test/stop-names.test.mjs checks keys Swift computed.
 
 const GRAPHEME_EXTEND = /^\p{Grapheme_Extend}$/u;
-const emojiModifier = (ch) => ch.codePointAt(0) >= 0x1f3fb && ch.codePointAt(0) <= 0x1f3ff;
+const emojiModifier = (/** @type {string} */ ch) => /** @type {number} */ (ch.codePointAt(0)) >= 0x1f3fb && /** @type {number} */ (ch.codePointAt(0)) <= 0x1f3ff;
 /** CFStringFold's non-base characters: Grapheme_Extend and the emoji modifiers. */
-const nonBase = (ch) => GRAPHEME_EXTEND.test(ch) || emojiModifier(ch);
+const nonBase = (/** @type {string} */ ch) => GRAPHEME_EXTEND.test(ch) || emojiModifier(ch);
 
 /** Case foldings (CaseFolding.txt, C and F) that differ from toLowerCase, for characters that do not decompose. */
 const CASE_FOLDS = new Map(
@@ -41,21 +41,32 @@ const CASE_FOLDS = new Map(
   ],
 );
 
-const below = (ch, limit) => ch.codePointAt(0) < limit;
+const below = (/** @type {string} */ ch, /** @type {number} */ limit) => /** @type {number} */ (ch.codePointAt(0)) < limit;
 
-/** Whether a character's canonical combining class is above 0 (it moves behind U+0345, class 240, in NFD). */
+/**
+ * Whether a character's canonical combining class is above 0 (it moves behind U+0345, class 240, in NFD).
+ * @param {string} ch
+ */
 function combines(ch) {
   return ch === '\u0345' || !`a\u0345${ch}`.normalize('NFD').startsWith('a\u0345');
 }
 
-/** Whether CF's priority sort swaps x and y (class of x above class of y). */
+/**
+ * Whether CF's priority sort swaps x and y (class of x above class of y).
+ * @param {string} x
+ * @param {string} y
+ */
 function outranks(x, y) {
   if (!combines(x)) return false;
   if (!combines(y)) return true;
   return `a${x}${y}`.normalize('NFD') !== `a${x}${y}`;
 }
 
-/** CFUniCharPrioritySort over `list` from `start`: leading class-0 characters stay, the rest bubble by class. */
+/**
+ * CFUniCharPrioritySort over `list` from `start`: leading class-0 characters stay, the rest bubble by class.
+ * @param {string[]} list
+ * @param {number} start
+ */
 function prioritySort(list, start) {
   let from = start;
   while (from < list.length && !combines(list[from])) from++;
@@ -70,7 +81,11 @@ function prioritySort(list, start) {
   }
 }
 
-/** `text` folded as Foundation folds it case- and diacritic-insensitively (CFStringFold), in NFC. */
+/**
+ * `text` folded as Foundation folds it case- and diacritic-insensitively (CFStringFold), in NFC.
+ * @param {string} text
+ * @returns {string}
+ */
 export function foldName(text) {
   const chars = [...String(text)];
   let out = '';
@@ -78,12 +93,12 @@ export function foldName(text) {
   while (i < chars.length) {
     let ch = chars[i++];
     let parts = null; // null: unchanged so far
-    if (ch.codePointAt(0) < 0x80) {
+    if (/** @type {number} */ (ch.codePointAt(0)) < 0x80) {
       if (ch >= 'A' && ch <= 'Z') parts = [(ch = ch.toLowerCase())];
     } else {
       const first = [...ch.normalize('NFD')][0];
       if (first !== ch && below(first, 0x510)) parts = [(ch = first)];
-      const folded = CASE_FOLDS.get(ch.codePointAt(0)) ?? ch.toLowerCase();
+      const folded = CASE_FOLDS.get(/** @type {number} */ (ch.codePointAt(0))) ?? ch.toLowerCase();
       if (folded !== ch) {
         const filter = below(ch, 0x510);
         const mapped = [...folded];
@@ -126,7 +141,7 @@ const CONTROL = /^[\p{Cc}\u2028\u2029]$/u;
 // What extends a Character: Grapheme_Extend, ZWJ, emoji modifiers and SpacingMark (Mc and Thai/Lao AM, less the
 // UAX #29 exceptions).
 const SPACING_MARK = /^(?:[\u0e33\u0eb3]|(?![\u102b\u102c\u1038\u1062-\u1064\u1067-\u106d\u1083\u1087-\u108c\u108f\u109a-\u109c\u1a61\u1a63\u1a64\uaa7b\uaa7d\u{11720}\u{11721}])\p{Mc})$/u;
-const extending = (ch) => nonBase(ch) || ch === '\u200d' || SPACING_MARK.test(ch);
+const extending = (/** @type {string} */ ch) => nonBase(ch) || ch === '\u200d' || SPACING_MARK.test(ch);
 
 /**
  * A name as compared (Swift `PackReader.nameKey`): folded like search (case, diacritics, SearchFold), whitespace
@@ -154,12 +169,16 @@ export function nameKey(text, searchFold) {
   return words.join(' ').normalize('NFC');
 }
 
-/** Swift's String order: Unicode scalar values of the NFC forms. */
+/**
+ * Swift's String order: Unicode scalar values of the NFC forms.
+ * @param {string} a
+ * @param {string} b
+ */
 function compareText(a, b) {
   const x = [...a.normalize('NFC')];
   const y = [...b.normalize('NFC')];
   for (let i = 0; i < x.length && i < y.length; i++) {
-    const d = x[i].codePointAt(0) - y[i].codePointAt(0);
+    const d = /** @type {number} */ (x[i].codePointAt(0)) - /** @type {number} */ (y[i].codePointAt(0));
     if (d !== 0) return d;
   }
   return x.length - y.length;
@@ -169,29 +188,41 @@ function compareText(a, b) {
 
 const STATION = 'transit_station';
 
+/** @typedef {import('./places.js').Place} Place */
+/**
+ * What a typed stop name names as a journey's end (`pack.stopsNamed`, Swift `stops(named:locale:)`): one station
+ * (standing for its platforms) or stop; same-named stops side by side without a station (the point between
+ * them); several places (stations first, then by name and id); or none. `endpoint` is what `journeys()` takes.
+ * @typedef {{kind: 'stop', stop: Place, endpoint: string | null}
+ *   | {kind: 'place', name: string, lat: number, lon: number, stops: Place[], endpoint: string}
+ *   | {kind: 'ambiguous', candidates: Place[], endpoint: null}
+ *   | {kind: 'none', endpoint: null}} StopNameMatch
+ */
+/** @typedef {{stop: Place, key: string, station: boolean}} Candidate */
+
 /**
  * The stop or station a name means (Swift `stops(named:locale:)`), through search over the stops' names (any
  * locale; case, diacritics and SearchFold ignored). Names equal to the text win over names that only contain it;
  * a station stands for the same-named stops around it (its platforms); same-named stops side by side without a
  * station are one place; distinct places are ambiguous.
  * @param {string} text what the person typed
- * @param {{search: (text: string) => object[], stop: (stopId: string) => object|null,
+ * @param {{search: (text: string) => Place[], stop: (stopId: string) => Place | null,
  *   distance: (lat1: number, lon1: number, lat2: number, lon2: number) => number,
  *   searchFold: (text: string) => string}} reader search: every result of a name query (NAME_SEARCH_LIMIT) in the
  *   locale; stop: a stop by stop_id as search gives it, in the locale
- * @returns {{kind: 'stop', stop: object, endpoint: string|null} | {kind: 'place', name: string, lat: number,
- *   lon: number, stops: object[], endpoint: string} | {kind: 'ambiguous', candidates: object[], endpoint: null} |
- *   {kind: 'none', endpoint: null}} endpoint: what CityPack.journeys takes (a stop_id, or `lat,lon`)
+ * @returns {StopNameMatch} endpoint: what CityPack.journeys takes (a stop_id, or `lat,lon`)
  */
 export function stopsNamed(text, reader) {
-  const keyOf = (s) => nameKey(s ?? '', reader.searchFold);
+  const keyOf = (/** @type {string | null | undefined} */ s) => nameKey(s ?? '', reader.searchFold);
   const key = keyOf(text);
   if (key === '') return { kind: 'none', endpoint: null };
-  const near = (a, b) => reader.distance(a.lat, a.lon, b.lat, b.lon) <= SAME_STOP_METRES;
+  const near = (/** @type {Place} */ a, /** @type {Place} */ b) => reader.distance(a.lat, a.lon, b.lat, b.lon) <= SAME_STOP_METRES;
   // Every place the name query finds (POIs named like a stop come first in many cities), then its stops: a stop,
   // or an OSM feature linked to one (one result, carrying the stop's id), as the stop itself with the name the
   // search matched.
+  /** @type {Candidate[]} */
   let found = [];
+  /** @type {Set<string>} */
   const seen = new Set();
   for (const result of reader.search(String(text))) {
     const code = result.stop_id;
@@ -215,6 +246,7 @@ export function stopsNamed(text, reader) {
   const stations = candidates.filter((c) => c.station);
   candidates = candidates.filter((c) => c.station || !stations.some((s) => s.key === c.key && near(s.stop, c.stop)));
   // Same-named stops side by side: one place.
+  /** @type {Candidate[][]} */
   let groups = [];
   for (const c of candidates) {
     const group = groups.find((g) => g.some((o) => o.key === c.key && !o.station && !c.station && near(o.stop, c.stop)));
@@ -223,7 +255,7 @@ export function stopsNamed(text, reader) {
   }
   // Without an exact name, the stops whose names start with the text are what was meant ("Cadorna" →
   // "CADORNA F.N." and "cadorna m1 m2", not "via cadorna (buccinasco)"), and those side by side are one place.
-  const sideBySide = (list) => {
+  const sideBySide = (/** @type {Candidate[][]} */ list) => {
     const all = list.flat();
     return all.every((a) => all.every((b) => near(a.stop, b.stop)));
   };
@@ -241,6 +273,7 @@ export function stopsNamed(text, reader) {
   }
   if (groups.length === 1) {
     const stops = groups[0].map((c) => c.stop);
+    /** @type {string[]} */
     const names = [];
     for (const s of stops) {
       if (s.name != null && !names.some((n) => n.normalize('NFC') === s.name.normalize('NFC'))) names.push(s.name);
@@ -249,7 +282,7 @@ export function stopsNamed(text, reader) {
     const lon = stops.reduce((sum, s) => sum + s.lon, 0) / stops.length;
     return { kind: 'place', name: names.join(', '), lat, lon, stops, endpoint: `${lat},${lon}` };
   }
-  const rank = (s) => (s.category === STATION ? 0 : 1);
+  const rank = (/** @type {Place} */ s) => (s.category === STATION ? 0 : 1);
   const candidatesSorted = groups
     .map((g) => g[0].stop)
     .sort((a, b) => rank(a) - rank(b) || compareText(a.name ?? '', b.name ?? '') || a.id - b.id);

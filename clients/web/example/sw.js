@@ -5,7 +5,7 @@
 import { IndexedDBStore, storageFetch } from '../library.js';
 
 const SHELL = 'citypack-example-shell';
-const shell = ['./', './index.html', './app.js', './sw.js', '../library.js', '../library-storage.js', '../library-screen.js', '../library-bundle.js', '../library-patch.js', '../manifest-patch.js', '../citypack.js', '../journeys.js', '../category-words.js', '../library-copy.js', '../opening-hours.js', '../stop-names.js', '../zone.js'].map((p) => new URL(p, self.location).href);
+const shell = ['./', './index.html', './app.js', './sw.js', '../category-words.js', '../citypack.js', '../constants.js', '../dates.js', '../editorial.js', '../format.js', '../journey-id.js', '../journey-json.js', '../journeys.js', '../library-bundle.js', '../library-catalog.js', '../library-copy.js', '../library-files.js', '../library-install.js', '../library-model.js', '../library-net.js', '../library-patch.js', '../library-screen.js', '../library-storage.js', '../library-tables.js', '../library.js', '../manifest-patch.js', '../opening-hours.js', '../pack-library.js', '../pack.js', '../places.js', '../proximity.js', '../raptor.js', '../search.js', '../stop-names.js', '../timetable.js', '../tokens.js', '../zone.js'].map((p) => new URL(p, self.location).href);
 const storage = new IndexedDBStore();
 
 self.addEventListener('install', (event) => event.waitUntil(caches.open(SHELL).then((c) => c.addAll(shell)).then(() => self.skipWaiting())));

@@ -7,7 +7,7 @@ import { createHash, createPrivateKey, sign } from 'node:crypto';
 import { copyFileSync, cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { canonicalJSON } from '../citypack.js';
+import { canonicalJSON } from '../internal.js';
 import { bundleMembers } from '../library-bundle.js';
 import { manifestPatch } from './manifest-diff.mjs';
 

@@ -1,7 +1,8 @@
 // How a TypeScript app (a Capacitor app's web build, a plain page) uses the package: checked with
-// `tsc --noEmit --strict` by clients/web/test/types.test.mjs against the hand-written declarations.
-import { openPack, webFiles, PackError, type CityPack, type Place, type StopNameMatch } from '../citypack.js';
-import { PackLibrary, IndexedDBStore, MemoryStore, describeState, renderCityList, type PackState, type FailureReason } from '../library.js';
+// `tsc --strict` (test-support/tsconfig.typed-usage.json) by clients/web/test/types.test.mjs against the declarations tsc
+// generates from the JSDoc of the modules (types/), resolved through package.json's exports as an app resolves them.
+import { openPack, webFiles, PackError, type CityPack, type Place, type StopNameMatch } from '@citypack/web';
+import { PackLibrary, IndexedDBStore, MemoryStore, describeState, renderCityList, type PackState, type FailureReason } from '@citypack/web/library';
 
 export async function offlineScreen(list: HTMLElement, chips: HTMLElement): Promise<Place[]> {
   const library = new PackLibrary({ catalogURL: '/packs/catalog.json', storage: new IndexedDBStore(), publicKey: 'AAAA', retries: 2 });

@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { openPack, searchWords } from '../citypack.js';
+import { openPack } from '../citypack.js';
+import { searchWords } from '../internal.js';
 import { CATEGORY_WORDS } from '../category-words.js';
 import { NEAREST_WORDS, buildCity, fileFetch, needsSharedData, pooled, random, randomPoints, swiftQuery } from '../test-support/support.mjs';
 

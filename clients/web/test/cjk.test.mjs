@@ -3,7 +3,8 @@
 // answers, and the expected places.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { cjkBigrams, openPack } from '../citypack.js';
+import { openPack } from '../citypack.js';
+import { cjkBigrams } from '../internal.js';
 import { buildCity, fileFetch, pooled, swiftQuery } from '../test-support/support.mjs';
 
 test('cjkBigrams splits CJK runs into overlapping pairs, as Swift CJKBigrams.expand', () => {

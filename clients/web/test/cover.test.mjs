@@ -2,7 +2,8 @@
 // poles, at high latitudes, on the equator and the prime meridian, and for large radii.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { distance, geohash, geohashCell, packFromParts } from '../citypack.js';
+import { distance, geohash } from '../citypack.js';
+import { geohashCell, packFromParts } from '../internal.js';
 import { random } from '../test-support/support.mjs';
 
 function syntheticPack(points) {

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { unicode61Tokens, searchWords, packFromParts } from '../citypack.js';
+import { unicode61Tokens, searchWords, packFromParts } from '../internal.js';
 
 const TOKENIZER = "tokenize = 'unicode61 remove_diacritics 2'";
 
@@ -126,7 +126,8 @@ test('searches of words in many scripts rank as SQLite ranks them', { skip: hasS
 });
 
 test('every folded letter is found by both spellings (the pack of Tests/Fixtures/fold, as the Swift suite searches it)', async () => {
-  const { openPack, SEARCH_FOLDS } = await import('../citypack.js');
+  const { openPack } = await import('../citypack.js');
+  const { SEARCH_FOLDS } = await import('../internal.js');
   const { buildCity, fileFetch } = await import('../test-support/support.mjs');
   const built = buildCity('fold');
   const pack = await openPack(fileFetch, built.manifestURL);
@@ -142,7 +143,7 @@ test('every folded letter is found by both spellings (the pack of Tests/Fixtures
 });
 
 test('every letter of a text is folded, not only the first (the table Swift generates)', async () => {
-  const { SEARCH_FOLDS, searchFold } = await import('../citypack.js');
+  const { SEARCH_FOLDS, searchFold } = await import('../internal.js');
   const letters = Object.entries(SEARCH_FOLDS);
   assert.equal(searchFold(letters.map(([l]) => `x${l}`).join('')), letters.map(([, f]) => `x${f}`).join(''));
   assert.equal(searchFold('Straßenstraße'), 'Strassenstrasse');

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { canonicalJSON, openPack, webFiles } from '../citypack.js';
+import { openPack, webFiles } from '../citypack.js';
+import { canonicalJSON } from '../internal.js';
 import { buildCity, citypackBinary, fileFetch, root } from '../test-support/support.mjs';
 
 function copyOf(city) {

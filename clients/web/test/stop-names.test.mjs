@@ -13,7 +13,8 @@ import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { openPack, searchFold } from '../citypack.js';
+import { openPack } from '../citypack.js';
+import { searchFold } from '../internal.js';
 import { nameKey, SAME_STOP_METRES } from '../stop-names.js';
 import { buildCity, citypackBinary, fileFetch, needsSharedData, pooled } from '../test-support/support.mjs';
 

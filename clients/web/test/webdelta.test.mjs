@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { geohash, openPack, ROW_CHUNKING, webFiles } from '../citypack.js';
+import { geohash, openPack, webFiles } from '../citypack.js';
+import { ROW_CHUNKING } from '../internal.js';
 import { buildCity, citypackBinary, fileFetch, needsSharedData, root } from '../test-support/support.mjs';
 
 const env = { ...process.env, SOURCE_DATE_EPOCH: '1700000000' };

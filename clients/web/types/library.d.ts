@@ -1,0 +1,18 @@
+export { PackLibrary } from "./pack-library.js";
+export type FailureReason = import('./library-model.js').FailureReason;
+export type PackState = import('./library-model.js').PackState;
+export type PackStorage = import('./library-model.js').PackStorage;
+export type InstalledRecord = import('./library-model.js').InstalledRecord;
+export type LibraryOptions = import('./library-model.js').LibraryOptions;
+export type CatalogEntry = import('./library-model.js').CatalogEntry;
+export type Catalog = import('./library-model.js').Catalog;
+export type CityListing = import('./library-model.js').CityListing;
+export type StateChangeDetail = import('./library-model.js').StateChangeDetail;
+export type ProgressDetail = import('./library-model.js').ProgressDetail;
+export type PersistenceDetail = import('./library-model.js').PersistenceDetail;
+export type CopyFunction = import('./library-model.js').CopyFunction;
+export type InstalledCity = import('./pack-library.js').InstalledCity;
+export type LibraryEventMap = import('./pack-library.js').LibraryEventMap;
+export { CATALOG_FORMAT, LibraryError, REASONS } from "./library-model.js";
+export { CacheStore, IndexedDBStore, MemoryStore, storageFetch } from "./library-storage.js";
+export { describeState, fillCopy, formatBytes, libraryCopy, renderCityList, renderPlaces, searchOrigin } from "./library-screen.js";
