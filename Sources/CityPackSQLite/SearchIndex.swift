@@ -49,6 +49,8 @@ package enum SearchIndex {
         typealias PN = PackSchema.POIName
         typealias PC = PackSchema.POICategory
         typealias ST = PackSchema.Stop
+        // Tables the pack leaves out because they are empty read as empty.
+        try PackTables.addStandIns(in: db, formatVersion: PackSchema.formatVersion)
         let meta = try db.prepare("SELECT \(PackSchema.Meta.value) FROM \(PackSchema.Meta.table) WHERE \(PackSchema.Meta.key) = ?1")
         meta.bind(1, PackSchema.MetaKey.searchTerms)
         let terms = try meta.step() ? PackSchema.SearchTerms.decode(meta.text(0) ?? "") : [:]

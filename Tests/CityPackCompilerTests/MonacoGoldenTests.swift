@@ -1,6 +1,8 @@
 import CCityPackSQLite
 import CityPackCompiler
 import CityPackDiagnostics
+import CityPackFormat
+import CityPackSQLite
 import CityPackTestSupport
 import Foundation
 import Testing
@@ -126,6 +128,24 @@ import Testing
                 text += "\(name): " + row.joined(separator: " | ") + "\n"
             }
         }
+        // The index readers build from the rows (format 5 on, ``SearchIndex``), dumped as the pack's own was.
+        let derived = try SQLiteDatabase<GoldenFailure>(path: database.path, mode: .readOnly)
+        defer { derived.close() }
+        let count = try SearchIndex.build(in: derived)
+        try derived.exec("CREATE VIRTUAL TABLE temp.search_vocab USING fts5vocab(temp, search, instance)")
+        text += "\n## derived: \(PackSchema.Search.create(schema: SearchIndex.schema))\n\(count) rows (tokens per rowid and column)\n"
+        let tokens = try derived.prepare("""
+            SELECT doc, col, group_concat(term, ' ') FROM
+              (SELECT doc, col, term FROM temp.search_vocab ORDER BY doc, col, offset) GROUP BY doc, col ORDER BY doc, col
+            """)
+        while try tokens.step() { text += "search: \(tokens.int64(0)) | \(tokens.text(1) ?? "") | \(tokens.text(2) ?? "")\n" }
         return text
     }
+}
+
+/// The SQLite wrapper's failure for the golden dump.
+struct GoldenFailure: SQLiteFailure, CustomStringConvertible {
+    var error: SQLiteError
+    init(_ error: SQLiteError) { self.error = error }
+    var description: String { "\(error)" }
 }

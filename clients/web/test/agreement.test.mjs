@@ -281,8 +281,11 @@ function webSizes(t, cities) {
     const total = m.web.parts.reduce((a, x) => a + partBytes(x), 0);
     console.log(`SIZES ${city}: pack.gz ${m.artifact.bytes}; web ${parts}; web total ${total}`);
     t.diagnostic(`${city}: pack.gz ${m.artifact.bytes} bytes; web parts: ${parts}`);
-    // At most 5 % over the pack: small row chunks (cheap updates) cost some gzip overhead per file (docs/WEB.md).
-    assert.ok(total <= 1.05 * m.artifact.bytes, `${city}: the web flavour is at most 1.05× the pack (${total} against ${m.artifact.bytes})`);
+    // The web flavour carries every place's search tokens, which the pack (format 5) leaves to the reader to
+    // derive (Swift builds the index from the rows; the JS reader has no FTS5): up to format 4, with the index in
+    // the pack, it was at most 1.05× the pack; now 1.0× (Monaco) to 1.4× (Liechtenstein). Small row chunks (cheap
+    // updates) cost some gzip overhead per file (docs/WEB.md).
+    assert.ok(total <= 1.5 * m.artifact.bytes, `${city}: the web flavour is at most 1.5× the pack (${total} against ${m.artifact.bytes})`);
   }
 }
 
