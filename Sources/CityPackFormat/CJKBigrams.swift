@@ -6,7 +6,7 @@
 /// "海洋 洋博 博物 物館" instead (both columns of `search`), and a reader turns each query word the same way
 /// into a phrase of consecutive bigrams ("博物 物館"), which FTS5 matches in place. A one-character run stays one
 /// token. Other text passes through unchanged, with spaces around CJK runs so that "Tokyo駅" is "Tokyo 駅".
-/// clients/web/citypack.js (`cjkBigrams`) does exactly the same; both are tested on the same cases.
+/// clients/web/tokens.js (`cjkBigrams`) does exactly the same; both are tested on the same cases.
 public enum CJKBigrams {
     /// Whether a scalar belongs to a script written without spaces between words, as indexed here: CJK ideographs
     /// (unified, extensions A–F, compatibility), hiragana, katakana (with the halfwidth forms and the prolonged

@@ -1,5 +1,5 @@
 /// Folds a user types without, applied to the text the `search` table indexes and to every query, in both readers
-/// (`clients/web/citypack.js` `searchFold` holds the same table; docs/WEB.md lists it).
+/// (`clients/web/tokens.js` `searchFold` holds the same table; docs/WEB.md lists it).
 ///
 /// SQLite's `unicode61` tokenizer (remove_diacritics 2) lower-cases and drops diacritics (`Café` → `cafe`), but
 /// letters that are not a base letter plus a mark stay as they are: `ß` is not `ss`, `ø` is not `o`. A Swiss user

@@ -4,7 +4,7 @@ import CityPackSupport
 import Foundation
 
 /// Search, nearby and listings: the questions an app asks ("where is the nearest toilet?"). The web reader
-/// (`clients/web/citypack.js`) answers them with the same lists; docs/WEB.md ("Search") states the rules.
+/// (`clients/web/citypack.js`, its `search.js` and `proximity.js`) answers them with the same lists; docs/WEB.md ("Search") states the rules.
 extension PackReader {
     /// Results `search` returns when no limit is given (the web reader's default too).
     public static let defaultSearchLimit = 20
