@@ -5,7 +5,8 @@ extension WebFlavour {
 
     /// The constants the JS reader shares with the Swift format, as JavaScript: the web format version, the Earth
     /// radius of ``GreatCircle``, the cover of ``ProximityIndex`` and ``GeohashCover``, the geohash alphabet, the row
-    /// chunking parameters, the search folds of ``SearchFold/table``. The JS
+    /// chunking parameters, the search folds of ``SearchFold/table``, the readers' defaults (``ReaderDefaults``,
+    /// ``TransitWalking``). The JS
     /// reader holds this block verbatim between ``javaScriptConstantsMarks`` (a test compares them and
     /// `RECORD_GOLDENS=1` rewrites it), so it cannot drift from Swift.
     public static var javaScriptConstants: String {
@@ -22,6 +23,22 @@ extension WebFlavour {
         export const ROW_CHUNKING = { minBytes: \(rowChunkMinBytes), maxBytes: \(rowChunkMaxBytes), divisor: \(rowChunkDivisor), rowBytes: \(rowChunkRowBytes) };
         /** Letters users type without → what they type instead (SearchFold.table): folded in the index and in queries. */
         export const SEARCH_FOLDS = {\(searchFoldsJavaScript)};
+
+        /** Radius of `nearby`, metres (ReaderDefaults.nearbyRadiusMetres). */
+        export const DEFAULT_RADIUS = \(Int(ReaderDefaults.nearbyRadiusMetres));
+        /** Results `search` returns when no limit is given (ReaderDefaults.searchLimit). */
+        export const DEFAULT_SEARCH_LIMIT = \(ReaderDefaults.searchLimit);
+        /** Results `nearby` returns when no limit is given (ReaderDefaults.nearbyLimit). */
+        export const DEFAULT_NEARBY_LIMIT = \(ReaderDefaults.nearbyLimit);
+        /** Places `places(box)` returns when no limit is given (ReaderDefaults.listingLimit). */
+        export const DEFAULT_LISTING_LIMIT = \(ReaderDefaults.listingLimit);
+        /** Departures `departures` returns when no limit is given (ReaderDefaults.departuresLimit). */
+        export const DEFAULT_DEPARTURES_LIMIT = \(ReaderDefaults.departuresLimit);
+        const FIRST_RING_METRES = \(Int(ReaderDefaults.firstRingMetres)); // ReaderDefaults.firstRingMetres
+        /** Journey options when none are given (ReaderDefaults, TransitWalking.speed). */
+        export const JOURNEY_DEFAULTS = Object.freeze({ maxTransfers: \(ReaderDefaults.maxTransfers), walkSpeed: \(TransitWalking.speed), maxWalkMetres: \(ReaderDefaults.maxWalkMetres), minChangeSeconds: \(ReaderDefaults.minChangeSeconds), wheelchair: false });
+        const INF = \(ReaderDefaults.unreachedSeconds); // ReaderDefaults.unreachedSeconds
+        const DETOUR = \(TransitWalking.detour); // TransitWalking.detour
         \(javaScriptConstantsMarks.end)
         """
     }

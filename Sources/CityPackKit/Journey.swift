@@ -40,8 +40,9 @@ public struct JourneyOptions: Sendable, Hashable {
     /// station's); no information counts as possible, as most feeds say nothing. Default false.
     public var wheelchair: Bool
 
-    public init(maxTransfers: Int = 5, walkSpeed: Double = TransitWalking.speed, maxWalkMetres: Int = 800,
-        minChangeSeconds: Int = 60, wheelchair: Bool = false)
+    public init(maxTransfers: Int = ReaderDefaults.maxTransfers, walkSpeed: Double = TransitWalking.speed,
+        maxWalkMetres: Int = ReaderDefaults.maxWalkMetres, minChangeSeconds: Int = ReaderDefaults.minChangeSeconds,
+        wheelchair: Bool = false)
     {
         self.wheelchair = wheelchair
         self.maxTransfers = maxTransfers

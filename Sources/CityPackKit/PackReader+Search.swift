@@ -7,13 +7,13 @@ import Foundation
 /// (`clients/web/citypack.js`, its `search.js` and `proximity.js`) answers them with the same lists; docs/WEB.md ("Search") states the rules.
 extension PackReader {
     /// Results `search` returns when no limit is given (the web reader's default too).
-    public static let defaultSearchLimit = 20
+    public static let defaultSearchLimit = ReaderDefaults.searchLimit
     /// Results `nearby` returns when no limit is given (the web reader's default too).
-    public static let defaultNearbyLimit = 50
+    public static let defaultNearbyLimit = ReaderDefaults.nearbyLimit
     /// Places `places(in:)` returns when no limit is given (the web reader's default too).
-    public static let defaultListingLimit = 1000
+    public static let defaultListingLimit = ReaderDefaults.listingLimit
     /// First radius of the expanding search for the nearest places of a category, metres; it grows 4× a step.
-    static let firstRingMetres = 250.0
+    static let firstRingMetres = ReaderDefaults.firstRingMetres
 
     /// Places and transit stops within `radius` metres of a point by great-circle distance, nearest first (ties
     /// by id), optionally of one category (its own, a further one, or for stops one of the modes serving it).
@@ -33,7 +33,7 @@ extension PackReader {
     ///     places whose hours are unknown then are left out too. Nil for all.
     /// - Throws: `PackError.closed`, `.sqlite`, `.malformedData`.
     public func nearby(
-        lat: Double, lon: Double, radius: Double = 25, category: String? = nil, limit: Int = defaultNearbyLimit,
+        lat: Double, lon: Double, radius: Double = ReaderDefaults.nearbyRadiusMetres, category: String? = nil, limit: Int = defaultNearbyLimit,
         offset: Int = 0, locale: String? = nil, openAt: Date? = nil
     ) throws(PackError) -> [PlaceResult] {
         try connection.withDatabase { _ throws(PackError) in

@@ -113,7 +113,7 @@ package final class RoutingData: Sendable {
 /// patterns are scanned in index order and each pattern day by day, earliest day first; ties keep the first
 /// label found. Not thread-safe (reusable buffers); one per query.
 package struct RaptorSearch {
-    static let infinity = Int32.max / 2
+    static let infinity = ReaderDefaults.unreachedSeconds
 
     /// The origin's stops with the walk to each (seconds, metres), and the destination's likewise.
     package struct Access: Sendable {

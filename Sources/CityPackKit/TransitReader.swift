@@ -94,7 +94,7 @@ public final class TransitReader: @unchecked Sendable {
     /// - Returns: Departures at or after the time, sorted by actual time, then line name, then trip_id; `[]` for
     ///   an unknown stop.
     /// - Throws: `PackError.closed`, `.sqlite`.
-    public func departures(stop: String, date: ServiceDate, seconds: Int, limit: Int = 10) throws(PackError)
+    public func departures(stop: String, date: ServiceDate, seconds: Int, limit: Int = ReaderDefaults.departuresLimit) throws(PackError)
         -> [Departure]
     {
         guard limit > 0 else { return [] }
@@ -113,7 +113,7 @@ public final class TransitReader: @unchecked Sendable {
     ///   - limit: At most this many departures (default 10).
     /// - Returns: `[]` for an unknown stop or when `at` has no valid date.
     /// - Throws: `PackError.closed`, `.sqlite`.
-    public func departures(stop: String, at: DateComponents, limit: Int = 10) throws(PackError) -> [Departure] {
+    public func departures(stop: String, at: DateComponents, limit: Int = ReaderDefaults.departuresLimit) throws(PackError) -> [Departure] {
         guard let year = at.year, let month = at.month, let day = at.day,
             let date = ServiceDate(year: year, month: month, day: day)
         else { return [] }

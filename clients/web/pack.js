@@ -2,7 +2,7 @@
 // cards, routes, strings, departures and journeys with the same results as the Swift reader (CityPackKit),
 // delegating to the modules of each job (places.js, search.js, editorial.js, timetable.js, journeys.js).
 
-import { WEB_FORMAT } from './constants.js';
+import { DEFAULT_DEPARTURES_LIMIT, DEFAULT_RADIUS, WEB_FORMAT } from './constants.js';
 import * as editorial from './editorial.js';
 import { PackError, checkSignature, fetchBytes, parseJSON, verifiedJSON, verifiedText } from './format.js';
 import { journeyById, journeysBetween } from './journeys.js';
@@ -224,7 +224,7 @@ export class CityPack {
    *   instant in the city's time zone (`timeZone`), and every row's `open` is evaluated then (else now).
    * @returns {Place[]}
    */
-  nearby(lat, lon, radius = 25, options = {}) {
+  nearby(lat, lon, radius = DEFAULT_RADIUS, options = {}) {
     return nearby(this, lat, lon, radius, options);
   }
 
@@ -421,7 +421,7 @@ export class CityPack {
    * @param {number} [limit=10]
    * @returns {Departure[]}
    */
-  departures(stopId, date, time, limit = 10) {
+  departures(stopId, date, time, limit = DEFAULT_DEPARTURES_LIMIT) {
     const t = this._part('transit');
     const { day, seconds } = localDayAndSeconds(date, time);
     return departures(t, String(stopId), day, seconds, limit);

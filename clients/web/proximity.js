@@ -2,7 +2,10 @@
 // GreatCircle, Geohash, GeohashCover and ProximityIndex; see docs/WEB.md), and the queries over a places index
 // (within a radius, per category, the nearest of categories, listing order, linked pairs folded).
 
-import { COVER_CELLS, EARTH_RADIUS, GEOHASH_ALPHABET, PAD_DEGREES } from './constants.js';
+import {
+  COVER_CELLS, DEFAULT_LISTING_LIMIT, DEFAULT_NEARBY_LIMIT, DEFAULT_SEARCH_LIMIT, EARTH_RADIUS, FIRST_RING_METRES, GEOHASH_ALPHABET,
+  PAD_DEGREES,
+} from './constants.js';
 
 /** @typedef {import('./places.js').PlacesPart} PlacesPart */
 /**
@@ -197,14 +200,8 @@ function forEachRange(lat, lon, radius, precision, maxCells, body) {
   }
 }
 
-/** Results `search` returns without a limit (Swift `PackReader.defaultSearchLimit`). */
-export const DEFAULT_SEARCH_LIMIT = 20;
-/** Results `nearby` returns without a limit (Swift `PackReader.defaultNearbyLimit`). */
-export const DEFAULT_NEARBY_LIMIT = 50;
-/** Places `places(box)` returns without a limit (Swift `PackReader.defaultListingLimit`). */
-export const DEFAULT_LISTING_LIMIT = 1000;
-/** First ring of the nearest-of-a-category search, metres (×4 a step; Swift `PackReader.firstRingMetres`). */
-const FIRST_RING_METRES = 250;
+// The default limits (generated from Swift's ReaderDefaults into constants.js), for the modules that import them here.
+export { DEFAULT_LISTING_LIMIT, DEFAULT_NEARBY_LIMIT, DEFAULT_SEARCH_LIMIT };
 
 /**
  * Every point of an index (`{cells, ids, lats, lons, precision}`) within `radius` metres, as {i, id, d} sorted by

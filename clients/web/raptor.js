@@ -5,6 +5,7 @@
 // date − ⌊latest / 86 400⌋ to date + 1 run. See docs/WEB.md and Sources/CityPackKit/Raptor.swift for the model.
 
 import { dateOfDayNumber, weekdayOf } from './dates.js';
+import { DETOUR, INF, JOURNEY_DEFAULTS } from './constants.js';
 import { distance } from './proximity.js';
 
 /** @typedef {import('./timetable.js').TransitPart} TransitPart */
@@ -37,11 +38,9 @@ import { distance } from './proximity.js';
  * @property {boolean[]} blockedTrip
  */
 
-const INF = 1073741823; // Int32.max / 2, as RaptorSearch.infinity
-const DETOUR = 1.3; // TransitWalking.detour
-
-/** Journey defaults (JourneyOptions): 5 transfers, 1.25 m/s, 800 m per walk, 60 s to change at one stop. */
-export const JOURNEY_DEFAULTS = Object.freeze({ maxTransfers: 5, walkSpeed: 1.25, maxWalkMetres: 800, minChangeSeconds: 60, wheelchair: false });
+// INF (RaptorSearch.infinity), DETOUR (TransitWalking.detour) and the journey defaults (JourneyOptions) are
+// generated from Swift's ReaderDefaults and TransitWalking into constants.js.
+export { JOURNEY_DEFAULTS };
 
 /** @type {(lat1: number, lon1: number, lat2: number, lon2: number) => number} */
 const walkMetres = (lat1, lon1, lat2, lon2) => Math.ceil(distance(lat1, lon1, lat2, lon2) * DETOUR);

@@ -55,7 +55,7 @@ struct Query: ParsableCommand {
     @Option(name: .long, parsing: .unconditional, help: "LAT,LON in degrees (negative values are fine: --near -33.86,151.2).")
     var near: String?
 
-    @Option(name: .long, help: "Radius in metres for --near (default 25; not with --search).")
+    @Option(name: .long, help: "Radius in metres for --near (default \(Int(ReaderDefaults.nearbyRadiusMetres)); not with --search).")
     var radius: Double?
 
     // `.unconditional`: west of Greenwich or south of the equator the value starts with '-'.
@@ -87,13 +87,13 @@ struct Query: ParsableCommand {
     var window: Int?
 
     @Option(name: .long, help: "Most transfers of a journey.")
-    var maxTransfers: Int = 5
+    var maxTransfers: Int = ReaderDefaults.maxTransfers
 
     @Option(name: .long, help: "Longest walk in metres (0: no walking at all).")
-    var maxWalk: Int = 800
+    var maxWalk: Int = ReaderDefaults.maxWalkMetres
 
     @Option(name: .long, help: "Seconds to change at one stop where transfers.txt says nothing.")
-    var minChange: Int = 60
+    var minChange: Int = ReaderDefaults.minChangeSeconds
 
     @Flag(name: .long, help: "Step-free journeys: avoid trips and stops the feed marks not wheelchair accessible.")
     var wheelchair = false
@@ -107,7 +107,7 @@ struct Query: ParsableCommand {
     @Option(name: .long, help: "Locale used to pick display names (default: the pack's default locale).")
     var locale: String?
 
-    @Option(name: .long, help: "Maximum number of results (default: 20 for --search, 50 for --near, 1000 for --in, as the readers).")
+    @Option(name: .long, help: "Maximum number of results (default: \(ReaderDefaults.searchLimit) for --search, \(ReaderDefaults.nearbyLimit) for --near, \(ReaderDefaults.listingLimit) for --in, as the readers; \(ReaderDefaults.commandLineDeparturesLimit) for --departures, where the readers list \(ReaderDefaults.departuresLimit)).")
     var limit: Int?
 
     @Option(name: .long, help: "Results to skip first (paging).")
@@ -229,7 +229,7 @@ struct Query: ParsableCommand {
             guard let stop = try reader.transit.stop(id: departures, locale: locale) else {
                 throw CLIError.dataErrors("the pack has no stop with stop_id '\(departures)'")
             }
-            let list = try reader.transit.departures(stop: departures, date: date, seconds: seconds, limit: limit ?? 50)
+            let list = try reader.transit.departures(stop: departures, date: date, seconds: seconds, limit: limit ?? ReaderDefaults.commandLineDeparturesLimit)
             DepartureOutput.write(stop: stop, departures: list, coverage: TimetableOutput(try reader.transit.coverage(), date: date), format: format)
             return
         }
@@ -250,7 +250,7 @@ struct Query: ParsableCommand {
                 in: box, category: category, limit: limit ?? PackReader.defaultListingLimit, offset: offset, locale: locale)
         } else if let position {
             results = try reader.nearby(
-                lat: position.lat, lon: position.lon, radius: radius ?? 25, category: category,
+                lat: position.lat, lon: position.lon, radius: radius ?? ReaderDefaults.nearbyRadiusMetres, category: category,
                 limit: limit ?? PackReader.defaultNearbyLimit, offset: offset, locale: locale, openAt: openFilter)
         } else {
             results = []

@@ -89,12 +89,6 @@ export function byListing(places: PlacesPart, ids: number[]): number[];
  * @returns {Hit[]}
  */
 export function nearest(places: PlacesPart, categories: string[], lat: number, lon: number, count: number): Hit[];
-/** Results `search` returns without a limit (Swift `PackReader.defaultSearchLimit`). */
-export const DEFAULT_SEARCH_LIMIT: 20;
-/** Results `nearby` returns without a limit (Swift `PackReader.defaultNearbyLimit`). */
-export const DEFAULT_NEARBY_LIMIT: 50;
-/** Places `places(box)` returns without a limit (Swift `PackReader.defaultListingLimit`). */
-export const DEFAULT_LISTING_LIMIT: 1000;
 export type PlacesPart = import('./places.js').PlacesPart;
 /**
  * Points sorted by geohash cell (ProximityIndex): the places part itself, or one category's points (`rows`: their
@@ -116,3 +110,7 @@ export type Hit = {
     id: number;
     d: number;
 };
+import { DEFAULT_LISTING_LIMIT } from "./constants.js";
+import { DEFAULT_NEARBY_LIMIT } from "./constants.js";
+import { DEFAULT_SEARCH_LIMIT } from "./constants.js";
+export { DEFAULT_LISTING_LIMIT, DEFAULT_NEARBY_LIMIT, DEFAULT_SEARCH_LIMIT };

@@ -14,14 +14,7 @@ export function buildRouting(t: TransitPart): Routing;
  * @returns {Access[]}
  */
 export function access(r: Routing, endpoint: Endpoint, o: PlanOptions, isOrigin: boolean): Access[];
-/** Journey defaults (JourneyOptions): 5 transfers, 1.25 m/s, 800 m per walk, 60 s to change at one stop. */
-export const JOURNEY_DEFAULTS: Readonly<{
-    maxTransfers: 5;
-    walkSpeed: 1.25;
-    maxWalkMetres: 800;
-    minChangeSeconds: 60;
-    wheelchair: false;
-}>;
+export { JOURNEY_DEFAULTS };
 export function roundHalfAway(x: number): number;
 /** One RAPTOR search (RaptorSearch): labels per round, reusable over runs of one date. */
 export class Search {
@@ -154,3 +147,4 @@ export type Routing = {
     blockedStop: boolean[];
     blockedTrip: boolean[];
 };
+import { JOURNEY_DEFAULTS } from "./constants.js";
