@@ -12,6 +12,27 @@ import Testing
     /// Where the repository keeps the example city; docs/RULES.md names it.
     static let exampleCity = "Tests/Fixtures/rule-examples/base"
 
+    /// Registered from the declarations, checked both ways: every `static let x = RuleDescription(` in Sources is in
+    /// ``RuleCatalog/all`` (by its name in RuleCatalog.swift), once, and the catalogue names nothing else.
+    @Test func everyDeclaredRuleIsCataloguedOnce() throws {
+        let sources = TestPaths.root.appendingPathComponent("Sources")
+        var declared: [String] = []
+        let walker = try #require(FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil))
+        let declaration = /static let ([A-Za-z0-9_]+) = RuleDescription\(/
+        for case let url as URL in walker where url.pathExtension == "swift" {
+            let text = try String(contentsOf: url, encoding: .utf8)
+            declared += text.matches(of: declaration).map { String($0.output.1) }
+        }
+        let catalogue = try String(
+            contentsOf: sources.appendingPathComponent("CityPackCompiler/RuleCatalog.swift"), encoding: .utf8)
+        let listed = catalogue.matches(of: /Rules\.([A-Za-z0-9_]+)/).map { String($0.output.1) }
+        #expect(declared.count >= 100 && Set(declared).count == declared.count, "\(declared.count) declarations")
+        #expect(Set(listed).count == listed.count, "listed twice: \(Dictionary(grouping: listed, by: { $0 }).filter { $0.value.count > 1 }.keys.sorted())")
+        #expect(Set(declared).subtracting(listed).isEmpty, "declared but not in RuleCatalog: \(Set(declared).subtracting(listed).sorted())")
+        #expect(Set(listed).subtracting(declared).isEmpty, "in RuleCatalog but not declared: \(Set(listed).subtracting(declared).sorted())")
+        #expect(RuleCatalog.all.count == declared.count)
+    }
+
     @Test func codesAreUniqueAndWellFormed() {
         let codes = RuleCatalog.all.map(\.code)
         #expect(Set(codes).count == codes.count)
