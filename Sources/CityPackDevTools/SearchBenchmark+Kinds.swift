@@ -36,7 +36,7 @@ extension SearchBenchmark {
         // Places spread over the index (a fixed stride), for their names.
         for i in 0..<points where index.count > 0 {
             let id = index.ids[(i * 7919) % index.count]
-            let word = (try reader.poi(id: id)?.name ?? "").split(whereSeparator: { !$0.isLetter }).first.map(String.init) ?? "a"
+            let word = (try reader.place(id: id)?.name ?? "").split(whereSeparator: { !$0.isLetter }).first.map(String.init) ?? "a"
             names.append(word)
         }
         func time(_ kind: String, _ body: (Int, Coordinate) throws(PackError) -> Void) throws(PackError) -> Kind {

@@ -49,7 +49,7 @@ package struct SearchBenchmark: Sendable, Hashable {
         let index = reader.proximityIndex
         var members: [String: [(id: Int64, lat: Double, lon: Double)]] = [:]
         for row in 0..<index.count {
-            guard let place = try reader.poi(id: index.ids[row]) else { continue }
+            guard let place = try reader.place(id: index.ids[row]) else { continue }
             for category in Set([place.category] + place.alsoCategories) {
                 members[category, default: []].append((index.ids[row], index.lats[row], index.lons[row]))
             }

@@ -206,13 +206,20 @@ public final class PackReader: @unchecked Sendable {
 
     // MARK: - Queries
 
-    /// One POI by its stable id, or nil when the pack has no such POI.
+    /// One place — a POI or a transit stop — by its id, or nil when the pack has no such place (the web reader's
+    /// `place(id, locale)`).
     /// - Parameters:
-    ///   - id: `poi.id`.
+    ///   - id: A POI's stable id (`poi.id`) or a stop's (``CityPackFormat/PackSchema/isStopID(_:)``).
     ///   - locale: Locale for ``PlaceResult/name``.
     /// - Throws: `PackError.closed`, `.sqlite`, `.malformedData`.
-    public func poi(id: Int64, locale: String? = nil) throws(PackError) -> PlaceResult? {
+    public func place(id: Int64, locale: String? = nil) throws(PackError) -> PlaceResult? {
         try connection.withDatabase { _ throws(PackError) in try places.result(id, locale: locale) }
+    }
+
+    /// ``place(id:locale:)`` under its earlier name (kept for one release; docs/RELEASES.md).
+    @available(*, deprecated, renamed: "place(id:locale:)", message: "the web reader's name; poi(id:) goes in the next release")
+    public func poi(id: Int64, locale: String? = nil) throws(PackError) -> PlaceResult? {
+        try place(id: id, locale: locale)
     }
 
     /// Every POI of the pack (no stops), ordered by stable id (for `citypack inspect --pois` and diff tools).

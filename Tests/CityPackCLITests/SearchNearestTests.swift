@@ -39,9 +39,9 @@ import Testing
         let toilets = try reader.search("toilet", near: here, locale: "en")
         let unnamed = try #require(toilets.first { !$0.named })
         #expect(unnamed.name == "Toilets")
-        #expect(try reader.poi(id: unnamed.id, locale: "fr")?.name == "Toilettes")
-        #expect(try reader.poi(id: unnamed.id)?.name == "Toilets", "the default locale (en)")
-        #expect(try reader.poi(id: unnamed.id, locale: "fr-CA")?.name == "Toilettes", "the language of the locale")
+        #expect(try reader.place(id: unnamed.id, locale: "fr")?.name == "Toilettes")
+        #expect(try reader.place(id: unnamed.id)?.name == "Toilets", "the default locale (en)")
+        #expect(try reader.place(id: unnamed.id, locale: "fr-CA")?.name == "Toilettes", "the language of the locale")
         // Without a position: named places first.
         let listed = try reader.search("toilet", limit: 200)
         #expect(listed.map(\.named) == listed.map(\.named).sorted { $0 && !$1 })

@@ -55,9 +55,9 @@ import Testing
         for term in ["wc", "toilette", "Geldautomat", "distributeur", "cafe", "numero 7", "kaffee"] {
             #expect(try !reader.search(term).isEmpty, "search '\(term)'")
         }
-        let one = try #require(try reader.poi(id: OSMRef(.way, 1000).stableID, locale: "de"))
+        let one = try #require(try reader.place(id: OSMRef(.way, 1000).stableID, locale: "de"))
         #expect(one.osm == "w1000" && one.category == "toilet")
-        let cafe = try #require(try reader.poi(id: OSMRef(.node, 1002).stableID, locale: "de"))
+        let cafe = try #require(try reader.place(id: OSMRef(.node, 1002).stableID, locale: "de"))
         #expect(cafe.name == "Kaffee 2")
     }
 }

@@ -183,7 +183,7 @@ import Testing
         let found = try reader.search("Duomo")
         #expect(Set(found.map(\.kind)) == [.poi, .stop])
         #expect(Set(found.compactMap(\.stopID)) == ["STA", "P1", "P2"])
-        #expect(try reader.poi(id: found.first { $0.kind == .stop }!.id)?.kind == .stop)
+        #expect(try reader.place(id: found.first { $0.kind == .stop }!.id)?.kind == .stop)
         #expect(try reader.allPOIs().map(\.osm) == ["n1"])
 
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("transit-emit-\(UUID().uuidString)").path

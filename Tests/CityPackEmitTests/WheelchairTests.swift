@@ -33,7 +33,7 @@ import Testing
 
         let reader = try PackReader.open(manifest: URL(fileURLWithPath: result.manifestPath))
         for c in Self.cases {
-            let place = try #require(try reader.poi(id: OSMRef(.node, c.id).stableID))
+            let place = try #require(try reader.place(id: OSMRef(.node, c.id).stableID))
             #expect(place.wheelchair == c.expected, "wheelchair=\(c.tag ?? "(absent)")")
         }
         let near = try reader.nearby(lat: 43.7384, lon: 7.4246, radius: 200, limit: 10)

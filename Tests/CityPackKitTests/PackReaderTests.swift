@@ -73,11 +73,11 @@ func bruteForce(_ pois: [TestPOI], lat: Double, lon: Double, radius: Double) -> 
             let counts = try reader.categoryCounts()
             #expect(counts.values.reduce(0, +) == pack.pois.count)
             #expect(counts["toilet"] == pack.pois.filter { $0.category == "toilet" }.count)
-            let cafe = try #require(try reader.poi(id: 40))
+            let cafe = try #require(try reader.place(id: 40))
             #expect(cafe.osm == "n10" && cafe.name == "Café Central" && cafe.category == "cafe")
             #expect(cafe.tags == ["opening_hours": "Mo-Su 08:00-22:00", "wheelchair": "yes"])
             #expect(cafe.distanceMetres == nil)
-            #expect(try reader.poi(id: 41) == nil)
+            #expect(try reader.place(id: 41) == nil)
         }
     }
 
@@ -156,15 +156,15 @@ func bruteForce(_ pois: [TestPOI], lat: Double, lon: Double, radius: Double) -> 
         let pack = try makePack()
         let reader = try PackReader.open(pack.db)
         defer { reader.close() }
-        #expect(try reader.poi(id: 49, locale: "de")?.name == "Rathausapotheke")
-        #expect(try reader.poi(id: 49, locale: "de-CH")?.name == "Rathausapotheke")
-        #expect(try reader.poi(id: 49, locale: "it")?.name == "Town Hall Pharmacy")  // no `it`: plain name
-        #expect(try reader.poi(id: 49)?.name == "Town Hall Pharmacy")
-        #expect(try reader.poi(id: 52, locale: "zh-Hant-TW")?.name == "蘭特曼咖啡館")
-        #expect(try reader.poi(id: 52, locale: "zh")?.name == "Kaffeehaus Landtmann")
+        #expect(try reader.place(id: 49, locale: "de")?.name == "Rathausapotheke")
+        #expect(try reader.place(id: 49, locale: "de-CH")?.name == "Rathausapotheke")
+        #expect(try reader.place(id: 49, locale: "it")?.name == "Town Hall Pharmacy")  // no `it`: plain name
+        #expect(try reader.place(id: 49)?.name == "Town Hall Pharmacy")
+        #expect(try reader.place(id: 52, locale: "zh-Hant-TW")?.name == "蘭特曼咖啡館")
+        #expect(try reader.place(id: 52, locale: "zh")?.name == "Kaffeehaus Landtmann")
         // No plain name: the alphabetically first locale's name.
-        #expect(try reader.poi(id: 56, locale: "en")?.name == "Café Noir")
-        #expect(try reader.poi(id: 56, locale: "it")?.name == "Caffè Nero")
+        #expect(try reader.place(id: 56, locale: "en")?.name == "Café Noir")
+        #expect(try reader.place(id: 56, locale: "it")?.name == "Caffè Nero")
     }
 
     @Test func searchIgnoresDiacriticsAndCase() throws {
@@ -398,7 +398,7 @@ func bruteForce(_ pois: [TestPOI], lat: Double, lon: Double, radius: Double) -> 
         let reader = try PackReader.open(db)
         defer { reader.close() }
         #expect(throws: PackError.malformedData("poi 40: tags are neither compact tags nor a JSON object of strings")) {
-            try reader.poi(id: broken.id)
+            try reader.place(id: broken.id)
         }
     }
 }
