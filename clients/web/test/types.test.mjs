@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 
 const web = join(dirname(fileURLToPath(import.meta.url)), '..');
 const tsc = ['/usr/bin/tsc', '/usr/local/bin/tsc'].find((p) => existsSync(p));
-const why = 'needs tsc at /usr/bin/tsc (Debian node-typescript; scripts/install-deps.sh --tests)';
+const why = 'needs tsc (Debian node-typescript, /usr/bin/tsc; scripts/install-deps.sh --tests)';
 
 test('the modules type-check: tsc -p tsconfig.json (--checkJs --strict, no emit)', (t) => {
   if (!tsc) {
