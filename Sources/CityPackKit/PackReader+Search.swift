@@ -118,8 +118,10 @@ extension PackReader {
             // A name query; after a category's places (all of them, when fewer than the page needs), its name
             // matches ("Museum Diner" for "museum").
             if categories.isEmpty || directory.folded(ids, first: wanted).count < wanted {
-                for expression in [Self.matchExpression(for: text, prefixLast: false), Self.matchExpression(for: text)] {
-                    guard let expression else { continue }
+                // The words as FTS5 sees them, for the in-memory index (the same words `matchExpression` quotes).
+                let words = Self.searchWords(text).map(CJKBigrams.expand)
+                for prefixLast in [false, true] {
+                    guard let expression = Self.matchExpression(for: text, prefixLast: prefixLast) else { continue }
                     // A tier after a full page changes no result.
                     if ids.count >= wanted && directory.folded(ids, first: wanted).count >= wanted { break }
                     // Places already listed (a match is one row, so a tier lists each once).
@@ -128,9 +130,7 @@ extension PackReader {
                         // Ordered by distance (ties by id), so unranked matches, measured at the proximity index's
                         // positions (the ones `details` gives) without reading a row.
                         var measured: [(distance: Double, id: Int64)] = []
-                        let prefixLast = expression.hasSuffix("*")
-                        if let postings = try searchPostings(db),
-                            let rows = postings.rows(matching: Self.searchWords(text).map(CJKBigrams.expand), prefixLast: prefixLast)
+                        if let postings = try searchPostings(db), let rows = postings.rows(matching: words, prefixLast: prefixLast)
                         {
                             measured.reserveCapacity(rows.count)
                             for row in rows {
