@@ -24,7 +24,9 @@ if [ "$runtime" = 1 ]; then
   [ "$tests" = 0 ] || { echo "usage: scripts/install-deps.sh [--tests | --runtime]" >&2; exit 64; }
   packages=(libxml2 zlib1g libdeflate0 libbz2-1.0 libsqlite3-0 libcurl4 libstdc++6 ca-certificates tzdata ${EXTRA_PACKAGES:-})
 else
-  packages=(libxml2-dev zlib1g-dev libdeflate-dev libbz2-dev libsqlite3-dev pkg-config ${EXTRA_PACKAGES:-})
+  # libcurl4-openssl-dev: a release build with `--static-swift-stdlib` (README) links Foundation's networking, and with
+  # it libcurl, statically.
+  packages=(libxml2-dev zlib1g-dev libdeflate-dev libbz2-dev libsqlite3-dev libcurl4-openssl-dev pkg-config ${EXTRA_PACKAGES:-})
 fi
 if [ "$tests" = 1 ]; then
   # The tools tests use as independent oracles: unzip and python3 read GTFS zips without the project's code;

@@ -77,7 +77,7 @@ package enum BuildSession {
             let memo = HTMLReportMemo(
                 build: build, json: json, output: request.output, useCache: request.useCache, hasErrors: bag.hasErrors)
             let stored = memo?.load()
-            let html = stored ?? HTMLReport.render(report, build: build, toolVersion: Compiler.generator)
+            let html = stored ?? Data(HTMLReport.render(report, build: build, toolVersion: Compiler.generator).utf8)
             if stored == nil { memo?.store(html) }
             lap.mark("html report")
             try ReportWriter.write(json: json, stats: stats, html: html, to: folder)

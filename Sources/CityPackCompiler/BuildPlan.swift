@@ -17,6 +17,8 @@ package struct BuildPlan: Sendable, CustomStringConvertible {
     /// The category profile every stage maps and checks with; nil when it could not be loaded (reported), and
     /// then the plan has no stages.
     package var profile: TemplatePOIProfile?
+    /// The parsed synonyms for the build cache, stored when the build ends without errors (``ProfileMemo``).
+    var profileStore: (entry: String, key: CacheKey, payload: [UInt8])?
     /// The stages, in execution order.
     package var stages: [Stage]
 

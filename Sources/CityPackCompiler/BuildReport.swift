@@ -44,7 +44,12 @@ package struct BuildReport: Sendable {
     /// The POIs of the report's city map: those kept by validation, or all read when validation did not run.
     package var pois: [POI] = []
     /// The GTFS feeds read (stops and lines for the report's city map).
-    package var feeds: [GTFSFeed] = []
+    package var feeds: [GTFSFeed] {
+        get { feedBox.value }
+        set { feedBox = LazyFeeds(newValue) }
+    }
+    /// The feeds, made on first use when the build took them from the cache.
+    package var feedBox = LazyFeeds()
     /// The walking routes of the report's city map, waypoints placed where possible: after validation those
     /// that go into the pack, else every route read (see ``Compiler/placedRoutes(_:pois:)``).
     package var walkingRoutes: [WalkingRoute] = []

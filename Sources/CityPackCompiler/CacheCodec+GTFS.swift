@@ -312,6 +312,11 @@ extension CacheWriter {
 
     /// A feed (what the stage cache stores for `ingestGTFS`, one per feed).
     mutating func feed(_ f: GTFSFeed) { value(f) }
+    mutating func feedFacts(_ f: FeedFacts) {
+        count(f.feeds)
+        count(f.stops)
+        strings(f.stopIDs)
+    }
 }
 
 extension CacheReader {
@@ -328,4 +333,7 @@ extension CacheReader {
 
     /// What ``CacheWriter/feed(_:)`` wrote.
     mutating func feed() throws(Malformed) -> GTFSFeed { try value() }
+    mutating func feedFacts() throws(Malformed) -> FeedFacts {
+        FeedFacts(feeds: try count(), stops: try count(), stopIDs: try strings())
+    }
 }

@@ -38,11 +38,10 @@ package enum Compiler {
         let profileDirectory = city.profile ?? templates
         // The sources' stat facts before the first hash (the profile's): a damaged entry is reported when the
         // stages load it again.
-        if options.useCache {
-            _ = StageWork.loadFacts(StageCache(outputDirectory: options.outputDirectory, cityID: city.id, bag: DiagnosticBag()))
-        }
+        let cache = options.useCache ? StageCache(outputDirectory: options.outputDirectory, cityID: city.id, bag: DiagnosticBag()) : nil
+        if let cache { _ = StageWork.loadFacts(cache) }
         do {
-            plan.profile = try ProfileMemo.load(profileDirectory)
+            (plan.profile, plan.profileStore) = try ProfileMemo.load(profileDirectory, cache: cache)
         } catch {
             bag.report(Rules.cityMissingSource, "cannot load the category profile: \(error)", at: SourceLocation(file: profileDirectory))
             return plan

@@ -161,16 +161,65 @@ enum DigestMemo {
 }
 
 /// Category profiles already loaded in this process, by their folder and the digests of the files they were
-/// loaded from: a rebuild in a watch loop does not parse `synonyms.json` again.
+/// loaded from: a rebuild in a watch loop does not parse `synonyms.json` again. A new process keeps the parsed
+/// synonyms in the city's build cache (`synonyms.entry`, under the file's digest), so an unchanged rebuild does
+/// not parse its JSON either.
 enum ProfileMemo {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var known: [String: (key: [String], profile: TemplatePOIProfile)] = [:]
+    static let synonymsEntry = "synonyms"
 
-    static func load(_ directory: String) throws -> TemplatePOIProfile {
+    /// - Returns: the profile, and the synonyms' cache entry to store when the build ends without errors (nil: the
+    ///   cache had it, or there is no cache).
+    static func load(
+        _ directory: String, cache: StageCache? = nil
+    ) throws -> (profile: TemplatePOIProfile, store: (entry: String, key: CacheKey, payload: [UInt8])?) {
         let key = ["categories.json", "synonyms.json"].map { DigestMemo.sha256((directory as NSString).appendingPathComponent($0)) ?? "missing" }
-        if let hit = lock.withLock({ known[directory] }), hit.key == key { return hit.profile }
-        let profile = try TemplatePOIProfile.load(templatesDirectory: URL(fileURLWithPath: directory))
+        if let hit = lock.withLock({ known[directory] }), hit.key == key {
+            // Stored when the cache lacks it (a new output folder in the same process).
+            return (hit.profile, cache.flatMap { storeSynonyms(
+                Dictionary(hit.profile.categories.map { ($0.id, $0.synonyms) }, uniquingKeysWith: { a, _ in a }), digest: key[1], unless: $0) })
+        }
+        let url = URL(fileURLWithPath: directory)
+        let synonymsKey = synonymsKey(digest: key[1])
+        let stored = key[1] == "missing" ? nil : cache?.load(synonymsEntry, key: synonymsKey, quiet: true) { r throws(CacheReader.Malformed) in
+            try r.array { r throws(CacheReader.Malformed) in
+                (try r.string(), try r.array { r throws(CacheReader.Malformed) in (try r.string(), try r.strings()) })
+            }
+        }
+        let synonyms = try stored.map { pairs in
+            Dictionary(pairs.map { ($0.0, Dictionary($0.1, uniquingKeysWith: { a, _ in a })) }, uniquingKeysWith: { a, _ in a })
+        } ?? TemplatePOIProfile.synonyms(in: url)
+        let profile = try TemplatePOIProfile.load(templatesDirectory: url, synonyms: synonyms)
         lock.withLock { known[directory] = (key, profile) }
-        return profile
+        return (profile, stored == nil && key[1] != "missing" && cache != nil ? (synonymsEntry, synonymsKey, encode(synonyms)) : nil)
+    }
+
+    static func synonymsKey(digest: String) -> CacheKey {
+        var k = CacheKey(synonymsEntry)
+        k.add("synonyms.json", digest)
+        return k
+    }
+
+    /// The synonyms' entry, unless `cache` already holds it.
+    private static func storeSynonyms(
+        _ synonyms: [String: [String: [String]]], digest: String, unless cache: StageCache
+    ) -> (entry: String, key: CacheKey, payload: [UInt8])? {
+        let k = synonymsKey(digest: digest)
+        guard digest != "missing", !CacheFile.holds(cache.path(synonymsEntry), scope: cache.cityID, name: synonymsEntry, key: k.digest)
+        else { return nil }
+        return (synonymsEntry, k, encode(synonyms))
+    }
+
+    static func encode(_ synonyms: [String: [String: [String]]]) -> [UInt8] {
+        var w = CacheWriter()
+        w.array(synonyms.sorted { $0.key < $1.key }) { w, category in
+            w.string(category.key)
+            w.array(category.value.sorted { $0.key < $1.key }) { w, locale in
+                w.string(locale.key)
+                w.strings(locale.value)
+            }
+        }
+        return w.bytes
     }
 }

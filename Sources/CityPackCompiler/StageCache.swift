@@ -34,10 +34,14 @@ final class StageCache: @unchecked Sendable {
     func path(_ entry: String) -> String { (directory as NSString).appendingPathComponent("\(entry).entry") }
 
     /// The payload stored for `entry` under `key`, decoded by `decode`; nil when there is none for this key, or
-    /// when the entry is damaged or foreign (then reported as a note).
-    func load<T>(_ entry: String, key: CacheKey, decode: (inout CacheReader) throws(CacheReader.Malformed) -> T) -> T? {
+    /// when the entry is damaged or foreign (then reported as a note, unless `quiet`: a load after the build's
+    /// findings were rendered).
+    func load<T>(
+        _ entry: String, key: CacheKey, quiet: Bool = false, decode: (inout CacheReader) throws(CacheReader.Malformed) -> T
+    ) -> T? {
         let file = path(entry)
         func ignored(_ why: String) -> T? {
+            if quiet { return nil }
             bag.report(
                 Rules.packCacheIgnored, "cache entry ignored (\(why)); the \(entry) stage ran instead",
                 at: SourceLocation(file: file))

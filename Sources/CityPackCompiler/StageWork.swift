@@ -20,7 +20,17 @@ struct StageWork {
     let sourceHashes: SourceHashes?
 
     var osm: OSMIngestResult?
-    var feeds: [GTFSFeed] = []
+    /// The feeds read, made on first use when they come from the cache (``ingestGTFS(_:)``).
+    var feedBox = LazyFeeds()
+    var feeds: [GTFSFeed] {
+        get { feedBox.value }
+        set {
+            feedBox = LazyFeeds(newValue)
+            feedFacts = nil
+        }
+    }
+    /// What validation asks of the feeds, when they came from the cache; nil: ask ``feeds``.
+    var feedFacts: FeedFacts?
     var editorial = EditorialContent()
     var copy: CopyTable?
     var kept: [POI]?
@@ -57,7 +67,10 @@ struct StageWork {
         cache = plan.options.useCache && preread == nil
             ? StageCache(outputDirectory: plan.options.outputDirectory, cityID: plan.city.id, bag: bag) : nil
         // The stat facts first: the hashes below start at once.
-        if let cache { loadedFacts = Self.loadFacts(cache) }
+        if let cache {
+            loadedFacts = Self.loadFacts(cache)
+            if let store = plan.profileStore { pendingStores.append(store) }
+        }
         let hashed = plan.stages.first { $0.phase == .emit }?.inputs.compactMap { input -> String? in
             if case .source(let path) = input { path } else { nil }
         }
@@ -87,7 +100,7 @@ struct StageWork {
     func fill(_ report: inout BuildReport) {
         let read = osm?.pois ?? []
         report.pois = kept ?? read
-        report.feeds = feeds
+        report.feedBox = feedBox
         report.walkingRoutes = keptEditorial?.routes ?? Compiler.placedRoutes(editorial.routes, pois: read)
         report.walkingRoutesLeftOut = routesLeftOut
         report.copy = copy
@@ -156,23 +169,62 @@ struct StageWork {
         ]
     }
 
+    /// Reads the city's GTFS feeds, or takes them from the cache. The cache keeps two entries under the stage's
+    /// key: `ingestGTFS` (the findings, the counts and the ``FeedFacts`` validation asks for) and `ingestGTFS-feeds`
+    /// (the feeds). A hit loads the first and only checks the second's header: the feeds are decoded when a later
+    /// stage asks for them (``LazyFeeds``), which an unchanged rebuild never does. Should that entry then fail its
+    /// checks, the feeds are read again from their sources (their findings were already replayed).
     mutating func ingestGTFS(_ paths: [String]) -> [StageCount: Int] {
-        cached(
-            "ingestGTFS", key: { $0.stageKey },
-            decode: { r throws(CacheReader.Malformed) in try r.array { r throws(CacheReader.Malformed) in try r.feed() } },
-            encode: { w, feeds in w.array(feeds) { $0.feed($1) } },
-            accept: { work, feeds in
-                work.feeds = feeds
-                // The cell locator scans the feed's files again when validation asks (the key says they are unchanged).
-                for path in paths {
-                    let shown = work.display(path)
-                    guard let f = work.feeds.firstIndex(where: { $0.displayPath == shown }) else { continue }
-                    work.feeds[f].cellLocator = GTFSReader.cellLocator(
-                        path: path, displayPath: shown, options: GTFSReadOptions(limits: work.city.limits))
+        guard let cache else { return readGTFS(paths) }
+        let key = stageKey, entry = "ingestGTFS", feedsEntry = "ingestGTFS-feeds"
+        if CacheFile.holds(cache.path(feedsEntry), scope: cache.cityID, name: feedsEntry, key: key.digest),
+            let hit = cache.load(entry, key: key, decode: { r throws(CacheReader.Malformed) in
+                (try r.events(), try r.counts(), try r.feedFacts())
+            })
+        {
+            bag.replay(hit.0)
+            cachedEntries.append(entry)
+            feedFacts = hit.2
+            let shown = paths.map(display), limits = city.limits
+            feedBox = LazyFeeds(later: { [cache] in
+                let stored = cache.load(feedsEntry, key: key, quiet: true) { r throws(CacheReader.Malformed) in
+                    try r.array { r throws(CacheReader.Malformed) in try r.feed() }
                 }
-                return true
-            },
-            run: { work in (work.readGTFS(paths), work.feeds) })
+                var feeds = stored ?? Self.readFeeds(paths, shown: shown, limits: limits)
+                // The cell locator scans the feed's files again when validation asks (the key says they are unchanged).
+                for (path, shown) in zip(paths, shown) {
+                    guard let f = feeds.firstIndex(where: { $0.displayPath == shown }) else { continue }
+                    feeds[f].cellLocator = GTFSReader.cellLocator(path: path, displayPath: shown, options: GTFSReadOptions(limits: limits))
+                }
+                return feeds
+            })
+            return hit.1
+        }
+        bag.startRecording()
+        let counts = readGTFS(paths)
+        let events = bag.stopRecording()
+        // Not kept when a file could not be read (an I/O failure may not happen again).
+        guard !events.contains(where: { if case .report(let d) = $0 { d.code == Rules.packIOFailure.code } else { false } }) else {
+            return counts
+        }
+        var head = CacheWriter()
+        head.events(events)
+        head.counts(counts)
+        head.feedFacts(FeedFacts(feeds))
+        var value = CacheWriter()
+        value.array(feeds) { $0.feed($1) }
+        // The feeds first: a head without them is no hit.
+        pendingStores.append((feedsEntry, key, value.bytes))
+        pendingStores.append((entry, key, head.bytes))
+        return counts
+    }
+
+    /// The feeds at `paths` read again, their findings dropped (the cache replayed them).
+    static func readFeeds(_ paths: [String], shown: [String], limits: InputLimits) -> [GTFSFeed] {
+        let scratch = DiagnosticBag()
+        return zip(paths, shown).compactMap { path, shown in
+            try? GTFSReader.read(path: path, displayPath: shown, bag: scratch, options: GTFSReadOptions(limits: limits))
+        }
     }
 
     mutating func readGTFS(_ paths: [String]) -> [StageCount: Int] {
@@ -225,7 +277,8 @@ struct StageWork {
         kept = keptPOIs
         let today = self.today
         let stopsComplete = validateFeeds(today: today, errorFiles: errorFiles)
-        let stopIDs = Set(feeds.flatMap { $0.stops.map(\.id) })
+        let facts = feedFacts ?? FeedFacts(feeds)
+        let stopIDs = Set(facts.stopIDs)
         var context = EditorialContext(city: city, pois: keptPOIs, categories: categories, stopIDs: stopIDs)
         context.poisComplete = osmIncomplete.isEmpty
         context.stopsComplete = stopsComplete
@@ -240,10 +293,10 @@ struct StageWork {
         keptEditorial = validated
         routesLeftOut = Compiler.leftOutRoutes(read: Compiler.placedRoutes(editorial.routes, pois: read), packed: validated.routes)
         if let copy { CopyValidator.validate(copy, bag: bag) }
-        if keptPOIs.isEmpty && feeds.reduce(0, { $0 + $1.stops.count }) == 0 {
+        if keptPOIs.isEmpty && facts.stops == 0 {
             bag.report(Rules.packEmpty, "no POI of the profile's categories inside the city bbox", at: SourceLocation(file: city.file))
         }
-        return [.poisKept: keptPOIs.count, .feeds: feeds.count]
+        return [.poisKept: keptPOIs.count, .feeds: facts.feeds]
     }
 
     /// The POI rules (``POIValidator``), or their findings and the POIs they kept from the cache: keyed by the POIs

@@ -120,7 +120,25 @@ public enum RuleExampleCity {
     /// `text` with `target` replaced by `replacement`; `target` must occur (a mistyped base fragment would
     /// otherwise silently give an example equal to the base).
     public static func edit(_ text: String, _ target: String, _ replacement: String) -> String {
-        precondition(text.contains(target), "rule example: '\(target)' is not in the base text")
-        return text.replacingOccurrences(of: target, with: replacement)
+        // Every occurrence, left to right, compared byte by byte: every process that builds pays for the catalogue's
+        // ~100 examples, and Foundation's search took 4 % of an unchanged rebuild.
+        let bytes = Array(text.utf8), pattern = Array(target.utf8), with = Array(replacement.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + with.count)
+        var i = 0, found = false
+        while i < bytes.count {
+            if !pattern.isEmpty, bytes.count - i >= pattern.count, bytes[i] == pattern[0],
+                bytes[i..<i + pattern.count].elementsEqual(pattern)
+            {
+                out.append(contentsOf: with)
+                i += pattern.count
+                found = true
+            } else {
+                out.append(bytes[i])
+                i += 1
+            }
+        }
+        precondition(found, "rule example: '\(target)' is not in the base text")
+        return String(decoding: out, as: UTF8.self)
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 /// The per-pack manifest (`manifest.json`), what apps download first to decide whether to fetch a pack.
 ///
 /// Encoded with sorted keys so identical builds give identical bytes.
@@ -280,5 +281,24 @@ public struct Manifest: Sendable, Codable, Equatable {
         self.sources = sources
         self.attribution = attribution
         self.copy = copy
+    }
+}
+
+extension Manifest {
+    /// A manifest's counts and artifact alone: decoding only them from a manifest file skips its web listing,
+    /// most of its bytes (the build cache's stats of a release already in place).
+    package struct Head: Sendable, Codable, Equatable {
+        package var counts: Counts
+        package var artifact: Artifact
+
+        package init(counts: Counts, artifact: Artifact) {
+            self.counts = counts
+            self.artifact = artifact
+        }
+
+        /// The head of the manifest file at `path`; nil when it cannot be read or decoded.
+        package static func read(_ path: String) -> Head? {
+            FileManager.default.contents(atPath: path).flatMap { try? JSONDecoder().decode(Head.self, from: $0) }
+        }
     }
 }

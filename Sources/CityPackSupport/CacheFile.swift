@@ -57,6 +57,22 @@ package enum CacheFile {
         (try? AtomicFile.write(encode(scope: scope, name: name, key: key, payload: payload), to: path, durable: false)) != nil
     }
 
+    /// Whether the file at `path` is, by its header and length alone, the entry of `scope`, `name` and `key`: a
+    /// cheap look before a lazy ``read(_:scope:name:key:)`` (which also checks the payload's SHA-256).
+    package static func holds(_ path: String, scope: String, name: String, key: [UInt8]) -> Bool {
+        let expected = encode(scope: scope, name: name, key: key, payload: UnsafeRawBufferPointer(start: nil, count: 0))
+        // The header up to the key; then the payload length, which must match the file's size.
+        let keyEnd = expected.count - 8 - 32
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        guard let head = try? handle.read(upToCount: keyEnd + 8), head.count == keyEnd + 8,
+            Array(head.prefix(keyEnd)) == Array(expected.prefix(keyEnd)),
+            let size = try? handle.seekToEnd(), size >= UInt64(expected.count)
+        else { return false }
+        let length = head.suffix(8).withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) }
+        return length == size - UInt64(expected.count)
+    }
+
     /// Reads and checks the file at `path` against `scope`, `name` and `key`.
     package static func read(_ path: String, scope: String, name: String, key: [UInt8]) -> Loaded {
         // Mapped, not copied: a GTFS entry is megabytes, read once and hashed (entries are only ever replaced by a

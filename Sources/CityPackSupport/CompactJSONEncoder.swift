@@ -11,14 +11,17 @@ import Foundation
 /// - strings escape `"` and `\` and the C0 controls (`\b \f \n \r \t`, others `\u00xx`), nothing else (`/`
 ///   included).
 package struct CompactJSONEncoder {
-    package init() {}
+    /// Indented as JSONEncoder's `.prettyPrinted` (``SortedJSON``'s files) rather than compact.
+    package var pretty: Bool
+
+    package init(pretty: Bool = false) { self.pretty = pretty }
 
     /// The encoded bytes of `value`.
     package func encode(_ value: some Encodable) throws -> Data {
         let node = try NodeEncoder.node(for: value, codingPath: [])
         var out: [UInt8] = []
         out.reserveCapacity(1 << 16)
-        Self.write(node, into: &out)
+        Self.write(node, into: &out, indent: pretty ? 0 : nil)
         return Data(out)
     }
 
@@ -47,51 +50,58 @@ package struct CompactJSONEncoder {
 
     // MARK: - writing
 
-    static func write(_ node: Node, into out: inout [UInt8]) {
+    static func write(_ node: Node, into out: inout [UInt8]) { write(node, into: &out, indent: nil) }
+
+    /// Writes `node`; `indent` is the depth of pretty output (JSONEncoder's `.prettyPrinted`: two spaces a level,
+    /// `"key" : value`, an empty container as its brackets on two lines), nil for compact.
+    static func write(_ node: Node, into out: inout [UInt8], indent: Int?) {
         switch node {
         case .literal(let text): out.append(contentsOf: text.utf8)
         case .string(let text): writeString(text, into: &out)
         case .array(let box):
-            out.append(UInt8(ascii: "["))
-            for (i, item) in box.items.enumerated() {
-                if i > 0 { out.append(UInt8(ascii: ",")) }
-                write(item, into: &out)
-            }
-            out.append(UInt8(ascii: "]"))
+            container("[", "]", box.items.count, into: &out, indent: indent) { i, out in write(box.items[i], into: &out, indent: indent.map { $0 + 1 }) }
         case .object(let box):
-            out.append(UInt8(ascii: "{"))
             let keys = box.members.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-            for (i, key) in keys.enumerated() {
-                if i > 0 { out.append(UInt8(ascii: ",")) }
-                writeString(key, into: &out)
-                out.append(UInt8(ascii: ":"))
-                write(box.members[key]!, into: &out)
+            container("{", "}", keys.count, into: &out, indent: indent) { i, out in
+                writeString(keys[i], into: &out)
+                out.append(contentsOf: indent == nil ? [UInt8(ascii: ":")] : Array(" : ".utf8))
+                write(box.members[keys[i]]!, into: &out, indent: indent.map { $0 + 1 })
             }
-            out.append(UInt8(ascii: "}"))
         case .deferred(let encoder):
-            write(encoder.result, into: &out)
+            write(encoder.result, into: &out, indent: indent)
         case .doubles(let values):
-            out.append(UInt8(ascii: "["))
-            for (i, value) in values.enumerated() {
-                if i > 0 { out.append(UInt8(ascii: ",")) }
-                out.append(contentsOf: number(value).utf8)
-            }
-            out.append(UInt8(ascii: "]"))
+            container("[", "]", values.count, into: &out, indent: indent) { i, out in out.append(contentsOf: number(values[i]).utf8) }
         case .integers(let values):
-            out.append(UInt8(ascii: "["))
-            for (i, value) in values.enumerated() {
-                if i > 0 { out.append(UInt8(ascii: ",")) }
-                writeInteger(value, into: &out)
-            }
-            out.append(UInt8(ascii: "]"))
+            container("[", "]", values.count, into: &out, indent: indent) { i, out in writeInteger(values[i], into: &out) }
         case .strings(let values):
-            out.append(UInt8(ascii: "["))
-            for (i, value) in values.enumerated() {
-                if i > 0 { out.append(UInt8(ascii: ",")) }
-                writeString(value, into: &out)
-            }
-            out.append(UInt8(ascii: "]"))
+            container("[", "]", values.count, into: &out, indent: indent) { i, out in writeString(values[i], into: &out) }
         }
+    }
+
+    /// An array or object of `count` items, each written by `item`.
+    @inline(__always)
+    static func container(
+        _ open: Unicode.Scalar, _ close: Unicode.Scalar, _ count: Int, into out: inout [UInt8], indent: Int?,
+        item: (Int, inout [UInt8]) -> Void
+    ) {
+        out.append(UInt8(ascii: open))
+        guard let indent else {
+            for i in 0..<count {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                item(i, &out)
+            }
+            out.append(UInt8(ascii: close))
+            return
+        }
+        out.append(0x0A)
+        for i in 0..<count {
+            if i > 0 { out.append(contentsOf: [UInt8(ascii: ","), 0x0A]) }
+            out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * (indent + 1)))
+            item(i, &out)
+        }
+        out.append(0x0A)
+        out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * indent))
+        out.append(UInt8(ascii: close))
     }
 
     static func writeInteger(_ value: Int64, into out: inout [UInt8]) {

@@ -18,8 +18,8 @@ package enum SortedJSON {
     ///   - pretty: Indented output (files) rather than compact (columns).
     /// - Throws: `EncodingError` when the value cannot be encoded (e.g. a non-finite number).
     package static func data(_ value: some Encodable, pretty: Bool) throws -> Data {
-        // Compact output comes from the faster CompactJSONEncoder, which writes the same bytes.
-        pretty ? try encoder(pretty: true).encode(value) : try CompactJSONEncoder().encode(value)
+        // From the faster CompactJSONEncoder, which writes the same bytes as `encoder(pretty:)`.
+        try CompactJSONEncoder(pretty: pretty).encode(value)
     }
 
     /// The encoded text of a value, or nil when it cannot be encoded.

@@ -21,7 +21,7 @@ import Testing
         let real = try String(contentsOfFile: page, encoding: .utf8)
         let json = try String(contentsOfFile: (first.reportFolder as NSString).appendingPathComponent("report.json"), encoding: .utf8)
         let memo = try #require(HTMLReportMemo(build: first.build, json: json, output: output, useCache: true, hasErrors: false))
-        #expect(memo.load() == real)
+        #expect(memo.load() == Data(real.utf8))
 
         // Another report, no cache, or errors: not used.
         #expect(HTMLReportMemo(build: first.build, json: json + " ", output: output, useCache: true, hasErrors: false)?.load() == nil)
@@ -29,7 +29,7 @@ import Testing
         #expect(HTMLReportMemo(build: first.build, json: json, output: output, useCache: true, hasErrors: true) == nil)
 
         // A page planted under the key shows that the next unchanged build takes the stored page.
-        memo.store("planted\n")
+        memo.store(Data("planted\n".utf8))
         #expect(try BuildSession.build(request).exit == .success)
         #expect(try String(contentsOfFile: page, encoding: .utf8) == "planted\n")
 
@@ -40,6 +40,6 @@ import Testing
         #expect(memo.load() == nil)
         #expect(try BuildSession.build(request).exit == .success)
         #expect(try String(contentsOfFile: page, encoding: .utf8) == real)
-        #expect(memo.load() == real)
+        #expect(memo.load() == Data(real.utf8))
     }
 }

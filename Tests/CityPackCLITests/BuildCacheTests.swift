@@ -254,8 +254,12 @@ import Testing
         let names = all.filter { !["emit", "source-facts.entry", "report-html.entry", "source-lines.entry"].contains($0) }
         #expect(try FileManager.default.contentsOfDirectory(atPath: entries.appendingPathComponent("emit").path).sorted()
             == ["base.entry", "gz", "sizes.entry", "web.entry"])
-        #expect(names == ["emit.entry", "ingestCopy.entry", "ingestGTFS.entry", "ingestOSM.entry", "validateGTFS.entry", "validatePOIs.entry"]
-            || names == ["emit.entry", "ingestGTFS.entry", "ingestOSM.entry", "validateGTFS.entry", "validatePOIs.entry"], "\(names)")
+        // emit-catalog: the catalog last seen listing the city; ingestGTFS-feeds: the feeds apart from the GTFS
+        // stage's findings (decoded only when a later stage asks); synonyms: the parsed synonyms.json.
+        #expect(names == [
+            "emit-catalog.entry", "emit.entry", "ingestGTFS-feeds.entry", "ingestGTFS.entry", "ingestOSM.entry", "synonyms.entry",
+            "validateGTFS.entry", "validatePOIs.entry",
+        ], "\(names)")
         let osmEntry = entries.appendingPathComponent("ingestOSM.entry")
         let good = try Data(contentsOf: osmEntry)
 
@@ -295,6 +299,46 @@ import Testing
         let edited = try Self.build(city, out, ["-v"])
         #expect(try Self.cacheNotes(edited).isEmpty)
         #expect(!edited.stderr.contains("(cached: ingestOSM)") && edited.stderr.contains("(cached: ingestGTFS)"), "\(edited.stderr)")
+    }
+
+    /// The GTFS stage's feeds are decoded from the cache only when a later stage asks for them: an unchanged
+    /// rebuild never reads that entry's payload (a damaged one goes unnoticed and costs nothing), and a rebuild
+    /// whose validation and emit run (a city file edit) finds it damaged and reads the feeds again from their files, silently
+    /// (their findings were replayed), with the outputs of a build without the cache.
+    @Test func feedsComeFromTheCacheOnlyWhenAsked() throws {
+        let work = try TestPaths.temporaryDirectory("cache-lazy-feeds")
+        defer { try? FileManager.default.removeItem(at: work) }
+        let (city, out) = try Self.builtExample(work)
+        let reference = work.appendingPathComponent("reference")
+        #expect(try Self.build(city, out).status == 0)
+        #expect(try Self.build(city, reference, ["--no-cache"]).status == 0)
+        let feeds = out.appendingPathComponent(".cache/example/ingestGTFS-feeds.entry")
+        var bytes = try Data(contentsOf: feeds)
+        bytes[bytes.count - 10] ^= 0x5A
+        try bytes.write(to: feeds)
+
+        // The parsed synonyms, damaged too: synonyms.json is parsed again, silently, and the entry made again.
+        let synonyms = out.appendingPathComponent(".cache/example/synonyms.entry")
+        var parsed = try Data(contentsOf: synonyms)
+        parsed[parsed.count - 3] ^= 0x5A
+        try parsed.write(to: synonyms)
+
+        let unchanged = try Self.build(city, out, ["-v"])
+        #expect(unchanged.status == 0 && unchanged.stderr.contains("(cached: ingestGTFS)"), "\(unchanged.stderr)")
+        #expect(try Self.cacheNotes(unchanged).isEmpty)
+        #expect(try Data(contentsOf: feeds) == bytes, "an unchanged rebuild stores nothing new")
+        #expect(try Data(contentsOf: synonyms) != parsed, "the synonyms' entry is made again")
+        #expect(Self.snapshot(out).filter { !$0.key.hasPrefix("example/report") }
+            == Self.snapshot(reference).filter { !$0.key.hasPrefix("example/report") })
+
+        // A new name in the city file: the feeds' key stays, validation and emit run and ask for the feeds.
+        try Self.replace("city-example/city.yaml", "name:", "name: Renamed #", in: work)
+        let edited = try Self.build(city, out, ["-v"])
+        #expect(edited.status == 0 && edited.stderr.contains("(cached: ingestGTFS)"), "\(edited.stderr)")
+        #expect(try Self.cacheNotes(edited).isEmpty, "a damaged feeds entry met late is read again without a note")
+        #expect(try Self.build(city, reference, ["--no-cache"]).status == 0)
+        #expect(Self.snapshot(out).filter { !$0.key.hasPrefix("example/report") }
+            == Self.snapshot(reference).filter { !$0.key.hasPrefix("example/report") })
     }
 
     /// The emit step's reusable pieces (the base database, the compressed chunks) are checked too: damaged, they

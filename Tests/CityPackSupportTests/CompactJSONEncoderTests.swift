@@ -66,9 +66,9 @@ import Testing
         var data: Data
     }
 
-    static func foundation(_ value: some Encodable) throws -> Data {
+    static func foundation(_ value: some Encodable, pretty: Bool = false) throws -> Data {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting = pretty ? [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted] : [.sortedKeys, .withoutEscapingSlashes]
         return try encoder.encode(value)
     }
 
@@ -125,6 +125,25 @@ import Testing
             #expect(actual == expected, "round \(round): \(String(decoding: actual, as: UTF8.self)) ≠ \(String(decoding: expected, as: UTF8.self))")
             if actual != expected { return }
         }
+    }
+
+    /// The files' form (``SortedJSON`` pretty): the same bytes as JSONEncoder's `.prettyPrinted`, empty containers,
+    /// nesting and scalar arrays included.
+    @Test func prettyOutputMatchesJSONEncoder() throws {
+        var rng = SplitMix64(seed: 13)
+        for round in 0..<3000 {
+            let value = Self.value(&rng, depth: 0)
+            let expected = try Self.foundation(value, pretty: true)
+            let actual = try CompactJSONEncoder(pretty: true).encode(value)
+            #expect(actual == expected, "round \(round): \(String(decoding: actual, as: UTF8.self)) ≠ \(String(decoding: expected, as: UTF8.self))")
+            if actual != expected { return }
+        }
+        let record = Record(
+            id: 3, name: nil, lat: [1.5, -0.25], names: [:], nested: [[1, 2], []], optional: [nil, "x"], flag: true,
+            data: Data([1, 2]))
+        #expect(try CompactJSONEncoder(pretty: true).encode(record) == Self.foundation(record, pretty: true))
+        #expect(try CompactJSONEncoder(pretty: true).encode([Int]()) == Self.foundation([Int](), pretty: true))
+        #expect(try CompactJSONEncoder(pretty: true).encode(["a": [String: Int]()]) == Self.foundation(["a": [String: Int]()], pretty: true))
     }
 
     @Test func synthesizedRecordsMatchJSONEncoder() throws {

@@ -58,7 +58,7 @@ package struct BuildStats: Codable, Sendable {
         self.templates = templates.map(TemplateLocator.describe)
         if let emitted = build.emitted {
             sizes = emitted.sizes
-            let m = emitted.manifest
+            let m = emitted.head
             // Per place the pack serves: POIs, and stops for a transit pack (a transit-only pack has no POIs).
             if m.counts.pois > 0 { packBytesPerPOI = (Double(m.artifact.bytes) / Double(m.counts.pois) * 10).rounded() / 10 }
             if let stops = m.counts.stops, stops > 0 { packBytesPerStop = (Double(m.artifact.bytes) / Double(stops) * 10).rounded() / 10 }

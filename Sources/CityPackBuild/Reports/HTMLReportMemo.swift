@@ -34,15 +34,15 @@ package struct HTMLReportMemo {
     }
 
     /// The page stored for this key; nil when there is none, or it is damaged.
-    package func load() -> String? {
+    /// The page's bytes, written as they are (the entry's SHA-256 checked them; no text is made of them).
+    package func load() -> Data? {
         guard case .payload(let data, let start, _) = CacheFile.read(path, scope: scope, name: Self.entry, key: key) else { return nil }
-        return String(validating: data[(data.startIndex + start)...], as: UTF8.self)
+        return data.subdata(in: (data.startIndex + start)..<data.endIndex)
     }
 
     /// Stores `html` for this key (a failure only costs the next build the drawing).
-    package func store(_ html: String) {
+    package func store(_ html: Data) {
         try? FileManager.default.createDirectory(atPath: PathText.parent(path), withIntermediateDirectories: true)
-        let bytes = Array(html.utf8)
-        _ = bytes.withUnsafeBytes { CacheFile.write(path, scope: scope, name: Self.entry, key: key, payload: $0) }
+        _ = html.withUnsafeBytes { CacheFile.write(path, scope: scope, name: Self.entry, key: key, payload: $0) }
     }
 }

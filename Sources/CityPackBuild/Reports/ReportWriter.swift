@@ -21,10 +21,10 @@ package enum ReportWriter {
     /// Writes the three report files.
     /// - Throws: the first I/O error (the caller turns it into exit code 74).
     /// - Parameter json: report.json's text (``DiagnosticRenderer/json(_:toolVersion:)``).
-    package static func write(json: String, stats: BuildStats, html: String, to folder: String) throws {
+    package static func write(json: String, stats: BuildStats, html: Data, to folder: String) throws {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try writeIfChanged(Data(json.utf8), to: (folder as NSString).appendingPathComponent("report.json"))
-        try writeIfChanged(Data(html.utf8), to: (folder as NSString).appendingPathComponent("report.html"))
+        try writeIfChanged(html, to: (folder as NSString).appendingPathComponent("report.html"))
         try atomicWrite(Data(DiagnosticRenderer.encode(stats).utf8), to: (folder as NSString).appendingPathComponent("build-stats.json"), durable: false)
     }
 

@@ -9,6 +9,7 @@ import Foundation
 /// are CityPackDevTools' ``Benchmarks``; this command parses the flags, calls one and renders its failure.
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "bench",
         abstract: "Benchmark: build an OSM extract (wall time, MB/s, peak RSS) next to `xmllint --stream` and "
             + "`osmium tags-filter`, then time nearby(25 m) on the pack against a brute-force scan.",
         discussion: "Targets: build ≤ osmium tags-filter's time; peak RSS ≤ 150 MB; nearby(25 m) median ≤ 5 µs and ≥ 100× brute force.")

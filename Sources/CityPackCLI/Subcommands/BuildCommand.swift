@@ -9,6 +9,7 @@ import Foundation
 /// `citypack build <city-dir>`: ingest, validate, index and emit a pack.
 struct Build: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "build",
         abstract: "Compile a city into outputs/<city>/ (pack, manifest) and update outputs/catalog.json.",
         discussion: """
             Errors stop the build before the pack is written; the previous pack, manifest and catalog stay intact. \
@@ -96,6 +97,7 @@ struct Build: ParsableCommand {
 /// `citypack check <city-dir>`: everything but writing the pack.
 struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "check",
         abstract: "Validate a city's sources and print every problem at once; writes no pack.",
         discussion: """
             The report (report.json, report.html, build-stats.json) is written to <output>/<city>/.

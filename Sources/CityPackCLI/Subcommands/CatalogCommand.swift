@@ -6,6 +6,7 @@ import Foundation
 /// `citypack catalog <outputs>`: rebuild `catalog.json` from every manifest in an output folder.
 struct Catalog: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "catalog",
         abstract: "Rebuild <outputs>/catalog.json from the manifests beside it and print it.",
         discussion: """
             Merges the city folders of several builds (e.g. a CI matrix that builds one city per job): copy the \

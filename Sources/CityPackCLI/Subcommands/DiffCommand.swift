@@ -6,6 +6,7 @@ import Foundation
 /// `citypack diff OLD NEW`: what changed between two packs of a city.
 struct Diff: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "diff",
         abstract: "Show what changed between two packs: POIs, stops and lines added, removed, moved, renamed, …",
         discussion: """
             OLD and NEW are each a manifest.json, a folder holding one, a .citypack.gz or a decompressed pack. \

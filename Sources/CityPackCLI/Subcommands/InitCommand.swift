@@ -9,6 +9,7 @@ import Foundation
 /// `citypack init <dir> --osm FILE...`: writes a city file that `build` accepts.
 struct Init: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "init",
         abstract: "Start a new city: write <dir>/city.yaml from sources (bbox derived from the data).",
         discussion: "Exit codes: 0 written, 1 the sources have errors, 64 usage, 66 a source is missing.")
 

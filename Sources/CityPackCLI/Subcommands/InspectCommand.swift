@@ -7,6 +7,7 @@ import Foundation
 /// `citypack inspect <manifest-or-pack> [--pois]`: what a pack holds.
 struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "inspect",
         abstract: "Show a pack's manifest, format version, counts and sizes; list POIs, cards, routes or strings.",
         discussion: """
             JSON: {"meta": {...}, "counts": {...}}; with --pois {"results": [...]} like query; with --cards \

@@ -6,6 +6,7 @@ import Foundation
 /// `citypack install CATALOG_URL CITY --store DIR`: downloads a city, or updates it, as an app's pack library does.
 struct Install: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "install",
         abstract: "Download or update a city from a catalog into a pack library folder (CityPackKit's PackLibrary).",
         discussion: """
             Fetches the catalog (a conditional request when it was fetched before), then the city's manifest and the \

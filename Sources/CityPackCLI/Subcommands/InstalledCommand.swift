@@ -6,6 +6,7 @@ import Foundation
 /// `citypack installed --store DIR`: the cities of a pack library folder, with their versions and bytes on disk.
 struct Installed: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "installed",
         abstract: "List the cities installed in a pack library folder (version, bytes on disk); works offline.",
         discussion: """
             Opening the folder removes what an interrupted install left (staging folders, temporary files, versions \

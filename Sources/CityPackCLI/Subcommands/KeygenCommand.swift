@@ -5,6 +5,7 @@ import Foundation
 /// `citypack keygen --output PATH`: a new Ed25519 signing key pair.
 struct Keygen: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "keygen",
         abstract: "Create an Ed25519 key pair: the private key at PATH (mode 0600), the public key at PATH.pub.",
         discussion: """
             Both files hold one line of base64 of the 32 raw key bytes. Sign releases with \

@@ -14,6 +14,7 @@ import Darwin
 /// rebuilds on every change of its sources, city file or templates; the page follows each build by itself.
 struct Preview: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "preview",
         abstract: "Build a city and show it live in a browser: map, problems, search and nearby; rebuilt on every change.",
         discussion: """
             Builds into <output>/<city>/ as `build` does and serves, on 127.0.0.1 only, a page with the city's map \

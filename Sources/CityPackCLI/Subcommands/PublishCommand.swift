@@ -5,6 +5,7 @@ import Foundation
 /// `citypack publish OUTPUT --site DIR`: the folder to upload, with exactly what apps read (``Sites``).
 struct Publish: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "publish",
         abstract: "Copy what apps read from an output folder into a site folder to upload, and nothing else.",
         discussion: """
             A site holds catalog.json and, for each city it lists, the manifest, the pack, the deltas to it, the web \

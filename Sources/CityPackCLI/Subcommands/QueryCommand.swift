@@ -15,6 +15,7 @@ enum DataFormat: String, ExpressibleByArgument, CaseIterable {
 /// what an app would get.
 struct Query: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "query",
         abstract: "Query a pack as an app would: places near a point, a text search, places in a box, departures from a stop, or journeys.",
         discussion: """
             JSON output: {"results": [{"id", "kind", "osm", "stop_id", "name", "named", "category", "categories", "also", "linked_id", \

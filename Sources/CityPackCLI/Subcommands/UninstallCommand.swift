@@ -6,6 +6,7 @@ import Foundation
 /// `citypack uninstall CITY --store DIR`: removes a city from a pack library folder.
 struct Uninstall: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "uninstall",
         abstract: "Remove a city from a pack library folder.",
         discussion: "Exit codes: 0 removed (or not installed), 64 usage, 74 I/O failure.")
 

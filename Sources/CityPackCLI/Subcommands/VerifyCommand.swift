@@ -8,6 +8,7 @@ import Foundation
 /// `citypack verify <manifest|catalog>`: the checks an app makes before it installs a pack.
 struct Verify: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "verify",
         abstract: "Verify a manifest (or a catalog and every manifest it lists) as CityPackKit does before opening.",
         discussion: """
             For a manifest: its Ed25519 signature against --public-key (required when a key is given), the data \

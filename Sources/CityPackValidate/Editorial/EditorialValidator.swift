@@ -21,6 +21,7 @@ package struct EditorialContext: Sendable {
     package init(city: City, pois: [POI], categories: [PackCategory], stopIDs: Set<String> = []) {
         self.city = city
         var byID: [Int64: POI] = [:]
+        byID.reserveCapacity(pois.count)
         for poi in pois { byID[poi.ref.stableID] = poi }
         self.pois = byID
         self.categoriesWithPOIs = Set(pois.map(\.category))
