@@ -80,7 +80,7 @@ let package = Package(
             name: "CityPackEmit",
             dependencies: [
                 "CityPackModel", "CityPackFormat", "CityPackDiagnostics", "CityPackSupport", "CityPackStorage",
-                "CityPackSQLite", "CCityPackSQLite",
+                "CityPackSQLite", "CCityPackSQLite", "CCityPackDeflate",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         .target(

@@ -28,7 +28,7 @@ blocks=(osm-bench:README.md web-sizes:docs/WEB.md web-bench:docs/WEB.md web-agre
 if [ "$mode" = list ]; then printf '%s\n' "${blocks[@]}" | tr ':' '\t'; exit 0; fi
 
 bin="$root/.build/release/citypack"
-[ -x "$bin" ] || { echo "doc-figures: build first: swift build -c release --static-swift-stdlib" >&2; exit 66; }
+[ -x "$bin" ] || { echo "doc-figures: build first: swift build -c release --static-swift-stdlib --product citypack" >&2; exit 66; }
 data="${CITYPACK_SHARED_DATA:-$root/../shared/data}"
 [ -d "$data" ] || { echo "doc-figures: the real data is missing: $data" >&2; exit 66; }
 work="$(mktemp -d "${TMPDIR:-/tmp}/citypack-doc-figures.XXXXXX")"

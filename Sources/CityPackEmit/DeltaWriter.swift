@@ -92,7 +92,7 @@ enum DeltaWriter {
         guard base.count < Int(Int32.max) - blockBytes else { return nil }
         let stream = ops(base: base, target: target)
         guard stream.count <= PackDelta.maxStreamBytes(targetBytes: target.count) else { return nil }
-        return try Gzip.compress(bytes: stream, level: 9)
+        return try Gzip.compress(bytes: stream, level: Gzip.packLevel)
     }
 
     private static let prime: UInt64 = 0x100_0000_01B3

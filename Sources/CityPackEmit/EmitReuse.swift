@@ -7,11 +7,10 @@ import Foundation
 /// - `base.entry`: the pack database before the editorial and copy tables (``PackWriter/writeBase(_:to:)``),
 ///   under ``baseKey``;
 /// - `web.entry`: the web parts made from the base alone (places, search, transit), under the base's SHA-256;
-/// - `gz/`: the compressed chunks of the last pack (``ChunkedGzip``), under their input's SHA-256;
 /// - `sizes.entry`: what each table's and index's pages compressed to (`build-stats.json`'s sizes), by the
 ///   pages' SHA-256.
 ///
-/// A clean build takes the very same steps (base, then editorial tables, then chunks), so the bytes are the
+/// A clean build takes the very same steps (base, then editorial tables), so the bytes are the
 /// same with or without these pieces. Every piece is a ``CacheFile`` (the stage entries' format: one integrity
 /// check); one that does not check out is left unused, named in ``notes`` (the build reports
 /// `pack.cache_ignored`), and made again.
@@ -139,33 +138,11 @@ package final class EmitReuse: @unchecked Sendable {
         data.withUnsafeBytes { store("sizes.entry", key: "sizes", payload: $0) }
     }
 
-    // MARK: compressed chunks
-
-    /// The chunk store of the pack's gzip.
-    var chunks: GzipChunkStore { GzipChunkStore(reuse: self) }
-}
-
-/// Compressed chunks by the SHA-256 (and level) of their input: `gz/<key>`, each a ``CacheFile`` of the
-/// compressed bytes.
-final class GzipChunkStore {
-    private let reuse: EmitReuse
-    private let folder: String
-
-    init(reuse: EmitReuse) {
-        self.reuse = reuse
-        folder = reuse.path("gz")
-    }
-
-    /// The compressed bytes stored for `key`, when they check out.
-    func chunk(_ key: String) -> [UInt8]? { reuse.load("gz/\(key)", key: key) { bytes, _ in Array(bytes) } }
-
-    /// Stores the compressed bytes of `key`.
-    func put(_ key: String, _ compressed: [UInt8]) { compressed.withUnsafeBytes { reuse.store("gz/\(key)", key: key, payload: $0) } }
-
-    /// Removes every stored chunk but `keys` (the last pack's): the store never outgrows one pack.
-    func keepOnly(_ keys: Set<String>) {
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where !keys.contains(name) {
-            unlink((folder as NSString).appendingPathComponent(name))
-        }
+    /// Removes the compressed chunks an earlier version kept (`gz/`): the pack is now compressed whole, faster
+    /// than the chunks could be looked up.
+    func removeChunks() {
+        let folder = path("gz")
+        guard FileManager.default.fileExists(atPath: folder) else { return }
+        try? FileManager.default.removeItem(atPath: folder)
     }
 }

@@ -260,7 +260,8 @@ package enum PackEmitter {
                     return sizes
                 }
             }
-            try ChunkedGzip.compress(database, to: stagedPack, level: 9, store: reuse?.chunks)
+            reuse?.removeChunks()
+            try Gzip.compressFile(database, to: stagedPack, level: Gzip.packLevel)
             let compressed = try OutputFiles.digest(stagedPack)
             return (dataVersion, updatedAt, createdAt, uncompressed, packName, stagedPack, compressed, inspection)
         }

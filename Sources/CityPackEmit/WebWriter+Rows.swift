@@ -167,7 +167,8 @@ extension WebWriter {
             }
         }
 
-        var chunks: [Manifest.WebFile] = []
+        var rowChunks: [RowChunk] = []
+        rowChunks.reserveCapacity(ranges.count)
         for range in ranges {
             var c = RowChunk()
             let indexed = max(0, min(range.upperBound, indexedCount) - range.lowerBound)
@@ -216,8 +217,16 @@ extension WebWriter {
                 c.tokens.append(row?.tokens)
                 c.terms.append(row.map { termRefs[$0.terms] ?? "" })
             }
-            chunks.append(try writeFile(WebFlavour.rowsPrefix, [UInt8](try encode(c, path: path)), folder: folder, prefix: prefix))
+            rowChunks.append(c)
         }
+        // Encoded, compressed and written on every core (each chunk on its own; the list keeps their order).
+        let written = WrittenFiles(count: rowChunks.count), all = rowChunks
+        DispatchQueue.concurrentPerform(iterations: all.count) { i in
+            written.set(i, Result { () throws(EmitError) in
+                try writeFile(WebFlavour.rowsPrefix, [UInt8](try encode(all[i], path: path)), folder: folder, prefix: prefix)
+            })
+        }
+        let chunks = try written.all()
         let head = PlacesHead(
             city: p.city, defaultLocale: p.defaultLocale, locales: p.locales, precision: p.precision,
             categories: categories, tagKeys: Dictionary(uniqueKeysWithValues: tagRefs.map { ($0.value, $0.key) }),
@@ -227,5 +236,25 @@ extension WebWriter {
         for (string, ref) in termRefs { searchHead.terms[ref] = string }
         let searchPart = try writeHead(WebFlavour.searchPart, try encode(searchHead, path: path), folder: folder, prefix: prefix)
         return [placesPart, searchPart]
+    }
+}
+
+/// Files written from several threads, by index.
+final class WrittenFiles: @unchecked Sendable {
+    private let lock = NSLock()
+    private var results: [Result<Manifest.WebFile, EmitError>?]
+
+    init(count: Int) { results = Array(repeating: nil, count: count) }
+
+    func set(_ i: Int, _ result: Result<Manifest.WebFile, EmitError>) { lock.withLock { results[i] = result } }
+
+    /// Every file in order, or the first failure.
+    func all() throws(EmitError) -> [Manifest.WebFile] {
+        var files: [Manifest.WebFile] = []
+        for result in lock.withLock({ results }) {
+            guard let result else { throw .io(path: "(web rows)", message: "a chunk was not written") }
+            files.append(try result.get())
+        }
+        return files
     }
 }

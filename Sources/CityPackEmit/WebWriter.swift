@@ -78,7 +78,7 @@ enum WebWriter {
     /// Compresses one file into `folder` as `<name>-<sha16><suffix>`: a release never rewrites a file an earlier
     /// manifest references.
     static func writeFile(_ name: String, suffix: String = ".json.gz", _ bytes: [UInt8], folder: String, prefix: String) throws(EmitError) -> Manifest.WebFile {
-        let gz = try Gzip.compress(bytes: bytes, level: 9)
+        let gz = try Gzip.compress(bytes: bytes, level: Gzip.webLevel)
         let sha256 = FileDigest.sha256(of: gz)
         let file = "\(name)-\(sha256.prefix(16))\(suffix)"
         let path = (folder as NSString).appendingPathComponent(file)

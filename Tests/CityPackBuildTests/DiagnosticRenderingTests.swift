@@ -113,5 +113,7 @@ import Testing
 
     @Test func htmlEscaping() {
         #expect(HTMLReport.escape("<a href=\"x\">&'") == "&lt;a href=&quot;x&quot;&gt;&amp;&#39;")
+        #expect(HTMLReport.escape("é\"\u{301}<日 x") == "é&quot;\u{301}&lt;日 x")
+        #expect(HTMLReport.escape("Caffè Nero") == "Caffè Nero")
     }
 }
