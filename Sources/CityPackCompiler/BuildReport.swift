@@ -42,14 +42,19 @@ package struct BuildReport: Sendable {
     /// Set when the build stopped on an unrecoverable failure (already reported in the bag as well).
     package var failure: String?
     /// The POIs of the report's city map: those kept by validation, or all read when validation did not run.
-    package var pois: [POI] = []
+    package var pois: [POI] {
+        get { poiBox.value }
+        set { poiBox = Lazy(newValue) }
+    }
+    /// The POIs, made on first use when the build took them from the cache.
+    package var poiBox = Lazy<[POI]>([])
     /// The GTFS feeds read (stops and lines for the report's city map).
     package var feeds: [GTFSFeed] {
         get { feedBox.value }
         set { feedBox = LazyFeeds(newValue) }
     }
     /// The feeds, made on first use when the build took them from the cache.
-    package var feedBox = LazyFeeds()
+    package var feedBox = LazyFeeds([])
     /// The walking routes of the report's city map, waypoints placed where possible: after validation those
     /// that go into the pack, else every route read (see ``Compiler/placedRoutes(_:pois:)``).
     package var walkingRoutes: [WalkingRoute] = []

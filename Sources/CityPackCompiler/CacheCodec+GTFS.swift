@@ -313,8 +313,8 @@ extension CacheWriter {
     /// A feed (what the stage cache stores for `ingestGTFS`, one per feed).
     mutating func feed(_ f: GTFSFeed) { value(f) }
     mutating func feedFacts(_ f: FeedFacts) {
-        count(f.feeds)
-        count(f.stops)
+        int(f.feeds)
+        int(f.stops)
         strings(f.stopIDs)
     }
 }
@@ -334,6 +334,6 @@ extension CacheReader {
     /// What ``CacheWriter/feed(_:)`` wrote.
     mutating func feed() throws(Malformed) -> GTFSFeed { try value() }
     mutating func feedFacts() throws(Malformed) -> FeedFacts {
-        FeedFacts(feeds: try count(), stops: try count(), stopIDs: try strings())
+        FeedFacts(feeds: try int(), stops: try int(), stopIDs: try strings())
     }
 }

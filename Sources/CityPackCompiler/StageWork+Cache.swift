@@ -124,6 +124,55 @@ extension StageWork {
         return counts
     }
 
+    /// Runs a cached step whose value may never be needed (``Lazy``): the cache keeps two entries under the step's
+    /// key, `entry` (the findings, the counts and `Facts`, what later stages ask for eagerly) and `valueEntry` (the
+    /// value). A hit loads the first and only checks the second's header (``CacheFile/holds(_:scope:name:key:)``):
+    /// the value is decoded when first asked for, which an unchanged rebuild never does. Should it then fail its
+    /// checks, `remake` makes it again from the sources (their findings were already replayed, so it reports
+    /// nowhere). Without a cache, only runs `run`.
+    /// - Parameters:
+    ///   - run: the step; returns its counts and the value and facts to keep (nil: nothing to keep).
+    /// - Returns: the counts, and on a hit the facts and the value to come.
+    mutating func cachedLater<Facts, Value: Sendable>(
+        _ entry: String, valueEntry: String,
+        facts decodeFacts: (inout CacheReader) throws(CacheReader.Malformed) -> Facts,
+        value decodeValue: @escaping @Sendable (inout CacheReader) throws(CacheReader.Malformed) -> Value,
+        remake: @escaping @Sendable () -> Value,
+        encodeFacts: (inout CacheWriter, Facts) -> Void, encodeValue: (inout CacheWriter, Value) -> Void,
+        run: (inout StageWork) -> (counts: [StageCount: Int], kept: (facts: Facts, value: Value)?)
+    ) -> (counts: [StageCount: Int], hit: (facts: Facts, value: Lazy<Value>)?) {
+        guard let cache else { return (run(&self).counts, nil) }
+        let key = stageKey
+        if CacheFile.holds(cache.path(valueEntry), scope: cache.cityID, name: valueEntry, key: key.digest),
+            let hit = cache.load(entry, key: key, decode: { r throws(CacheReader.Malformed) in
+                (try r.events(), try r.counts(), try decodeFacts(&r))
+            })
+        {
+            bag.replay(hit.0)
+            cachedEntries.append(entry)
+            let later = Lazy<Value>(later: { [cache] in
+                cache.load(valueEntry, key: key, quiet: true, decode: decodeValue) ?? remake()
+            })
+            return (hit.1, (hit.2, later))
+        }
+        bag.startRecording()
+        let (counts, kept) = run(&self)
+        let events = bag.stopRecording()
+        // Not kept when a file could not be read (an I/O failure may not happen again).
+        let failed = events.contains { if case .report(let d) = $0 { d.code == Rules.packIOFailure.code } else { false } }
+        guard let kept, !failed else { return (counts, nil) }
+        var head = CacheWriter()
+        head.events(events)
+        head.counts(counts)
+        encodeFacts(&head, kept.facts)
+        var value = CacheWriter()
+        encodeValue(&value, kept.value)
+        // The value first: a head without it is no hit.
+        pendingStores.append((valueEntry, key, value.bytes))
+        pendingStores.append((entry, key, head.bytes))
+        return (counts, nil)
+    }
+
     /// Writes the entries the stages produced, once the build is over and only when it has no errors: a build
     /// with errors writes nothing into the output folder, the cache included (the entries of the last good build
     /// stay, and their stages still load from them once the error is fixed). The sources' stat facts go with them.

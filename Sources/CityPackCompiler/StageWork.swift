@@ -19,9 +19,14 @@ struct StageWork {
     /// Hashes of the sources the emit stage lists, started at once so they are ready when it runs.
     let sourceHashes: SourceHashes?
 
-    var osm: OSMIngestResult?
+    /// What the OSM stage read, made on first use when it comes from the cache (``ingestOSM(_:)``).
+    var osmBox = Lazy<OSMIngestResult?>(nil)
+    var osm: OSMIngestResult? {
+        get { osmBox.value }
+        set { osmBox = Lazy(newValue) }
+    }
     /// The feeds read, made on first use when they come from the cache (``ingestGTFS(_:)``).
-    var feedBox = LazyFeeds()
+    var feedBox = LazyFeeds([])
     var feeds: [GTFSFeed] {
         get { feedBox.value }
         set {
@@ -33,7 +38,9 @@ struct StageWork {
     var feedFacts: FeedFacts?
     var editorial = EditorialContent()
     var copy: CopyTable?
-    var kept: [POI]?
+    /// The POIs validation kept, made on first use when they come from the cache (``validatePOIs(categories:)``).
+    var keptBox: Lazy<[POI]>?
+    var kept: [POI]? { keptBox?.value }
     var keptEditorial: EditorialContent?
     var routesLeftOut: [WalkingRoute] = []
     var emitted: EmitResult?
@@ -98,10 +105,11 @@ struct StageWork {
 
     /// Copies what the stages produced into `report`.
     func fill(_ report: inout BuildReport) {
-        let read = osm?.pois ?? []
-        report.pois = kept ?? read
+        let osmBox = self.osmBox
+        report.poiBox = keptBox ?? Lazy(later: { osmBox.value?.pois ?? [] })
         report.feedBox = feedBox
-        report.walkingRoutes = keptEditorial?.routes ?? Compiler.placedRoutes(editorial.routes, pois: read)
+        report.walkingRoutes = keptEditorial?.routes
+            ?? (editorial.routes.isEmpty ? [] : Compiler.placedRoutes(editorial.routes, pois: osm?.pois ?? []))
         report.walkingRoutesLeftOut = routesLeftOut
         report.copy = copy
         report.emitted = emitted
@@ -129,25 +137,46 @@ struct StageWork {
     /// Reads the city's OSM files. A PBF file is read for the city's bbox only (``OSMRegionReader``: what an
     /// extract of the box with complete ways holds), so a city cut from a country file keeps only its own nodes;
     /// XML files are read whole. Files a fleet already read for this city (``preread``) are not read again.
+    ///
+    /// From the cache (``cachedLater``): `ingestOSM` holds the findings and counts, `ingestOSM-result` what was
+    /// read, decoded when a later stage asks for it (an unchanged rebuild whose validation comes from the cache
+    /// never does).
     mutating func ingestOSM(_ files: [String]) -> [StageCount: Int] {
-        cached(
-            "ingestOSM", key: { $0.stageKey },
-            decode: { r throws(CacheReader.Malformed) in try r.osm() }, encode: { $0.osm($1) },
-            accept: { work, osm in
-                work.osm = osm
-                return true
+        let plan = self.plan, profile = self.profile
+        let (counts, hit) = cachedLater(
+            "ingestOSM", valueEntry: "ingestOSM-result",
+            facts: { _ throws(CacheReader.Malformed) in () },
+            value: { r throws(CacheReader.Malformed) -> OSMIngestResult? in try r.osm() },
+            remake: { () -> OSMIngestResult? in
+                let scratch = DiagnosticBag()
+                let reader = Self.makeOSMReader(plan: plan, profile: profile, bag: scratch, current: CurrentItem())
+                return Self.readOSM(files, with: reader, bag: scratch, city: plan.city, current: CurrentItem())
             },
+            encodeFacts: { _, _ in }, encodeValue: { w, osm in if let osm { w.osm(osm) } },
             run: { work in
                 let counts = work.readOSM(files)
                 // The osm-testdata run's multipolygon reports are not cached (no build asks for them).
-                return (counts, work.osm.flatMap { $0.multipolygons.isEmpty ? $0 : nil })
+                guard let osm = work.osm, osm.multipolygons.isEmpty else { return (counts, nil) }
+                return (counts, ((), Optional(osm)))
             })
+        if let hit { osmBox = hit.value }
+        return counts
     }
 
     mutating func readOSM(_ files: [String]) -> [StageCount: Int] {
         let reader = preread?.reader ?? Self.makeOSMReader(plan: plan, profile: profile, bag: bag, current: current)
-        for file in files where !(preread?.files.contains(file) ?? false) {
-            let shown = display(file)
+        let result = Self.readOSM(files.filter { !(preread?.files.contains($0) ?? false) }, with: reader, bag: bag, city: city, current: current)
+        osm = result
+        return [
+            .bytes: Int(result.bytesRead), .nodes: result.nodes, .ways: result.ways, .relations: result.relations,
+            .pois: result.pois.count, .multipolygonPOIs: result.multipolygonPOIs,
+        ]
+    }
+
+    /// Reads `files` into `reader` (reporting into its bag) and finishes it.
+    static func readOSM(_ files: [String], with reader: OSMReader, bag: DiagnosticBag, city: City, current: CurrentItem) -> OSMIngestResult {
+        for file in files {
+            let shown = Compiler.displayPath(file, city: city)
             current.name = shown
             do {
                 if OSMReader.isPBF(path: file) {
@@ -161,61 +190,36 @@ struct StageWork {
                 bag.report(Rules.packIOFailure, "\(error)", at: SourceLocation(file: shown))
             }
         }
-        let result = reader.finish()
-        osm = result
-        return [
-            .bytes: Int(result.bytesRead), .nodes: result.nodes, .ways: result.ways, .relations: result.relations,
-            .pois: result.pois.count, .multipolygonPOIs: result.multipolygonPOIs,
-        ]
+        return reader.finish()
     }
 
-    /// Reads the city's GTFS feeds, or takes them from the cache. The cache keeps two entries under the stage's
-    /// key: `ingestGTFS` (the findings, the counts and the ``FeedFacts`` validation asks for) and `ingestGTFS-feeds`
-    /// (the feeds). A hit loads the first and only checks the second's header: the feeds are decoded when a later
-    /// stage asks for them (``LazyFeeds``), which an unchanged rebuild never does. Should that entry then fail its
-    /// checks, the feeds are read again from their sources (their findings were already replayed).
+    /// Reads the city's GTFS feeds, or takes them from the cache (``cachedLater``: `ingestGTFS` holds the
+    /// findings, the counts and the ``FeedFacts`` validation asks for, `ingestGTFS-feeds` the feeds, decoded when a
+    /// later stage asks for them).
     mutating func ingestGTFS(_ paths: [String]) -> [StageCount: Int] {
-        guard let cache else { return readGTFS(paths) }
-        let key = stageKey, entry = "ingestGTFS", feedsEntry = "ingestGTFS-feeds"
-        if CacheFile.holds(cache.path(feedsEntry), scope: cache.cityID, name: feedsEntry, key: key.digest),
-            let hit = cache.load(entry, key: key, decode: { r throws(CacheReader.Malformed) in
-                (try r.events(), try r.counts(), try r.feedFacts())
-            })
-        {
-            bag.replay(hit.0)
-            cachedEntries.append(entry)
-            feedFacts = hit.2
-            let shown = paths.map(display), limits = city.limits
-            feedBox = LazyFeeds(later: { [cache] in
-                let stored = cache.load(feedsEntry, key: key, quiet: true) { r throws(CacheReader.Malformed) in
-                    try r.array { r throws(CacheReader.Malformed) in try r.feed() }
-                }
-                var feeds = stored ?? Self.readFeeds(paths, shown: shown, limits: limits)
+        let shown = paths.map(display), limits = city.limits
+        let (counts, hit) = cachedLater(
+            "ingestGTFS", valueEntry: "ingestGTFS-feeds",
+            facts: { r throws(CacheReader.Malformed) in try r.feedFacts() },
+            value: { r throws(CacheReader.Malformed) in
+                var feeds = try r.array { r throws(CacheReader.Malformed) in try r.feed() }
                 // The cell locator scans the feed's files again when validation asks (the key says they are unchanged).
                 for (path, shown) in zip(paths, shown) {
                     guard let f = feeds.firstIndex(where: { $0.displayPath == shown }) else { continue }
                     feeds[f].cellLocator = GTFSReader.cellLocator(path: path, displayPath: shown, options: GTFSReadOptions(limits: limits))
                 }
                 return feeds
+            },
+            remake: { Self.readFeeds(paths, shown: shown, limits: limits) },
+            encodeFacts: { $0.feedFacts($1) }, encodeValue: { w, feeds in w.array(feeds) { $0.feed($1) } },
+            run: { work in
+                let counts = work.readGTFS(paths)
+                return (counts, (FeedFacts(work.feeds), work.feeds))
             })
-            return hit.1
+        if let hit {
+            feedBox = hit.value
+            feedFacts = hit.facts
         }
-        bag.startRecording()
-        let counts = readGTFS(paths)
-        let events = bag.stopRecording()
-        // Not kept when a file could not be read (an I/O failure may not happen again).
-        guard !events.contains(where: { if case .report(let d) = $0 { d.code == Rules.packIOFailure.code } else { false } }) else {
-            return counts
-        }
-        var head = CacheWriter()
-        head.events(events)
-        head.counts(counts)
-        head.feedFacts(FeedFacts(feeds))
-        var value = CacheWriter()
-        value.array(feeds) { $0.feed($1) }
-        // The feeds first: a head without them is no hit.
-        pendingStores.append((feedsEntry, key, value.bytes))
-        pendingStores.append((entry, key, head.bytes))
         return counts
     }
 
@@ -269,57 +273,75 @@ struct StageWork {
     /// Every rule on what was read, also after reading errors: the checks that need what could not be read are
     /// named instead, in one `pack.rules_not_run` finding per source. A build with errors emits nothing either way.
     mutating func validate() -> [StageCount: Int] {
-        let read = osm?.pois ?? []
         let errorFiles = Set(bag.diagnostics.filter { $0.severity == .error }.compactMap { $0.location?.file })
         let osmIncomplete = city.osmFiles.map(display).filter(errorFiles.contains)
         let categories = profile.categories
-        let keptPOIs = validatePOIs(read, categories: categories)
-        kept = keptPOIs
+        let (keptFacts, keptPOIs) = validatePOIs(categories: categories)
+        keptBox = keptPOIs
         let today = self.today
         let stopsComplete = validateFeeds(today: today, errorFiles: errorFiles)
         let facts = feedFacts ?? FeedFacts(feeds)
-        let stopIDs = Set(facts.stopIDs)
-        var context = EditorialContext(city: city, pois: keptPOIs, categories: categories, stopIDs: stopIDs)
+        var context = EditorialContext(
+            city: city, pois: { keptPOIs.value }, categoriesWithPOIs: Set(keptFacts.categories), categories: categories,
+            stopIDs: Set(facts.stopIDs))
         context.poisComplete = osmIncomplete.isEmpty
         context.stopsComplete = stopsComplete
         for file in osmIncomplete {
             bag.report(
                 Rules.packRulesNotRun,
-                "the OSM data had reading errors: the POI rules ran on the \(read.count) POIs that were read, but "
+                "the OSM data had reading errors: the POI rules ran on the \(osm?.pois.count ?? 0) POIs that were read, but "
                     + "the checks that need every POI (editorial.route_unknown_poi, editorial.category_without_poi) did not run",
                 at: SourceLocation(file: file), entity: file)
         }
         let validated = EditorialValidator.validate(editorial, context: context, bag: bag)
         keptEditorial = validated
-        routesLeftOut = Compiler.leftOutRoutes(read: Compiler.placedRoutes(editorial.routes, pois: read), packed: validated.routes)
+        if !editorial.routes.isEmpty {
+            routesLeftOut = Compiler.leftOutRoutes(read: Compiler.placedRoutes(editorial.routes, pois: osm?.pois ?? []), packed: validated.routes)
+        }
         if let copy { CopyValidator.validate(copy, bag: bag) }
-        if keptPOIs.isEmpty && facts.stops == 0 {
+        if keptFacts.count == 0 && facts.stops == 0 {
             bag.report(Rules.packEmpty, "no POI of the profile's categories inside the city bbox", at: SourceLocation(file: city.file))
         }
-        return [.poisKept: keptPOIs.count, .feeds: facts.feeds]
+        return [.poisKept: keptFacts.count, .feeds: facts.feeds]
     }
 
     /// The POI rules (``POIValidator``), or their findings and the POIs they kept from the cache: keyed by the POIs
-    /// read, the profile and the city file.
-    mutating func validatePOIs(_ read: [POI], categories: [PackCategory]) -> [POI] {
-        var kept: [POI] = []
+    /// read, the profile and the city file. From the cache, the kept POIs are their indexes among those read plus
+    /// ``KeptFacts``, so the POIs read are decoded only when a later stage asks for the kept ones.
+    mutating func validatePOIs(categories: [PackCategory]) -> (facts: KeptFacts, kept: Lazy<[POI]>) {
+        let read = osmBox, city = self.city
+        var result = (facts: KeptFacts(count: 0, categories: []), kept: Lazy<[POI]>([]))
         _ = cached(
-            "validatePOIs", key: { $0.key("validatePOIs", inputs: [.artifact(.pois), .artifact(.profile), .cityFile]) },
+            "validatePOIs",
+            key: { $0.key("validatePOIs", inputs: [.artifact(.pois), .artifact(.profile), .cityFile, .value("entry", "indexes, facts")]) },
             decode: { r throws(CacheReader.Malformed) in
-                let indexes = try r.block(Int32.self)
-                guard indexes.allSatisfy({ $0 >= 0 && Int($0) < read.count }) else { throw CacheReader.Malformed() }
-                return indexes
+                (try r.block(Int32.self), KeptFacts(count: try r.int(), categories: try r.strings()))
             },
-            encode: { $0.block($1) },
-            accept: { _, indexes in
-                kept = indexes.map { read[Int($0)] }
+            encode: { w, value in
+                w.block(value.0)
+                w.int(value.1.count)
+                w.strings(value.1.categories)
+            },
+            accept: { _, value in
+                let indexes = value.0
+                result = (value.1, Lazy(later: {
+                    let pois = read.value?.pois ?? []
+                    // Indexes that do not fit what was read (a damaged cache the checks missed): the rules again,
+                    // their findings dropped (the cache replayed them).
+                    guard indexes.allSatisfy({ $0 >= 0 && Int($0) < pois.count }) else {
+                        return POIValidator.validate(pois, city: city, categories: categories, bag: DiagnosticBag())
+                    }
+                    return indexes.map { pois[Int($0)] }
+                }))
                 return true
             },
             run: { work in
-                kept = POIValidator.validate(read, city: work.city, categories: categories, bag: work.bag)
-                return ([:], Self.indexes(of: kept, in: read))
+                let pois = read.value?.pois ?? []
+                let kept = POIValidator.validate(pois, city: work.city, categories: categories, bag: work.bag)
+                result = (KeptFacts(kept), Lazy(kept))
+                return ([:], Self.indexes(of: kept, in: pois).map { ($0, result.facts) })
             })
-        return kept
+        return result
     }
 
     /// Kept POIs are a subsequence of those read: stored as their indexes (nil when they are not).

@@ -107,8 +107,8 @@ package struct EmitOptions: Sendable {
     /// Measure where the pack's bytes go (``EmitResult/sizes``), on another thread while the pack is compressed,
     /// from the staged database (release rows included: the bytes of the pack).
     package var measureSizes = false
-    /// Test hook: microseconds to sleep before each commit step, so that kill tests can land between any two
-    /// renames (set by `build`'s hidden `--test-step-delay-us`). 0 in normal use.
+    /// Test hook: microseconds to sleep before each commit step and before pruning, so that kill tests can land
+    /// between any two renames and after the last (set by `build`'s hidden `--test-step-delay-us`). 0 in normal use.
     package var testStepDelayMicroseconds: UInt32 = 0
     /// Rewrite `catalog.json` with this release (default). A fleet build turns it off and writes the catalog once
     /// after its last city (``CatalogWriter/write(outputDirectory:signingKey:)``).
@@ -326,7 +326,9 @@ package enum PackEmitter {
             webParts: webParts, copyFiles: copyFiles, manifestBytes: manifestBytes, stagedManifest: stagedManifest,
             stagedCatalog: options.writeCatalog ? stagedCatalog : nil, catalogPath: catalogPath, stepDelay: stepDelay)
 
-        // 5. Prune versions that fell out of the window, now that nothing references them.
+        // 5. Prune versions that fell out of the window, now that nothing references them (a step of its own for
+        // the test hook, so that kills can land between the commit and the build's end).
+        if stepDelay > 0 { usleep(stepDelay) }
         lap.mark("emit: manifest, catalog, commit")
         let pruned = removeVersions(in: cityDir, cityID: city.id) { $0 < dataVersion - options.keepVersions }
         pruneWebParts(cityDirectory: cityDir, cityID: city.id)

@@ -1,11 +1,13 @@
+import Foundation
 import CityPackDiagnostics
 import CityPackModel
 
 /// What editorial rules consult besides the editorial content.
 package struct EditorialContext: Sendable {
     package var city: City
-    /// POIs that go into the pack, by stable id.
-    package var pois: [Int64: POI]
+    /// POIs that go into the pack, by stable id (indexed when first asked for: only walking routes ask).
+    package var pois: [Int64: POI] { poiIndex.value }
+    private var poiIndex: POIIndex
     /// Categories that have at least one POI in the pack.
     package var categoriesWithPOIs: Set<String>
     /// Categories the profile defines.
@@ -19,14 +21,42 @@ package struct EditorialContext: Sendable {
     package var stopsComplete = true
 
     package init(city: City, pois: [POI], categories: [PackCategory], stopIDs: Set<String> = []) {
+        self.init(city: city, pois: { pois }, categoriesWithPOIs: Set(pois.map(\.category)), categories: categories, stopIDs: stopIDs)
+    }
+
+    /// A context whose POIs are made when a rule first asks for them (a build that took them from its cache);
+    /// `categoriesWithPOIs` must be their categories.
+    package init(
+        city: City, pois: @escaping @Sendable () -> [POI], categoriesWithPOIs: Set<String>, categories: [PackCategory],
+        stopIDs: Set<String> = []
+    ) {
         self.city = city
-        var byID: [Int64: POI] = [:]
-        byID.reserveCapacity(pois.count)
-        for poi in pois { byID[poi.ref.stableID] = poi }
-        self.pois = byID
-        self.categoriesWithPOIs = Set(pois.map(\.category))
+        poiIndex = POIIndex(pois)
+        self.categoriesWithPOIs = categoriesWithPOIs
         self.knownCategories = Set(categories.map(\.id))
         self.stopIDs = stopIDs
+    }
+}
+
+/// POIs by stable id, indexed on first use.
+private final class POIIndex: @unchecked Sendable {
+    private let lock = NSLock()
+    private var make: (@Sendable () -> [POI])?
+    private var index: [Int64: POI]?
+
+    init(_ make: @escaping @Sendable () -> [POI]) { self.make = make }
+
+    var value: [Int64: POI] {
+        lock.withLock {
+            if let index { return index }
+            let pois = make?() ?? []
+            var byID: [Int64: POI] = [:]
+            byID.reserveCapacity(pois.count)
+            for poi in pois { byID[poi.ref.stableID] = poi }
+            index = byID
+            make = nil
+            return byID
+        }
     }
 }
 
