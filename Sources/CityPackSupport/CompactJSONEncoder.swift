@@ -55,53 +55,82 @@ package struct CompactJSONEncoder {
     /// Writes `node`; `indent` is the depth of pretty output (JSONEncoder's `.prettyPrinted`: two spaces a level,
     /// `"key" : value`, an empty container as its brackets on two lines), nil for compact.
     static func write(_ node: Node, into out: inout [UInt8], indent: Int?) {
+        let inner = indent.map { $0 + 1 }
         switch node {
         case .literal(let text): out.append(contentsOf: text.utf8)
         case .string(let text): writeString(text, into: &out)
         case .array(let box):
-            container("[", "]", box.items.count, into: &out, indent: indent) { i, out in write(box.items[i], into: &out, indent: indent.map { $0 + 1 }) }
-        case .object(let box):
-            let keys = box.members.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-            container("{", "}", keys.count, into: &out, indent: indent) { i, out in
-                writeString(keys[i], into: &out)
-                out.append(contentsOf: indent == nil ? [UInt8(ascii: ":")] : Array(" : ".utf8))
-                write(box.members[keys[i]]!, into: &out, indent: indent.map { $0 + 1 })
+            out.append(UInt8(ascii: "["))
+            for (i, item) in box.items.enumerated() {
+                separate(i, into: &out, indent: inner)
+                write(item, into: &out, indent: inner)
             }
+            close("]", into: &out, indent: indent)
+        case .object(let box):
+            out.append(UInt8(ascii: "{"))
+            let keys = box.members.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            for (i, key) in keys.enumerated() {
+                separate(i, into: &out, indent: inner)
+                writeString(key, into: &out)
+                if inner == nil {
+                    out.append(UInt8(ascii: ":"))
+                } else {
+                    out.append(contentsOf: colon)
+                }
+                write(box.members[key]!, into: &out, indent: inner)
+            }
+            close("}", into: &out, indent: indent)
         case .deferred(let encoder):
             write(encoder.result, into: &out, indent: indent)
         case .doubles(let values):
-            container("[", "]", values.count, into: &out, indent: indent) { i, out in out.append(contentsOf: number(values[i]).utf8) }
+            out.append(UInt8(ascii: "["))
+            for (i, value) in values.enumerated() {
+                separate(i, into: &out, indent: inner)
+                out.append(contentsOf: number(value).utf8)
+            }
+            close("]", into: &out, indent: indent)
         case .integers(let values):
-            container("[", "]", values.count, into: &out, indent: indent) { i, out in writeInteger(values[i], into: &out) }
+            out.append(UInt8(ascii: "["))
+            for (i, value) in values.enumerated() {
+                separate(i, into: &out, indent: inner)
+                writeInteger(value, into: &out)
+            }
+            close("]", into: &out, indent: indent)
         case .strings(let values):
-            container("[", "]", values.count, into: &out, indent: indent) { i, out in writeString(values[i], into: &out) }
+            out.append(UInt8(ascii: "["))
+            for (i, value) in values.enumerated() {
+                separate(i, into: &out, indent: inner)
+                writeString(value, into: &out)
+            }
+            close("]", into: &out, indent: indent)
         }
     }
 
-    /// An array or object of `count` items, each written by `item`.
+    /// ` : ` between a key and its value, pretty.
+    static let colon: [UInt8] = Array(" : ".utf8)
+
+    /// Before item `i` of a container: a comma after the first; pretty, a new line indented to `indent`.
     @inline(__always)
-    static func container(
-        _ open: Unicode.Scalar, _ close: Unicode.Scalar, _ count: Int, into out: inout [UInt8], indent: Int?,
-        item: (Int, inout [UInt8]) -> Void
-    ) {
-        out.append(UInt8(ascii: open))
-        guard let indent else {
-            for i in 0..<count {
-                if i > 0 { out.append(UInt8(ascii: ",")) }
-                item(i, &out)
-            }
-            out.append(UInt8(ascii: close))
-            return
+    static func separate(_ i: Int, into out: inout [UInt8], indent: Int?) {
+        if i > 0 { out.append(UInt8(ascii: ",")) }
+        if let indent { newline(indent, into: &out) }
+    }
+
+    /// A container's closing bracket; pretty, on a new line indented to `indent` (after an empty line when the
+    /// container is empty, as JSONEncoder writes it).
+    @inline(__always)
+    static func close(_ bracket: Unicode.Scalar, into out: inout [UInt8], indent: Int?) {
+        if let indent {
+            if out.last == UInt8(ascii: "[") || out.last == UInt8(ascii: "{") { out.append(0x0A) }
+            newline(indent, into: &out)
         }
+        out.append(UInt8(ascii: bracket))
+    }
+
+    @inline(__always)
+    static func newline(_ indent: Int, into out: inout [UInt8]) {
         out.append(0x0A)
-        for i in 0..<count {
-            if i > 0 { out.append(contentsOf: [UInt8(ascii: ","), 0x0A]) }
-            out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * (indent + 1)))
-            item(i, &out)
-        }
-        out.append(0x0A)
-        out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * indent))
-        out.append(UInt8(ascii: close))
+        for _ in 0..<indent { out.append(0x20); out.append(0x20) }
     }
 
     static func writeInteger(_ value: Int64, into out: inout [UInt8]) {

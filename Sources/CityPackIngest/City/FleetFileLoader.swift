@@ -49,7 +49,7 @@ public enum FleetFileLoader {
         }
         let root: Node?
         do {
-            root = try Yams.compose(yaml: text)
+            root = try Yams.compose(yaml: text, .basic)
         } catch let error as YamlError {
             bag.report(Rules.cityFleetInvalid, CityFileLoader.describe(error), at: CityFileLoader.location(of: error, file: path))
             return nil

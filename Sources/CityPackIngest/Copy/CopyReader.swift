@@ -125,7 +125,7 @@ public enum CopyReader {
         }
         let root: Node
         do {
-            guard let node = try Yams.compose(yaml: text) else { return ([:], []) }  // empty or only comments
+            guard let node = try Yams.compose(yaml: text, .basic) else { return ([:], []) }  // empty or only comments
             root = node
         } catch let error as YamlError {
             bag.report(Rules.copySyntax, CityFileLoader.describe(error), at: CityFileLoader.location(of: error, file: display))
