@@ -23,9 +23,6 @@ package final class Lazy<Value: Sendable>: @unchecked Sendable {
             return value
         }
     }
-
-    /// Whether the value was made (always, for one given whole).
-    package var isLoaded: Bool { lock.withLock { made != nil } }
 }
 
 /// The feeds of a build (``Lazy``).
