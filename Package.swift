@@ -3,6 +3,8 @@ import PackageDescription
 
 // Module graph (data flows one way):
 //   citypack → CityPackCLI → CityPackBuild → CityPackCompiler → {Ingest, Validate, Emit}
+//   CityPackCompiler plans and runs; what it remembers between builds is CityPackCache (on Ingest, Model and
+//   Emit): the cache keys, the entry codec, the stage cache's files and the memos of digests and source lines.
 //   CityPackBuild finishes a build as a library call (BuildSession): plan, run, then report.json, report.html
 //   (its CSS/JS are Sources/CityPackBuild/Assets/, embedded by scripts/embed-report-assets.py), build-stats.json,
 //   the baseline and the exit decision; the watch loop (BuildWatcher) and fleets (FleetSession) too. The CLI
@@ -89,10 +91,16 @@ let package = Package(
                 "CityPackFormat", "CityPackSupport", "CityPackStorage", "CityPackSQLite", "CCityPackSQLite",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
+        // The build cache: keys, the entry codec, the stage cache's files and the memos (digests, source lines).
+        .target(
+            name: "CityPackCache",
+            dependencies: [
+                "CityPackDiagnostics", "CityPackModel", "CityPackIngest", "CityPackEmit", "CityPackFormat", "CityPackSupport",
+            ]),
         .target(
             name: "CityPackCompiler",
             dependencies: [
-                "CityPackDiagnostics", "CityPackModel", "CityPackIngest", "CityPackValidate",
+                "CityPackCache", "CityPackDiagnostics", "CityPackModel", "CityPackIngest", "CityPackValidate",
                 "CityPackEmit", "CityPackFormat", "CityPackSupport", "CCityPackZlib",
             ]),
         .target(
@@ -136,10 +144,10 @@ let package = Package(
         .testTarget(name: "CityPackModelTests", dependencies: ["CityPackModel", "CityPackTestSupport"]),
         .testTarget(name: "CityPackEmitTests", dependencies: ["CityPackEmit", "CityPackKit", "CityPackDevTools", "CityPackFormat", "CityPackModel", "CityPackIngest", "CityPackDiagnostics", "CityPackSupport", "CityPackStorage", "CityPackTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "CityPackKitTests", dependencies: ["CityPackKit", "CityPackEmit", "CityPackCompiler", "CityPackFormat", "CityPackSupport", "CityPackStorage", "CityPackModel", "CityPackTestSupport"]),
-        .testTarget(name: "CityPackCLITests", dependencies: ["CityPackCLI", "CityPackBuild", "CityPackCompiler", "CityPackEmit", "CityPackDiagnostics", "CityPackDevTools", "CityPackKit", "CityPackFormat", "CityPackSQLite", "CityPackSupport", "CityPackTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "CityPackCLITests", dependencies: ["CityPackCLI", "CityPackValidate", "CityPackBuild", "CityPackCompiler", "CityPackEmit", "CityPackDiagnostics", "CityPackDevTools", "CityPackKit", "CityPackFormat", "CityPackSQLite", "CityPackSupport", "CityPackTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "CityPackPreviewTests", dependencies: ["CityPackPreview", "CityPackTestSupport"]),
         .testTarget(name: "CityPackBuildTests", dependencies: ["CityPackBuild", "CityPackCompiler", "CityPackDiagnostics", "CityPackSupport", "CityPackTestSupport"]),
-        .testTarget(name: "CityPackCompilerTests", dependencies: ["CityPackCompiler", "CityPackDiagnostics", "CityPackModel", "CityPackIngest", "CityPackTestSupport", "CCityPackSQLite"], exclude: ["Golden"]),
+        .testTarget(name: "CityPackCompilerTests", dependencies: ["CityPackCompiler", "CityPackCache", "CityPackDiagnostics", "CityPackModel", "CityPackIngest", "CityPackTestSupport", "CCityPackSQLite"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )

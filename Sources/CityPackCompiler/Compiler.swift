@@ -1,3 +1,4 @@
+import CityPackCache
 import CityPackDiagnostics
 import CityPackEmit
 import CityPackIngest
@@ -10,7 +11,7 @@ import Foundation
 /// ``BuildPhase/runsAfterErrors``). Never prints; everything goes to the bag and the report.
 package enum Compiler {
     /// The tool's name and version as written into packs.
-    package static let generator = "citypack 0.1.0"
+    package static let generator = ToolIdentity.generator
 
     /// Plans a build (or a check when `options.emit` is false): loads the city file, applies its rule settings
     /// to the bag, finds the templates folder and loads the category profile, and lists the stages.

@@ -1,3 +1,4 @@
+import CityPackCache
 import CityPackEmit
 import CityPackSupport
 import Foundation

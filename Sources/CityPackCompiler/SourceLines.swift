@@ -1,3 +1,4 @@
+import CityPackCache
 import CityPackIngest
 import Foundation
 
@@ -6,7 +7,7 @@ import Foundation
 /// inside a GTFS zip, a deleted file) or are folders give no lines.
 package enum SourceLines {
     /// Longest line kept, in bytes.
-    package static let maxLineBytes = 64 * 1024
+    package static let maxLineBytes = SourceLineMemo.maxLineBytes
 
     /// The bytes of each line of `file` listed in `wanted` (1-based, without the line end) that exists; from the
     /// build cache's memo while the file is as it was (``SourceLineMemo``), else read.

@@ -1,3 +1,4 @@
+import CityPackCache
 import CityPackDiagnostics
 import CityPackEmit
 import CityPackFormat

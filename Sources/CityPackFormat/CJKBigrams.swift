@@ -7,12 +7,12 @@
 /// into a phrase of consecutive bigrams ("博物 物館"), which FTS5 matches in place. A one-character run stays one
 /// token. Other text passes through unchanged, with spaces around CJK runs so that "Tokyo駅" is "Tokyo 駅".
 /// clients/web/tokens.js (`cjkBigrams`) does exactly the same; both are tested on the same cases.
-public enum CJKBigrams {
+package enum CJKBigrams {
     /// Whether a scalar belongs to a script written without spaces between words, as indexed here: CJK ideographs
     /// (unified, extensions A–F, compatibility), hiragana, katakana (with the halfwidth forms and the prolonged
     /// sound mark), and Hangul syllables and jamo.
     @inlinable
-    public static func isCJK(_ v: UInt32) -> Bool {
+    package static func isCJK(_ v: UInt32) -> Bool {
         switch v {
         case 0x3040...0x309F, 0x30A0...0x30FF, 0x31F0...0x31FF, 0xFF66...0xFF9F: true  // kana
         case 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF, 0x20000...0x2FA1F: true  // ideographs
@@ -22,7 +22,7 @@ public enum CJKBigrams {
     }
 
     /// `text` with each CJK run replaced by its bigrams, space-separated; the text itself when it has none.
-    public static func expand(_ text: String) -> String {
+    package static func expand(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: { isCJK($0.value) }) else { return text }
         var out = String.UnicodeScalarView()
         var run: [Unicode.Scalar] = []

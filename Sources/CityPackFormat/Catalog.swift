@@ -22,38 +22,38 @@ public struct Catalog: Sendable, Codable, Equatable {
         public var updatedAt: String?
         /// The immutable manifest of this data version (`<city>/<city>-<dataVersion>.manifest.json`), relative to
         /// the catalog. `<city>/manifest.json` holds the same bytes.
-        public var manifest: String
+        package var manifest: String
         /// SHA-256 of the manifest file's bytes, lowercase hex.
-        public var manifestSha256: String?
+        package var manifestSha256: String?
         /// Size of the manifest file in bytes: part of what an install or update fetches, so the size an app shows
         /// counts it (nil in catalogs written before it existed).
-        public var manifestBytes: Int? = nil
+        package var manifestBytes: Int? = nil
         /// Pack path relative to the catalog.
-        public var path: String
+        package var path: String
         /// Compressed size of the pack in bytes.
         public var bytes: Int
         /// SHA-256 of the compressed pack, lowercase hex.
-        public var sha256: String
+        package var sha256: String
         /// Size of the decompressed database in bytes (the storage an install needs).
         public var uncompressedBytes: Int? = nil
         /// A content tag of the pack: its SHA-256 prefix, quoted like an ETag. Kept for compatibility; it is **not**
         /// the HTTP `ETag` a static server sends for the file (nginx, S3 and GitHub Pages send their own), so never
         /// compare it with one. Update detection uses ``dataVersion`` and ``sha256`` (docs/HOSTING.md).
-        public var etag: String
+        package var etag: String
         /// `[minLon, minLat, maxLon, maxLat]`.
         public var bbox: [Double]
         public var pois: Int
         public var locales: [String]
         /// Key that signed the manifest; nil when unsigned.
-        public var keyId: String?
+        package var keyId: String?
         /// Deltas to this data version from kept earlier ones (paths relative to the catalog), by `from`: an app
         /// with version `from` installed may fetch `bytes` instead of the full pack. Nil when there are none.
-        public var deltas: [Manifest.Delta]? = nil
+        package var deltas: [Manifest.Delta]? = nil
         /// Patches from kept earlier manifests to this version's (``ManifestPatch``), by `from`: an app with version
         /// `from` installed fetches `bytes` instead of ``manifestBytes``. Nil when there are none.
-        public var manifestPatches: [PatchFile]? = nil
+        package var manifestPatches: [PatchFile]? = nil
 
-        public init(
+        package init(
             id: String, name: String, formatVersion: Int, minReaderVersion: Int?, dataVersion: Int, createdAt: String,
             updatedAt: String?, manifest: String, manifestSha256: String?, path: String, bytes: Int, sha256: String,
             etag: String, bbox: [Double], pois: Int, locales: [String], keyId: String?
@@ -79,15 +79,15 @@ public struct Catalog: Sendable, Codable, Equatable {
     }
 
     /// A manifest patch file (``ManifestPatch``) a catalog entry lists.
-    public struct PatchFile: Sendable, Codable, Equatable {
-        public var from: Int
-        public var to: Int
+    package struct PatchFile: Sendable, Codable, Equatable {
+        package var from: Int
+        package var to: Int
         /// Relative to the catalog, e.g. `monaco/monaco-1-2.manifest-patch.json`.
-        public var path: String
-        public var bytes: Int
+        package var path: String
+        package var bytes: Int
         /// SHA-256 of the file's bytes (as stored; a server may compress it in transit), lowercase hex.
-        public var sha256: String
-        public init(from: Int, to: Int, path: String, bytes: Int, sha256: String) {
+        package var sha256: String
+        package init(from: Int, to: Int, path: String, bytes: Int, sha256: String) {
             self.from = from
             self.to = to
             self.path = path
@@ -103,11 +103,11 @@ public struct Catalog: Sendable, Codable, Equatable {
     /// Sorted by city id.
     public var packs: [Entry]
     /// Id of the key that signed the catalog; nil when unsigned.
-    public var keyId: String?
+    package var keyId: String?
     /// Base64 Ed25519 signature over the canonical catalog without this member.
-    public var signature: String?
+    package var signature: String?
 
-    public init(formatVersion: Int, updatedAt: String?, packs: [Entry], keyId: String? = nil, signature: String? = nil) {
+    package init(formatVersion: Int, updatedAt: String?, packs: [Entry], keyId: String? = nil, signature: String? = nil) {
         self.formatVersion = formatVersion
         self.updatedAt = updatedAt
         self.packs = packs

@@ -9,10 +9,10 @@
 /// `category_terms` (``PackSchema/CategoryTerm``), only the words of its categories this table lacks (those of
 /// other templates, and the GTFS stops' categories). Words are as written: each reader folds them as it folds a
 /// query. Pure; `Sendable`.
-public enum CategoryWords {
+package enum CategoryWords {
     /// The words of each category id in every locale, first seen first (the id's words, then each locale's in
     /// ``byLocale``'s table order), each written once (compared lower-cased).
-    public static let byCategory: [String: [String]] = {
+    package static let byCategory: [String: [String]] = {
         var out: [String: [String]] = [:]
         for (category, groups) in table {
             var seen = Set<String>()
@@ -27,7 +27,7 @@ public enum CategoryWords {
 
     /// The words of each category id by locale: category → locale (a BCP 47 tag as the templates write it:
     /// `en`, `sv`, `zh-Hant`) → words, with the category id's own words (no locale) under `und`.
-    public static let byLocale: [String: [String: [String]]] = {
+    package static let byLocale: [String: [String: [String]]] = {
         var out: [String: [String: [String]]] = [:]
         for (category, groups) in table {
             var locales: [String: [String]] = [:]

@@ -12,9 +12,9 @@ import Darwin
 /// A cover is a **superset**: it holds every cell that intersects the bounding box of the query circle, so the
 /// caller must still filter candidates by exact distance (``GreatCircle/distance(_:_:_:_:)``) to return exactly
 /// the points within the radius.
-public enum GeohashCover {
+package enum GeohashCover {
     /// Default budget of cells enumerated at one precision before the cover falls back to coarser prefixes.
-    public static let defaultMaxCells = 64
+    package static let defaultMaxCells = 64
 
     /// Absolute padding of the box in degrees (≈ 1 cm), absorbing floating-point error at its edges.
     static let padDegrees = 1e-7
@@ -34,7 +34,7 @@ public enum GeohashCover {
     ///   - precision: Precision of the returned cell integers, 1…12; the pack uses ``PackSchema/bucketPrecision``.
     ///   - maxCells: Cell budget per query (≥ 1); at most twice this many ranges are returned.
     /// - Returns: Sorted, disjoint, non-adjacent ranges; empty for a non-finite input or a negative radius.
-    public static func cells(
+    package static func cells(
         lat: Double, lon: Double, radius: Double, precision: Int = PackSchema.bucketPrecision,
         maxCells: Int = defaultMaxCells
     ) -> [ClosedRange<Int64>] {
@@ -79,7 +79,7 @@ public enum GeohashCover {
     ///
     /// This is the hot path of a proximity query on a phone (about a dozen calls for 25 m at precision 8).
     /// - Parameters: as for ``cells(lat:lon:radius:precision:maxCells:)``.
-    public static func forEachRange(
+    package static func forEachRange(
         lat: Double, lon: Double, radius: Double, precision: Int = PackSchema.bucketPrecision,
         maxCells: Int = defaultMaxCells, _ body: (_ first: Int64, _ last: Int64) -> Void
     ) {
@@ -119,7 +119,7 @@ public enum GeohashCover {
             * (((box.maxLon - box.minLon) / size.lon).rounded(.down) + 2)
     }
 
-    public typealias Box = (minLat: Double, maxLat: Double, minLon: Double, maxLon: Double)
+    package typealias Box = (minLat: Double, maxLat: Double, minLon: Double, maxLon: Double)
 
     static func boxCells(_ box: Box, precision: Int) -> Int {
         let bits = Geohash.bitCounts(precision: precision)
@@ -133,7 +133,7 @@ public enum GeohashCover {
     ///   - lon: Centre longitude, degrees.
     ///   - radius: Metres, ≥ 0.
     /// - Returns: Boxes with `minLat ≤ maxLat` within ±90 and `minLon ≤ maxLon` within ±180, padded.
-    public static func boundingBoxes(lat: Double, lon: Double, radius: Double)
+    package static func boundingBoxes(lat: Double, lon: Double, radius: Double)
         -> [(minLat: Double, maxLat: Double, minLon: Double, maxLon: Double)]
     {
         let (count, first, second) = boxPair(lat: lat, lon: lon, radius: radius)

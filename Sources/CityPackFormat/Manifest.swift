@@ -2,17 +2,17 @@ import Foundation
 /// The per-pack manifest (`manifest.json`), what apps download first to decide whether to fetch a pack.
 ///
 /// Encoded with sorted keys so identical builds give identical bytes.
-public struct Manifest: Sendable, Codable, Equatable {
-    public struct CityInfo: Sendable, Codable, Equatable {
-        public var id: String
-        public var name: String
-        public var names: [String: String]
-        public var defaultLocale: String
-        public var locales: [String]
+package struct Manifest: Sendable, Codable, Equatable {
+    package struct CityInfo: Sendable, Codable, Equatable {
+        package var id: String
+        package var name: String
+        package var names: [String: String]
+        package var defaultLocale: String
+        package var locales: [String]
         /// The city's IANA time zone (pack meta `timezone`): the clock of "open now"; nil in manifests written
         /// before it.
-        public var timezone: String? = nil
-        public init(id: String, name: String, names: [String: String], defaultLocale: String, locales: [String]) {
+        package var timezone: String? = nil
+        package init(id: String, name: String, names: [String: String], defaultLocale: String, locales: [String]) {
             self.id = id
             self.name = name
             self.names = names
@@ -21,17 +21,17 @@ public struct Manifest: Sendable, Codable, Equatable {
         }
     }
 
-    public struct Artifact: Sendable, Codable, Equatable {
+    package struct Artifact: Sendable, Codable, Equatable {
         /// Path of the compressed pack, relative to the manifest.
-        public var path: String
+        package var path: String
         /// Compressed size in bytes.
-        public var bytes: Int
+        package var bytes: Int
         /// SHA-256 of the compressed file, lowercase hex.
-        public var sha256: String
-        public var uncompressedBytes: Int
+        package var sha256: String
+        package var uncompressedBytes: Int
         /// SHA-256 of the decompressed SQLite database, lowercase hex.
-        public var uncompressedSha256: String
-        public init(path: String, bytes: Int, sha256: String, uncompressedBytes: Int, uncompressedSha256: String) {
+        package var uncompressedSha256: String
+        package init(path: String, bytes: Int, sha256: String, uncompressedBytes: Int, uncompressedSha256: String) {
             self.path = path
             self.bytes = bytes
             self.sha256 = sha256
@@ -40,18 +40,18 @@ public struct Manifest: Sendable, Codable, Equatable {
         }
     }
 
-    public struct Counts: Sendable, Codable, Equatable {
-        public var pois: Int
+    package struct Counts: Sendable, Codable, Equatable {
+        package var pois: Int
         /// POIs per category id.
-        public var categories: [String: Int]
+        package var categories: [String: Int]
         /// GTFS stops in the pack (every location type); nil in manifests written before transit.
-        public var stops: Int?
+        package var stops: Int?
         /// GTFS lines (routes) in the pack; nil in manifests written before transit.
-        public var lines: Int?
+        package var lines: Int?
         /// Problem cards and walking routes in the pack; nil in manifests written before editorial content.
-        public var cards: Int?
-        public var routes: Int?
-        public init(
+        package var cards: Int?
+        package var routes: Int?
+        package init(
             pois: Int, categories: [String: Int], stops: Int? = nil, lines: Int? = nil, cards: Int? = nil,
             routes: Int? = nil
         ) {
@@ -64,12 +64,12 @@ public struct Manifest: Sendable, Codable, Equatable {
         }
     }
 
-    public struct SourceFile: Sendable, Codable, Equatable {
+    package struct SourceFile: Sendable, Codable, Equatable {
         /// Path relative to the city directory.
-        public var path: String
-        public var bytes: Int
-        public var sha256: String
-        public init(path: String, bytes: Int, sha256: String) {
+        package var path: String
+        package var bytes: Int
+        package var sha256: String
+        package init(path: String, bytes: Int, sha256: String) {
             self.path = path
             self.bytes = bytes
             self.sha256 = sha256
@@ -77,13 +77,13 @@ public struct Manifest: Sendable, Codable, Equatable {
     }
 
     /// A file written beside the pack (copy tables), listed with its size and hash.
-    public struct ArtifactFile: Sendable, Codable, Equatable {
+    package struct ArtifactFile: Sendable, Codable, Equatable {
         /// Path relative to the manifest, e.g. `copy/apple/Localizable.xcstrings`.
-        public var path: String
-        public var bytes: Int
+        package var path: String
+        package var bytes: Int
         /// SHA-256, lowercase hex.
-        public var sha256: String
-        public init(path: String, bytes: Int, sha256: String) {
+        package var sha256: String
+        package init(path: String, bytes: Int, sha256: String) {
             self.path = path
             self.bytes = bytes
             self.sha256 = sha256
@@ -92,25 +92,25 @@ public struct Manifest: Sendable, Codable, Equatable {
 
     /// A delta from a kept previous data version to this one (`docs/RELEASES.md`, ``PackDelta``): apply it to the
     /// installed database of version `from` to get this version's database byte for byte.
-    public struct Delta: Sendable, Codable, Equatable {
+    package struct Delta: Sendable, Codable, Equatable {
         /// Data version the delta applies to.
-        public var from: Int
+        package var from: Int
         /// Data version it produces (this manifest's).
-        public var to: Int
+        package var to: Int
         /// Path of the delta file, relative to the manifest (in the catalog: relative to the catalog).
-        public var path: String
+        package var path: String
         /// Size of the delta file (what the app downloads) in bytes.
-        public var bytes: Int
+        package var bytes: Int
         /// SHA-256 of the delta file, lowercase hex.
-        public var sha256: String
+        package var sha256: String
         /// Size and SHA-256 of the decompressed database of version `from` (the installed base).
-        public var baseBytes: Int
-        public var baseSha256: String
+        package var baseBytes: Int
+        package var baseSha256: String
         /// Size and SHA-256 of the decompressed database the delta produces (`artifact.uncompressedSha256`).
-        public var resultBytes: Int
-        public var resultSha256: String
+        package var resultBytes: Int
+        package var resultSha256: String
 
-        public init(
+        package init(
             from: Int, to: Int, path: String, bytes: Int, sha256: String, baseBytes: Int, baseSha256: String,
             resultBytes: Int, resultSha256: String
         ) {
@@ -127,16 +127,16 @@ public struct Manifest: Sendable, Codable, Equatable {
     }
 
     /// One content-addressed file of the web flavour (a chunk of a part; see `docs/WEB.md`).
-    public struct WebFile: Sendable, Codable, Equatable {
+    package struct WebFile: Sendable, Codable, Equatable {
         /// Path relative to the manifest, e.g. `web/rows-5b2c6834cff445de.json.gz`.
-        public var path: String
+        package var path: String
         /// Size of the gzip'd file in bytes.
-        public var bytes: Int
+        package var bytes: Int
         /// SHA-256 of the gzip'd file, lowercase hex.
-        public var sha256: String
+        package var sha256: String
         /// Size after gunzip, in bytes.
-        public var uncompressedBytes: Int
-        public init(path: String, bytes: Int, sha256: String, uncompressedBytes: Int) {
+        package var uncompressedBytes: Int
+        package init(path: String, bytes: Int, sha256: String, uncompressedBytes: Int) {
             self.path = path
             self.bytes = bytes
             self.sha256 = sha256
@@ -146,21 +146,21 @@ public struct Manifest: Sendable, Codable, Equatable {
 
     /// One part of the web flavour: a head file (`web/<name>-<sha16>.json.gz`, gzip'd JSON) and, since web format 2,
     /// its chunks in order (see `docs/WEB.md`).
-    public struct WebPart: Sendable, Codable, Equatable {
+    package struct WebPart: Sendable, Codable, Equatable {
         /// `places`, `search`, `editorial` or `transit` (``WebFlavour``).
-        public var name: String
+        package var name: String
         /// Path of the head file relative to the manifest, e.g. `web/places-5b2c6834cff445de.json.gz`.
-        public var path: String
+        package var path: String
         /// Size of the gzip'd head file in bytes.
-        public var bytes: Int
+        package var bytes: Int
         /// SHA-256 of the gzip'd head file, lowercase hex.
-        public var sha256: String
+        package var sha256: String
         /// Size of the head's JSON after gunzip, in bytes.
-        public var uncompressedBytes: Int
+        package var uncompressedBytes: Int
         /// The part's further files in order (row chunks of `places`, JSON text pieces of `transit`); nil (absent)
         /// when the head is the whole part.
-        public var chunks: [WebFile]? = nil
-        public init(name: String, path: String, bytes: Int, sha256: String, uncompressedBytes: Int, chunks: [WebFile]? = nil) {
+        package var chunks: [WebFile]? = nil
+        package init(name: String, path: String, bytes: Int, sha256: String, uncompressedBytes: Int, chunks: [WebFile]? = nil) {
             self.name = name
             self.path = path
             self.bytes = bytes
@@ -170,27 +170,27 @@ public struct Manifest: Sendable, Codable, Equatable {
         }
 
         /// Every file of the part: the head, then the chunks.
-        public var files: [WebFile] {
+        package var files: [WebFile] {
             [WebFile(path: path, bytes: bytes, sha256: sha256, uncompressedBytes: uncompressedBytes)] + (chunks ?? [])
         }
 
         /// Bytes of every file of the part.
-        public var totalBytes: Int { files.reduce(0) { $0 + $1.bytes } }
+        package var totalBytes: Int { files.reduce(0) { $0 + $1.bytes } }
     }
 
     /// The web flavour beside the pack: its parts, and the copy tables that hold its strings per locale.
-    public struct Web: Sendable, Codable, Equatable {
+    package struct Web: Sendable, Codable, Equatable {
         /// ``WebFlavour/formatVersion`` of the parts.
-        public var format: Int
+        package var format: Int
         /// The parts, sorted by name.
-        public var parts: [WebPart]
+        package var parts: [WebPart]
         /// Locale → path (relative to the manifest) of the strings of that locale: the web copy table
         /// `copy/web/<locale>.json` listed in ``Manifest/copy``.
-        public var strings: [String: String]
+        package var strings: [String: String]
         /// Every part and chunk file in one (``bundleMembers``, concatenated): what a first download fetches in one
         /// request, resumable with `Range` from the first member it lacks. Nil in manifests written before it existed.
-        public var bundle: ArtifactFile? = nil
-        public init(format: Int, parts: [WebPart], strings: [String: String], bundle: ArtifactFile? = nil) {
+        package var bundle: ArtifactFile? = nil
+        package init(format: Int, parts: [WebPart], strings: [String: String], bundle: ArtifactFile? = nil) {
             self.format = format
             self.parts = parts
             self.strings = strings
@@ -198,71 +198,71 @@ public struct Manifest: Sendable, Codable, Equatable {
         }
 
         /// The files of ``bundle`` in order: per part its head then its chunks, each path once.
-        public var bundleMembers: [WebFile] {
+        package var bundleMembers: [WebFile] {
             var seen = Set<String>()
             return parts.flatMap(\.files).filter { seen.insert($0.path).inserted }
         }
     }
 
-    public var formatVersion: Int
+    package var formatVersion: Int
     /// Monotonic per city; bumped only when the pack's content changes.
-    public var dataVersion: Int
+    package var dataVersion: Int
     /// Oldest `CityPackKit` format version able to read the pack.
-    public var minReaderVersion: Int
+    package var minReaderVersion: Int
     /// ISO 8601 UTC (`SOURCE_DATE_EPOCH` when set).
-    public var createdAt: String
-    public var generator: String
-    public var city: CityInfo
+    package var createdAt: String
+    package var generator: String
+    package var city: CityInfo
     /// `[minLon, minLat, maxLon, maxLat]`.
-    public var bbox: [Double]
-    public var counts: Counts
-    public var artifact: Artifact
+    package var bbox: [Double]
+    package var counts: Counts
+    package var artifact: Artifact
     /// `"<sha256 prefix>"` — a content tag of the compressed artifact, quoted like an ETag. Kept for compatibility;
     /// it is not the HTTP `ETag` ordinary static servers send, so never compare the two (docs/HOSTING.md).
-    public var etag: String
+    package var etag: String
     /// SHA-256 over the pack content without its data version; decides whether `dataVersion` is bumped.
-    public var contentSha256: String
-    public var sources: [SourceFile]
-    public var attribution: String
+    package var contentSha256: String
+    package var sources: [SourceFile]
+    package var attribution: String
     /// Copy tables beside the pack (web JSON, Apple String Catalog, Android strings.xml), sorted by path; nil in
     /// manifests written before copy output existed.
-    public var copy: [ArtifactFile]?
+    package var copy: [ArtifactFile]?
 
     // Release metadata (docs/RELEASES.md). Optional so that manifests written before them still decode; decoding
     // ignores members it does not know, so newer manifests decode too.
     /// The locales the pack carries names and strings for (the city's supported locales).
-    public var locales: [String]? = nil
+    package var locales: [String]? = nil
     /// ISO 8601 UTC: the reproducible build time (`SOURCE_DATE_EPOCH`, else the data's newest timestamp) of the
     /// build that produced this data version. Rebuilds with unchanged content keep it; it never moves backwards.
-    public var updatedAt: String? = nil
+    package var updatedAt: String? = nil
     /// Id of the Ed25519 key that signed the manifest (`DocumentSignature.keyID`); nil when unsigned.
-    public var keyId: String? = nil
+    package var keyId: String? = nil
     /// Base64 Ed25519 signature over the canonical manifest without this member (`DocumentSignature`).
-    public var signature: String? = nil
+    package var signature: String? = nil
     /// Deltas from kept previous data versions to this one, by `from`; only those under half the pack's bytes.
     /// Nil (absent) when there are none, and in manifests written before deltas existed.
-    public var deltas: [Delta]? = nil
+    package var deltas: [Delta]? = nil
     /// The web flavour (`web/`), for clients without SQLite; nil in manifests written before it existed.
-    public var web: Web? = nil
+    package var web: Web? = nil
     /// Each GTFS feed's time zone (agency_timezone, an IANA name), in feed order: the zone of the pack's
     /// departure and journey times. Nil without transit and in manifests written before journeys.
-    public var timezones: [String]? = nil
+    package var timezones: [String]? = nil
     /// The dates the timetable covers (`{"first": "YYYY-MM-DD", "last": "YYYY-MM-DD"}`: the first and last dates
     /// any service may run, calendar ranges and added dates of every feed); nil without transit. Lets an app say
     /// "the timetable ended on …" before opening the pack.
-    public var timetable: DateRange? = nil
+    package var timetable: DateRange? = nil
 
     /// A range of dates, `YYYY-MM-DD`.
-    public struct DateRange: Sendable, Codable, Equatable {
-        public var first: String
-        public var last: String
-        public init(first: String, last: String) {
+    package struct DateRange: Sendable, Codable, Equatable {
+        package var first: String
+        package var last: String
+        package init(first: String, last: String) {
             self.first = first
             self.last = last
         }
     }
 
-    public init(
+    package init(
         formatVersion: Int, dataVersion: Int, minReaderVersion: Int, createdAt: String, generator: String,
         city: CityInfo, bbox: [Double], counts: Counts, artifact: Artifact, etag: String, contentSha256: String,
         sources: [SourceFile], attribution: String, copy: [ArtifactFile]? = nil

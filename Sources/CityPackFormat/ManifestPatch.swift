@@ -16,27 +16,27 @@
 /// The base's lines each keep their `\n` (the last may have none). A number copies that many base lines; a pair
 /// `[d, text]` skips `d` base lines and appends `text`. The edits must consume every base line exactly. See
 /// `docs/RELEASES.md`.
-public struct ManifestPatch: Sendable, Codable, Equatable {
+package struct ManifestPatch: Sendable, Codable, Equatable {
     /// Size (and optionally SHA-256) of a manifest file. Writers leave the hash out: the signed catalog pins the
     /// result's (`manifestSha256`), and a wrong base cannot give that result.
-    public struct FileID: Sendable, Codable, Equatable {
-        public var bytes: Int
+    package struct FileID: Sendable, Codable, Equatable {
+        package var bytes: Int
         /// Lowercase hex, when given.
-        public var sha256: String?
-        public init(bytes: Int, sha256: String? = nil) {
+        package var sha256: String?
+        package init(bytes: Int, sha256: String? = nil) {
             self.bytes = bytes
             self.sha256 = sha256
         }
     }
 
     /// One step over the base's lines.
-    public enum Edit: Sendable, Equatable, Codable {
+    package enum Edit: Sendable, Equatable, Codable {
         /// Copy the next `n` base lines.
         case copy(Int)
         /// Skip the next `skip` base lines and append `text`.
         case replace(skip: Int, text: String)
 
-        public init(from decoder: Decoder) throws {
+        package init(from decoder: Decoder) throws {
             if let n = try? decoder.singleValueContainer().decode(Int.self) {
                 self = .copy(n)
                 return
@@ -50,7 +50,7 @@ public struct ManifestPatch: Sendable, Codable, Equatable {
             self = .replace(skip: skip, text: text)
         }
 
-        public func encode(to encoder: Encoder) throws {
+        package func encode(to encoder: Encoder) throws {
             switch self {
             case .copy(let n):
                 var one = encoder.singleValueContainer()
@@ -64,29 +64,29 @@ public struct ManifestPatch: Sendable, Codable, Equatable {
     }
 
     /// Why a patch does not apply.
-    public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
-        public var description: String
-        public init(_ description: String) { self.description = description }
+    package struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
+        package var description: String
+        package init(_ description: String) { self.description = description }
     }
 
     /// The layout version (1).
-    public static let formatVersion = 1
+    package static let formatVersion = 1
     /// File suffix of a patch.
-    public static let suffix = ".manifest-patch.json"
+    package static let suffix = ".manifest-patch.json"
     /// The largest patch file a reader accepts (a patch is written only when it is much smaller than the manifest).
-    public static let maxBytes = 8 << 20
+    package static let maxBytes = 8 << 20
     /// A patch is written only when it is smaller than this fraction of the new manifest.
-    public static let maxFractionOfManifest = 0.5
+    package static let maxFractionOfManifest = 0.5
 
-    public var format: Int
-    public var city: String
-    public var from: Int
-    public var to: Int
-    public var base: FileID
-    public var result: FileID
-    public var edits: [Edit]
+    package var format: Int
+    package var city: String
+    package var from: Int
+    package var to: Int
+    package var base: FileID
+    package var result: FileID
+    package var edits: [Edit]
 
-    public init(format: Int = ManifestPatch.formatVersion, city: String, from: Int, to: Int, base: FileID, result: FileID, edits: [Edit]) {
+    package init(format: Int = ManifestPatch.formatVersion, city: String, from: Int, to: Int, base: FileID, result: FileID, edits: [Edit]) {
         self.format = format
         self.city = city
         self.from = from
@@ -97,10 +97,10 @@ public struct ManifestPatch: Sendable, Codable, Equatable {
     }
 
     /// `<city>-<from>-<to>.manifest-patch.json`.
-    public static func fileName(city: String, from: Int, to: Int) -> String { "\(city)-\(from)-\(to)\(suffix)" }
+    package static func fileName(city: String, from: Int, to: Int) -> String { "\(city)-\(from)-\(to)\(suffix)" }
 
     /// The versions of a patch file name of `city`, or nil when the name is not one.
-    public static func versions(fileName name: String, city: String) -> (from: Int, to: Int)? {
+    package static func versions(fileName name: String, city: String) -> (from: Int, to: Int)? {
         PackDelta.versions(fileName: name, city: city, suffix: suffix)
     }
 
@@ -117,7 +117,7 @@ public struct ManifestPatch: Sendable, Codable, Equatable {
     }
 
     /// The edits that turn `base` into `result`, line by line (a shortest edit script).
-    public static func edits(base: [UInt8], result: [UInt8]) -> [Edit] {
+    package static func edits(base: [UInt8], result: [UInt8]) -> [Edit] {
         let old = lines(base)
         let new = lines(result)
         let difference = new.difference(from: old)
@@ -162,7 +162,7 @@ public struct ManifestPatch: Sendable, Codable, Equatable {
     /// result against `expected` (the catalog's `manifestSha256`).
     /// - Parameter sha256: SHA-256 (lowercase hex) of bytes, supplied by the caller's crypto library.
     /// - Throws: ``Failure`` naming what does not match.
-    public func apply(to base: [UInt8], expected: String, sha256: ([UInt8]) -> String) throws(Failure) -> [UInt8] {
+    package func apply(to base: [UInt8], expected: String, sha256: ([UInt8]) -> String) throws(Failure) -> [UInt8] {
         guard format == Self.formatVersion else { throw Failure("manifest patch format \(format) is not supported") }
         guard base.count == self.base.bytes, self.base.sha256.map({ $0 == sha256(base) }) ?? true else {
             throw Failure("the installed manifest is not the patch's base (version \(from))")

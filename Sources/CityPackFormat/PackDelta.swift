@@ -15,18 +15,18 @@
 /// than ``maxStreamBytes(targetBytes:)``, and a result whose size or SHA-256 differs. Deltas apply to the
 /// decompressed database (what an app keeps installed), never to the gzip bytes, which change wholesale after
 /// the first edit.
-public enum PackDelta {
+package enum PackDelta {
     /// The first 8 bytes of a decompressed delta.
-    public static let magic: [UInt8] = Array("CPKDELT1".utf8)
+    package static let magic: [UInt8] = Array("CPKDELT1".utf8)
     /// Bytes of the header before the first op.
-    public static let headerBytes = 8 + 8 + 32 + 8 + 32
+    package static let headerBytes = 8 + 8 + 32 + 8 + 32
     /// File suffix of a delta.
-    public static let suffix = ".delta"
+    package static let suffix = ".delta"
     /// A delta is written only when it is smaller than this fraction of the full compressed pack.
-    public static let maxFractionOfPack = 0.5
+    package static let maxFractionOfPack = 0.5
 
     /// Op tags.
-    public enum Op: UInt8, Sendable {
+    package enum Op: UInt8, Sendable {
         case end = 0
         case copy = 1
         case insert = 2
@@ -34,19 +34,19 @@ public enum PackDelta {
 
     /// The largest decompressed delta a reader accepts for a result of `targetBytes`: every inserted byte once,
     /// plus generous room for op headers. Writers never produce more (they skip such a delta).
-    public static func maxStreamBytes(targetBytes: Int) -> Int { headerBytes + 2 * targetBytes + 4096 }
+    package static func maxStreamBytes(targetBytes: Int) -> Int { headerBytes + 2 * targetBytes + 4096 }
 
     /// `<city>-<from>-<to>.delta`.
-    public static func fileName(city: String, from: Int, to: Int) -> String { "\(city)-\(from)-\(to)\(suffix)" }
+    package static func fileName(city: String, from: Int, to: Int) -> String { "\(city)-\(from)-\(to)\(suffix)" }
 
     /// The versions of a delta file name of `city`, or nil when the name is not one.
-    public static func versions(fileName name: String, city: String) -> (from: Int, to: Int)? {
+    package static func versions(fileName name: String, city: String) -> (from: Int, to: Int)? {
         versions(fileName: name, city: city, suffix: suffix)
     }
 
     /// The versions of a `<city>-<from>-<to><suffix>` file name (a delta, a manifest patch), or nil when the name is
     /// not one (`from` ≥ 1, `to` > `from`).
-    public static func versions(fileName name: String, city: String, suffix: String) -> (from: Int, to: Int)? {
+    package static func versions(fileName name: String, city: String, suffix: String) -> (from: Int, to: Int)? {
         guard name.hasPrefix(city + "-"), name.hasSuffix(suffix) else { return nil }
         let middle = name.dropFirst(city.count + 1).dropLast(suffix.count)
         let parts = middle.split(separator: "-", omittingEmptySubsequences: false)
@@ -55,7 +55,7 @@ public enum PackDelta {
     }
 
     /// Appends `value` as unsigned LEB128.
-    public static func appendVarint(_ value: UInt64, to out: inout [UInt8]) {
+    package static func appendVarint(_ value: UInt64, to out: inout [UInt8]) {
         var v = value
         while v >= 0x80 {
             out.append(UInt8(v & 0x7F) | 0x80)
@@ -65,7 +65,7 @@ public enum PackDelta {
     }
 
     /// Appends `value` as 8 little-endian bytes.
-    public static func appendUInt64(_ value: UInt64, to out: inout [UInt8]) {
+    package static func appendUInt64(_ value: UInt64, to out: inout [UInt8]) {
         for shift in stride(from: 0, to: 64, by: 8) { out.append(UInt8((value >> UInt64(shift)) & 0xFF)) }
     }
 }

@@ -10,7 +10,7 @@
 extension PackSchema {
     /// A column of a pack table, or a result a query names (``Column/expression(_:)``): what ``Column`` is without its
     /// Swift type, so a table lists its columns in one array.
-    public protocol AnyColumn: Sendable, CustomStringConvertible {
+    package protocol AnyColumn: Sendable, CustomStringConvertible {
         /// The column's name in SQL (an expression's SQL text).
         var name: String { get }
         /// What follows the name in the CREATE statement (`TEXT NOT NULL`, `INTEGER PRIMARY KEY`); "" for a column
@@ -24,13 +24,13 @@ extension PackSchema {
     /// A column of a pack table with the Swift type its values bind and read as (`Column<Int64>`, `Column<String?>`,
     /// ``StoredDegrees``, ``CategoryValue``): writers bind and readers read it by this value, never by a position
     /// (``PackStatement``). The type is part of the declaration, so a column's type is written once.
-    public struct Column<Value>: AnyColumn, Hashable {
-        public let name: String
-        public let declaration: String
-        public let slot: Int
+    package struct Column<Value>: AnyColumn, Hashable {
+        package let name: String
+        package let declaration: String
+        package let slot: Int
 
         /// A column named `name`, declared in the CREATE statement as `declaration`.
-        public init(_ name: String, _ declaration: String = "") {
+        package init(_ name: String, _ declaration: String = "") {
             self.name = name
             self.declaration = declaration
             slot = ColumnSlots.next()
@@ -38,28 +38,28 @@ extension PackSchema {
 
         /// A query's result or parameter that is no column of a table (`count(*)`, `p.name IS NOT NULL`, a MATCH
         /// expression): its SQL text and its Swift type. Declare it once (a `static let`) like a column.
-        public static func expression(_ sql: String) -> Column { Column(sql) }
+        package static func expression(_ sql: String) -> Column { Column(sql) }
     }
 
     /// An index of a pack table.
-    public struct Index: Sendable {
-        public let name: String
-        public let columns: [any AnyColumn]
+    package struct Index: Sendable {
+        package let name: String
+        package let columns: [any AnyColumn]
 
-        public init(_ name: String, on columns: [any AnyColumn]) {
+        package init(_ name: String, on columns: [any AnyColumn]) {
             self.name = name
             self.columns = columns
         }
     }
 
     /// What an INSERT does when the row's key is already there.
-    public enum Conflict: String, Sendable {
+    package enum Conflict: String, Sendable {
         case ignore = "IGNORE"
         case replace = "REPLACE"
     }
 
     /// A pack table: ``PackSchema/tables`` lists them in creation order.
-    public protocol TableSchema {
+    package protocol TableSchema {
         /// The table's name (from ``PackSchema/Table``).
         static var table: String { get }
         /// The columns in CREATE order, which is also the order of ``insert(or:)``'s parameters.
@@ -73,57 +73,57 @@ extension PackSchema {
     }
 
     /// How many tables are named ?1 (0 or 1): readers ask before using a table that older packs of a format lack.
-    public static let tableCountQuery = "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?1"
+    package static let tableCountQuery = "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?1"
     /// A `count(*)` result.
-    public static let count = Column<Int64>.expression("count(*)")
+    package static let count = Column<Int64>.expression("count(*)")
     /// The table name ``tableCount`` asks about.
-    public static let tableName = Column<String>.expression("?1")
+    package static let tableName = Column<String>.expression("?1")
     /// ``tableCountQuery``, bound and read by column (``tableName``, ``count``).
-    public static let tableCount = Query(tableCountQuery, results: [count], parameters: [tableName])
+    package static let tableCount = Query(tableCountQuery, results: [count], parameters: [tableName])
 
     /// A comma-separated list of columns, for a SELECT or an INSERT (`id, lat, lon`).
-    public static func list(_ columns: [any AnyColumn]) -> String {
+    package static func list(_ columns: [any AnyColumn]) -> String {
         columns.map(\.name).joined(separator: ", ")
     }
 }
 
 extension PackSchema.AnyColumn {
     /// The name, so `"\(column)"` in SQL is the column.
-    public var description: String { name }
+    package var description: String { name }
 
     /// The column's part of the CREATE statement.
-    public var definition: String { declaration.isEmpty ? name : "\(name) \(declaration)" }
+    package var definition: String { declaration.isEmpty ? name : "\(name) \(declaration)" }
 }
 
 extension PackSchema.TableSchema {
-    public static var indexes: [PackSchema.Index] { [] }
+    package static var indexes: [PackSchema.Index] { [] }
 
 
     /// `CREATE TABLE <table>(<definitions>[, PRIMARY KEY(…)])[ WITHOUT ROWID]`.
-    public static func createTable(primaryKey: [any PackSchema.AnyColumn] = [], withoutRowID: Bool) -> String {
+    package static func createTable(primaryKey: [any PackSchema.AnyColumn] = [], withoutRowID: Bool) -> String {
         var parts = columns.map(\.definition)
         if !primaryKey.isEmpty { parts.append("PRIMARY KEY(\(PackSchema.list(primaryKey)))") }
         return "CREATE TABLE \(table)(\(parts.joined(separator: ", ")))" + (withoutRowID ? " WITHOUT ROWID" : "")
     }
 
     /// The CREATE INDEX statements of ``indexes``.
-    public static var createIndexes: [String] {
+    package static var createIndexes: [String] {
         indexes.map { "CREATE INDEX \($0.name) ON \(table)(\(PackSchema.list($0.columns)))" }
     }
 
     /// `<table> <alias>`, for a FROM or JOIN clause.
-    public static var aliased: String { "\(table) \(alias)" }
+    package static var aliased: String { "\(table) \(alias)" }
 
     /// A column qualified by the table's alias (`p.lat`), for queries that join.
-    public static func qualified(_ column: any PackSchema.AnyColumn) -> String { "\(alias).\(column.name)" }
+    package static func qualified(_ column: any PackSchema.AnyColumn) -> String { "\(alias).\(column.name)" }
 
     /// Qualified columns, comma-separated (`p.id, p.lat`).
-    public static func qualified(_ columns: [any PackSchema.AnyColumn]) -> String {
+    package static func qualified(_ columns: [any PackSchema.AnyColumn]) -> String {
         columns.map { qualified($0) }.joined(separator: ", ")
     }
 
     /// The INSERT of a whole row, as a ``PackSchema/Query`` whose parameters are ``columns``: bind it by column.
-    public static func inserting(or conflict: PackSchema.Conflict? = nil) -> PackSchema.Query {
+    package static func inserting(or conflict: PackSchema.Conflict? = nil) -> PackSchema.Query {
         PackSchema.Query(insert(or: conflict), parameters: columns)
     }
 
@@ -134,7 +134,7 @@ extension PackSchema.TableSchema {
     ///   - order: The ORDER BY columns.
     ///   - absent: Result columns the pack lacks (older packs of a format): selected as `NULL AS <name>`, so they
     ///     read as nil.
-    public static func select(
+    package static func select(
         _ results: [any PackSchema.AnyColumn], where keys: [any PackSchema.AnyColumn] = [],
         orderBy order: [any PackSchema.AnyColumn] = [], absent: [any PackSchema.AnyColumn] = []
     ) -> PackSchema.Query {
@@ -149,7 +149,7 @@ extension PackSchema.TableSchema {
     }
 
     /// The INSERT of a whole row, parameters in ``columns`` order: `INSERT [OR …] INTO t(a, b) VALUES (?, ?)`.
-    public static func insert(or conflict: PackSchema.Conflict? = nil) -> String {
+    package static func insert(or conflict: PackSchema.Conflict? = nil) -> String {
         let verb = conflict.map { "INSERT OR \($0.rawValue)" } ?? "INSERT"
         let parameters = Array(repeating: "?", count: columns.count).joined(separator: ", ")
         return "\(verb) INTO \(table)(\(PackSchema.list(columns))) VALUES (\(parameters))"

@@ -3,41 +3,41 @@ extension PackSchema.POI {
     /// place its columns turn into Swift values. A new per-POI column is a property here and a line in
     /// ``init(_:)``; ``query(absent:)`` and ``byID(absent:)`` select it because they are built from ``columns``, as
     /// NULL from packs written before the column existed.
-    public struct Row: Sendable, Hashable {
+    package struct Row: Sendable, Hashable {
         /// `poi.id`: ``PackSchema/stableID``-style `osmId × 4 + kind`.
-        public var id: Int64
+        package var id: Int64
         /// Degrees.
-        public var lat: Double
+        package var lat: Double
         /// Degrees.
-        public var lon: Double
+        package var lon: Double
         /// The category as stored (a code, or the id in formats 1 and 2).
-        public var category: PackSchema.CategoryValue
+        package var category: PackSchema.CategoryValue
         /// The plain `name` tag.
-        public var name: String?
+        package var name: String?
         /// `poi.tags` as stored (``PackSchema/decodeTags(_:)`` reads it).
-        public var tags: String
+        package var tags: String
         /// Wheelchair access (OSM `wheelchair`); nil when unknown.
-        public var wheelchair: PackSchema.Wheelchair?
+        package var wheelchair: PackSchema.Wheelchair?
         /// Opening hours in compact form (``OpeningHours/compact``); nil when none or unreadable.
-        public var hours: String? = nil
+        package var hours: String? = nil
 
         /// The row's columns, in SELECT order.
-        public static let columns: [any PackSchema.AnyColumn] = PackSchema.POI.columns
+        package static let columns: [any PackSchema.AnyColumn] = PackSchema.POI.columns
 
         /// Every row, in no particular order.
         /// - Parameter absent: Columns the pack lacks (``PackSchema/TableSchema/missingColumns(in:)``): read as NULL.
-        public static func query(absent: [any PackSchema.AnyColumn] = []) -> PackSchema.Query {
+        package static func query(absent: [any PackSchema.AnyColumn] = []) -> PackSchema.Query {
             PackSchema.POI.select(columns, absent: absent)
         }
 
         /// The row of the id bound to ``PackSchema/POI/id``.
         /// - Parameter absent: Columns the pack lacks (``PackSchema/TableSchema/missingColumns(in:)``): read as NULL.
-        public static func byID(absent: [any PackSchema.AnyColumn] = []) -> PackSchema.Query {
+        package static func byID(absent: [any PackSchema.AnyColumn] = []) -> PackSchema.Query {
             PackSchema.POI.select(columns, where: [PackSchema.POI.id], absent: absent)
         }
 
         /// A row of these values (``init(_:)`` in CityPackSQLite reads one from a statement).
-        public init(id: Int64, lat: Double, lon: Double, category: PackSchema.CategoryValue, name: String?, tags: String,
+        package init(id: Int64, lat: Double, lon: Double, category: PackSchema.CategoryValue, name: String?, tags: String,
                     wheelchair: PackSchema.Wheelchair?) {
             self.id = id
             self.lat = lat

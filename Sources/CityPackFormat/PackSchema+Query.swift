@@ -13,16 +13,16 @@ extension PackSchema {
     /// of its parameters in `?1, ?2, …` order. ``SQLiteDatabase/prepare(_:persistent:)`` resolves each column's
     /// position once; writers then bind and readers read by column (``PackStatement``), so no caller counts
     /// positions and a column added in the middle shifts nothing.
-    public struct Query: Sendable {
+    package struct Query: Sendable {
         /// The statement's SQL; its SELECT list and parameters must follow ``results`` and ``parameters``.
-        public let sql: String
+        package let sql: String
         /// The result columns in SELECT order.
-        public let results: [any AnyColumn]
+        package let results: [any AnyColumn]
         /// The parameters in `?N` order (a parameter may appear more than once in `sql` as its `?N`).
-        public let parameters: [any AnyColumn]
+        package let parameters: [any AnyColumn]
 
         /// A query from its SQL and the columns of its results and parameters.
-        public init(_ sql: String, results: [any AnyColumn] = [], parameters: [any AnyColumn] = []) {
+        package init(_ sql: String, results: [any AnyColumn] = [], parameters: [any AnyColumn] = []) {
             self.sql = sql
             self.results = results
             self.parameters = parameters

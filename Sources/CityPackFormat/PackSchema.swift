@@ -91,7 +91,7 @@ import Foundation
 ///   reader knows how many earlier service days can still have departures after a given time.
 public enum PackSchema {
     /// SQLite `application_id` ("CPK1" as a big-endian 32-bit integer).
-    public static let applicationID: Int32 = 0x4350_4B31
+    package static let applicationID: Int32 = 0x4350_4B31
     /// SQLite `user_version`: the pack format version. Readers refuse versions they do not know. Version 2
     /// (issue 15, smaller packs): no `poi_bucket`, no `poi.osm` and `poi.cell`, coordinates as integers × 10⁷,
     /// contentless `search` with dense rowids. Version 3: `poi.category` holds the category's code
@@ -106,50 +106,50 @@ public enum PackSchema {
     /// The oldest format version readers still open. Format 1 differs only in the tables readers use: `poi` with
     /// `osm` and `cell` columns and REAL coordinates, `poi_bucket`, and a `search` table with content whose rowid
     /// is the place's id (readers then use the rowid as the id).
-    public static let oldestReadableFormatVersion: Int32 = 1
+    package static let oldestReadableFormatVersion: Int32 = 1
     /// Geohash precision of the proximity index cells (`stop_bucket.cell`, `stop.cell`; characters; 5 bits each).
-    public static let bucketPrecision = 8
+    package static let bucketPrecision = 8
     /// File suffix of the compressed pack.
-    public static let packSuffix = ".citypack.gz"
+    package static let packSuffix = ".citypack.gz"
     /// Name of the per-pack manifest beside the pack.
-    public static let manifestName = "manifest.json"
+    package static let manifestName = "manifest.json"
     /// Name of the catalog of all packs in an output folder.
-    public static let catalogName = "catalog.json"
+    package static let catalogName = "catalog.json"
 
-    public enum Table {
-        public static let meta = "meta"
-        public static let category = "category"
-        public static let categoryLabel = "category_label"
-        public static let poi = "poi"
-        public static let poiName = "poi_name"
-        public static let poiCategory = "poi_category"
-        public static let search = "search"
-        public static let stop = "stop"
-        public static let stopBucket = "stop_bucket"
-        public static let line = "line"
-        public static let service = "service"
-        public static let serviceDate = "service_date"
-        public static let trip = "trip"
-        public static let pattern = "pattern"
-        public static let frequency = "frequency"
-        public static let footpath = "footpath"
-        public static let card = "card"
-        public static let situation = "situation"
-        public static let action = "action"
-        public static let route = "route"
-        public static let routeWaypoint = "route_waypoint"
-        public static let string = "string"
+    package enum Table {
+        package static let meta = "meta"
+        package static let category = "category"
+        package static let categoryLabel = "category_label"
+        package static let poi = "poi"
+        package static let poiName = "poi_name"
+        package static let poiCategory = "poi_category"
+        package static let search = "search"
+        package static let stop = "stop"
+        package static let stopBucket = "stop_bucket"
+        package static let line = "line"
+        package static let service = "service"
+        package static let serviceDate = "service_date"
+        package static let trip = "trip"
+        package static let pattern = "pattern"
+        package static let frequency = "frequency"
+        package static let footpath = "footpath"
+        package static let card = "card"
+        package static let situation = "situation"
+        package static let action = "action"
+        package static let route = "route"
+        package static let routeWaypoint = "route_waypoint"
+        package static let string = "string"
     }
 
     /// Stop ids in `stop`, `stop_bucket` and `search`: `index × 4 + 3`, so they are ≡ 3 (mod 4) while POI ids
     /// are `osmId × 4 + kind` with kind 0…2.
-    public static func stopID(index: Int) -> Int64 { Int64(index) * 4 + 3 }
+    package static func stopID(index: Int) -> Int64 { Int64(index) * 4 + 3 }
 
     /// The ids `search` rowids rank (rowid = 1-based position in this result): every POI and every stop that
     /// has a name and location_type 0 or 1, ordered by category (a stop's ``StopTerms``) then id. Grouping a
     /// category's places makes the doclists of its terms runs of consecutive rowids, which compress to almost
     /// nothing; since rowid order is then not id order, readers break bm25 ties by id themselves.
-    public static let searchIDsQuery = """
+    package static let searchIDsQuery = """
         SELECT \(POI.id) FROM (SELECT \(POI.id), \(POI.category) AS k FROM \(POI.table) UNION ALL \
         SELECT \(Stop.id), CASE \(Stop.locationType) WHEN 1 THEN '\(StopTerms.station)' ELSE '\(StopTerms.stop)' END \
         FROM \(Stop.table) WHERE \(Stop.name) IS NOT NULL AND \(Stop.name) <> '' AND \(Stop.locationType) <= 1) \
@@ -157,13 +157,13 @@ public enum PackSchema {
         """
 
     /// ``searchIDsQuery``, its one result read as ``POI/id``.
-    public static let searchIDs = Query(searchIDsQuery, results: [POI.id])
+    package static let searchIDs = Query(searchIDsQuery, results: [POI.id])
 
     /// ``categoryCodesQuery``, its one result read as ``Category/id``.
-    public static let categoryCodesInOrder = Query(categoryCodesQuery, results: [Category.id])
+    package static let categoryCodesInOrder = Query(categoryCodesQuery, results: [Category.id])
 
     /// The OSM ref (`n123`, `w45`, `r6`) of a POI id (`osmId × 4 + kind`).
-    public static func osmRef(id: Int64) -> String {
+    package static func osmRef(id: Int64) -> String {
         let letter = switch id & 3 {
         case 0: "n"
         case 1: "w"
@@ -173,13 +173,13 @@ public enum PackSchema {
     }
 
     /// SQL giving the OSM ref of a POI id column, as ``osmRef(id:)``.
-    public static func osmRefSQL(_ column: String) -> String {
+    package static func osmRefSQL(_ column: String) -> String {
         "(CASE \(column) & 3 WHEN 0 THEN 'n' WHEN 1 THEN 'w' ELSE 'r' END || (\(column) >> 2))"
     }
 
     /// How a coordinate (degrees) is stored in `poi.lat` / `poi.lon`: an integer of degrees × 10⁷ when dividing
     /// it by 10⁷ gives back exactly `degrees` (every OSM coordinate), else nil (store the REAL).
-    public static func storedDegrees(_ degrees: Double) -> Int64? {
+    package static func storedDegrees(_ degrees: Double) -> Int64? {
         guard degrees.isFinite, abs(degrees) <= 360 else { return nil }
         let e7 = (degrees * 10_000_000).rounded()
         return e7 / 10_000_000 == degrees ? Int64(e7) : nil
@@ -187,38 +187,38 @@ public enum PackSchema {
 
     /// Degrees of a stored integer coordinate (degrees × 10⁷); correctly rounded, so it is exactly the value
     /// ``storedDegrees(_:)`` was given.
-    public static func degrees(integerE7 value: Int64) -> Double { Double(value) / 10_000_000 }
+    package static func degrees(integerE7 value: Int64) -> Double { Double(value) / 10_000_000 }
 
     /// SQL reading a stored coordinate column as degrees (a REAL either way).
-    public static func degreesSQL(_ column: String) -> String {
+    package static func degreesSQL(_ column: String) -> String {
         "(CASE typeof(\(column)) WHEN 'integer' THEN \(column) / 10000000.0 ELSE \(column) END)"
     }
 
     /// The category ids in code order: since format 3, `poi.category` is an INTEGER, the 0-based position of the
     /// POI's category in this result (formats 1 and 2 store the id as TEXT; readers accept both).
-    public static let categoryCodesQuery = "SELECT \(Category.id) FROM \(Category.table) ORDER BY \(Category.id)"
+    package static let categoryCodesQuery = "SELECT \(Category.id) FROM \(Category.table) ORDER BY \(Category.id)"
 
     /// The codes ``categoryCodesQuery`` gives, from category ids (ascending by UTF-8 bytes, SQLite's BINARY order).
-    public static func categoryCodes(_ ids: [String]) -> [String: Int64] {
+    package static func categoryCodes(_ ids: [String]) -> [String: Int64] {
         let sorted = ids.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         return Dictionary(sorted.enumerated().map { ($1, Int64($0)) }, uniquingKeysWith: { a, _ in a })
     }
 
     /// A `LEFT JOIN` of category codes for the `poi` alias `alias`, and the expression giving its category id
     /// whatever the format: `SELECT \(categorySQL("p")) … FROM poi p \(categoryJoinSQL("p"))`.
-    public static func categoryJoinSQL(_ alias: String) -> String {
+    package static func categoryJoinSQL(_ alias: String) -> String {
         "LEFT JOIN (SELECT \(Category.id) AS category_id, row_number() OVER (ORDER BY \(Category.id)) - 1 AS category_code "
             + "FROM \(Category.table)) \(alias)_category ON \(alias)_category.category_code = \(alias).\(POI.category)"
     }
 
     /// See ``categoryJoinSQL(_:)``.
-    public static func categorySQL(_ alias: String) -> String {
+    package static func categorySQL(_ alias: String) -> String {
         "coalesce(\(alias)_category.category_id, \(alias).\(POI.category))"
     }
 
     /// `poi.tags` since format 3: `key U+001F value` entries joined by U+001E, keys ascending by UTF-8 bytes, "" for
     /// none; a POI whose tags hold either separator is written as a JSON object, as in formats 1 and 2.
-    public static func encodeTags(_ tags: [String: String]) -> String? {
+    package static func encodeTags(_ tags: [String: String]) -> String? {
         let separators: Set<Character> = ["\u{1E}", "\u{1F}"]
         if tags.contains(where: { $0.key.contains(where: separators.contains) || $0.value.contains(where: separators.contains) }) {
             return nil
@@ -228,7 +228,7 @@ public enum PackSchema {
     }
 
     /// Tags as ``encodeTags(_:)`` or a JSON object (formats 1 and 2) stores them; nil when malformed.
-    public static func decodeTags(_ text: String) -> [String: String]? {
+    package static func decodeTags(_ text: String) -> [String: String]? {
         if text.hasPrefix("{") {
             return try? JSONDecoder().decode([String: String].self, from: Data(text.utf8))
         }
@@ -243,51 +243,51 @@ public enum PackSchema {
     }
 
     /// Whether an id of `search` or of the proximity buckets is a stop (else a POI).
-    public static func isStopID(_ id: Int64) -> Bool { id & 3 == 3 }
+    package static func isStopID(_ id: Int64) -> Bool { id & 3 == 3 }
 
     /// `search.terms` of stops: location_type 1 (station) vs everything else.
-    public enum StopTerms {
-        public static let stop = "transit stop"
-        public static let station = "transit station"
+    package enum StopTerms {
+        package static let stop = "transit stop"
+        package static let station = "transit station"
     }
 
     /// Keys of the `meta` table.
-    public enum MetaKey {
-        public static let formatVersion = "format_version"
-        public static let dataVersion = "data_version"
-        public static let cityID = "city_id"
-        public static let cityName = "city_name"
-        public static let defaultLocale = "default_locale"
-        public static let locales = "locales"  // comma-separated
-        public static let bbox = "bbox"  // "minLon,minLat,maxLon,maxLat"
+    package enum MetaKey {
+        package static let formatVersion = "format_version"
+        package static let dataVersion = "data_version"
+        package static let cityID = "city_id"
+        package static let cityName = "city_name"
+        package static let defaultLocale = "default_locale"
+        package static let locales = "locales"  // comma-separated
+        package static let bbox = "bbox"  // "minLon,minLat,maxLon,maxLat"
         /// The city's IANA time zone (city file, else the feed's, else derived from the bbox): "open now".
-        public static let timezone = "timezone"
-        public static let createdAt = "created_at"  // ISO 8601, UTC
-        public static let generator = "generator"
-        public static let attribution = "attribution"
-        public static let poiCount = "poi_count"
-        public static let stopCount = "stop_count"
-        public static let lineCount = "line_count"
+        package static let timezone = "timezone"
+        package static let createdAt = "created_at"  // ISO 8601, UTC
+        package static let generator = "generator"
+        package static let attribution = "attribution"
+        package static let poiCount = "poi_count"
+        package static let stopCount = "stop_count"
+        package static let lineCount = "line_count"
         /// Largest departure (not at a trip's last stop) or frequency departure (`frequency.end` + offset) in the pack; absent
         /// without transit.
-        public static let transitMaxSeconds = "transit_max_seconds"
+        package static let transitMaxSeconds = "transit_max_seconds"
         /// The words that name categories (``CategoryTerm/encode(_:)``); absent in packs before issue 32.
-        public static let categoryTerms = "category_terms"
+        package static let categoryTerms = "category_terms"
         /// Each category's search words as the index's `terms` column holds them (``SearchTerms``); format 5 on.
-        public static let searchTerms = "search_terms"
+        package static let searchTerms = "search_terms"
         /// Linked places (``PlaceLink/encode(_:)``); absent in packs before issue 32 and in packs without any.
-        public static let placeLinks = "place_links"
+        package static let placeLinks = "place_links"
         /// Each feed's time zone (agency_timezone), comma-separated in feed order; absent without transit.
-        public static let transitTimezones = "transit_timezones"
+        package static let transitTimezones = "transit_timezones"
         /// Stops with their own stop_timezone: `stop_id=zone` pairs joined by `,` (feed 0's first); absent when none.
-        public static let transitStopTimezones = "transit_stop_timezones"
-        public static let cardCount = "card_count"
-        public static let routeCount = "route_count"
+        package static let transitStopTimezones = "transit_stop_timezones"
+        package static let cardCount = "card_count"
+        package static let routeCount = "route_count"
     }
 
     /// Every table, in creation order (the order of `sqlite_master` and of the tables' pages in a new pack).
     /// Computed: an array of metatypes is not `Sendable`, so it cannot be a stored static.
-    public static var tables: [any TableSchema.Type] {
+    package static var tables: [any TableSchema.Type] {
         [
             Meta.self, Category.self, CategoryLabel.self, POI.self, POIName.self, POICategory.self,
             Stop.self, StopBucket.self, Line.self, Service.self, ServiceDate.self, Trip.self, Pattern.self,
@@ -299,7 +299,7 @@ public enum PackSchema {
     /// Tables a pack leaves out when they have no rows (format 5 on: an OSM-only city has no transit tables), which
     /// readers then see as empty (`PackTables.addStandIns` in CityPackSQLite): every table but `meta`, `category`,
     /// `poi` and `string`. The editorial ones are created after the base only for content they hold.
-    public static var omittedWhenEmpty: [any TableSchema.Type] {
+    package static var omittedWhenEmpty: [any TableSchema.Type] {
         [
             CategoryLabel.self, POIName.self, POICategory.self, Stop.self, StopBucket.self, Line.self, Service.self,
             ServiceDate.self, Trip.self, Pattern.self, Frequency.self, Footpath.self, Card.self, Situation.self,
@@ -308,5 +308,5 @@ public enum PackSchema {
     }
 
     /// The statements that create a pack of ``formatVersion``, in order: each table of ``tables`` then its indexes.
-    public static let createStatements: [String] = tables.flatMap { [$0.create] + $0.createIndexes }
+    package static let createStatements: [String] = tables.flatMap { [$0.create] + $0.createIndexes }
 }

@@ -6,28 +6,28 @@ import Foundation
 /// emitter measures the database it is about to compress (``CityPackEmit``), the reader an installed pack
 /// (`CityPackKit`'s `measure(databasePath:)`). The measuring is CityPackSQLite's `DatabasePages`: this module
 /// links neither SQLite nor zlib.
-public struct PackSizes: Sendable, Codable, Equatable {
+package struct PackSizes: Sendable, Codable, Equatable {
     /// One table or index.
-    public struct Object: Sendable, Codable, Equatable {
+    package struct Object: Sendable, Codable, Equatable {
         /// Table or index name (`search_data` is the FTS5 index, `sqlite_schema` the schema).
-        public var name: String
+        package var name: String
         /// Pages it occupies.
-        public var pages: Int
+        package var pages: Int
         /// Bytes of those pages.
-        public var bytes: Int
+        package var bytes: Int
         /// Bytes of cell payload (row data) in them.
-        public var payload: Int
+        package var payload: Int
         /// What those pages compress to with gzip level 6 on their own: an estimate of the object's share of the
         /// downloaded pack (the sum is near, not equal to, the pack's compressed size).
-        public var gzipBytes: Int
+        package var gzipBytes: Int
     }
 
     /// SQLite page size in bytes.
-    public var pageSize: Int
+    package var pageSize: Int
     /// Size of the database file.
-    public var databaseBytes: Int
+    package var databaseBytes: Int
     /// Every table and index, largest `gzipBytes` first (ties by name).
-    public var objects: [Object]
+    package var objects: [Object]
 
     /// The sizes `DatabasePages.measure` (CityPackSQLite) found, objects ordered largest `gzipBytes` first.
     package init(
@@ -44,7 +44,7 @@ public struct PackSizes: Sendable, Codable, Equatable {
     }
 
     /// Aligned text table: name, pages, bytes, payload, gzip bytes, share of the gzip total.
-    public var text: String {
+    package var text: String {
         let totalGzip = max(1, objects.reduce(0) { $0 + $1.gzipBytes })
         var out = "page size \(pageSize), database \(databaseBytes) bytes\n"
         out += "object".padding(toLength: 24, withPad: " ", startingAt: 0)

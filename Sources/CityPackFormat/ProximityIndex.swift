@@ -8,18 +8,18 @@
 /// place at open anyway, and computing a cell costs less than storing it.)
 ///
 /// Immutable after construction and `Sendable`; pure, no I/O.
-public struct ProximityIndex: Sendable {
+package struct ProximityIndex: Sendable {
     /// A point to index.
-    public struct Point: Sendable, Hashable {
+    package struct Point: Sendable, Hashable {
         /// The point's id: a POI's stable id or a stop id (``PackSchema/stopID(index:)``).
-        public var id: Int64
+        package var id: Int64
         /// Latitude in degrees.
-        public var lat: Double
+        package var lat: Double
         /// Longitude in degrees.
-        public var lon: Double
+        package var lon: Double
 
         /// A point with its id and position in degrees.
-        public init(id: Int64, lat: Double, lon: Double) {
+        package init(id: Int64, lat: Double, lon: Double) {
             self.id = id
             self.lat = lat
             self.lon = lon
@@ -27,38 +27,38 @@ public struct ProximityIndex: Sendable {
     }
 
     /// One result of a query.
-    public struct Match: Sendable, Hashable {
+    package struct Match: Sendable, Hashable {
         /// The point's id.
-        public var id: Int64
+        package var id: Int64
         /// Great-circle distance from the query centre in metres.
-        public var distance: Double
+        package var distance: Double
     }
 
     /// Coarse cells a query covers at most (``GeohashCover/forEachRange(lat:lon:radius:precision:maxCells:_:)``'s
     /// budget). Measured on the Liechtenstein and Monaco packs: 4 beats 64 for 25 m queries, because a binary
     /// search per range costs more than rejecting a few extra candidates by latitude.
-    public static let coverCells = 4
+    package static let coverCells = 4
 
     /// Geohash precision of ``cells`` (characters); ``PackSchema/bucketPrecision`` in a pack.
-    public let precision: Int
+    package let precision: Int
     /// Cells, ascending; equal cells are ordered by id.
-    public let cells: [Int64]
+    package let cells: [Int64]
     /// Ids, parallel to ``cells``.
-    public let ids: [Int64]
+    package let ids: [Int64]
     /// Latitudes in degrees, parallel to ``cells``.
-    public let lats: [Double]
+    package let lats: [Double]
     /// Longitudes in degrees, parallel to ``cells``.
-    public let lons: [Double]
+    package let lons: [Double]
 
     /// Number of indexed points.
-    public var count: Int { ids.count }
+    package var count: Int { ids.count }
 
     /// Indexes points, as the writer does before it stores the buckets.
     /// - Parameters:
     ///   - points: Positions in degrees with their ids (unique). Points with a non-finite or out-of-range
     ///     coordinate are left out: they have no cell and cannot be within any radius.
     ///   - precision: Cell precision, 1…12; default ``PackSchema/bucketPrecision``.
-    public init(_ points: some Sequence<Point>, precision: Int = PackSchema.bucketPrecision) {
+    package init(_ points: some Sequence<Point>, precision: Int = PackSchema.bucketPrecision) {
         precondition((1...Geohash.maxPrecision).contains(precision), "precision must be 1…12")
         var rows: [(cell: Int64, point: Point)] = []
         for p in points where p.lat.isFinite && p.lon.isFinite && abs(p.lat) <= 90 && abs(p.lon) <= 180 {
@@ -81,7 +81,7 @@ public struct ProximityIndex: Sendable {
     ///   - lats: Each row's latitude in degrees.
     ///   - lons: Each row's longitude in degrees.
     ///   - precision: Precision of the stored cells; default ``PackSchema/bucketPrecision``.
-    public init(cells: [Int64], ids: [Int64], lats: [Double], lons: [Double], precision: Int = PackSchema.bucketPrecision) {
+    package init(cells: [Int64], ids: [Int64], lats: [Double], lons: [Double], precision: Int = PackSchema.bucketPrecision) {
         precondition((1...Geohash.maxPrecision).contains(precision), "precision must be 1…12")
         precondition(ids.count == cells.count && lats.count == cells.count && lons.count == cells.count,
             "the columns must have the same length")
@@ -111,7 +111,7 @@ public struct ProximityIndex: Sendable {
     ///   - lon: Centre longitude in degrees.
     ///   - radius: Metres; a negative or non-finite radius, or a non-finite centre, matches nothing.
     ///   - limit: At most this many matches (default: all); ≤ 0 matches nothing.
-    public func within(lat: Double, lon: Double, radius: Double, limit: Int = .max) -> [Match] {
+    package func within(lat: Double, lon: Double, radius: Double, limit: Int = .max) -> [Match] {
         guard limit > 0 else { return [] }
         var hits: [Match] = []
         // Degrees of latitude within the radius, widened by a hair so rounding never rejects a boundary point.
@@ -146,7 +146,7 @@ public struct ProximityIndex: Sendable {
 
     /// The same answer as ``within(lat:lon:radius:limit:)`` by measuring the distance to every point: the
     /// reference the index is tested and benchmarked against.
-    public func bruteForce(lat: Double, lon: Double, radius: Double, limit: Int = .max) -> [Match] {
+    package func bruteForce(lat: Double, lon: Double, radius: Double, limit: Int = .max) -> [Match] {
         guard limit > 0 else { return [] }
         var hits: [Match] = []
         for i in ids.indices {

@@ -13,9 +13,9 @@ public enum ReaderDefaults {
     /// Departures of a stop without a limit, in the libraries (a screenful).
     public static let departuresLimit = 10
     /// Departures `citypack query --departures` lists without `--limit` (a timetable page in a terminal).
-    public static let commandLineDeparturesLimit = 50
+    package static let commandLineDeparturesLimit = 50
     /// First radius of the expanding search for the nearest places of a category, metres; it grows 4× a step.
-    public static let firstRingMetres = 250.0
+    package static let firstRingMetres = 250.0
     /// Journeys: at most this many transfers.
     public static let maxTransfers = 5
     /// Journeys: the longest walk to, from or between stops, metres.
@@ -23,5 +23,5 @@ public enum ReaderDefaults {
     /// Journeys: the change time at a stop without a transfers.txt rule, seconds.
     public static let minChangeSeconds = 60
     /// The planner's "not reached" time (Int32.max / 2, so that adding a leg cannot overflow).
-    public static let unreachedSeconds = Int32.max / 2
+    package static let unreachedSeconds = Int32.max / 2
 }

@@ -1,14 +1,14 @@
 /// Length and map region (a ``BoundingBox`` that never crosses the antimeridian) of a walking route, as the pack
 /// stores them in `route`.
-public enum RouteGeometry {
+package enum RouteGeometry {
     /// Padding added on each side of the waypoints' bounding box, as a fraction of its span (20 %).
-    public static let padding = 0.2
+    package static let padding = 0.2
     /// Smallest span of the region on each axis, in degrees (0.01° ≈ 1.1 km of latitude).
-    public static let minimumSpan = 0.01
+    package static let minimumSpan = 0.01
 
     /// Sum of great-circle legs between consecutive points, in metres.
     /// - Parameter points: `(lat, lon)` in degrees, in route order.
-    public static func length(_ points: [(lat: Double, lon: Double)]) -> Double {
+    package static func length(_ points: [(lat: Double, lon: Double)]) -> Double {
         guard points.count > 1 else { return 0 }
         var total = 0.0
         for i in 1..<points.count {
@@ -19,7 +19,7 @@ public enum RouteGeometry {
 
     /// The region to focus a map on: the points' bounding box, padded by ``padding`` × span on each side, then
     /// widened symmetrically to at least ``minimumSpan`` per axis, clamped to ±90° / ±180°. Nil for no points.
-    public static func region(_ points: [(lat: Double, lon: Double)]) -> BoundingBox? {
+    package static func region(_ points: [(lat: Double, lon: Double)]) -> BoundingBox? {
         guard let first = points.first else { return nil }
         var r = BoundingBox(minLon: first.lon, minLat: first.lat, maxLon: first.lon, maxLat: first.lat)
         for p in points.dropFirst() {

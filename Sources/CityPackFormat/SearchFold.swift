@@ -5,9 +5,9 @@
 /// letters that are not a base letter plus a mark stay as they are: `ß` is not `ss`, `ø` is not `o`. A Swiss user
 /// always writes `Dorfstrasse`, a Dane on a foreign keyboard `Kobenhavn`. So before tokenizing, both the indexed
 /// text and the query replace these letters (either case) by what people type instead. Pure; `Sendable`.
-public enum SearchFold {
+package enum SearchFold {
     /// Letter → replacement, lower-case; upper-case forms map to the same text (the tokenizer lower-cases it).
-    public static let table: [(Character, String)] = [
+    package static let table: [(Character, String)] = [
         ("ß", "ss"), ("ẞ", "ss"),
         ("æ", "ae"), ("Æ", "ae"),
         ("œ", "oe"), ("Œ", "oe"),
@@ -27,7 +27,7 @@ public enum SearchFold {
     private static let scalars: Set<Unicode.Scalar> = Set(table.compactMap { $0.0.unicodeScalars.first })
 
     /// `text` with every letter of ``table`` replaced; unchanged (and not copied) when it has none.
-    public static func apply(_ text: String) -> String {
+    package static func apply(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: scalars.contains) else { return text }
         var out = ""
         out.reserveCapacity(text.utf8.count + 4)

@@ -8,17 +8,17 @@ import Foundation
 /// `signature` (base64 of the 64-byte Ed25519 signature, RFC 8032). The signature covers the RFC 8785 canonical
 /// form of the whole object **without** its `signature` member (``signingBytes(of:)``); `keyId` and every other
 /// member, including ones this version does not know, are covered.
-public enum DocumentSignature {
+package enum DocumentSignature {
     /// Member holding the base64 Ed25519 signature.
-    public static let signatureKey = "signature"
+    package static let signatureKey = "signature"
     /// Member naming the key: ``keyID(publicKey:)``.
-    public static let keyIDKey = "keyId"
+    package static let keyIDKey = "keyId"
 
     /// The bytes a signature covers: the document parsed as JSON, its top-level `signature` member removed,
     /// serialised canonically (RFC 8785).
     /// - Parameter document: The manifest or catalog file as stored.
     /// - Throws: ``SignatureFormatError`` when the document is not a JSON object or holds non-finite numbers.
-    public static func signingBytes(of document: Data) throws(SignatureFormatError) -> Data {
+    package static func signingBytes(of document: Data) throws(SignatureFormatError) -> Data {
         let value: JSONValue
         do { value = try JSONValue.parse(document) } catch { throw .notJSON("\(error)") }
         guard var members = value.objectValue else { throw .notAnObject }
@@ -29,7 +29,7 @@ public enum DocumentSignature {
     /// The `signature` and `keyId` members of a document, when present.
     /// - Throws: ``SignatureFormatError`` when the document is not a JSON object, or `signature` is not a string
     ///   of base64 text.
-    public static func embedded(in document: Data) throws(SignatureFormatError) -> (signature: Data, keyID: String?)? {
+    package static func embedded(in document: Data) throws(SignatureFormatError) -> (signature: Data, keyID: String?)? {
         let value: JSONValue
         do { value = try JSONValue.parse(document) } catch { throw .notJSON("\(error)") }
         guard let members = value.objectValue else { throw .notAnObject }
@@ -44,18 +44,18 @@ public enum DocumentSignature {
 
     /// A key's id: the first 16 lowercase hex digits of SHA-256 over the 32 raw public-key bytes.
     /// - Parameter publicKey: The raw Ed25519 public key.
-    public static func keyID(publicKey: Data) -> String {
+    package static func keyID(publicKey: Data) -> String {
         String(FileDigest.sha256(of: publicKey).prefix(16))
     }
 }
 
 /// Why a document's signing bytes cannot be computed.
-public enum SignatureFormatError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum SignatureFormatError: Error, Sendable, Equatable, CustomStringConvertible {
     case notJSON(String)
     case notAnObject
     case malformedSignature(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .notJSON(let message): "not JSON: \(message)"
         case .notAnObject: "not a JSON object"
@@ -65,7 +65,7 @@ public enum SignatureFormatError: Error, Sendable, Equatable, CustomStringConver
 }
 
 /// A JSON document that carries an embedded signature: ``Manifest`` and ``Catalog``.
-public protocol SignableDocument: Codable, Sendable {
+package protocol SignableDocument: Codable, Sendable {
     /// ``DocumentSignature/keyIDKey``.
     var keyId: String? { get set }
     /// ``DocumentSignature/signatureKey``.

@@ -10,9 +10,9 @@
 ///   that keep the same running times cost one small number each.
 ///
 /// Pure value code; thread-safe.
-public enum TimetableCoding {
+package enum TimetableCoding {
     /// Appends `value` as a zigzag LEB128 varint.
-    public static func appendVarint(_ value: Int64, to out: inout [UInt8]) {
+    package static func appendVarint(_ value: Int64, to out: inout [UInt8]) {
         var v = UInt64(bitPattern: (value << 1) ^ (value >> 63))
         while v >= 0x80 {
             out.append(UInt8(v & 0x7F) | 0x80)
@@ -22,7 +22,7 @@ public enum TimetableCoding {
     }
 
     /// Encodes numbers as zigzag LEB128 varints.
-    public static func varints(_ values: [Int64]) -> [UInt8] {
+    package static func varints(_ values: [Int64]) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(values.count)
         for v in values { appendVarint(v, to: &out) }
@@ -30,7 +30,7 @@ public enum TimetableCoding {
     }
 
     /// Decodes zigzag LEB128 varints; nil when the bytes end inside a number or a number exceeds 64 bits.
-    public static func decodeVarints(_ bytes: [UInt8]) -> [Int64]? {
+    package static func decodeVarints(_ bytes: [UInt8]) -> [Int64]? {
         var out: [Int64] = []
         out.reserveCapacity(bytes.count)
         var value: UInt64 = 0
@@ -50,7 +50,7 @@ public enum TimetableCoding {
     }
 
     /// Differences of consecutive ids (the first from 0), as `stops` and `trips` store them.
-    public static func deltas(_ ids: [Int64]) -> [Int64] {
+    package static func deltas(_ ids: [Int64]) -> [Int64] {
         var previous: Int64 = 0
         return ids.map { id in
             defer { previous = id }
@@ -59,7 +59,7 @@ public enum TimetableCoding {
     }
 
     /// Running sums: the inverse of ``deltas(_:)``.
-    public static func sums(_ deltas: [Int64]) -> [Int64] {
+    package static func sums(_ deltas: [Int64]) -> [Int64] {
         var total: Int64 = 0
         return deltas.map { d in
             total += d
@@ -72,7 +72,7 @@ public enum TimetableCoding {
     ///   - arrivals: `m` trips × `n` stops, trip-major (`arrivals[k * n + i]`), seconds of the service day.
     ///   - departures: Same layout as `arrivals`.
     ///   - stopCount: `n`.
-    public static func encodeTimes(arrivals: [Int64], departures: [Int64], stopCount n: Int) -> [Int64] {
+    package static func encodeTimes(arrivals: [Int64], departures: [Int64], stopCount n: Int) -> [Int64] {
         guard n > 0 else { return [] }
         let m = arrivals.count / n
         var out: [Int64] = []
@@ -95,7 +95,7 @@ public enum TimetableCoding {
 
     /// Decodes ``encodeTimes(arrivals:departures:stopCount:)``: (arrivals, departures) trip-major; nil when the
     /// count is not a multiple of `2n`.
-    public static func decodeTimes(_ numbers: [Int64], stopCount n: Int) -> (arrivals: [Int64], departures: [Int64])? {
+    package static func decodeTimes(_ numbers: [Int64], stopCount n: Int) -> (arrivals: [Int64], departures: [Int64])? {
         guard n > 0, numbers.count % (2 * n) == 0 else { return n == 0 && numbers.isEmpty ? ([], []) : nil }
         let m = numbers.count / (2 * n)
         var arrivals = [Int64](repeating: 0, count: m * n)
@@ -126,12 +126,12 @@ public enum TransitWalking {
     public static let speed: Double = 1.25
 
     /// Walking metres between two points given in degrees: the great-circle distance × ``detour``, rounded up.
-    public static func metres(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Int {
+    package static func metres(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Int {
         Int((GreatCircle.distance(lat1, lon1, lat2, lon2) * detour).rounded(.up))
     }
 
     /// Seconds to walk `metres` at `speed` metres per second, rounded up.
-    public static func seconds(metres: Int, speed: Double) -> Int {
+    package static func seconds(metres: Int, speed: Double) -> Int {
         Int((Double(metres) / speed).rounded(.up))
     }
 }

@@ -1,6 +1,6 @@
 extension WebFlavour {
     /// Marks around the block of clients/web/constants.js that is generated from ``javaScriptConstants``.
-    public static let javaScriptConstantsMarks = (begin: "// <generated: WebFlavour.javaScriptConstants>",
+    package static let javaScriptConstantsMarks = (begin: "// <generated: WebFlavour.javaScriptConstants>",
         end: "// </generated>")
 
     /// The constants the JS reader shares with the Swift format, as JavaScript: the web format version, the Earth
@@ -9,7 +9,7 @@ extension WebFlavour {
     /// ``TransitWalking``). The JS
     /// reader holds this block verbatim between ``javaScriptConstantsMarks`` (a test compares them and
     /// `RECORD_GOLDENS=1` rewrites it), so it cannot drift from Swift.
-    public static var javaScriptConstants: String {
+    package static var javaScriptConstants: String {
         """
         \(javaScriptConstantsMarks.begin)
         /** Web format version this reader understands (manifest `web.format` and each part's `format`). */

@@ -11,7 +11,7 @@ public struct Coordinate: Sendable, Hashable, Codable {
     }
 
     /// Finite and within ±90° latitude, ±180° longitude.
-    public var isValid: Bool {
+    package var isValid: Bool {
         lat.isFinite && lon.isFinite && abs(lat) <= 90 && abs(lon) <= 180
     }
 }
@@ -33,17 +33,17 @@ public struct BoundingBox: Sendable, Hashable, Codable {
     }
 
     /// Four finite numbers in range with minLat ≤ maxLat; minLon > maxLon is a box across the antimeridian.
-    public var isValid: Bool {
+    package var isValid: Bool {
         [minLon, minLat, maxLon, maxLat].allSatisfy(\.isFinite)
             && minLat <= maxLat
             && minLat >= -90 && maxLat <= 90 && abs(minLon) <= 180 && abs(maxLon) <= 180
     }
 
     /// Whether the box runs east across ±180° (`minLon > maxLon`).
-    public var crossesAntimeridian: Bool { minLon > maxLon }
+    package var crossesAntimeridian: Bool { minLon > maxLon }
 
     /// Width in degrees of longitude, 0…360.
-    public var lonSpan: Double { crossesAntimeridian ? maxLon + 360 - minLon : maxLon - minLon }
+    package var lonSpan: Double { crossesAntimeridian ? maxLon + 360 - minLon : maxLon - minLon }
 
     /// Inclusive containment test (across the antimeridian when the box crosses it; −180 and 180 are one meridian).
     public func contains(_ c: Coordinate) -> Bool {
@@ -53,7 +53,7 @@ public struct BoundingBox: Sendable, Hashable, Codable {
     }
 
     /// The box as one or two boxes that do not cross the antimeridian (west part first when split).
-    public var unwrapped: [BoundingBox] {
+    package var unwrapped: [BoundingBox] {
         guard crossesAntimeridian else { return [self] }
         return [
             BoundingBox(minLon: -180, minLat: minLat, maxLon: maxLon, maxLat: maxLat),
@@ -72,12 +72,12 @@ public struct BoundingBox: Sendable, Hashable, Codable {
     }
 
     /// `[minLon, minLat, maxLon, maxLat]`, the GeoJSON order.
-    public var array: [Double] { [minLon, minLat, maxLon, maxLat] }
+    package var array: [Double] { [minLon, minLat, maxLon, maxLat] }
 
     /// The smallest box holding every coordinate, or nil for none. Longitudes are taken on the circle: the box
     /// leaves out the widest gap between neighbouring longitudes, so points on both sides of ±180° give a narrow
     /// box across the antimeridian rather than one 360° wide; otherwise it is the plain min/max box.
-    public static func enclosing<S: Sequence>(_ coordinates: S) -> BoundingBox? where S.Element == Coordinate {
+    package static func enclosing<S: Sequence>(_ coordinates: S) -> BoundingBox? where S.Element == Coordinate {
         var minLat = Double.infinity
         var maxLat = -Double.infinity
         var lons: [Double] = []

@@ -9,23 +9,23 @@
 /// Cells are half-open: a point on a boundary belongs to the cell above/east of it, except that latitude 90°
 /// and longitude 180° belong to the last row/column. Coordinates are in degrees (WGS 84, treated as a plain
 /// latitude/longitude grid). A value type, `Sendable`; all members are pure.
-public struct Geohash: Sendable, Hashable, Comparable, CustomStringConvertible {
+package struct Geohash: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The geohash base-32 alphabet (no `a`, `i`, `l`, `o`).
-    public static let alphabet: [Character] = Array("0123456789bcdefghjkmnpqrstuvwxyz")
+    package static let alphabet: [Character] = Array("0123456789bcdefghjkmnpqrstuvwxyz")
     /// The finest supported precision (60 bits fit an `Int64`).
-    public static let maxPrecision = 12
+    package static let maxPrecision = 12
 
     /// The cell's bits as an integer in `0 ..< 2^(5 × precision)`.
-    public let cell: Int64
+    package let cell: Int64
     /// Characters of the geohash, 1…``maxPrecision``.
-    public let precision: Int
+    package let precision: Int
 
     /// The cell with the given integer at the given precision.
     /// - Parameters:
     ///   - cell: An integer in `0 ..< 2^(5 × precision)`.
     ///   - precision: 1…``maxPrecision``.
     /// - Returns: nil when either is out of range.
-    public init?(cell: Int64, precision: Int) {
+    package init?(cell: Int64, precision: Int) {
         guard (1...Self.maxPrecision).contains(precision), cell >= 0, cell < Int64(1) << (5 * precision) else {
             return nil
         }
@@ -39,7 +39,7 @@ public struct Geohash: Sendable, Hashable, Comparable, CustomStringConvertible {
     ///   - lon: Longitude in degrees; clamped to −180…180 (not wrapped).
     ///   - precision: Characters, 1…``maxPrecision`` (clamped).
     ///   A NaN coordinate is treated as the axis minimum; validate coordinates first.
-    public init(lat: Double, lon: Double, precision: Int) {
+    package init(lat: Double, lon: Double, precision: Int) {
         let p = min(max(precision, 1), Self.maxPrecision)
         let bits = Self.bitCounts(precision: p)
         let latIndex = Self.index(of: lat, min: -90, span: 180, bits: bits.lat)
@@ -50,7 +50,7 @@ public struct Geohash: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     /// Parses a geohash string (case-insensitive).
     /// - Returns: nil when it is empty, longer than ``maxPrecision`` or has a character outside ``alphabet``.
-    public init?(_ text: some StringProtocol) {
+    package init?(_ text: some StringProtocol) {
         guard !text.isEmpty, text.count <= Self.maxPrecision else { return nil }
         var value: Int64 = 0
         for ch in text.lowercased() {
@@ -66,7 +66,7 @@ public struct Geohash: Sendable, Hashable, Comparable, CustomStringConvertible {
     ///   - lat: Latitude in degrees.
     ///   - lon: Longitude in degrees.
     ///   - precision: Characters, 1…12.
-    public static func encode(lat: Double, lon: Double, precision: Int) -> String {
+    package static func encode(lat: Double, lon: Double, precision: Int) -> String {
         Geohash(lat: lat, lon: lon, precision: precision).string
     }
 
@@ -75,12 +75,12 @@ public struct Geohash: Sendable, Hashable, Comparable, CustomStringConvertible {
     ///   - lat: Latitude in degrees.
     ///   - lon: Longitude in degrees.
     ///   - precision: Characters, 1…12; the pack uses `PackSchema.bucketPrecision` (CityPackFormat).
-    public static func cell(lat: Double, lon: Double, precision: Int) -> Int64 {
+    package static func cell(lat: Double, lon: Double, precision: Int) -> Int64 {
         Geohash(lat: lat, lon: lon, precision: precision).cell
     }
 
     /// The base-32 text, ``precision`` characters.
-    public var string: String {
+    package var string: String {
         var chars = [Character]()
         chars.reserveCapacity(precision)
         for i in stride(from: precision - 1, through: 0, by: -1) {
@@ -89,16 +89,16 @@ public struct Geohash: Sendable, Hashable, Comparable, CustomStringConvertible {
         return String(chars)
     }
 
-    public var description: String { string }
+    package var description: String { string }
 
     /// Number of latitude and longitude bits at a precision.
-    public static func bitCounts(precision: Int) -> (lat: Int, lon: Int) {
+    package static func bitCounts(precision: Int) -> (lat: Int, lon: Int) {
         let total = 5 * precision
         return (lat: total / 2, lon: total - total / 2)
     }
 
     /// Row (latitude index, 0 = southmost) and column (longitude index, 0 = at −180°) of the cell.
-    public var indices: (lat: Int64, lon: Int64) {
+    package var indices: (lat: Int64, lon: Int64) {
         Self.deinterleave(cell, precision: precision)
     }
 
@@ -107,7 +107,7 @@ public struct Geohash: Sendable, Hashable, Comparable, CustomStringConvertible {
     ///   - latIndex: Row, `0 ..< 2^latBits`.
     ///   - lonIndex: Column, `0 ..< 2^lonBits`.
     ///   - precision: 1…12.
-    public init?(latIndex: Int64, lonIndex: Int64, precision: Int) {
+    package init?(latIndex: Int64, lonIndex: Int64, precision: Int) {
         guard (1...Self.maxPrecision).contains(precision) else { return nil }
         let bits = Self.bitCounts(precision: precision)
         guard latIndex >= 0, latIndex < Int64(1) << bits.lat, lonIndex >= 0, lonIndex < Int64(1) << bits.lon else {
@@ -118,7 +118,7 @@ public struct Geohash: Sendable, Hashable, Comparable, CustomStringConvertible {
     }
 
     /// The cell's rectangle in degrees: `minLat ≤ lat < maxLat`, `minLon ≤ lon < maxLon`.
-    public var bounds: (minLat: Double, minLon: Double, maxLat: Double, maxLon: Double) {
+    package var bounds: (minLat: Double, minLon: Double, maxLat: Double, maxLon: Double) {
         let bits = Self.bitCounts(precision: precision)
         let (i, j) = indices
         return (
@@ -130,13 +130,13 @@ public struct Geohash: Sendable, Hashable, Comparable, CustomStringConvertible {
     }
 
     /// The centre of the cell in degrees.
-    public var center: (lat: Double, lon: Double) {
+    package var center: (lat: Double, lon: Double) {
         let b = bounds
         return (lat: (b.minLat + b.maxLat) / 2, lon: (b.minLon + b.maxLon) / 2)
     }
 
     /// Cell height and width in degrees at a precision.
-    public static func cellSize(precision: Int) -> (lat: Double, lon: Double) {
+    package static func cellSize(precision: Int) -> (lat: Double, lon: Double) {
         let bits = bitCounts(precision: precision)
         return (lat: 180 / Double(Int64(1) << bits.lat), lon: 360 / Double(Int64(1) << bits.lon))
     }
@@ -145,7 +145,7 @@ public struct Geohash: Sendable, Hashable, Comparable, CustomStringConvertible {
     ///
     /// Longitude wraps around the antimeridian; latitude does not wrap over a pole.
     /// - Returns: nil when the row would be beyond a pole.
-    public func neighbor(latSteps: Int, lonSteps: Int) -> Geohash? {
+    package func neighbor(latSteps: Int, lonSteps: Int) -> Geohash? {
         let bits = Self.bitCounts(precision: precision)
         let (i, j) = indices
         let row = i + Int64(latSteps)
@@ -158,7 +158,7 @@ public struct Geohash: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     /// The up to 8 adjacent cells, in the order N, NE, E, SE, S, SW, W, NW; cells beyond a pole are left out,
     /// and a cell that would repeat (only possible at precision 1, whose grid has 8 columns) appears once.
-    public var neighbors: [Geohash] {
+    package var neighbors: [Geohash] {
         let steps = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)]
         var out: [Geohash] = []
         for (dLat, dLon) in steps {
@@ -169,20 +169,20 @@ public struct Geohash: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     /// The enclosing cell at a coarser (or equal) precision: the first `precision` characters.
     /// - Precondition: `1 ≤ precision ≤ self.precision`.
-    public func parent(precision coarser: Int) -> Geohash {
+    package func parent(precision coarser: Int) -> Geohash {
         precondition(coarser >= 1 && coarser <= precision, "parent precision must be 1…\(precision)")
         return Geohash(cell: cell >> (5 * (precision - coarser)), precision: coarser)!
     }
 
     /// The contiguous range of cell integers at a finer (or equal) precision covered by this cell.
     /// - Precondition: `self.precision ≤ finer ≤ maxPrecision`.
-    public func range(atPrecision finer: Int) -> ClosedRange<Int64> {
+    package func range(atPrecision finer: Int) -> ClosedRange<Int64> {
         precondition(finer >= precision && finer <= Self.maxPrecision, "finer precision must be \(precision)…12")
         let shift = 5 * (finer - precision)
         return (cell << shift)...(((cell + 1) << shift) - 1)
     }
 
-    public static func < (lhs: Geohash, rhs: Geohash) -> Bool {
+    package static func < (lhs: Geohash, rhs: Geohash) -> Bool {
         (lhs.precision, lhs.cell) < (rhs.precision, rhs.cell)
     }
 

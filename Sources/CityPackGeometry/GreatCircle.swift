@@ -8,9 +8,9 @@ import Darwin
 
 /// Great-circle distances on a spherical Earth: the distance every `nearby` query filters by, shared by the
 /// writer's index and the reader.
-public enum GreatCircle {
+package enum GreatCircle {
     /// Mean Earth radius in metres (IUGG R₁ = 6 371 008.8 m).
-    public static let earthRadius: Double = 6_371_008.8
+    package static let earthRadius: Double = 6_371_008.8
 
     /// Haversine distance in metres between two points given in degrees.
     ///
@@ -23,7 +23,7 @@ public enum GreatCircle {
     ///   - lon2: Longitude of the second point, degrees.
     /// - Returns: Metres, `0 … π × earthRadius`.
     @inlinable
-    public static func distance(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
+    package static func distance(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
         let radians = Double.pi / 180
         let phi1 = lat1 * radians
         let phi2 = lat2 * radians

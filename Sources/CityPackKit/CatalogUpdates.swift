@@ -29,7 +29,7 @@ public struct UpdateDownload: Sendable, Equatable {
     public var entry: Catalog.Entry
     /// The delta to apply to the installed version (``PackInstaller/applyDelta(installedPack:delta:expected:maxBytes:)``),
     /// or nil: download the full pack at ``path``.
-    public var delta: Manifest.Delta?
+    package var delta: Manifest.Delta?
     /// Path of the file to fetch, relative to the catalog.
     public var path: String
     /// Bytes to download.
@@ -38,7 +38,7 @@ public struct UpdateDownload: Sendable, Equatable {
     public var sha256: String
     /// The patch that turns the installed version's manifest into the new one (fetched instead of the manifest),
     /// or nil: fetch the manifest.
-    public var manifestPatch: Catalog.PatchFile? = nil
+    package var manifestPatch: Catalog.PatchFile? = nil
 }
 
 extension Catalog {

@@ -1,7 +1,7 @@
 import CityPackSupport
 
 /// A calendar date as GTFS uses it for service days (proleptic Gregorian, no time zone).
-public struct ServiceDate: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
+public struct ServiceDate: Sendable, Hashable, Comparable, Encodable, CustomStringConvertible {
     /// Year, 1…9999.
     public let year: Int
     /// Month, 1…12.
@@ -59,7 +59,7 @@ public struct ServiceDate: Sendable, Hashable, Comparable, Codable, CustomString
 }
 
 /// One departure from a stop, as a departure board shows it.
-public struct Departure: Sendable, Codable, Hashable {
+public struct Departure: Sendable, Encodable, Hashable {
     /// GTFS stop_id of the stop or platform it leaves from (a child platform when a station was asked for).
     public var stopID: String
     /// GTFS route_id of the line.
@@ -87,7 +87,7 @@ public struct Departure: Sendable, Codable, Hashable {
     /// Wall-clock time `HH:MM` (``seconds`` modulo 24 h).
     public var displayTime: String
 
-    public init(
+    package init(
         stopID: String, routeID: String, lineShortName: String?, lineLongName: String?, routeType: Int,
         colour: String?, textColour: String?, headsign: String?, tripID: String, serviceDate: ServiceDate,
         seconds: Int, secondsFromQueryDate: Int
@@ -117,9 +117,9 @@ extension String {
 
 /// The dates a pack's timetable covers (``TransitReader/coverage()``): a date outside them has no departures
 /// because the data ends (or starts) there.
-public struct TimetableCoverage: Sendable, Hashable, Codable {
+public struct TimetableCoverage: Sendable, Hashable, Encodable {
     /// Where a date lies against the covered dates.
-    public enum Position: String, Sendable, Codable {
+    public enum Position: String, Sendable, Encodable {
         /// Before the first date: the timetable has not started.
         case before
         case within
@@ -132,7 +132,7 @@ public struct TimetableCoverage: Sendable, Hashable, Codable {
     /// The last date any service may run.
     public let last: ServiceDate
 
-    public init(first: ServiceDate, last: ServiceDate) {
+    package init(first: ServiceDate, last: ServiceDate) {
         self.first = first
         self.last = last
     }

@@ -93,6 +93,23 @@ extension PackLibrary {
     @discardableResult
     public func update(_ city: String) async -> PackState { await install(city) }
 
+    /// Refreshes the catalog, then downloads `city` (``download(_:)``): the policy `citypack install` follows, for an
+    /// app's "download now" button. When the network gives no catalog (offline, timeout, server error, not enough
+    /// space) the cached catalog is used, if there is one; a catalog refused as an older release or as tampered
+    /// fails the download instead, and the installed version, if any, stays.
+    /// - Returns: As ``download(_:)``.
+    @discardableResult
+    public func downloadLatest(_ city: String) async -> PackState {
+        do throws(PackFailure) { try await refreshCatalog() } catch {
+            if error.reason == .olderRelease || error.reason == .tampered {
+                let state = PackState.failed(reason: error, installedVersion: installed().first { $0.city == city }?.version)
+                hub.set(city, state)
+                return state
+            }
+        }
+        return await install(city)
+    }
+
     func install(_ city: String) async -> PackState {
         if let job = jobs[city] { return await job.task.value }
         let task = Task { await self.run(city) }

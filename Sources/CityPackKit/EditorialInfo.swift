@@ -2,7 +2,7 @@ import CityPackFormat
 import Foundation
 
 /// A problem card as an app lists it (`card` table), with its title in the requested locale.
-public struct CardInfo: Sendable, Codable, Hashable {
+public struct CardInfo: Sendable, Encodable, Hashable {
     /// Stable card id (`cards.csv` `card_id`).
     public var id: String
     /// Title in the requested locale.
@@ -16,7 +16,7 @@ public struct CardInfo: Sendable, Codable, Hashable {
 }
 
 /// A micro-situation of a card (`situation` table).
-public struct SituationInfo: Sendable, Codable, Hashable {
+public struct SituationInfo: Sendable, Encodable, Hashable {
     /// Stable situation id.
     public var id: String
     /// The card it belongs to.
@@ -31,7 +31,7 @@ public struct SituationInfo: Sendable, Codable, Hashable {
 
 /// A concrete action of a situation (`action` table). Actions of a kind this reader does not know (from a newer
 /// writer) are not listed.
-public struct ActionInfo: Sendable, Codable, Hashable {
+public struct ActionInfo: Sendable, Encodable, Hashable {
     /// Stable action id.
     public var id: String
     /// The situation it belongs to.
@@ -49,7 +49,7 @@ public struct ActionInfo: Sendable, Codable, Hashable {
 }
 
 /// One waypoint of a walking route (`route_waypoint` table).
-public struct RouteWaypointInfo: Sendable, Codable, Hashable {
+public struct RouteWaypointInfo: Sendable, Encodable, Hashable {
     /// Position along the route (ascending, not necessarily contiguous).
     public var sequence: Int
     /// POI id (``PlaceResult/id``) or nil for a free point.
@@ -65,7 +65,7 @@ public struct RouteWaypointInfo: Sendable, Codable, Hashable {
 }
 
 /// A curated walking route (`route` table) with its waypoints in order.
-public struct WalkingRouteInfo: Sendable, Codable, Hashable {
+public struct WalkingRouteInfo: Sendable, Encodable, Hashable {
     /// Stable route id.
     public var id: String
     /// Name in the requested locale.

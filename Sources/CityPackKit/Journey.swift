@@ -53,7 +53,7 @@ public struct JourneyOptions: Sendable, Hashable {
 }
 
 /// A place a leg starts or ends at.
-public struct JourneyPlace: Sendable, Hashable, Codable {
+public struct JourneyPlace: Sendable, Hashable, Encodable {
     /// GTFS stop_id; nil for a coordinate.
     public var stopID: String?
     /// stop_name; nil for a coordinate.
@@ -64,7 +64,7 @@ public struct JourneyPlace: Sendable, Hashable, Codable {
 }
 
 /// A stop a ride passes, with its times.
-public struct JourneyCall: Sendable, Hashable, Codable {
+public struct JourneyCall: Sendable, Hashable, Encodable {
     public var place: JourneyPlace
     /// Local date-time of arrival and departure (see ``JourneyTime``).
     public var arrival: JourneyTime
@@ -73,13 +73,13 @@ public struct JourneyCall: Sendable, Hashable, Codable {
 
 /// A local date-time of the feed's zone: the query date plus seconds (may exceed 86 400 past midnight, or be
 /// negative), as the timetable counts them.
-public struct JourneyTime: Sendable, Hashable, Codable, Comparable {
+public struct JourneyTime: Sendable, Hashable, Encodable, Comparable {
     /// The query's date.
     public var date: ServiceDate
     /// Seconds from `date`'s 00:00.
     public var seconds: Int
 
-    public init(date: ServiceDate, seconds: Int) {
+    package init(date: ServiceDate, seconds: Int) {
         self.date = date
         self.seconds = seconds
     }
@@ -98,8 +98,8 @@ public struct JourneyTime: Sendable, Hashable, Codable, Comparable {
 }
 
 /// One leg of a journey.
-public struct JourneyLeg: Sendable, Hashable, Codable {
-    public enum Mode: String, Sendable, Hashable, Codable {
+public struct JourneyLeg: Sendable, Hashable, Encodable {
+    public enum Mode: String, Sendable, Hashable, Encodable {
         case walk, ride
     }
     public var mode: Mode
@@ -123,7 +123,7 @@ public struct JourneyLeg: Sendable, Hashable, Codable {
 }
 
 /// A journey: legs from origin to destination.
-public struct Journey: Sendable, Hashable, Codable {
+public struct Journey: Sendable, Hashable, Encodable {
     /// Short URL-safe id (base64url) that ``TransitReader/journey(id:options:)`` resolves offline.
     public var id: String
     /// When to leave the origin and when one arrives.

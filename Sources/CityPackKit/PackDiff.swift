@@ -8,23 +8,23 @@ import Foundation
 ///
 /// Records are matched by a stable key (the OSM ref of a POI, `feed:stop_id` of a stop, `feed:route_id` of a
 /// line), never by the pack's internal row ids, which may be renumbered between builds.
-public struct PackDiff: Sendable, Codable, Equatable {
+package struct PackDiff: Sendable, Codable, Equatable {
     /// A POI (or stop) that moved by at most this many metres is reported as changed, not moved.
-    public static let movedThreshold = 10.0
+    package static let movedThreshold = 10.0
 
     /// Which pack a side of the diff is.
-    public struct Side: Sendable, Codable, Equatable {
-        public var city: String
-        public var dataVersion: Int?
-        public var formatVersion: Int
+    package struct Side: Sendable, Codable, Equatable {
+        package var city: String
+        package var dataVersion: Int?
+        package var formatVersion: Int
     }
 
     /// One field's old and new value (nil when absent on that side).
-    public struct FieldChange: Sendable, Codable, Equatable {
-        public var field: String
-        public var old: String?
-        public var new: String?
-        public init(field: String, old: String?, new: String?) {
+    package struct FieldChange: Sendable, Codable, Equatable {
+        package var field: String
+        package var old: String?
+        package var new: String?
+        package init(field: String, old: String?, new: String?) {
             self.field = field
             self.old = old
             self.new = new
@@ -32,42 +32,42 @@ public struct PackDiff: Sendable, Codable, Equatable {
     }
 
     /// One record that was added, removed or modified.
-    public struct Change: Sendable, Codable, Equatable {
-        public enum Kind: String, Sendable, Codable { case added, removed, modified }
-        public var change: Kind
+    package struct Change: Sendable, Codable, Equatable {
+        package enum Kind: String, Sendable, Codable { case added, removed, modified }
+        package var change: Kind
         /// The stable key (`n123`, `0:stop_id`, …).
-        public var key: String
+        package var key: String
         /// Display name (new side, else old side).
-        public var name: String?
+        package var name: String?
         /// For `modified`: any of `moved`, `renamed`, `recategorised`, `changed`, in that order.
-        public var aspects: [String]
+        package var aspects: [String]
         /// For `moved`: great-circle distance in metres.
-        public var distanceMetres: Double?
+        package var distanceMetres: Double?
         /// Differing fields (`modified`), or the record's fields (`added`/`removed`).
-        public var fields: [FieldChange]
+        package var fields: [FieldChange]
     }
 
     /// The changes of one kind of record.
-    public struct Entity: Sendable, Codable, Equatable {
+    package struct Entity: Sendable, Codable, Equatable {
         /// `pois`, `stops`, `lines`, …
-        public var entity: String
+        package var entity: String
         /// Counts per change: `added`, `removed`, `moved`, `renamed`, `recategorised`, `changed` (a record that
         /// is both moved and renamed counts in both).
-        public var counts: [String: Int]
+        package var counts: [String: Int]
         /// Sorted by change kind, then key.
-        public var changes: [Change]
+        package var changes: [Change]
     }
 
-    public var old: Side
-    public var new: Side
-    public var entities: [Entity]
+    package var old: Side
+    package var new: Side
+    package var entities: [Entity]
 
     /// True when no record differs.
-    public var isEmpty: Bool { entities.allSatisfy(\.changes.isEmpty) }
+    package var isEmpty: Bool { entities.allSatisfy(\.changes.isEmpty) }
 
     /// Compares two open packs.
     /// - Throws: `PackError.closed` or `.sqlite`.
-    public static func between(_ old: PackReader, _ new: PackReader) throws(PackError) -> PackDiff {
+    package static func between(_ old: PackReader, _ new: PackReader) throws(PackError) -> PackDiff {
         var entities: [Entity] = []
         for spec in specs {
             let before = try old.records(spec)
@@ -82,26 +82,26 @@ public struct PackDiff: Sendable, Codable, Equatable {
 
     /// How one kind of record is read and compared. Adding a kind (routes, cards, strings) is one more value in
     /// ``specs``: a query whose first `keyColumns` columns form the key, and the roles of its other columns.
-    public struct Spec: Sendable {
+    package struct Spec: Sendable {
         /// Name in the output (`pois`).
-        public var entity: String
+        package var entity: String
         /// Table that must exist in a pack for it to have records of this kind.
-        public var table: String
+        package var table: String
         /// The query; every column but the key ones is a field named by its column name.
-        public var sql: String
-        public var keyColumns: Int = 1
+        package var sql: String
+        package var keyColumns: Int = 1
         /// Column shown as the record's name.
-        public var labelColumn: String?
+        package var labelColumn: String?
         /// Latitude and longitude columns (compared by distance, not text).
-        public var position: (lat: String, lon: String)?
+        package var position: (lat: String, lon: String)?
         /// Fields whose change is a rename (a JSON-object column's sub-fields count too: `names.fr`).
-        public var nameColumns: Set<String> = []
+        package var nameColumns: Set<String> = []
         /// Fields whose change is a recategorisation.
-        public var categoryColumns: Set<String> = []
+        package var categoryColumns: Set<String> = []
         /// Columns holding a JSON object of strings, compared member by member (`tags.opening_hours`).
-        public var jsonColumns: Set<String> = []
+        package var jsonColumns: Set<String> = []
 
-        public init(
+        package init(
             entity: String, table: String, sql: String, keyColumns: Int = 1, labelColumn: String? = nil,
             position: (lat: String, lon: String)? = nil, nameColumns: Set<String> = [], categoryColumns: Set<String> = [],
             jsonColumns: Set<String> = []
@@ -120,7 +120,7 @@ public struct PackDiff: Sendable, Codable, Equatable {
 
     /// Every kind of record compared, in output order. The pack's columns come from ``PackSchema``; the `AS` names
     /// are the diff's own field names (what reports print), so they stay put when a column is renamed.
-    public static let specs: [Spec] = {
+    package static let specs: [Spec] = {
         typealias P = PackSchema.POI
         typealias PN = PackSchema.POIName
         typealias ST = PackSchema.Stop

@@ -9,7 +9,7 @@ import Foundation
 /// opens without a temporary copy; `PackOpener.decompress` writes it from a downloaded `.citypack.gz`).
 /// Stateless and thread-safe; the caller must not write the installed file concurrently. Holds the base, the
 /// decompressed delta and the result in memory at once (about three times the database: a few MB for a city).
-public enum PackInstaller {
+package enum PackInstaller {
     /// Applies a delta to the installed database and replaces it atomically with the result.
     ///
     /// Checks, in order, before anything is written: the delta file's size and SHA-256 against `expected`
@@ -27,7 +27,7 @@ public enum PackInstaller {
     /// - Throws: `PackError.hashMismatch` / `.sizeMismatch` (`.compressed` for the delta file, `.uncompressed`
     ///   for the base or the result), `.corruptCompressedData` for a damaged delta stream, `.fileNotFound`, `.io`.
     @discardableResult
-    public static func applyDelta(installedPack: URL, delta: URL, expected: Manifest.Delta, maxBytes: Int = 4 << 30)
+    package static func applyDelta(installedPack: URL, delta: URL, expected: Manifest.Delta, maxBytes: Int = 4 << 30)
         throws(PackError) -> FileDigest
     {
         let basePath = installedPack.path

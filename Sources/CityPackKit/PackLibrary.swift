@@ -72,7 +72,7 @@ public actor PackLibrary {
     /// The configuration the library was made with.
     public nonisolated let configuration: Configuration
     /// What ``init(configuration:)`` found left over by an interrupted run and removed.
-    public nonisolated let cleanup: StoreCleanup
+    package nonisolated let cleanup: StoreCleanup
     let store: PackStore
     let hub = StateHub()
     /// The last accepted catalog (from the network or the cache).

@@ -8,7 +8,7 @@ import Foundation
 /// sizes and format. ``PackReader/open(_:options:)`` and ``PackReader/open(manifest:options:)`` run these steps;
 /// an app can also call ``decompress(_:to:verifying:maxUncompressedBytes:)`` to keep a decompressed database.
 /// Stateless.
-public enum PackOpener {
+package enum PackOpener {
     /// A database file ready to be opened: the pack itself, or a decompressed copy the reader owns.
     struct DatabaseFile {
         /// Path of the SQLite database.
@@ -19,7 +19,7 @@ public enum PackOpener {
 
     /// Reads and decodes a manifest.
     /// - Throws: `PackError.fileNotFound` or `.invalidManifest`.
-    public static func readManifest(_ url: URL) throws(PackError) -> Manifest {
+    package static func readManifest(_ url: URL) throws(PackError) -> Manifest {
         guard FileManager.default.fileExists(atPath: url.path) else { throw PackError.fileNotFound(path: url.path) }
         do {
             return try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: url))
@@ -40,7 +40,7 @@ public enum PackOpener {
     ///   - manifest: When set, compressed and decompressed hashes and sizes are verified before the rename.
     ///   - maxUncompressedBytes: Refuse streams expanding beyond this size.
     /// - Throws: `PackError.corruptCompressedData`, `.hashMismatch`, `.sizeMismatch`, `.io`, `.fileNotFound`.
-    public static func decompress(
+    package static func decompress(
         _ source: URL, to destination: URL, verifying manifest: Manifest? = nil, maxUncompressedBytes: Int = 4 << 30
     ) throws(PackError) {
         let temporary = AtomicFile.temporaryPath(for: destination.path)

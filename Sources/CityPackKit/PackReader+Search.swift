@@ -7,11 +7,11 @@ import Foundation
 /// (`clients/web/citypack.js`, its `search.js` and `proximity.js`) answers them with the same lists; docs/WEB.md ("Search") states the rules.
 extension PackReader {
     /// Results `search` returns when no limit is given (the web reader's default too).
-    public static let defaultSearchLimit = ReaderDefaults.searchLimit
+    package static let defaultSearchLimit = ReaderDefaults.searchLimit
     /// Results `nearby` returns when no limit is given (the web reader's default too).
-    public static let defaultNearbyLimit = ReaderDefaults.nearbyLimit
+    package static let defaultNearbyLimit = ReaderDefaults.nearbyLimit
     /// Places `places(in:)` returns when no limit is given (the web reader's default too).
-    public static let defaultListingLimit = ReaderDefaults.listingLimit
+    package static let defaultListingLimit = ReaderDefaults.listingLimit
     /// First radius of the expanding search for the nearest places of a category, metres; it grows 4× a step.
     static let firstRingMetres = ReaderDefaults.firstRingMetres
 
@@ -33,7 +33,7 @@ extension PackReader {
     ///     places whose hours are unknown then are left out too. Nil for all.
     /// - Throws: `PackError.closed`, `.sqlite`, `.malformedData`.
     public func nearby(
-        lat: Double, lon: Double, radius: Double = ReaderDefaults.nearbyRadiusMetres, category: String? = nil, limit: Int = defaultNearbyLimit,
+        lat: Double, lon: Double, radius: Double = ReaderDefaults.nearbyRadiusMetres, category: String? = nil, limit: Int = ReaderDefaults.nearbyLimit,
         offset: Int = 0, locale: String? = nil, openAt: Date? = nil
     ) throws(PackError) -> [PlaceResult] {
         try connection.withDatabase { _ throws(PackError) in
@@ -79,7 +79,7 @@ extension PackReader {
     /// - Returns: Results with ``PlaceResult/distanceMetres`` when `near` is given; `[]` when the text has no words.
     /// - Throws: `PackError.closed`, `.sqlite`, `.malformedData`.
     public func search(
-        _ text: String, near: Coordinate? = nil, locale: String? = nil, limit: Int = defaultSearchLimit,
+        _ text: String, near: Coordinate? = nil, locale: String? = nil, limit: Int = ReaderDefaults.searchLimit,
         offset: Int = 0, openAt: Date? = nil
     ) throws(PackError) -> [PlaceResult] {
         guard let openAt, limit > 0 else { return try search(text, near: near, locale: locale, limit: limit, offset: offset) }
@@ -176,7 +176,7 @@ extension PackReader {
     ///   - locale: Locale for ``PlaceResult/name``; nil = the pack's default locale.
     /// - Throws: `PackError.closed`, `.sqlite`, `.malformedData`.
     public func places(
-        in box: BoundingBox, category: String? = nil, limit: Int = defaultListingLimit, offset: Int = 0,
+        in box: BoundingBox, category: String? = nil, limit: Int = ReaderDefaults.listingLimit, offset: Int = 0,
         locale: String? = nil
     ) throws(PackError) -> [PlaceResult] {
         try connection.withDatabase { _ throws(PackError) in

@@ -27,7 +27,7 @@ public enum StopNameMatch: Sendable, Hashable {
 
 extension PackReader {
     /// Stops of one name closer than this (metres) are one place (platforms, the two sides of a street).
-    public static let sameStopMetres = 400.0
+    package static let sameStopMetres = 400.0
 
     /// The stop or station a name means, through search over the stops' names (any locale; case, diacritics and
     /// the folds of ``CityPackFormat/SearchFold`` ignored). Names equal to the text win over names that only

@@ -25,7 +25,7 @@ public final class PackReader: @unchecked Sendable {
     public struct Options: Sendable {
         /// When set, the artifact's SHA-256 and byte sizes are checked against it (`artifact.sha256` and `bytes`
         /// for a compressed pack, `uncompressedSha256` and `uncompressedBytes` for the database).
-        public var manifest: Manifest?
+        package var manifest: Manifest?
         /// Where a compressed pack is decompressed; default `FileManager.default.temporaryDirectory`.
         public var temporaryDirectory: URL?
         /// Refuse compressed packs that expand beyond this many bytes (default 4 GiB).
@@ -36,9 +36,15 @@ public final class PackReader: @unchecked Sendable {
         /// which verifies the manifest file before opening the pack. Default nil: no such checks.
         public var trust: PackTrust? = nil
 
-        /// Options with the given manifest, temporary directory and limits.
-        public init(
-            manifest: Manifest? = nil, temporaryDirectory: URL? = nil, maxUncompressedBytes: Int = 4 << 30,
+        /// Options with the given temporary directory and limits.
+        public init(temporaryDirectory: URL? = nil, maxUncompressedBytes: Int = 4 << 30, detailCacheLimit: Int = 50_000) {
+            self.init(manifest: nil, temporaryDirectory: temporaryDirectory, maxUncompressedBytes: maxUncompressedBytes,
+                      detailCacheLimit: detailCacheLimit)
+        }
+
+        /// Options with the given manifest (the artifact is checked against it), temporary directory and limits.
+        package init(
+            manifest: Manifest?, temporaryDirectory: URL? = nil, maxUncompressedBytes: Int = 4 << 30,
             detailCacheLimit: Int = 50_000
         ) {
             self.manifest = manifest
@@ -59,7 +65,7 @@ public final class PackReader: @unchecked Sendable {
     /// Number of rows of `poi`.
     public let poiCount: Int
     /// Path of the SQLite database being read (a temporary file for compressed packs).
-    public let databasePath: String
+    package let databasePath: String
     /// Stops and departures (GTFS); empty answers for packs without transit.
     public let transit: TransitReader
 
@@ -225,7 +231,7 @@ public final class PackReader: @unchecked Sendable {
     /// Every POI of the pack (no stops), ordered by stable id (for `citypack inspect --pois` and diff tools).
     /// - Parameter locale: Locale for ``PlaceResult/name``.
     /// - Throws: `PackError.closed`, `.sqlite`, `.malformedData`.
-    public func allPOIs(locale: String? = nil) throws(PackError) -> [PlaceResult] {
+    package func allPOIs(locale: String? = nil) throws(PackError) -> [PlaceResult] {
         try connection.withDatabase { _ throws(PackError) in
             var out: [PlaceResult] = []
             out.reserveCapacity(poiCount)

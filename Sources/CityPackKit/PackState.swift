@@ -83,7 +83,7 @@ public struct PackFailure: Error, Sendable, Equatable, CustomStringConvertible {
     /// Bytes the operation needs on disk, for ``Reason/notEnoughSpace``.
     public var bytesNeeded: Int64?
 
-    public init(_ reason: Reason, _ message: String, status: Int? = nil, bytesNeeded: Int64? = nil) {
+    package init(_ reason: Reason, _ message: String, status: Int? = nil, bytesNeeded: Int64? = nil) {
         self.reason = reason
         self.message = message
         self.status = status
@@ -103,7 +103,7 @@ public struct PackStateChange: Sendable, Equatable {
     /// Its new state.
     public var state: PackState
 
-    public init(city: String, state: PackState) {
+    package init(city: String, state: PackState) {
         self.city = city
         self.state = state
     }

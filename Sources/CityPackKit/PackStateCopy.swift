@@ -8,7 +8,7 @@ public struct CopyLine: Sendable, Equatable {
     /// Placeholder name → value.
     public var values: [String: String]
 
-    public init(_ key: String, _ values: [String: String] = [:]) {
+    package init(_ key: String, _ values: [String: String] = [:]) {
         self.key = key
         self.values = values
     }

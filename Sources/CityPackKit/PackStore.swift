@@ -2,13 +2,13 @@ import CityPackSupport
 import Foundation
 
 /// What ``PackStore`` found left over by an interrupted run (a killed process, a full disk) and removed.
-public struct StoreCleanup: Sendable, Equatable {
+package struct StoreCleanup: Sendable, Equatable {
     /// Removed entries, relative to the storage root (`monaco/.staging-…`, `monaco/v3`, …), sorted.
-    public var removed: [String] = []
+    package var removed: [String] = []
     /// Cities whose pointer named a version that was missing and fell back to the previous one.
-    public var repaired: [String] = []
+    package var repaired: [String] = []
 
-    public init(removed: [String] = [], repaired: [String] = []) {
+    package init(removed: [String] = [], repaired: [String] = []) {
         self.removed = removed
         self.repaired = repaired
     }

@@ -7,7 +7,7 @@ public struct TransportRequest: Sendable, Equatable {
     /// Request headers to send as given: `Range`, `If-Range`, `If-None-Match`, `If-Modified-Since`, ….
     public var headers: [String: String]
 
-    public init(url: URL, headers: [String: String] = [:]) {
+    package init(url: URL, headers: [String: String] = [:]) {
         self.url = url
         self.headers = headers
     }

@@ -42,9 +42,9 @@ public struct PackTrust: Sendable, Equatable {
 }
 
 /// Signature, rollback and mix-and-match checks (see ``PackTrust`` and `docs/RELEASES.md`).
-public enum PackVerifier {
+package enum PackVerifier {
     /// The id of a raw public key, as written in `keyId`.
-    public static func keyID(publicKey: Data) -> String {
+    package static func keyID(publicKey: Data) -> String {
         DocumentSignature.keyID(publicKey: publicKey)
     }
 
@@ -55,7 +55,7 @@ public enum PackVerifier {
     ///   - publicKeys: Trusted raw public keys (at least one).
     /// - Returns: The id of the key that verified.
     /// - Throws: `PackError.signatureMissing`, `.untrustedKey`, `.signatureInvalid`, `.invalidManifest`.
-    public static func verifySignature(of document: Data, path: String, publicKeys: [Data]) throws(PackError) -> String {
+    package static func verifySignature(of document: Data, path: String, publicKeys: [Data]) throws(PackError) -> String {
         let embedded: (signature: Data, keyID: String?)?
         let bytes: Data
         do {
@@ -80,7 +80,7 @@ public enum PackVerifier {
     /// Verifies a manifest file against a trust policy and decodes it.
     /// - Throws: `PackError.invalidManifest`, the signature errors of ``verifySignature(of:path:publicKeys:)``,
     ///   `.wrongCity`, `.rollback`.
-    public static func verifyManifest(_ document: Data, path: String, trust: PackTrust) throws(PackError) -> Manifest {
+    package static func verifyManifest(_ document: Data, path: String, trust: PackTrust) throws(PackError) -> Manifest {
         if !trust.publicKeys.isEmpty { _ = try verifySignature(of: document, path: path, publicKeys: trust.publicKeys) }
         let manifest: Manifest
         do { manifest = try JSONDecoder().decode(Manifest.self, from: document) } catch {
@@ -97,7 +97,7 @@ public enum PackVerifier {
 
     /// Verifies a catalog file's signature (when keys are given) and decodes it.
     /// - Throws: The signature errors, or `.invalidManifest` when it is not a catalog.
-    public static func verifyCatalog(_ document: Data, path: String, publicKeys: [Data]) throws(PackError) -> Catalog {
+    package static func verifyCatalog(_ document: Data, path: String, publicKeys: [Data]) throws(PackError) -> Catalog {
         if !publicKeys.isEmpty { _ = try verifySignature(of: document, path: path, publicKeys: publicKeys) }
         do { return try JSONDecoder().decode(Catalog.self, from: document) } catch {
             throw PackError.invalidManifest(path: path, message: "not a catalog: \(error)")
@@ -106,7 +106,7 @@ public enum PackVerifier {
 
     /// Whether an opened pack's `meta` is the one the manifest describes (city, data version, format version).
     /// - Throws: `PackError.manifestMismatch` naming the first differing field.
-    public static func checkPack(meta: PackMeta, formatVersion: Int32, against manifest: Manifest) throws(PackError) {
+    package static func checkPack(meta: PackMeta, formatVersion: Int32, against manifest: Manifest) throws(PackError) {
         if meta.cityID != manifest.city.id {
             throw PackError.manifestMismatch(field: "city id", manifest: manifest.city.id, pack: meta.cityID)
         }
@@ -129,7 +129,7 @@ extension PackVerifier {
     ///   - manifest: The manifest the entry names, decoded.
     ///   - manifestBytes: The manifest file's bytes.
     /// - Throws: `PackError.catalogMismatch` naming every field that differs.
-    public static func checkCatalogEntry(_ entry: Catalog.Entry, manifest: Manifest, manifestBytes: Data) throws(PackError) {
+    package static func checkCatalogEntry(_ entry: Catalog.Entry, manifest: Manifest, manifestBytes: Data) throws(PackError) {
         var problems: [String] = []
         if let expected = entry.manifestSha256, expected != FileDigest.sha256(of: manifestBytes) {
             problems.append("SHA-256 differs from the catalog's manifestSha256")
@@ -162,7 +162,7 @@ extension PackVerifier {
     ///   - catalogEntry: The catalog's entry for this manifest, when it was reached through a catalog.
     /// - Returns: The verified manifest.
     /// - Throws: The first failing check's `PackError`.
-    public static func verifyRelease(_ document: Data, path: String, trust: PackTrust, catalogEntry: Catalog.Entry? = nil)
+    package static func verifyRelease(_ document: Data, path: String, trust: PackTrust, catalogEntry: Catalog.Entry? = nil)
         throws(PackError) -> Manifest
     {
         let manifest = try verifyManifest(document, path: path, trust: trust)
@@ -176,15 +176,15 @@ extension PackVerifier {
 
 extension PackVerifier {
     /// The outcome of checking one file a manifest lists besides its pack.
-    public struct MemberCheck: Sendable, Equatable {
+    package struct MemberCheck: Sendable, Equatable {
         /// The file, as the manifest names it (relative to the manifest's folder).
-        public var path: String
+        package var path: String
         /// What it is: `copy`, `web part places`, `delta 1→2`, ….
-        public var kind: String
+        package var kind: String
         /// nil when the file matches; else what is wrong.
-        public var problem: String?
+        package var problem: String?
         /// What was checked, for a report.
-        public var detail: String
+        package var detail: String
     }
 
     /// Checks every file a verified manifest lists besides its pack, as a client that downloads them would:
@@ -196,7 +196,7 @@ extension PackVerifier {
     ///   release's database (`artifact.uncompressedSha256`).
     /// Paths are relative to `folder` and may not leave it.
     /// - Returns: One result per file, in manifest order.
-    public static func checkMemberFiles(of manifest: Manifest, folder: URL) -> [MemberCheck] {
+    package static func checkMemberFiles(of manifest: Manifest, folder: URL) -> [MemberCheck] {
         var out: [MemberCheck] = []
         func file(_ relative: String) -> URL? {
             guard !relative.isEmpty, !relative.hasPrefix("/"), !relative.split(separator: "/").contains("..") else { return nil }

@@ -3,9 +3,9 @@ import CityPackSupport
 import Foundation
 
 /// A point of interest or a transit stop as an app shows it: from `nearby`, `search`, `poi(id:)` or `stop(id:)`.
-public struct PlaceResult: Sendable, Codable, Hashable {
+public struct PlaceResult: Sendable, Encodable, Hashable {
     /// What a result is.
-    public enum Kind: String, Sendable, Codable, Hashable {
+    public enum Kind: String, Sendable, Encodable, Hashable {
         /// A POI from OSM (`poi` table).
         case poi
         /// A GTFS stop, station or entrance (`stop` table).
@@ -68,7 +68,7 @@ public struct PlaceResult: Sendable, Codable, Hashable {
         return parsed.state(at: date, timeZone: timeZone)
     }
 
-    public init(
+    package init(
         id: Int64, osm: String, name: String?, category: String, lat: Double, lon: Double, distanceMetres: Double?,
         names: [String: String], tags: [String: String], kind: Kind = .poi, stopID: String? = nil,
         alsoCategories: [String] = []
@@ -89,7 +89,7 @@ public struct PlaceResult: Sendable, Codable, Hashable {
 }
 
 /// The pack's `meta` table, typed.
-public struct PackMeta: Sendable, Codable, Hashable {
+public struct PackMeta: Sendable, Encodable, Hashable {
     /// City id, e.g. `monaco`.
     public var cityID: String
     /// City name in the default locale.
@@ -108,7 +108,7 @@ public struct PackMeta: Sendable, Codable, Hashable {
     /// Every `meta` key and value as stored.
     public var values: [String: String]
 
-    public init(values: [String: String]) {
+    package init(values: [String: String]) {
         typealias Key = CityPackFormat.PackSchema.MetaKey
         self.values = values
         cityID = values[Key.cityID] ?? ""

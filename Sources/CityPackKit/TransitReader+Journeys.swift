@@ -87,7 +87,7 @@ extension TransitReader {
     /// - Parameters:
     ///   - time: A journey time.
     ///   - timezone: An IANA zone name (``timezones``).
-    public static func iso8601(_ time: JourneyTime, timezone: String) -> String {
+    package static func iso8601(_ time: JourneyTime, timezone: String) -> String {
         let local = time.local
         func pad(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
         let text = "\(local.date)T\(pad(local.hour)):\(pad(local.minute)):\(pad(local.second))"
@@ -103,25 +103,25 @@ extension TransitReader {
 
 /// How well a feed's network hangs together: the stops reachable from its busiest stop within two hours of a
 /// weekday morning (``TransitReader/reachability()``).
-public struct TransitReachability: Sendable, Hashable {
+package struct TransitReachability: Sendable, Hashable {
     /// The feed's number (input order).
-    public var feed: Int
+    package var feed: Int
     /// stop_id and name of the stop with the most departures.
-    public var busiestStopID: String
-    public var busiestStopName: String?
+    package var busiestStopID: String
+    package var busiestStopName: String?
     /// The weekday in the middle of the feed's service days, and the start time (08:00).
-    public var date: ServiceDate
-    public var seconds: Int
+    package var date: ServiceDate
+    package var seconds: Int
     /// Stops (platforms and stops some trip serves) reached within two hours, and all such stops of the feed.
-    public var reachable: Int
-    public var served: Int
+    package var reachable: Int
+    package var served: Int
 }
 
 extension TransitReader {
     /// For each feed: from its busiest stop (most departures) at 08:00 on a weekday in the middle of its service
     /// days, how many of its served stops the journey planner reaches within two hours (default options).
     /// - Throws: `PackError.closed`, `.sqlite`.
-    public func reachability() throws(PackError) -> [TransitReachability] {
+    package func reachability() throws(PackError) -> [TransitReachability] {
         try withRouting { data in
             let table = data.table
             var out: [TransitReachability] = []

@@ -1,4 +1,5 @@
 import CityPackCompiler
+import CityPackValidate
 import CityPackTestSupport
 import Foundation
 import Testing

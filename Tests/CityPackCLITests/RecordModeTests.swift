@@ -27,7 +27,8 @@ import Testing
             }
         }
         // The Monaco pack, the diagnostic formats, the copy tables, the answers, the JS reader's constants, the
-        // fleet workflow examples, the build cache codec's encoded samples and the place-merge listings.
-        #expect(recorders == 8)
+        // fleet workflow examples, the build cache codec's encoded samples, the place-merge listings and the app
+        // API listing.
+        #expect(recorders == 9)
     }
 }

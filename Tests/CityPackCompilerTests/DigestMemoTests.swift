@@ -1,3 +1,4 @@
+import CityPackCache
 import CityPackSupport
 import CityPackTestSupport
 import Foundation

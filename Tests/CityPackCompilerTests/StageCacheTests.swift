@@ -1,3 +1,4 @@
+import CityPackCache
 import CityPackDiagnostics
 import CityPackIngest
 import CityPackModel

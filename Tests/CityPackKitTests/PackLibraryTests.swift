@@ -241,6 +241,27 @@ import Testing
         }
     }
 
+    /// `downloadLatest`: an unreachable catalog falls back to the cached one; a refused one fails the download and
+    /// downloads nothing, the installed version staying.
+    @Test func downloadLatestUsesTheCachedCatalogOfflineAndStopsAtARefusedOne() async throws {
+        let (library, transport, fixture) = try await Self.libraryWithV1()
+        try await library.refreshCatalog()
+        transport.add("catalog.json", .offline)
+        #expect(await library.downloadLatest("monaco") == .onDisk(version: 2))
+
+        let (refusing, refusingTransport, _) = try await Self.libraryWithV1()
+        #expect(await refusing.update("monaco") == .onDisk(version: 2))
+        refusingTransport.add("catalog.json", .replace(fixture.served.appendingPathComponent("catalog-v1.json")))
+        refusingTransport.clearLog()
+        guard case .failed(let failure, 2) = await refusing.downloadLatest("monaco") else {
+            Issue.record("\(refusing.state(of: "monaco"))")
+            return
+        }
+        #expect(failure.reason == .olderRelease)
+        #expect(refusingTransport.log.map(\.path).allSatisfy { $0.hasSuffix("catalog.json") }, "\(refusingTransport.log.map(\.path))")
+        #expect(await LibraryFixture.opens(refusing) == 2)
+    }
+
     @Test func tooLittleSpaceFailsBeforeDownloading() async throws {
         let (library, transport, _) = try await Self.libraryWithV1 { $0.freeSpace = { _ in 1000 } }
         try await library.refreshCatalog()

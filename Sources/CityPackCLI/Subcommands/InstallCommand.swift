@@ -97,15 +97,7 @@ struct Install: ParsableCommand {
         configuration.retryDelay = retryDelay
         let library = try storeOptions.openLibrary(configuration)
         let city = self.city
-        let state = waitForAsync { () -> PackState in
-            do throws(PackFailure) { try await library.refreshCatalog() } catch {
-                // An older or unreachable catalog: the install below reports against the cached one, if any.
-                if error.reason == .olderRelease || error.reason == .tampered {
-                    return .failed(reason: error, installedVersion: library.installed().first { $0.city == city }?.version)
-                }
-            }
-            return await library.download(city)
-        }
+        let state = waitForAsync { await library.downloadLatest(city) }
         var output = Output(
             city: city, state: state.kind, version: state.installedVersion, bytesDownloaded: counting.bytes,
             cleaned: CleanupJSON(library.cleanup))

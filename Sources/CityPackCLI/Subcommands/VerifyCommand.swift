@@ -59,11 +59,7 @@ struct Verify: ParsableCommand {
     @Option(name: .long, help: "human or json.")
     var format: DataFormat = .human
 
-    struct Check: Encodable {
-        var path: String
-        var ok: Bool
-        var message: String
-    }
+    typealias Check = ReleaseCheck.Check
 
     func run() throws {
         var target = path
@@ -83,16 +79,18 @@ struct Verify: ParsableCommand {
             Terminal.err("\(target): error: cannot read\n")
             throw ExitCode(FileManager.default.fileExists(atPath: target) ? ExitCodes.ioFailure : ExitCodes.missingInput)
         }
-        var checks: [Check] = []
-        if case .object(let members)? = try? JSONValue.parse(data), members["packs"] != nil {
+        let checks: [Check]
+        if ReleaseCheck.isCatalog(data) {
             if installedVersion != nil {
                 // One version for every city would call each older city a rollback.
                 throw CLIError.usage(
                     "--installed-version applies to one manifest; for a catalog give each city's version: --installed CITY=N")
             }
-            checks = verifyCatalog(data, path: target, keys: keys)
+            checks = ReleaseCheck.checkCatalog(data, path: target, trust: .init(publicKeys: keys, installedVersions: installedVersions))
         } else {
-            checks = verifyManifest(data, path: target, keys: keys, catalogEntry: nil)
+            checks = ReleaseCheck.checkManifest(
+                data, path: target, trust: .init(publicKeys: keys, installedVersion: installedVersion, installedVersions: installedVersions),
+                catalogEntry: nil)
         }
         switch format {
         case .json:
@@ -116,60 +114,5 @@ struct Verify: ParsableCommand {
             }
             throw ExitCode(ExitCodes.dataErrors)
         }
-    }
-
-    func verifyCatalog(_ data: Data, path: String, keys: [Data]) -> [Check] {
-        var checks: [Check] = []
-        let catalog: CityPackFormat.Catalog
-        do {
-            catalog = try PackVerifier.verifyCatalog(data, path: path, publicKeys: keys)
-            checks.append(Check(path: path, ok: true, message: signatureNote(data, keys: keys) + ", \(catalog.packs.count) packs"))
-        } catch {
-            return [Check(path: path, ok: false, message: "\(error)")]
-        }
-        let base = PathText.parent(path)
-        for entry in catalog.packs {
-            let manifestPath = (base as NSString).appendingPathComponent(entry.manifest)
-            guard let bytes = FileManager.default.contents(atPath: manifestPath) else {
-                checks.append(Check(path: manifestPath, ok: false, message: "no such file (listed for \(entry.id) in the catalog)"))
-                continue
-            }
-            checks += verifyManifest(bytes, path: manifestPath, keys: keys, catalogEntry: entry)
-        }
-        return checks
-    }
-
-    func verifyManifest(_ data: Data, path: String, keys: [Data], catalogEntry: CityPackFormat.Catalog.Entry?) -> [Check] {
-        // The installed version of this manifest's city: --installed-version, or its --installed CITY=N.
-        let city = catalogEntry?.id ?? (try? JSONDecoder().decode(Manifest.self, from: data))?.city.id
-        let trust = PackTrust(publicKeys: keys, installedDataVersion: installedVersion ?? city.flatMap { installedVersions[$0] })
-        let manifest: Manifest
-        do {
-            manifest = try PackVerifier.verifyRelease(data, path: path, trust: trust, catalogEntry: catalogEntry)
-        } catch {
-            return [Check(path: path, ok: false, message: "\(error)")]
-        }
-        var checks = [
-            Check(
-                path: path, ok: true,
-                message: "\(manifest.city.id) data version \(manifest.dataVersion): \(signatureNote(data, keys: keys)), "
-                    + "pack \(manifest.artifact.path) (\(manifest.artifact.bytes) bytes) matches")
-        ]
-        // The other files the manifest lists: copy tables, web parts, deltas.
-        let directory = PathText.parent(path)
-        for member in PackVerifier.checkMemberFiles(of: manifest, folder: URL(fileURLWithPath: directory)) {
-            let memberPath = (directory as NSString).appendingPathComponent(member.path)
-            checks.append(Check(
-                path: memberPath, ok: member.problem == nil,
-                message: "\(member.kind): " + (member.problem ?? "\(member.detail) matches")))
-        }
-        return checks
-    }
-
-    func signatureNote(_ data: Data, keys: [Data]) -> String {
-        guard let embedded = (try? DocumentSignature.embedded(in: data)) ?? nil else { return "unsigned" }
-        let keyID = embedded.keyID ?? "?"
-        if keys.isEmpty { return "signed by key \(keyID) (not checked: no --public-key)" }
-        return "signature by key \(keyID) verified"
     }
 }

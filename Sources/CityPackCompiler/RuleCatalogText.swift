@@ -1,4 +1,4 @@
-import CityPackCompiler
+import CityPackValidate
 import CityPackDiagnostics
 import CityPackSupport
 import Foundation

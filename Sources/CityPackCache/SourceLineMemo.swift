@@ -13,38 +13,41 @@ import Foundation
 /// only after a build without errors, as the other entries are; `--no-cache` turns it off. An entry that does not
 /// check out is ignored (the lines are read again). What it holds depends only on each file's path and bytes, so
 /// the cities of a fleet may share it whichever city's folder stores it. Thread-safe.
-enum SourceLineMemo {
+package enum SourceLineMemo {
     /// The entry's name in the city's cache folder.
-    static let entry = "source-lines"
+    package static let entry = "source-lines"
 
     /// The lines of one file as it was: the line numbers asked for and those of them that exist.
-    struct File: Equatable {
-        var sha256: String
-        var asked: Set<Int>
-        var lines: [Int: [UInt8]]
+    package struct File: Equatable {
+        package var sha256: String
+        package var asked: Set<Int>
+        package var lines: [Int: [UInt8]]
     }
 
     private struct Store {
-        var cache: StageCache
-        var writable: Bool
+        package var cache: StageCache
+        package var writable: Bool
         /// What the entry held (loaded on first use).
-        var stored: [String: File]?
+        package var stored: [String: File]?
         /// The files this process used, by path: what is written back.
-        var used: [String: File] = [:]
+        package var used: [String: File] = [:]
     }
 
     private static let lock = NSLock()
     nonisolated(unsafe) private static var store: Store?
 
+    /// Longest line kept, in bytes (``CityPackCompiler/SourceLines`` cuts longer ones): part of the entry's key.
+    package static let maxLineBytes = 64 * 1024
+
     /// The key of the entry: what the lines of a file depend on besides its bytes.
-    static var key: CacheKey {
+    package static var key: CacheKey {
         var k = CacheKey(entry)
-        k.add("longest line", "\(SourceLines.maxLineBytes)")
+        k.add("longest line", "\(maxLineBytes)")
         return k
     }
 
     /// Uses the memo of the city's cache (nil folder: none); `writable` when the build may write its cache.
-    static func use(outputDirectory: String?, cityID: String, writable: Bool) {
+    package static func use(outputDirectory: String?, cityID: String, writable: Bool) {
         lock.withLock {
             store = outputDirectory.map {
                 // A damaged entry is ignored without a note: the report is written by then.
@@ -54,7 +57,7 @@ enum SourceLineMemo {
     }
 
     /// The lines `wanted` of `path` whose content has SHA-256 `sha256`, when all of them were asked for before.
-    static func lines(_ path: String, sha256: String, wanted: Set<Int>) -> [Int: [UInt8]]? {
+    package static func lines(_ path: String, sha256: String, wanted: Set<Int>) -> [Int: [UInt8]]? {
         lock.withLock {
             guard var s = store else { return nil }
             if s.stored == nil {
@@ -70,7 +73,7 @@ enum SourceLineMemo {
     }
 
     /// Remembers the lines read for `wanted` of `path` (content `sha256`) and writes the memo when it may.
-    static func remember(_ path: String, sha256: String, wanted: Set<Int>, lines: [Int: [UInt8]]) {
+    package static func remember(_ path: String, sha256: String, wanted: Set<Int>, lines: [Int: [UInt8]]) {
         lock.withLock {
             guard var s = store else { return }
             var file = s.used[path] ?? s.stored?[path] ?? File(sha256: sha256, asked: [], lines: [:])
@@ -88,7 +91,7 @@ enum SourceLineMemo {
 }
 
 extension CacheWriter {
-    mutating func sourceLines(_ files: [String: SourceLineMemo.File]) {
+    package mutating func sourceLines(_ files: [String: SourceLineMemo.File]) {
         array(files.sorted { $0.key < $1.key }) { w, item in
             w.string(item.key)
             w.string(item.value.sha256)
@@ -102,7 +105,7 @@ extension CacheWriter {
 }
 
 extension CacheReader {
-    mutating func sourceLines() throws(Malformed) -> [String: SourceLineMemo.File] {
+    package mutating func sourceLines() throws(Malformed) -> [String: SourceLineMemo.File] {
         let items = try array { r throws(Malformed) -> (String, SourceLineMemo.File) in
             let path = try r.string(), sha256 = try r.string()
             let asked = try r.array { r throws(Malformed) in try r.int() }

@@ -4,31 +4,31 @@ import CityPackDiagnostics
 // has the primitives).
 
 extension SourceLocation: CacheCodable {
-    func encode(to w: inout CacheWriter) {
+    package func encode(to w: inout CacheWriter) {
         w.string(file)
         w.int(line)
         w.int(column)
         w.string(field)
     }
 
-    init(from r: inout CacheReader) throws(CacheReader.Malformed) {
+    package init(from r: inout CacheReader) throws(CacheReader.Malformed) {
         self.init(file: try r.string(), line: try r.int(), column: try r.int(), field: try r.optionalString())
     }
 }
 
 extension Diagnostic.Note: CacheCodable {
-    func encode(to w: inout CacheWriter) {
+    package func encode(to w: inout CacheWriter) {
         w.string(message)
         w.optional(location) { $0.value($1) }
     }
 
-    init(from r: inout CacheReader) throws(CacheReader.Malformed) {
+    package init(from r: inout CacheReader) throws(CacheReader.Malformed) {
         self.init(try r.string(), at: try r.optional { r throws(CacheReader.Malformed) in try r.value(SourceLocation.self) })
     }
 }
 
 extension Diagnostic: CacheCodable {
-    func encode(to w: inout CacheWriter) {
+    package func encode(to w: inout CacheWriter) {
         w.u8(UInt8(Severity.allCases.firstIndex(of: severity)!))
         w.string(code)
         w.string(message)
@@ -37,7 +37,7 @@ extension Diagnostic: CacheCodable {
         w.array(notes) { $0.value($1) }
     }
 
-    init(from r: inout CacheReader) throws(CacheReader.Malformed) {
+    package init(from r: inout CacheReader) throws(CacheReader.Malformed) {
         let s = Int(try r.u8())
         guard s < Severity.allCases.count else { throw CacheReader.Malformed() }
         let severity = Severity.allCases[s]
@@ -51,7 +51,7 @@ extension Diagnostic: CacheCodable {
 }
 
 extension DiagnosticBag.Event: CacheCodable {
-    func encode(to w: inout CacheWriter) {
+    package func encode(to w: inout CacheWriter) {
         switch self {
         case .report(let d):
             w.u8(0)
@@ -66,7 +66,7 @@ extension DiagnosticBag.Event: CacheCodable {
         }
     }
 
-    init(from r: inout CacheReader) throws(CacheReader.Malformed) {
+    package init(from r: inout CacheReader) throws(CacheReader.Malformed) {
         switch try r.u8() {
         case 0: self = .report(try r.value())
         case 1:
@@ -84,32 +84,12 @@ extension DiagnosticBag.Event: CacheCodable {
 
 extension CacheWriter {
     /// A stage's diagnostic events (``DiagnosticBag/Event``), in order.
-    mutating func events(_ events: [DiagnosticBag.Event]) { array(events) { $0.value($1) } }
-
-    /// A stage's counts, by key.
-    mutating func counts(_ counts: [StageCount: Int]) {
-        count(counts.count)
-        for (k, v) in counts.sorted(by: { $0.key < $1.key }) {
-            string(k.rawValue)
-            int(v)
-        }
-    }
+    package mutating func events(_ events: [DiagnosticBag.Event]) { array(events) { $0.value($1) } }
 }
 
 extension CacheReader {
     /// What ``CacheWriter/events(_:)`` wrote.
-    mutating func events() throws(Malformed) -> [DiagnosticBag.Event] {
+    package mutating func events() throws(Malformed) -> [DiagnosticBag.Event] {
         try array { r throws(Malformed) in try r.value(DiagnosticBag.Event.self) }
-    }
-
-    /// What ``CacheWriter/counts(_:)`` wrote.
-    mutating func counts() throws(Malformed) -> [StageCount: Int] {
-        let n = try count()
-        var out: [StageCount: Int] = [:]
-        for _ in 0..<n {
-            guard let k = StageCount(rawValue: try string()) else { throw Malformed() }
-            out[k] = try int()
-        }
-        return out
     }
 }

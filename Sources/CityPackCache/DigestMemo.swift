@@ -23,26 +23,31 @@ import Darwin
 /// otherwise keep a stale digest; file-system clocks are coarser than the wall clock, hence the margin). Such a
 /// racy file is hashed again each time until it settles. The status-change time cannot be set back by a user, so
 /// a rewrite always moves it. Thread-safe.
-enum DigestMemo {
+package enum DigestMemo {
     /// How much older than the start of its hashing a file's times must be for its digest to be reused.
-    static let settledSeconds: Int64 = 2
+    package static let settledSeconds: Int64 = 2
     /// At most this many facts are handed out for storing (the most recently hashed).
-    static let factLimit = 4096
+    package static let factLimit = 4096
 
     /// A file's stat facts and the digest its bytes had, hashed from `hashedAt` (nanoseconds since 1970).
-    struct Fact: Equatable {
-        var device: UInt64
-        var inode: UInt64
-        var size: Int64
-        var modified: Int64
-        var changed: Int64
-        var hashedAt: Int64
-        var digest: FileDigest
+    package struct Fact: Equatable {
+        package var device: UInt64
+        package var inode: UInt64
+        package var size: Int64
+        package var modified: Int64
+        package var changed: Int64
+        package var hashedAt: Int64
+        package var digest: FileDigest
 
-        var id: String { "\(device):\(inode)" }
+        package init(device: UInt64, inode: UInt64, size: Int64, modified: Int64, changed: Int64, hashedAt: Int64, digest: FileDigest) {
+            (self.device, self.inode, self.size, self.modified, self.changed, self.hashedAt, self.digest) =
+                (device, inode, size, modified, changed, hashedAt, digest)
+        }
+
+        package var id: String { "\(device):\(inode)" }
 
         /// Whether the digest holds for a file with stat facts `now`: the same facts, settled when hashed.
-        func holds(for now: Fact) -> Bool {
+        package func holds(for now: Fact) -> Bool {
             device == now.device && inode == now.inode && size == now.size && modified == now.modified
                 && changed == now.changed && max(modified, changed) < hashedAt - settledSeconds * 1_000_000_000
         }
@@ -50,10 +55,10 @@ enum DigestMemo {
 
     /// A hash under way, which other askers of the same file as it is wait for.
     private final class Running: @unchecked Sendable {
-        let stat: Fact
-        let group = DispatchGroup()
-        var digest: FileDigest?
-        init(_ stat: Fact) { self.stat = stat }
+        package let stat: Fact
+        package let group = DispatchGroup()
+        package var digest: FileDigest?
+        package init(_ stat: Fact) { self.stat = stat }
     }
 
     private static let lock = NSLock()
@@ -61,7 +66,7 @@ enum DigestMemo {
     nonisolated(unsafe) private static var running: [String: Running] = [:]
 
     /// The stat facts of a regular file (digest and hashing time left empty); nil for anything else.
-    static func statFacts(_ path: String) -> Fact? {
+    package static func statFacts(_ path: String) -> Fact? {
         var s = stat()
         guard stat(path, &s) == 0, (s.st_mode & S_IFMT) == S_IFREG else { return nil }
         func ns(_ t: timespec) -> Int64 { Int64(t.tv_sec) * 1_000_000_000 + Int64(t.tv_nsec) }
@@ -75,7 +80,7 @@ enum DigestMemo {
     }
 
     /// The size and SHA-256 of the file at `path`, from the facts when the file is as it was; nil when unreadable.
-    static func digest(_ path: String) -> FileDigest? {
+    package static func digest(_ path: String) -> FileDigest? {
         guard let before = statFacts(path) else { return try? FileDigest(path: path) }
         lock.lock()
         if let hit = known[before.id], hit.holds(for: before) {
@@ -113,7 +118,7 @@ enum DigestMemo {
     /// file is not read again to hash it: kept only when the file's stat facts after the read are `before`, the
     /// facts taken before the read began at `startedAt` (nanoseconds since 1970). Reused as any digest is
     /// (``Fact/holds(for:)``).
-    static func record(_ path: String, before: Fact, startedAt: Int64, digest: FileDigest) {
+    package static func record(_ path: String, before: Fact, startedAt: Int64, digest: FileDigest) {
         guard let after = statFacts(path), sameStat(after, before), Int64(digest.bytes) == before.size else { return }
         var fact = before
         fact.hashedAt = startedAt
@@ -124,37 +129,37 @@ enum DigestMemo {
     }
 
     /// The current time as ``Fact/hashedAt`` counts it.
-    static var now: Int64 { Int64(Date().timeIntervalSince1970 * 1e9) }
+    package static var now: Int64 { Int64(Date().timeIntervalSince1970 * 1e9) }
 
     /// The SHA-256 (hex) of the file at `path` when a digest is known for it as it is now (never hashes).
-    static func settledSHA256(_ path: String) -> String? {
+    package static func settledSHA256(_ path: String) -> String? {
         guard let now = statFacts(path), let hit = lock.withLock({ known[now.id] }), hit.holds(for: now) else { return nil }
         return hit.digest.sha256
     }
 
     /// The SHA-256 (hex) of the file at `path` (``digest(_:)``).
-    static func sha256(_ path: String) -> String? { digest(path)?.sha256 }
+    package static func sha256(_ path: String) -> String? { digest(path)?.sha256 }
 
     /// Whether the digest of the file as it is now would be reused (tests).
-    static func remembers(_ path: String) -> Bool { settledSHA256(path) != nil }
+    package static func remembers(_ path: String) -> Bool { settledSHA256(path) != nil }
 
     /// The facts worth storing, the ``factLimit`` most recently hashed, in a stable order (for the build cache):
     /// those of files that were settled when hashed (a racy one is never reused, so it is not kept).
-    static var facts: [Fact] {
+    package static var facts: [Fact] {
         let all = lock.withLock { known.values.filter { $0.holds(for: $0) } }
         let recent = all.count <= factLimit ? all : Array(all.sorted { $0.hashedAt > $1.hashedAt }.prefix(factLimit))
         return recent.sorted { ($0.device, $0.inode) < ($1.device, $1.inode) }
     }
 
     /// Takes facts stored by an earlier process; a fact this process already has for a file, hashed later, wins.
-    static func adopt(_ facts: [Fact]) {
+    package static func adopt(_ facts: [Fact]) {
         lock.withLock {
             for fact in facts where (known[fact.id]?.hashedAt ?? .min) < fact.hashedAt { known[fact.id] = fact }
         }
     }
 
     /// Forgets what is known of the file at `path` (tests: a new process, as far as that file goes).
-    static func forget(_ path: String) {
+    package static func forget(_ path: String) {
         guard let now = statFacts(path) else { return }
         _ = lock.withLock { known.removeValue(forKey: now.id) }
     }
@@ -164,14 +169,14 @@ enum DigestMemo {
 /// loaded from: a rebuild in a watch loop does not parse `synonyms.json` again. A new process keeps the parsed
 /// synonyms in the city's build cache (`synonyms.entry`, under the file's digest), so an unchanged rebuild does
 /// not parse its JSON either.
-enum ProfileMemo {
+package enum ProfileMemo {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var known: [String: (key: [String], profile: TemplatePOIProfile)] = [:]
-    static let synonymsEntry = "synonyms"
+    package static let synonymsEntry = "synonyms"
 
     /// - Returns: the profile, and the synonyms' cache entry to store when the build ends without errors (nil: the
     ///   cache had it, or there is no cache).
-    static func load(
+    package static func load(
         _ directory: String, cache: StageCache? = nil
     ) throws -> (profile: TemplatePOIProfile, store: (entry: String, key: CacheKey, payload: [UInt8])?) {
         let key = ["categories.json", "synonyms.json"].map { DigestMemo.sha256((directory as NSString).appendingPathComponent($0)) ?? "missing" }
@@ -195,7 +200,7 @@ enum ProfileMemo {
         return (profile, stored == nil && key[1] != "missing" && cache != nil ? (synonymsEntry, synonymsKey, encode(synonyms)) : nil)
     }
 
-    static func synonymsKey(digest: String) -> CacheKey {
+    package static func synonymsKey(digest: String) -> CacheKey {
         var k = CacheKey(synonymsEntry)
         k.add("synonyms.json", digest)
         return k
@@ -211,7 +216,7 @@ enum ProfileMemo {
         return (synonymsEntry, k, encode(synonyms))
     }
 
-    static func encode(_ synonyms: [String: [String: [String]]]) -> [UInt8] {
+    package static func encode(_ synonyms: [String: [String: [String]]]) -> [UInt8] {
         var w = CacheWriter()
         w.array(synonyms.sorted { $0.key < $1.key }) { w, category in
             w.string(category.key)

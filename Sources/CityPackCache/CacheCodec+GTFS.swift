@@ -6,7 +6,7 @@ import CityPackModel
 // primitives). Columns of numbers are blocks (``CacheWriter/block(_:)``).
 
 extension TransitAgency: CacheCodable {
-    func encode(to w: inout CacheWriter) {
+    package func encode(to w: inout CacheWriter) {
         w.string(id)
         w.string(name)
         w.string(url)
@@ -14,13 +14,13 @@ extension TransitAgency: CacheCodable {
         w.fixed(line)
     }
 
-    init(from r: inout CacheReader) throws(CacheReader.Malformed) {
+    package init(from r: inout CacheReader) throws(CacheReader.Malformed) {
         self.init(id: try r.optionalString(), name: try r.string(), url: try r.string(), timezone: try r.string(), line: try r.fixed())
     }
 }
 
 extension TransitStop: CacheCodable {
-    func encode(to w: inout CacheWriter) {
+    package func encode(to w: inout CacheWriter) {
         w.string(id)
         w.string(name)
         w.optional(coordinate) { $0.value($1) }
@@ -32,7 +32,7 @@ extension TransitStop: CacheCodable {
         w.fixed(line)
     }
 
-    init(from r: inout CacheReader) throws(CacheReader.Malformed) {
+    package init(from r: inout CacheReader) throws(CacheReader.Malformed) {
         self.init(
             id: try r.string(), name: try r.optionalString(),
             coordinate: try r.optional { r throws(CacheReader.Malformed) in try r.value(Coordinate.self) },
@@ -42,7 +42,7 @@ extension TransitStop: CacheCodable {
 }
 
 extension TransitRoute: CacheCodable {
-    func encode(to w: inout CacheWriter) {
+    package func encode(to w: inout CacheWriter) {
         w.string(id)
         w.string(agencyID)
         w.string(shortName)
@@ -54,7 +54,7 @@ extension TransitRoute: CacheCodable {
         w.fixed(line)
     }
 
-    init(from r: inout CacheReader) throws(CacheReader.Malformed) {
+    package init(from r: inout CacheReader) throws(CacheReader.Malformed) {
         self.init(
             id: try r.string(), agencyID: try r.optionalString(), shortName: try r.optionalString(),
             longName: try r.optionalString(), type: try r.fixed(), color: try r.optionalString(),
@@ -63,7 +63,7 @@ extension TransitRoute: CacheCodable {
 }
 
 extension TransitTrip: CacheCodable {
-    func encode(to w: inout CacheWriter) {
+    package func encode(to w: inout CacheWriter) {
         w.string(id)
         w.string(routeID)
         w.string(serviceID)
@@ -75,7 +75,7 @@ extension TransitTrip: CacheCodable {
         w.fixed(line)
     }
 
-    init(from r: inout CacheReader) throws(CacheReader.Malformed) {
+    package init(from r: inout CacheReader) throws(CacheReader.Malformed) {
         self.init(
             id: try r.string(), routeID: try r.string(), serviceID: try r.string(), headsign: try r.optionalString(),
             directionID: try r.optional { r throws(CacheReader.Malformed) in try r.fixed(Int8.self) }, blockID: try r.optionalString(),
@@ -84,7 +84,7 @@ extension TransitTrip: CacheCodable {
 }
 
 extension TransitStopTimes: CacheCodable {
-    func encode(to w: inout CacheWriter) {
+    package func encode(to w: inout CacheWriter) {
         w.block(trip)
         w.block(stop)
         w.block(sequence)
@@ -100,7 +100,7 @@ extension TransitStopTimes: CacheCodable {
         w.block(tripRanges.map(\.upperBound))
     }
 
-    init(from r: inout CacheReader) throws(CacheReader.Malformed) {
+    package init(from r: inout CacheReader) throws(CacheReader.Malformed) {
         self.init()
         trip = try r.block()
         stop = try r.block()
@@ -120,7 +120,7 @@ extension TransitStopTimes: CacheCodable {
 }
 
 extension TransitCalendar: CacheCodable {
-    func encode(to w: inout CacheWriter) {
+    package func encode(to w: inout CacheWriter) {
         w.string(serviceID)
         w.u8(days)
         w.fixed(startDate)
@@ -128,26 +128,26 @@ extension TransitCalendar: CacheCodable {
         w.fixed(line)
     }
 
-    init(from r: inout CacheReader) throws(CacheReader.Malformed) {
+    package init(from r: inout CacheReader) throws(CacheReader.Malformed) {
         self.init(serviceID: try r.string(), days: try r.u8(), startDate: try r.fixed(), endDate: try r.fixed(), line: try r.fixed())
     }
 }
 
 extension TransitCalendarDate: CacheCodable {
-    func encode(to w: inout CacheWriter) {
+    package func encode(to w: inout CacheWriter) {
         w.string(serviceID)
         w.fixed(date)
         w.fixed(exceptionType)
         w.fixed(line)
     }
 
-    init(from r: inout CacheReader) throws(CacheReader.Malformed) {
+    package init(from r: inout CacheReader) throws(CacheReader.Malformed) {
         self.init(serviceID: try r.string(), date: try r.fixed(), exceptionType: try r.fixed(), line: try r.fixed())
     }
 }
 
 extension TransitShapePoints: CacheCodable {
-    func encode(to w: inout CacheWriter) {
+    package func encode(to w: inout CacheWriter) {
         w.strings(ids)
         w.block(shape)
         w.block(lat)
@@ -157,7 +157,7 @@ extension TransitShapePoints: CacheCodable {
         w.block(line)
     }
 
-    init(from r: inout CacheReader) throws(CacheReader.Malformed) {
+    package init(from r: inout CacheReader) throws(CacheReader.Malformed) {
         self.init()
         ids = try r.strings()
         shape = try r.block()
@@ -170,7 +170,7 @@ extension TransitShapePoints: CacheCodable {
 }
 
 extension TransitFrequency: CacheCodable {
-    func encode(to w: inout CacheWriter) {
+    package func encode(to w: inout CacheWriter) {
         w.string(tripID)
         w.fixed(startTime)
         w.fixed(endTime)
@@ -179,7 +179,7 @@ extension TransitFrequency: CacheCodable {
         w.fixed(line)
     }
 
-    init(from r: inout CacheReader) throws(CacheReader.Malformed) {
+    package init(from r: inout CacheReader) throws(CacheReader.Malformed) {
         self.init(
             tripID: try r.string(), startTime: try r.fixed(), endTime: try r.fixed(), headwaySecs: try r.fixed(),
             exactTimes: try r.bool(), line: try r.fixed())
@@ -187,7 +187,7 @@ extension TransitFrequency: CacheCodable {
 }
 
 extension TransitTransfer: CacheCodable {
-    func encode(to w: inout CacheWriter) {
+    package func encode(to w: inout CacheWriter) {
         w.string(fromStopID)
         w.string(toStopID)
         w.string(fromRouteID)
@@ -199,7 +199,7 @@ extension TransitTransfer: CacheCodable {
         w.fixed(line)
     }
 
-    init(from r: inout CacheReader) throws(CacheReader.Malformed) {
+    package init(from r: inout CacheReader) throws(CacheReader.Malformed) {
         self.init(
             fromStopID: try r.optionalString(), toStopID: try r.optionalString(), fromRouteID: try r.optionalString(),
             toRouteID: try r.optionalString(), fromTripID: try r.optionalString(), toTripID: try r.optionalString(),
@@ -209,7 +209,7 @@ extension TransitTransfer: CacheCodable {
 }
 
 extension TransitFeedInfo: CacheCodable {
-    func encode(to w: inout CacheWriter) {
+    package func encode(to w: inout CacheWriter) {
         w.string(publisherName)
         w.string(publisherURL)
         w.string(lang)
@@ -219,7 +219,7 @@ extension TransitFeedInfo: CacheCodable {
         w.fixed(line)
     }
 
-    init(from r: inout CacheReader) throws(CacheReader.Malformed) {
+    package init(from r: inout CacheReader) throws(CacheReader.Malformed) {
         self.init(
             publisherName: try r.string(), publisherURL: try r.string(), lang: try r.string(),
             startDate: try r.optional { r throws(CacheReader.Malformed) in try r.fixed(Int32.self) },
@@ -229,13 +229,13 @@ extension TransitFeedInfo: CacheCodable {
 }
 
 extension TransitExtraTable: CacheCodable {
-    func encode(to w: inout CacheWriter) {
+    package func encode(to w: inout CacheWriter) {
         w.strings(columns)
         w.array(rows) { w, row in w.array(row) { $0.string($1) } }
         w.block(lines)
     }
 
-    init(from r: inout CacheReader) throws(CacheReader.Malformed) {
+    package init(from r: inout CacheReader) throws(CacheReader.Malformed) {
         let columns = try r.strings()
         let rows = try r.array { r throws(CacheReader.Malformed) in
             try r.array { r throws(CacheReader.Malformed) in try r.optionalString() }
@@ -245,7 +245,7 @@ extension TransitExtraTable: CacheCodable {
 }
 
 extension GTFSFeed: CacheCodable {
-    func encode(to w: inout CacheWriter) {
+    package func encode(to w: inout CacheWriter) {
         w.string(displayPath)
         w.dictionary(files)
         w.strings(allFileNames)
@@ -273,7 +273,7 @@ extension GTFSFeed: CacheCodable {
         }
     }
 
-    init(from r: inout CacheReader) throws(CacheReader.Malformed) {
+    package init(from r: inout CacheReader) throws(CacheReader.Malformed) {
         self.init(displayPath: try r.string(), files: try r.dictionary(), allFileNames: try r.strings())
         let headers = try r.count()
         for _ in 0..<headers {
@@ -302,7 +302,7 @@ extension GTFSFeed: CacheCodable {
 
 extension CacheWriter {
     /// Integer-keyed strings, ascending by key.
-    mutating func intDictionary(_ d: [Int: String]) {
+    package mutating func intDictionary(_ d: [Int: String]) {
         count(d.count)
         for (k, v) in d.sorted(by: { $0.key < $1.key }) {
             int(k)
@@ -311,17 +311,12 @@ extension CacheWriter {
     }
 
     /// A feed (what the stage cache stores for `ingestGTFS`, one per feed).
-    mutating func feed(_ f: GTFSFeed) { value(f) }
-    mutating func feedFacts(_ f: FeedFacts) {
-        int(f.feeds)
-        int(f.stops)
-        strings(f.stopIDs)
-    }
+    package mutating func feed(_ f: GTFSFeed) { value(f) }
 }
 
 extension CacheReader {
     /// What ``CacheWriter/intDictionary(_:)`` wrote.
-    mutating func intDictionary() throws(Malformed) -> [Int: String] {
+    package mutating func intDictionary() throws(Malformed) -> [Int: String] {
         let n = try count()
         var d: [Int: String] = [:]
         for _ in 0..<n {
@@ -332,8 +327,5 @@ extension CacheReader {
     }
 
     /// What ``CacheWriter/feed(_:)`` wrote.
-    mutating func feed() throws(Malformed) -> GTFSFeed { try value() }
-    mutating func feedFacts() throws(Malformed) -> FeedFacts {
-        FeedFacts(feeds: try int(), stops: try int(), stopIDs: try strings())
-    }
+    package mutating func feed() throws(Malformed) -> GTFSFeed { try value() }
 }

@@ -6,28 +6,28 @@ import CityPackModel
 // the primitives).
 
 extension Coordinate: CacheCodable {
-    func encode(to w: inout CacheWriter) {
+    package func encode(to w: inout CacheWriter) {
         w.double(lat)
         w.double(lon)
     }
 
-    init(from r: inout CacheReader) throws(CacheReader.Malformed) {
+    package init(from r: inout CacheReader) throws(CacheReader.Malformed) {
         self.init(lat: try r.double(), lon: try r.double())
     }
 }
 
 extension BoundingBox: CacheCodable {
-    func encode(to w: inout CacheWriter) {
+    package func encode(to w: inout CacheWriter) {
         for v in array { w.double(v) }
     }
 
-    init(from r: inout CacheReader) throws(CacheReader.Malformed) {
+    package init(from r: inout CacheReader) throws(CacheReader.Malformed) {
         self.init(minLon: try r.double(), minLat: try r.double(), maxLon: try r.double(), maxLat: try r.double())
     }
 }
 
 extension POI: CacheCodable {
-    func encode(to w: inout CacheWriter) {
+    package func encode(to w: inout CacheWriter) {
         w.u8(ref.kind.rawValue)
         w.fixed(ref.id)
         w.value(coordinate)
@@ -39,7 +39,7 @@ extension POI: CacheCodable {
         w.value(location)
     }
 
-    init(from r: inout CacheReader) throws(CacheReader.Malformed) {
+    package init(from r: inout CacheReader) throws(CacheReader.Malformed) {
         guard let kind = OSMRef.Kind(rawValue: try r.u8()) else { throw CacheReader.Malformed() }
         let ref = OSMRef(kind, try r.fixed(Int64.self))
         let coordinate: Coordinate = try r.value()
@@ -56,7 +56,7 @@ extension POI: CacheCodable {
 }
 
 extension OSMIngestResult: CacheCodable {
-    func encode(to w: inout CacheWriter) {
+    package func encode(to w: inout CacheWriter) {
         w.array(pois) { $0.value($1) }
         w.int(nodes)
         w.int(ways)
@@ -68,7 +68,7 @@ extension OSMIngestResult: CacheCodable {
         w.int(multipolygonPOIs)
     }
 
-    init(from r: inout CacheReader) throws(CacheReader.Malformed) {
+    package init(from r: inout CacheReader) throws(CacheReader.Malformed) {
         self.init()
         pois = try r.array { r throws(CacheReader.Malformed) in try r.value(POI.self) }
         nodes = try r.int()
@@ -84,10 +84,10 @@ extension OSMIngestResult: CacheCodable {
 
 extension CacheWriter {
     /// The OSM stage's result (what the stage cache stores for `ingestOSM`).
-    mutating func osm(_ result: OSMIngestResult) { value(result) }
+    package mutating func osm(_ result: OSMIngestResult) { value(result) }
 }
 
 extension CacheReader {
     /// What ``CacheWriter/osm(_:)`` wrote.
-    mutating func osm() throws(Malformed) -> OSMIngestResult { try value() }
+    package mutating func osm() throws(Malformed) -> OSMIngestResult { try value() }
 }

@@ -14,29 +14,29 @@ import Foundation
 /// that does not decode — is never trusted: a `pack.cache_ignored` note names the file and the stage runs.
 /// Writes are atomic (``AtomicFile``); a failed write is not a build failure (the next build runs the stage
 /// again). Never prints.
-final class StageCache: @unchecked Sendable {
+package final class StageCache: @unchecked Sendable {
     /// The format of the entries (``CacheFile/formatVersion``), in every key.
-    static var formatVersion: UInt32 { CacheFile.formatVersion }
+    package static var formatVersion: UInt32 { CacheFile.formatVersion }
     /// Folder under the output root.
-    static let folderName = ".cache"
+    package static let folderName = ".cache"
 
-    let directory: String
-    let cityID: String
+    package let directory: String
+    package let cityID: String
     private let bag: DiagnosticBag
 
-    init(outputDirectory: String, cityID: String, bag: DiagnosticBag) {
+    package init(outputDirectory: String, cityID: String, bag: DiagnosticBag) {
         directory = ((outputDirectory as NSString).appendingPathComponent(Self.folderName) as NSString)
             .appendingPathComponent(cityID)
         self.cityID = cityID
         self.bag = bag
     }
 
-    func path(_ entry: String) -> String { (directory as NSString).appendingPathComponent("\(entry).entry") }
+    package func path(_ entry: String) -> String { (directory as NSString).appendingPathComponent("\(entry).entry") }
 
     /// The payload stored for `entry` under `key`, decoded by `decode`; nil when there is none for this key, or
     /// when the entry is damaged or foreign (then reported as a note, unless `quiet`: a load after the build's
     /// findings were rendered).
-    func load<T>(
+    package func load<T>(
         _ entry: String, key: CacheKey, quiet: Bool = false, decode: (inout CacheReader) throws(CacheReader.Malformed) -> T
     ) -> T? {
         let file = path(entry)
@@ -63,7 +63,7 @@ final class StageCache: @unchecked Sendable {
     /// Stores `payload` (``CacheWriter`` bytes) as `entry` for `key` (atomically: a temporary file renamed over the
     /// previous entry). Returns whether it was written; a failure is not reported (the cache only saves time).
     @discardableResult
-    func store(_ entry: String, key: CacheKey, payload: [UInt8]) -> Bool {
+    package func store(_ entry: String, key: CacheKey, payload: [UInt8]) -> Bool {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
@@ -82,7 +82,7 @@ extension StageCache {
     /// nanosecond) are unchanged and were settled when it was hashed, so an edit always changes the key.
     /// The SHA-256 of a file's bytes, or of a folder's files (every file below it, `relative path\0sha256\n` in
     /// path order; hidden files included); nil when the path does not exist.
-    static func contentDigest(_ path: String) -> String? {
+    package static func contentDigest(_ path: String) -> String? {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return nil }
         if !isDirectory.boolValue { return DigestMemo.sha256(path) ?? "unreadable" }
@@ -99,7 +99,7 @@ extension StageCache {
 
     /// What the bag does with findings: the same recorded findings give other diagnostics under other settings,
     /// and a stage may skip a rule that is off.
-    static func bagSettings(_ bag: DiagnosticBag) -> String {
+    package static func bagSettings(_ bag: DiagnosticBag) -> String {
         let overrides = bag.overrides.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.rawValue)" }
         let pinned = bag.pinned.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value?.rawValue ?? "off")" }
         return "overrides \(overrides) disabled \(bag.disabled.sorted()) pinned \(pinned) werror \(bag.warningsAsErrors) max \(bag.maxPerCode)"
