@@ -4,10 +4,11 @@ import Foundation
 /// `scripts/embed-templates.py` from `templates/`), for a `citypack` binary that runs away from its checkout.
 ///
 /// The stages read templates from a folder (and the build cache hashes their files), so the built-in ones are
-/// written once into a folder named by their content, `$XDG_CACHE_HOME/citypack/templates-<hash>` (else
-/// `~/.cache/…`, else the temporary folder), and used from there. ``TemplateLocator`` falls back to it only when
-/// neither `--templates`, `$CITYPACK_TEMPLATES` nor a `templates/` folder above the city, the working directory or
-/// the executable is found. Thread-safe: the folder is written under a unique name and renamed into place.
+/// written once into a folder named by their content, `<cache>/citypack/templates-<hash>`, under a cache folder
+/// the caller names (the CLI resolves `$XDG_CACHE_HOME`, else `~/.cache`, else the temporary folder: this module
+/// reads no environment). ``TemplateLocator`` falls back to it only when neither `--templates`,
+/// `$CITYPACK_TEMPLATES` nor a `templates/` folder above the city, the working directory or the executable is
+/// found. Thread-safe: the folder is written under a unique name and renamed into place.
 package enum BuiltInTemplates {
     /// FNV-1a (64-bit) of every path and text, in hex: names the folder, so a new tool version with other
     /// templates never reads an old folder.
@@ -21,29 +22,25 @@ package enum BuiltInTemplates {
         return String(h, radix: 16)
     }
 
-    /// Where the built-in templates are (or would be) written.
-    package static var folder: String {
-        let environment = ProcessInfo.processInfo.environment
-        let base: String
-        if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") {
-            base = cache
-        } else if let home = environment["HOME"], !home.isEmpty {
-            base = (home as NSString).appendingPathComponent(".cache")
-        } else {
-            base = NSTemporaryDirectory()
-        }
-        return ((base as NSString).appendingPathComponent("citypack") as NSString).appendingPathComponent("templates-\(contentHash)")
+    /// The name of the folder the built-in templates are written to (by their content).
+    static var folderName: String { "templates-\(contentHash)" }
+
+    /// Where the built-in templates are (or would be) written under the cache folder `cacheRoot`.
+    package static func folder(under cacheRoot: String) -> String {
+        ((cacheRoot as NSString).appendingPathComponent("citypack") as NSString).appendingPathComponent(folderName)
     }
 
-    /// Whether `path` is the built-in templates' folder.
+    /// Whether `path` is a folder of this tool's built-in templates (named by their content, wherever the cache is).
     package static func isBuiltIn(_ path: String) -> Bool {
-        (path as NSString).standardizingPath == (folder as NSString).standardizingPath
+        let standard = (path as NSString).standardizingPath as NSString
+        return standard.lastPathComponent == folderName
+            && (standard.deletingLastPathComponent as NSString).lastPathComponent == "citypack"
     }
 
-    /// The folder holding the built-in templates, written first if it is not there; nil when it cannot be written
-    /// (then ``TemplateLocator`` finds no templates, as before).
-    package static func materialize() -> String? {
-        let target = folder
+    /// The folder holding the built-in templates under the cache folder `cacheRoot`, written first if it is not
+    /// there; nil when it cannot be written (then ``TemplateLocator`` finds no templates, as before).
+    package static func materialize(under cacheRoot: String) -> String? {
+        let target = folder(under: cacheRoot)
         let fm = FileManager.default
         if files.allSatisfy({ fm.fileExists(atPath: (target as NSString).appendingPathComponent($0.path)) }) { return target }
         let parent = (target as NSString).deletingLastPathComponent

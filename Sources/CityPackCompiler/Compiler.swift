@@ -27,7 +27,8 @@ package enum Compiler {
         lap.mark("plan: city file")
         bag.configure(overrides: city.severityOverrides, disabled: city.disabledRules)
         var plan = BuildPlan(options: options, city: city, stages: [])
-        guard let templates = TemplateLocator.locate(explicit: options.templatesDirectory, cityPath: options.cityPath)
+        guard let templates = TemplateLocator.locate(
+            explicit: options.templatesDirectory, cityPath: options.cityPath, builtInCache: options.builtInTemplatesCache)
         else {
             bag.report(
                 Rules.cityMissingSource,

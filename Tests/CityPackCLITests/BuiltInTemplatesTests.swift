@@ -53,4 +53,40 @@ import Testing
         let stats2 = try CLIRunner.json(String(contentsOf: work.appendingPathComponent("out2/city/build-stats.json"), encoding: .utf8))
         #expect(stats2["templates"] as? String == own)
     }
+
+    /// The built-in templates go under the cache folder the caller names, and are recognised there by name.
+    @Test func writtenUnderTheCacheFolderTheCallerNames() throws {
+        let cache = try TestPaths.temporaryDirectory("built-in-cache")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let folder = try #require(BuiltInTemplates.materialize(under: cache.path))
+        #expect(folder == BuiltInTemplates.folder(under: cache.path))
+        #expect(folder.hasPrefix(cache.path + "/citypack/templates-"))
+        for (path, text) in BuiltInTemplates.files {
+            #expect(try String(contentsOfFile: (folder as NSString).appendingPathComponent(path), encoding: .utf8) == text)
+        }
+        #expect(BuiltInTemplates.isBuiltIn(folder))
+        #expect(!BuiltInTemplates.isBuiltIn(TestPaths.root.appendingPathComponent("templates").path))
+        // A second call finds them there.
+        #expect(BuiltInTemplates.materialize(under: cache.path) == folder)
+    }
+
+    /// Libraries read no environment: the CLI (and the dev tools behind `bench`) resolve `$XDG_CACHE_HOME`,
+    /// `$CITYPACK_TEMPLATES` and the like and pass plain values down.
+    @Test func onlyTheCommandLineReadsTheEnvironment() throws {
+        let sources = TestPaths.root.appendingPathComponent("Sources")
+        let allowed: Set<String> = ["CityPackCLI", "CityPackDevTools", "citypack"]
+        var readers: [String] = []
+        for module in try FileManager.default.contentsOfDirectory(atPath: sources.path).sorted() where !allowed.contains(module) {
+            guard let walker = FileManager.default.enumerator(at: sources.appendingPathComponent(module), includingPropertiesForKeys: nil)
+            else { continue }
+            for case let url as URL in walker where url.pathExtension == "swift" {
+                let text = try String(contentsOf: url, encoding: .utf8)
+                if text.contains("processInfo.environment") || text.contains("getenv(") || text.contains("ProcessInfo().environment") {
+                    readers.append("\(module)/\(url.lastPathComponent)")
+                }
+            }
+        }
+        #expect(readers.isEmpty, "\(readers)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: sources.path).count > 15)
+    }
 }

@@ -186,6 +186,7 @@ enum BuildRunner {
         progress: ProgressLine?, useCache: Bool = true
     ) throws -> BuildRequest {
         var request = BuildRequest(city: city, templates: templates, output: output, emit: emit)
+        request.builtInTemplatesCache = ToolEnvironment.cacheRoot
         request.warningsAsErrors = diagnostics.warningsAsErrors
         request.ruleSettings = try diagnostics.ruleSettings()
         request.baseline = diagnostics.baseline

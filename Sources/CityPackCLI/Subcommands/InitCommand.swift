@@ -80,7 +80,8 @@ struct Init: ParsableCommand {
         var measured: DataExtent.Result?
         if box == nil {
             measured = DataExtent.measure(
-                osm: osm, gtfs: gtfs, templates: templates ?? ToolEnvironment.templates, directory: directory, bag: bag)
+                osm: osm, gtfs: gtfs, templates: templates ?? ToolEnvironment.templates, builtInCache: ToolEnvironment.cacheRoot,
+                directory: directory, bag: bag)
             box = measured?.box
         }
         guard let box else {
@@ -144,7 +145,8 @@ struct Init: ParsableCommand {
     /// For each locale the templates do not speak: says so, and writes `copy/<locale>.yaml` with every template
     /// string commented out (English text) for editors to translate. An existing file is left alone.
     func scaffoldCopy(locales: [String], cityName: String) throws {
-        guard let dir = TemplateLocator.locate(explicit: templates ?? ToolEnvironment.templates, cityPath: directory)
+        guard let dir = TemplateLocator.locate(
+            explicit: templates ?? ToolEnvironment.templates, cityPath: directory, builtInCache: ToolEnvironment.cacheRoot)
         else { return }
         let templateCopy = (dir as NSString).appendingPathComponent("copy")
         let missing = CityScaffold.localesWithoutTemplate(locales, templateDirectory: templateCopy)

@@ -53,7 +53,8 @@ struct Preview: ParsableCommand {
             var lastGood: CityWatch.Round?
             var listening = false
             let excerpts = ExcerptCache()
-            let reader = PreviewPage.locateReader(templates: TemplateLocator.locate(explicit: templates, cityPath: city))
+            let reader = PreviewPage.locateReader(templates: TemplateLocator.locate(
+                explicit: templates, cityPath: city, builtInCache: ToolEnvironment.cacheRoot))
             try watch.run(onBuild: { round in
                 if round.packWritten { lastGood = round }
                 let folder = ReportWriter.folder(output: output, city: round.build.city?.id ?? lastGood?.build.city?.id ?? fallbackID)
