@@ -144,7 +144,7 @@ let package = Package(
         .testTarget(name: "CityPackModelTests", dependencies: ["CityPackModel", "CityPackTestSupport"]),
         .testTarget(name: "CityPackEmitTests", dependencies: ["CityPackEmit", "CityPackKit", "CityPackDevTools", "CityPackFormat", "CityPackModel", "CityPackIngest", "CityPackDiagnostics", "CityPackSupport", "CityPackStorage", "CityPackTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "CityPackKitTests", dependencies: ["CityPackKit", "CityPackEmit", "CityPackCompiler", "CityPackFormat", "CityPackSupport", "CityPackStorage", "CityPackModel", "CityPackTestSupport"]),
-        .testTarget(name: "CityPackCLITests", dependencies: ["CityPackCLI", "CityPackValidate", "CityPackBuild", "CityPackCompiler", "CityPackEmit", "CityPackDiagnostics", "CityPackDevTools", "CityPackKit", "CityPackFormat", "CityPackSQLite", "CityPackSupport", "CityPackTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "CityPackCLITests", dependencies: ["CityPackCLI", "CityPackValidate", "CityPackIngest", "CityPackBuild", "CityPackCompiler", "CityPackEmit", "CityPackDiagnostics", "CityPackDevTools", "CityPackKit", "CityPackFormat", "CityPackSQLite", "CityPackSupport", "CityPackTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "CityPackPreviewTests", dependencies: ["CityPackPreview", "CityPackTestSupport"]),
         .testTarget(name: "CityPackBuildTests", dependencies: ["CityPackBuild", "CityPackCompiler", "CityPackDiagnostics", "CityPackSupport", "CityPackTestSupport"]),
         .testTarget(name: "CityPackCompilerTests", dependencies: ["CityPackCompiler", "CityPackCache", "CityPackDiagnostics", "CityPackModel", "CityPackIngest", "CityPackTestSupport", "CCityPackSQLite"], exclude: ["Golden"]),

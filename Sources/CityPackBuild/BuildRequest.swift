@@ -9,8 +9,6 @@ package struct BuildRequest: Sendable {
     package var city: String
     /// The templates folder; nil: discovered (``CityPackCompiler/TemplateLocator``).
     package var templates: String?
-    /// Where the built-in templates may be written when none are found (``CityPackCompiler/BuildOptions/builtInTemplatesCache``).
-    package var builtInTemplatesCache: String?
     /// The output root: the pack goes to `<output>/<city>/`, the reports too.
     package var output: String
     /// True for `build` (write the pack), false for `check` (reports only).
@@ -51,7 +49,6 @@ package struct BuildRequest: Sendable {
             cityPath: city, outputDirectory: output, templatesDirectory: templates, emit: emit,
             warningsAsErrors: warningsAsErrors, sourceDateEpoch: sourceDateEpoch)
         options.threads = threads
-        options.builtInTemplatesCache = builtInTemplatesCache
         options.useCache = useCache
         options.release = release
         // The build stats' size breakdown, measured by the emitter on the staged database while it compresses.

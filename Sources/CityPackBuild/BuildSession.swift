@@ -67,7 +67,7 @@ package enum BuildSession {
         var report = DiagnosticReport(
             command: request.command, city: build.city?.id, root: root, bag: bag, baselineFile: request.baseline)
         if let fallbacks = build.copy?.fallbacks, !fallbacks.isEmpty { report.copyFallbacks = fallbacks }
-        let stats = BuildStats(command: request.command, build: build, templates: build.plan?.templatesDirectory)
+        let stats = BuildStats(command: request.command, build: build, templates: build.plan?.templates)
         lap.mark("build stats (pack sizes)")
         let folder = ReportWriter.folder(
             output: request.output, city: build.city?.id ?? ((root as NSString).standardizingPath as NSString).lastPathComponent)

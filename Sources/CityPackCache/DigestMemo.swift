@@ -171,21 +171,20 @@ package enum DigestMemo {
 /// not parse its JSON either.
 package enum ProfileMemo {
     private static let lock = NSLock()
-    nonisolated(unsafe) private static var known: [String: (key: [String], profile: TemplatePOIProfile)] = [:]
+    nonisolated(unsafe) private static var known: [TemplateSource: (key: [String], profile: TemplatePOIProfile)] = [:]
     package static let synonymsEntry = "synonyms"
 
     /// - Returns: the profile, and the synonyms' cache entry to store when the build ends without errors (nil: the
     ///   cache had it, or there is no cache).
     package static func load(
-        _ directory: String, cache: StageCache? = nil
+        _ source: TemplateSource, cache: StageCache? = nil
     ) throws -> (profile: TemplatePOIProfile, store: (entry: String, key: CacheKey, payload: [UInt8])?) {
-        let key = ["categories.json", "synonyms.json"].map { DigestMemo.sha256((directory as NSString).appendingPathComponent($0)) ?? "missing" }
-        if let hit = lock.withLock({ known[directory] }), hit.key == key {
+        let key = ["categories.json", "synonyms.json"].map { source.builtInKey.map { "\($0) \(source)" } ?? DigestMemo.sha256(source.path($0)) ?? "missing" }
+        if let hit = lock.withLock({ known[source] }), hit.key == key {
             // Stored when the cache lacks it (a new output folder in the same process).
             return (hit.profile, cache.flatMap { storeSynonyms(
                 Dictionary(hit.profile.categories.map { ($0.id, $0.synonyms) }, uniquingKeysWith: { a, _ in a }), digest: key[1], unless: $0) })
         }
-        let url = URL(fileURLWithPath: directory)
         let synonymsKey = synonymsKey(digest: key[1])
         let stored = key[1] == "missing" ? nil : cache?.load(synonymsEntry, key: synonymsKey, quiet: true) { r throws(CacheReader.Malformed) in
             try r.array { r throws(CacheReader.Malformed) in
@@ -194,9 +193,9 @@ package enum ProfileMemo {
         }
         let synonyms = try stored.map { pairs in
             Dictionary(pairs.map { ($0.0, Dictionary($0.1, uniquingKeysWith: { a, _ in a })) }, uniquingKeysWith: { a, _ in a })
-        } ?? TemplatePOIProfile.synonyms(in: url)
-        let profile = try TemplatePOIProfile.load(templatesDirectory: url, synonyms: synonyms)
-        lock.withLock { known[directory] = (key, profile) }
+        } ?? TemplatePOIProfile.synonyms(in: source)
+        let profile = try TemplatePOIProfile.load(templates: source, synonyms: synonyms)
+        lock.withLock { known[source] = (key, profile) }
         return (profile, stored == nil && key[1] != "missing" && cache != nil ? (synonymsEntry, synonymsKey, encode(synonyms)) : nil)
     }
 

@@ -10,9 +10,6 @@ package struct BuildOptions: Sendable {
     package var outputDirectory: String
     /// Folder holding `categories.json` and `synonyms.json`; nil = discover (see ``TemplateLocator``).
     package var templatesDirectory: String?
-    /// The cache folder the built-in templates may be written under when no templates folder is found (the CLI
-    /// passes `$XDG_CACHE_HOME`, else `~/.cache`); nil: no built-in fallback. The library reads no environment.
-    package var builtInTemplatesCache: String?
     /// False for `check`: run every stage but emit.
     package var emit: Bool
     /// Treat warnings as errors.

@@ -13,8 +13,9 @@ package struct BuildPlan: Sendable, CustomStringConvertible {
     package var options: BuildOptions
     /// The city, as its city file describes it.
     package var city: City
-    /// The templates folder (category profile, synonyms, template copy); nil when none was found.
-    package var templatesDirectory: String?
+    /// The templates (category profile, synonyms, template copy): a folder, or the built-in ones; nil before
+    /// planning got that far.
+    package var templates: TemplateSource?
     /// The category profile every stage maps and checks with; nil when it could not be loaded (reported), and
     /// then the plan has no stages.
     package var profile: TemplatePOIProfile?
@@ -35,9 +36,9 @@ package struct BuildPlan: Sendable, CustomStringConvertible {
     /// template strings), validation, the field-column lookup, and for a build (not a check) index+emit.
     /// - Parameters:
     ///   - city: the loaded city.
-    ///   - templatesDirectory: the templates folder (its `copy/` holds the template strings).
+    ///   - templates: the templates (their `copy/` holds the template strings).
     ///   - options: `emit` and the output folder.
-    static func stages(for city: City, templatesDirectory: String, options: BuildOptions) -> [Stage] {
+    static func stages(for city: City, templates: TemplateSource, options: BuildOptions) -> [Stage] {
         var stages: [Stage] = []
         if !city.osmFiles.isEmpty {
             stages.append(Stage(.ingestOSM(files: city.osmFiles), inputs: city.osmFiles.map(BuildArtifact.source) + [.profile], outputs: [.pois]))
@@ -48,10 +49,10 @@ package struct BuildPlan: Sendable, CustomStringConvertible {
         if let directory = city.editorialDirectory {
             stages.append(Stage(.ingestEditorial(directory: directory), inputs: [.source(directory)], outputs: [.editorial]))
         }
-        let templateCopy = (templatesDirectory as NSString).appendingPathComponent("copy")
+        let templateCopy = templates.subfolder("copy")
         stages.append(
             Stage(
-                .ingestCopy(templateDirectory: templateCopy, cityDirectory: city.copyDirectory),
+                .ingestCopy(templates: templateCopy, cityDirectory: city.copyDirectory),
                 inputs: [.templateCopy(templateCopy)] + (city.copyDirectory.map { [.source($0)] } ?? []), outputs: [.copy]))
 
         let read = stages.flatMap(\.outputs)

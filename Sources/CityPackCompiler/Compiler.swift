@@ -27,28 +27,20 @@ package enum Compiler {
         lap.mark("plan: city file")
         bag.configure(overrides: city.severityOverrides, disabled: city.disabledRules)
         var plan = BuildPlan(options: options, city: city, stages: [])
-        guard let templates = TemplateLocator.locate(
-            explicit: options.templatesDirectory, cityPath: options.cityPath, builtInCache: options.builtInTemplatesCache)
-        else {
-            bag.report(
-                Rules.cityMissingSource,
-                "cannot find the templates folder (categories.json); pass --templates DIR or set CITYPACK_TEMPLATES",
-                at: SourceLocation(file: city.file))
-            return plan
-        }
-        plan.templatesDirectory = templates
-        let profileDirectory = city.profile ?? templates
+        let templates = TemplateLocator.locate(explicit: options.templatesDirectory, cityPath: options.cityPath)
+        plan.templates = templates
+        let profile = city.profile.map(TemplateSource.folder) ?? templates
         // The sources' stat facts before the first hash (the profile's): a damaged entry is reported when the
         // stages load it again.
         let cache = options.useCache ? StageCache(outputDirectory: options.outputDirectory, cityID: city.id, bag: DiagnosticBag()) : nil
         if let cache { _ = StageWork.loadFacts(cache) }
         do {
-            (plan.profile, plan.profileStore) = try ProfileMemo.load(profileDirectory, cache: cache)
+            (plan.profile, plan.profileStore) = try ProfileMemo.load(profile, cache: cache)
         } catch {
-            bag.report(Rules.cityMissingSource, "cannot load the category profile: \(error)", at: SourceLocation(file: profileDirectory))
+            bag.report(Rules.cityMissingSource, "cannot load the category profile: \(error)", at: SourceLocation(file: profile.path("")))
             return plan
         }
-        plan.stages = BuildPlan.stages(for: city, templatesDirectory: templates, options: options)
+        plan.stages = BuildPlan.stages(for: city, templates: templates, options: options)
         return plan
     }
 

@@ -53,15 +53,14 @@ package enum DataExtent {
     ///     (a city file may downgrade them): only the stops are used.
     /// - Returns: the box and what it left out, or nil when no source gave a position (or the templates folder was
     ///   not found).
-    package static func measure(
-        osm: [String], gtfs: [String], templates: String?, builtInCache: String? = nil, directory: String, bag: DiagnosticBag
-    ) -> Result? {
+    package static func measure(osm: [String], gtfs: [String], templates: String?, directory: String, bag: DiagnosticBag)
+        -> Result?
+    {
         var pois: [Coordinate] = []
         var country: String?
         var fallback: [BoundingBox] = []
         if !osm.isEmpty {
-            guard let dir = TemplateLocator.locate(explicit: templates, cityPath: directory, builtInCache: builtInCache),
-                let profile = try? TemplatePOIProfile.load(templatesDirectory: URL(fileURLWithPath: dir))
+            guard let profile = try? TemplatePOIProfile.load(templates: TemplateLocator.locate(explicit: templates, cityPath: directory))
             else {
                 bag.report(Rules.cityMissingSource, "cannot find the templates folder; pass --templates DIR", at: nil)
                 return nil

@@ -1,3 +1,4 @@
+import CityPackIngest
 import Foundation
 
 /// What one stage of a build does. Made by ``Compiler/plan(_:bag:)``, executed by ``Compiler/run(_:bag:)``.
@@ -11,7 +12,7 @@ package enum StageKind: Sendable, Hashable {
     /// Reads the editorial CSV folder: cards, situations, actions, walking routes and their waypoints.
     case ingestEditorial(directory: String)
     /// Reads the template copy, then the city's copy folder when it has one (its strings win).
-    case ingestCopy(templateDirectory: String, cityDirectory: String?)
+    case ingestCopy(templates: TemplateSource, cityDirectory: String?)
     /// Runs every rule on what was read: POIs, feeds, editorial content and copy.
     case validate
     /// Indexes the POIs kept (geohash buckets, search terms), writes the pack, its manifest and copy tables, and
@@ -89,7 +90,7 @@ package enum BuildArtifact: Sendable, Hashable, CustomStringConvertible {
     /// A source file or folder named by the city file (shown by its last path component).
     case source(String)
     /// The template copy folder (`<templates>/copy`).
-    case templateCopy(String)
+    case templateCopy(TemplateSource)
     /// The category profile (`categories.json`, `synonyms.json`), loaded when the build is planned.
     case profile
     /// POIs read from OSM, before validation.

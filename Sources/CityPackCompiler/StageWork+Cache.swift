@@ -1,6 +1,7 @@
 import CityPackCache
 import CityPackDiagnostics
 import CityPackEmit
+import CityPackIngest
 import CityPackSupport
 import Foundation
 
@@ -26,12 +27,16 @@ extension StageWork {
         case .artifact(.source(let path)):
             k.add("source", display(path))
             k.addContent(of: path)
-        case .artifact(.templateCopy(let path)):
+        case .artifact(.templateCopy(let templates)):
             k.add("template copy")
-            k.addContent(of: path)
+            if let folder = templates.folder { k.addContent(of: folder) } else { k.add(templates.builtInKey ?? "") }
         case .artifact(.profile):
             k.add("profile")
-            for file in profileFiles { k.addContent(of: file) }
+            if let key = profileSource.builtInKey {
+                k.add(key)
+            } else {
+                for file in ["categories.json", "synonyms.json"] { k.addContent(of: profileSource.path(file)) }
+            }
         case .artifact(let product):
             k.add("product \(product)", keys[product]?.hex ?? "none")
         case .cityFile:
@@ -68,10 +73,10 @@ extension StageWork {
         key(stage.kind.id, inputs: stage.inputs.map(CacheInput.artifact) + settings(of: stage.kind))
     }
 
-    /// The category profile's files (what ``TemplatePOIProfile/load(templatesDirectory:)`` reads).
-    var profileFiles: [String] {
-        let directory = city.profile ?? plan.templatesDirectory ?? "."
-        return ["categories.json", "synonyms.json"].map { (directory as NSString).appendingPathComponent($0) }
+    /// Where the category profile is read from (``CityPackIngest/TemplatePOIProfile/load(templates:synonyms:)``): the
+    /// city's `profile:` folder, else the templates.
+    var profileSource: TemplateSource {
+        city.profile.map(TemplateSource.folder) ?? plan.templates ?? .folder(".")
     }
 
     /// The build date the stages judge with.

@@ -98,7 +98,7 @@ struct StageWork {
         case .ingestOSM(let files): ingestOSM(files)
         case .ingestGTFS(let paths): ingestGTFS(paths)
         case .ingestEditorial(let directory): ingestEditorial(directory)
-        case .ingestCopy(let templateDirectory, let cityDirectory): ingestCopy(templateDirectory, cityDirectory)
+        case .ingestCopy(let templates, let cityDirectory): ingestCopy(templates, cityDirectory)
         case .validate: validate()
         case .emit(let outputDirectory): emit(outputDirectory)
         }
@@ -258,10 +258,10 @@ struct StageWork {
         return [.cards: editorial.cards.count, .routes: editorial.routes.count]
     }
 
-    mutating func ingestCopy(_ templateDirectory: String, _ cityDirectory: String?) -> [StageCount: Int] {
+    mutating func ingestCopy(_ templates: TemplateSource, _ cityDirectory: String?) -> [StageCount: Int] {
         let city = self.city
         let table = CopyReader.read(
-            templateDirectory: templateDirectory, cityDirectory: cityDirectory,
+            templates: templates, cityDirectory: cityDirectory,
             cityFolder: cityDirectory ?? (city.directory as NSString).appendingPathComponent("copy"),
             display: { Compiler.displayPath($0, city: city) },
             defaultLocale: city.defaultLocale, locales: city.locales, bag: bag)

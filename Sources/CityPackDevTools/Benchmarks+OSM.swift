@@ -12,7 +12,7 @@ extension Benchmarks {
     ///   - osm: the extract (default: ../shared/data/osm/liechtenstein-2024.osm.gz, else the Monaco example).
     ///   - radius: metres, for the nearby benchmark.
     ///   - templates: the templates folder, whose POI profile becomes osmium's filter (nil: that row is left out).
-    package func osm(_ osm: String?, packSize: Bool, radius: Double, templates: String? = nil) throws {
+    package func osm(_ osm: String?, packSize: Bool, radius: Double, templates: TemplateSource? = nil) throws {
         let fm = FileManager.default
         let source = osm ?? ["../shared/data/osm/liechtenstein-2024.osm.gz", "inputs/monaco/monaco-2021.osm.gz"].first {
             fm.fileExists(atPath: $0)
@@ -89,7 +89,7 @@ extension Benchmarks {
                 // The profile's own tags on nodes, ways and relations (with the nodes their ways reference): what
                 // osmium must read and write to keep the places a build keeps. Output on disk, as the build's.
                 if let templates,
-                    let expressions = try? TemplatePOIProfile.load(templatesDirectory: URL(fileURLWithPath: templates)).osmiumFilterExpressions
+                    let expressions = try? TemplatePOIProfile.load(templates: templates).osmiumFilterExpressions
                 {
                     let file = "\(work)/profile-filter.txt"
                     try Data((expressions.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: file))

@@ -6,16 +6,14 @@ extension Benchmarks {
     /// codes reported), then the agreement per suite. A verdict is `invalid` when reading the case reports an
     /// error; the `--werror` column also counts warnings. Exit 0 whatever the agreement (this is a report).
     /// - Parameter templates: the templates folder whose POI profile reads the cases; nil when none was found.
-    package func osmTestdata(_ root: String, templates: String?) throws {
+    package func osmTestdata(_ root: String, templates: TemplateSource) throws {
         let fm = FileManager.default
         let cases = OSMTestdata.cases(in: root)
         guard fm.fileExists(atPath: root), !cases.isEmpty else {
             throw BenchFailure(.missingInput, "no osm-testdata cases under \(root) (expected xml/data and grid/data)")
         }
-        guard let templates,
-            let profile = try? TemplatePOIProfile.load(templatesDirectory: URL(fileURLWithPath: templates))
-        else {
-            throw BenchFailure(.missingInput, "cannot find the templates folder; set CITYPACK_TEMPLATES")
+        guard let profile = try? TemplatePOIProfile.load(templates: templates) else {
+            throw BenchFailure(.missingInput, "cannot load the category profile of \(templates); set CITYPACK_TEMPLATES")
         }
         let outcomes = cases.map { OSMTestdata.run(name: $0.name, directory: $0.directory, profile: profile) }
         func mark(_ o: OSMTestdata.Outcome, _ v: OSMTestdata.Verdict) -> String {

@@ -1,4 +1,6 @@
 import CityPackCompiler
+import CityPackDiagnostics
+import CityPackIngest
 import CityPackTestSupport
 import Foundation
 import Testing
@@ -52,22 +54,34 @@ import Testing
         #expect(!chosen.stderr.contains("built into citypack"), "\(chosen.stderr)")
         let stats2 = try CLIRunner.json(String(contentsOf: work.appendingPathComponent("out2/city/build-stats.json"), encoding: .utf8))
         #expect(stats2["templates"] as? String == own)
+        // Nothing was written for the built-in templates: they are read from the binary.
+        #expect(!FileManager.default.fileExists(atPath: tmp.appendingPathComponent("home/.cache").path))
     }
 
-    /// The built-in templates go under the cache folder the caller names, and are recognised there by name.
-    @Test func writtenUnderTheCacheFolderTheCallerNames() throws {
-        let cache = try TestPaths.temporaryDirectory("built-in-cache")
-        defer { try? FileManager.default.removeItem(at: cache) }
-        let folder = try #require(BuiltInTemplates.materialize(under: cache.path))
-        #expect(folder == BuiltInTemplates.folder(under: cache.path))
-        #expect(folder.hasPrefix(cache.path + "/citypack/templates-"))
-        for (path, text) in BuiltInTemplates.files {
-            #expect(try String(contentsOfFile: (folder as NSString).appendingPathComponent(path), encoding: .utf8) == text)
+    /// The built-in templates are served from memory: the same bytes as templates/, the same profile and copy
+    /// table as the folder gives, named `<built-in templates>/…` in diagnostics.
+    @Test func servedFromMemoryAsTheFolderServesThem() throws {
+        let folder = TemplateSource.folder(TestPaths.root.appendingPathComponent("templates").path)
+        let builtIn = TemplateSource.builtIn
+        #expect(builtIn.isBuiltIn && !folder.isBuiltIn)
+        for name in ["categories.json", "synonyms.json", "copy/en.yaml", "copy/fr.yaml"] {
+            #expect(builtIn.contents(name) == folder.contents(name), "\(name)")
+            #expect(builtIn.size(name) == folder.size(name), "\(name)")
         }
-        #expect(BuiltInTemplates.isBuiltIn(folder))
-        #expect(!BuiltInTemplates.isBuiltIn(TestPaths.root.appendingPathComponent("templates").path))
-        // A second call finds them there.
-        #expect(BuiltInTemplates.materialize(under: cache.path) == folder)
+        #expect(builtIn.contents("nope.json") == nil && builtIn.size("nope.json") == nil)
+        #expect(builtIn.files(in: "copy") == folder.files(in: "copy").filter { $0.hasSuffix(".yaml") })
+        #expect(builtIn.subfolder("copy").files() == builtIn.files(in: "copy"))
+        #expect(builtIn.subfolder("copy").contents("de.yaml") == folder.contents("copy/de.yaml"))
+        #expect(builtIn.subfolder("copy").path("de.yaml") == "<built-in templates>/copy/de.yaml")
+        let a = try TemplatePOIProfile.load(templates: builtIn), b = try TemplatePOIProfile.load(templates: folder)
+        #expect(a.categories.map(\.id) == b.categories.map(\.id) && a.categories.count > 10)
+        let bagA = DiagnosticBag(), bagB = DiagnosticBag()
+        let copyA = CopyReader.read(templates: builtIn.subfolder("copy"), cityDirectory: nil, defaultLocale: "en", locales: ["en", "de"], bag: bagA)
+        let copyB = CopyReader.read(templates: folder.subfolder("copy"), cityDirectory: nil, defaultLocale: "en", locales: ["en", "de"], bag: bagB)
+        #expect(copyA.entries.mapValues { $0.mapValues(\.value) } == copyB.entries.mapValues { $0.mapValues(\.value) })
+        #expect((copyA.entries["de"]?.count ?? 0) > 20)
+        #expect(copyA.entries["de"]?.values.allSatisfy { $0.location.file == "<built-in templates>/copy/de.yaml" && $0.location.line > 0 } == true)
+        #expect(bagA.diagnostics.isEmpty && bagB.diagnostics.isEmpty)
     }
 
     /// Libraries read no environment: the CLI (and the dev tools behind `bench`) resolve `$XDG_CACHE_HOME`,

@@ -1,5 +1,6 @@
 import CityPackCompiler
 import CityPackDiagnostics
+import CityPackIngest
 import CityPackModel
 import CityPackTestSupport
 import Foundation
@@ -11,7 +12,7 @@ import Testing
     static let monaco = TestPaths.root.appendingPathComponent("inputs/monaco").path
     static let diagnosticsCity = TestPaths.root.appendingPathComponent("Tests/Fixtures/diagnostics/city").path
     static let templates = TestPaths.root.appendingPathComponent("templates").path
-    static let templateCopy = (templates as NSString).appendingPathComponent("copy")
+    static let templateCopy = TemplateSource.folder(templates).subfolder("copy")
 
     /// A folder of this test process's own: plans that run write their cache there (a fixed path such as
     /// /nonexistent/outputs would be created when the tests run as root, and then exist for every later test).
@@ -55,7 +56,7 @@ import Testing
         #expect(
             plan.kinds == [
                 .ingestOSM(files: [osm]), .ingestEditorial(directory: editorial),
-                .ingestCopy(templateDirectory: Self.templateCopy, cityDirectory: copy), .validate,
+                .ingestCopy(templates: Self.templateCopy, cityDirectory: copy), .validate,
             ])
         #expect(plan.stages[0].inputs == [.source(osm), .profile] && plan.stages[0].outputs == [.pois])
         #expect(plan.stages[1].inputs == [.source(editorial)] && plan.stages[1].outputs == [.editorial])
@@ -101,7 +102,7 @@ import Testing
             plan.kinds == [
                 .ingestOSM(files: [Self.path(Self.diagnosticsCity, "map.osm")]), .ingestGTFS(feeds: [gtfs]),
                 .ingestEditorial(directory: Self.path(Self.diagnosticsCity, "editorial")),
-                .ingestCopy(templateDirectory: Self.templateCopy, cityDirectory: Self.path(Self.diagnosticsCity, "copy")),
+                .ingestCopy(templates: Self.templateCopy, cityDirectory: Self.path(Self.diagnosticsCity, "copy")),
                 .validate, .emit(outputDirectory: "out"),
             ])
         #expect(plan.stages[1].inputs == [.source(gtfs)] && plan.stages[1].outputs == [.transit])
@@ -114,7 +115,7 @@ import Testing
         let plan = try Self.plan(Self.options(city.path, emit: true, output: city.output))
         #expect(
             plan.kinds == [
-                .ingestGTFS(feeds: [Self.path(city.path, "gtfs")]), .ingestCopy(templateDirectory: Self.templateCopy, cityDirectory: nil),
+                .ingestGTFS(feeds: [Self.path(city.path, "gtfs")]), .ingestCopy(templates: Self.templateCopy, cityDirectory: nil),
                 .validate, .emit(outputDirectory: city.output),
             ])
         #expect(plan.stages[2].inputs == [.transit, .copy, .profile] && plan.stages[2].outputs == [.diagnostics, .keptPOIs])

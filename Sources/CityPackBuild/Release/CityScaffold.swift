@@ -34,13 +34,13 @@ package enum CityScaffold {
     }
 
     /// The locales of `locales` the templates have no copy file for.
-    package static func localesWithoutTemplate(_ locales: [String], templateDirectory: String) -> [String] {
-        CopyScaffold.localesWithoutTemplate(locales, templateDirectory: templateDirectory)
+    package static func localesWithoutTemplate(_ locales: [String], templates: TemplateSource) -> [String] {
+        CopyScaffold.localesWithoutTemplate(locales, templates: templates)
     }
 
     /// A copy file for `locale` with every key of the template, untranslated; nil when there is no template.
-    package static func untranslatedCopy(locale: String, cityName: String, templateDirectory: String) -> String? {
-        CopyScaffold.untranslatedFile(locale: locale, cityName: cityName, templateDirectory: templateDirectory)
+    package static func untranslatedCopy(locale: String, cityName: String, templates: TemplateSource) -> String? {
+        CopyScaffold.untranslatedFile(locale: locale, cityName: cityName, templates: templates)
     }
 
     /// Reads only enough of each source to tell whether it can be read at all (an OSM file that is not OSM, a

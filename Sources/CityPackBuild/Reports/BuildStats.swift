@@ -1,5 +1,6 @@
 import CityPackCompiler
 import CityPackFormat
+import CityPackIngest
 import Foundation
 
 /// Stage timings and counts of one run (`build-stats.json`, `-v`), from the plan's stages and the
@@ -50,12 +51,12 @@ package struct BuildStats: Codable, Sendable {
     /// The compressed pack's bytes per transit stop; nil when no pack was written or it holds no stop.
     package var packBytesPerStop: Double?
 
-    /// The stats of `build`; `templates` is the folder it used (``CityPackCompiler/TemplateLocator/describe(_:)``
-    /// names it in the file).
-    package init(command: String, build: BuildReport, templates: String? = nil) {
+    /// The stats of `build`; `templates` are the templates it used (their folder, or "the templates built into
+    /// citypack").
+    package init(command: String, build: BuildReport, templates: TemplateSource? = nil) {
         self.command = command
         self.city = build.city?.id
-        self.templates = templates.map(TemplateLocator.describe)
+        self.templates = templates?.description
         if let emitted = build.emitted {
             sizes = emitted.sizes
             let m = emitted.head

@@ -136,8 +136,9 @@ package final class BuildWatcher: @unchecked Sendable {
             paths += [city.file, city.directory] + city.osmFiles + city.gtfsFeeds
             paths += [city.editorialDirectory, city.copyDirectory, city.profile].compactMap { $0 }
         }
-        if let templates = plan?.templatesDirectory ?? TemplateLocator.locate(explicit: templates, cityPath: city) {
-            paths.append(templates)
+        // The built-in templates are in the binary: nothing to watch.
+        if let folder = (plan?.templates ?? TemplateLocator.locate(explicit: templates, cityPath: city)).folder {
+            paths.append(folder)
         }
         return SourceWatcher(paths: paths, excluding: [output])
     }

@@ -15,14 +15,6 @@ enum ToolEnvironment {
     /// `CITYPACK_TEMPLATES`: the templates folder when `--templates` is not given.
     static var templates: String? { values["CITYPACK_TEMPLATES"].flatMap { $0.isEmpty ? nil : $0 } }
 
-    /// The cache folder the built-in templates are written under when no templates folder is found:
-    /// `$XDG_CACHE_HOME` when absolute, else `$HOME/.cache`, else the temporary folder.
-    static var cacheRoot: String {
-        if let cache = values["XDG_CACHE_HOME"], cache.hasPrefix("/") { return cache }
-        if let home = values["HOME"], !home.isEmpty { return (home as NSString).appendingPathComponent(".cache") }
-        return NSTemporaryDirectory()
-    }
-
     /// `CITYPACK_TIME_TRACE`: `-` for a table of phase timings on stderr, else a Chrome trace-event JSON file.
     static var timeTrace: String? { values["CITYPACK_TIME_TRACE"].flatMap { $0.isEmpty ? nil : $0 } }
 }

@@ -153,8 +153,7 @@ struct Bench: ParsableCommand {
         } else if let country, let bboxes {
             try bench.fleet(country: country, bboxes: bboxes, cities: fleetCities)
         } else if let osmTestdata {
-            try bench.osmTestdata(osmTestdata, templates: TemplateLocator.locate(
-                explicit: ToolEnvironment.templates, cityPath: ".", builtInCache: ToolEnvironment.cacheRoot))
+            try bench.osmTestdata(osmTestdata, templates: TemplateLocator.locate(explicit: ToolEnvironment.templates, cityPath: "."))
         } else if gtfsMemory {
             try bench.gtfsMemory(rows: gtfsMemoryRows, checker: checkerBinary)
         } else if let gtfs {
@@ -162,8 +161,7 @@ struct Bench: ParsableCommand {
         } else {
             try bench.osm(
                 osm, packSize: packSize, radius: radius,
-                templates: TemplateLocator.locate(
-                explicit: ToolEnvironment.templates, cityPath: ".", builtInCache: ToolEnvironment.cacheRoot))
+                templates: TemplateLocator.locate(explicit: ToolEnvironment.templates, cityPath: "."))
         }
     }
 

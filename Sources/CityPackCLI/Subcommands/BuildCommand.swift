@@ -186,7 +186,6 @@ enum BuildRunner {
         progress: ProgressLine?, useCache: Bool = true
     ) throws -> BuildRequest {
         var request = BuildRequest(city: city, templates: templates, output: output, emit: emit)
-        request.builtInTemplatesCache = ToolEnvironment.cacheRoot
         request.warningsAsErrors = diagnostics.warningsAsErrors
         request.ruleSettings = try diagnostics.ruleSettings()
         request.baseline = diagnostics.baseline
@@ -243,7 +242,7 @@ enum BuildRunner {
         }
         if !diagnostics.quiet && diagnostics.format == .human {
             let summary = report.summary
-            if let templates = build.plan?.templatesDirectory, BuiltInTemplates.isBuiltIn(templates) {
+            if build.plan?.templates?.isBuiltIn == true {
                 Terminal.err("citypack: note: using the templates built into citypack (no templates/ folder above the "
                     + "city, the working directory or the binary; --templates DIR or CITYPACK_TEMPLATES use others)\n")
             }

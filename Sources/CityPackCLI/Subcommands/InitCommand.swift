@@ -80,8 +80,7 @@ struct Init: ParsableCommand {
         var measured: DataExtent.Result?
         if box == nil {
             measured = DataExtent.measure(
-                osm: osm, gtfs: gtfs, templates: templates ?? ToolEnvironment.templates, builtInCache: ToolEnvironment.cacheRoot,
-                directory: directory, bag: bag)
+                osm: osm, gtfs: gtfs, templates: templates ?? ToolEnvironment.templates, directory: directory, bag: bag)
             box = measured?.box
         }
         guard let box else {
@@ -145,18 +144,15 @@ struct Init: ParsableCommand {
     /// For each locale the templates do not speak: says so, and writes `copy/<locale>.yaml` with every template
     /// string commented out (English text) for editors to translate. An existing file is left alone.
     func scaffoldCopy(locales: [String], cityName: String) throws {
-        guard let dir = TemplateLocator.locate(
-            explicit: templates ?? ToolEnvironment.templates, cityPath: directory, builtInCache: ToolEnvironment.cacheRoot)
-        else { return }
-        let templateCopy = (dir as NSString).appendingPathComponent("copy")
-        let missing = CityScaffold.localesWithoutTemplate(locales, templateDirectory: templateCopy)
+        let templateCopy = TemplateLocator.locate(explicit: templates ?? ToolEnvironment.templates, cityPath: directory).subfolder("copy")
+        let missing = CityScaffold.localesWithoutTemplate(locales, templates: templateCopy)
         guard !missing.isEmpty else { return }
         let copyDir = (directory as NSString).appendingPathComponent("copy")
         var written: [String] = []
         for locale in missing {
             let file = (copyDir as NSString).appendingPathComponent("\(locale).yaml")
             guard !FileManager.default.fileExists(atPath: file),
-                let text = CityScaffold.untranslatedCopy(locale: locale, cityName: cityName, templateDirectory: templateCopy)
+                let text = CityScaffold.untranslatedCopy(locale: locale, cityName: cityName, templates: templateCopy)
             else { continue }
             do {
                 try FileManager.default.createDirectory(atPath: copyDir, withIntermediateDirectories: true)

@@ -53,8 +53,7 @@ struct Preview: ParsableCommand {
             var lastGood: CityWatch.Round?
             var listening = false
             let excerpts = ExcerptCache()
-            let reader = PreviewPage.locateReader(templates: TemplateLocator.locate(
-                explicit: templates, cityPath: city, builtInCache: ToolEnvironment.cacheRoot))
+            let reader = PreviewPage.locateReader(templates: TemplateLocator.locate(explicit: templates, cityPath: city).folder)
             try watch.run(onBuild: { round in
                 if round.packWritten { lastGood = round }
                 let folder = ReportWriter.folder(output: output, city: round.build.city?.id ?? lastGood?.build.city?.id ?? fallbackID)

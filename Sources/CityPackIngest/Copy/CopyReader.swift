@@ -22,9 +22,20 @@ public enum CopyReader {
     /// Largest copy file read, in bytes (1 MiB); larger ones are reported and skipped.
     public static let maxFileSize = 1 << 20
 
+    /// Builds the copy table of a city from a template copy folder (`templates/copy`, which may not exist: no
+    /// defaults); see ``read(templates:cityDirectory:cityFolder:display:defaultLocale:locales:bag:)``.
+    public static func read(
+        templateDirectory: String?, cityDirectory: String?, cityFolder: String? = nil, display: (String) -> String = { $0 },
+        defaultLocale: String, locales: [String], bag: DiagnosticBag
+    ) -> CopyTable {
+        read(
+            templates: templateDirectory.map(TemplateSource.folder), cityDirectory: cityDirectory, cityFolder: cityFolder,
+            display: display, defaultLocale: defaultLocale, locales: locales, bag: bag)
+    }
+
     /// Builds the copy table of a city.
     /// - Parameters:
-    ///   - templateDirectory: `templates/copy` (may not exist: no defaults).
+    ///   - templates: the template copy files (`templates/copy`, or the built-in templates' `copy/`); nil: none.
     ///   - cityDirectory: the city's copy folder, if any.
     ///   - cityFolder: where the city's copy files go, whether or not the folder exists (for the messages that
     ///     say where to add a string); default `cityDirectory`.
@@ -33,21 +44,22 @@ public enum CopyReader {
     ///   - locales: the city's locales.
     ///   - bag: receives diagnostics.
     public static func read(
-        templateDirectory: String?, cityDirectory: String?, cityFolder: String? = nil, display: (String) -> String = { $0 },
+        templates: TemplateSource?, cityDirectory: String?, cityFolder: String? = nil, display: (String) -> String = { $0 },
         defaultLocale: String, locales: [String], bag: DiagnosticBag
     ) -> CopyTable {
         var table = CopyTable(defaultLocale: defaultLocale, locales: locales)
         table.cityFolder = (cityFolder ?? cityDirectory).map(display)
         let wanted = Set(locales)
         var templateEntries: [String: CopyEntry] = [:]
-        for (directory, fromTemplate) in [(templateDirectory, true), (cityDirectory, false)] {
-            guard let directory else { continue }
-            for (locale, path) in files(in: directory) {
-                let shown = display(path)
+        for (source, fromTemplate) in [(templates, true), (cityDirectory.map(TemplateSource.folder), false)] {
+            guard let source else { continue }
+            for (locale, name) in files(in: source) {
+                let path = source.path(name)
+                let shown = source.isBuiltIn ? path : display(path)
                 if fromTemplate && locale == templateLocale {
                     // The templates' source language: what a locale without a template falls back to. Its own
                     // problems are reported when it is a city locale (below), never otherwise.
-                    templateEntries = readFile(path, display: shown, fromTemplate: true, bag: DiagnosticBag()).0
+                    templateEntries = readFile(name, in: source, display: shown, fromTemplate: true, bag: DiagnosticBag()).0
                 }
                 guard wanted.contains(locale) else {
                     if !fromTemplate {
@@ -58,7 +70,7 @@ public enum CopyReader {
                     continue
                 }
                 table.files[locale, default: []].append(shown)
-                let (entries, rejected) = readFile(path, display: shown, fromTemplate: fromTemplate, bag: bag)
+                let (entries, rejected) = readFile(name, in: source, display: shown, fromTemplate: fromTemplate, bag: bag)
                 for (key, entry) in entries {
                     table.entries[locale, default: [:]][key] = entry
                     table.rejected[locale]?.remove(key)
@@ -76,35 +88,32 @@ public enum CopyReader {
     /// The language the shipped templates are written in, and the last fallback of every locale.
     public static let templateLocale = "en"
 
-    /// The locales of `locales` that have no template copy file in `templateDirectory`.
-    public static func localesWithoutTemplate(_ locales: [String], templateDirectory: String) -> [String] {
-        let have = Set(files(in: templateDirectory).map(\.0))
+    /// The locales of `locales` that have no template copy file in `templates` (the copy files' folder).
+    public static func localesWithoutTemplate(_ locales: [String], templates: TemplateSource) -> [String] {
+        let have = Set(files(in: templates).map(\.0))
         return locales.filter { !have.contains($0) }
     }
 
-
-
-    /// `<locale>.yaml` files of a folder, sorted by locale (other files are ignored).
-    static func files(in directory: String) -> [(String, String)] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        return names.filter { $0.hasSuffix(".yaml") }.sorted().compactMap { name in
+    /// `<locale>.yaml` files of a source's folder: (locale, file name), sorted by locale (other files are ignored).
+    static func files(in source: TemplateSource) -> [(String, String)] {
+        source.files().filter { $0.hasSuffix(".yaml") }.compactMap { name in
             let locale = String(name.dropLast(5))
             guard CityFileLoader.isLocale(locale) else { return nil }
-            return (locale, (directory as NSString).appendingPathComponent(name))
+            return (locale, name)
         }
     }
 
-    /// Reads one copy file. Returns its entries and the keys it defines that were rejected.
+    /// Reads one copy file, `name` of `source`. Returns its entries and the keys it defines that were rejected.
     static func readFile(
-        _ path: String, display: String, fromTemplate: Bool, bag: DiagnosticBag
+        _ name: String, in source: TemplateSource, display: String, fromTemplate: Bool, bag: DiagnosticBag
     ) -> ([String: CopyEntry], Set<String>) {
         let whole = SourceLocation(file: display, line: 1, column: 1)
-        let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int ?? 0
+        let size = source.size(name) ?? 0
         if size > maxFileSize {
             bag.report(Rules.copySyntax, "copy file is \(size) bytes, over the limit of \(maxFileSize)", at: whole)
             return ([:], [])
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let data = source.contents(name) else {
             bag.report(Rules.packIOFailure, "cannot read \(display)", at: SourceLocation(file: display))
             return ([:], [])
         }

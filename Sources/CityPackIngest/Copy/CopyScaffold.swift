@@ -4,8 +4,8 @@ import Foundation
 /// what to translate: every template string, commented out, with its English text.
 public enum CopyScaffold {
     /// The locales of `locales` without a template copy file, in the given order.
-    public static func localesWithoutTemplate(_ locales: [String], templateDirectory: String) -> [String] {
-        CopyReader.localesWithoutTemplate(locales, templateDirectory: templateDirectory)
+    public static func localesWithoutTemplate(_ locales: [String], templates: TemplateSource) -> [String] {
+        CopyReader.localesWithoutTemplate(locales, templates: templates)
     }
 
     /// The text of `copy/<locale>.yaml` for a locale without a template: a header saying what the file is, then
@@ -13,12 +13,11 @@ public enum CopyScaffold {
     /// - Parameters:
     ///   - locale: the locale to scaffold (`fi`).
     ///   - cityName: shown in the header.
-    ///   - templateDirectory: `templates/copy`.
+    ///   - templates: the template copy files (`templates/copy`, or the built-in templates' `copy/`).
     /// - Returns: nil when the templates have no source-language file.
-    public static func untranslatedFile(locale: String, cityName: String, templateDirectory: String) -> String? {
+    public static func untranslatedFile(locale: String, cityName: String, templates: TemplateSource) -> String? {
         let source = CopyReader.templateLocale
-        let path = (templateDirectory as NSString).appendingPathComponent("\(source).yaml")
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8)
+        guard let data = templates.contents("\(source).yaml"), let text = String(data: data, encoding: .utf8)
         else { return nil }
         var lines = text.components(separatedBy: "\n")
         // The template's own header (its leading comment block) describes the template, not this file.

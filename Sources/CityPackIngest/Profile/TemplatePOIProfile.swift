@@ -161,38 +161,53 @@ public struct TemplatePOIProfile: POIProfile {
     public static func load(
         templatesDirectory: URL, synonyms: [String: [String: [String]]]? = nil
     ) throws -> TemplatePOIProfile {
-        let categoriesURL = templatesDirectory.appendingPathComponent("categories.json")
-        let synonymsURL = templatesDirectory.appendingPathComponent("synonyms.json")
-        let categories: CategoriesFile = try decode(categoriesURL)
-        let file = try synonyms.map { SynonymsFile(format: 1, synonyms: $0) } ?? decode(synonymsURL)
+        try load(templates: .folder(templatesDirectory.path), synonyms: synonyms)
+    }
+
+    /// Loads `categories.json` and `synonyms.json` from a template source: a folder, or the built-in templates
+    /// (read from memory).
+    /// - Parameters:
+    ///   - templates: Where both files are.
+    ///   - synonyms: As in ``load(templatesDirectory:synonyms:)``.
+    /// - Throws: ``ProfileLoadError`` naming the file for unreadable files, invalid JSON or inconsistent content.
+    public static func load(
+        templates: TemplateSource, synonyms: [String: [String: [String]]]? = nil
+    ) throws -> TemplatePOIProfile {
+        let categories: CategoriesFile = try decode("categories.json", in: templates)
+        let file = try synonyms.map { SynonymsFile(format: 1, synonyms: $0) } ?? decode("synonyms.json", in: templates)
         return try TemplatePOIProfile(
-            categoriesFile: categories, synonyms: file, categoriesPath: categoriesURL.path,
-            synonymsPath: synonymsURL.path)
+            categoriesFile: categories, synonyms: file, categoriesPath: templates.path("categories.json"),
+            synonymsPath: templates.path("synonyms.json"))
     }
 
     /// The content of a templates directory's `synonyms.json` (category → locale → words), as ``load(templatesDirectory:synonyms:)``
     /// takes it.
     /// - Throws: ``ProfileLoadError`` for an unreadable file, invalid JSON or a format other than 1.
     public static func synonyms(in templatesDirectory: URL) throws -> [String: [String: [String]]] {
-        let url = templatesDirectory.appendingPathComponent("synonyms.json")
-        let file: SynonymsFile = try decode(url)
-        guard file.format == 1 else { throw ProfileLoadError(path: url.path, reason: "unsupported format \(file.format) (expected 1)") }
+        try synonyms(in: .folder(templatesDirectory.path))
+    }
+
+    /// The content of a template source's `synonyms.json`, as ``load(templates:synonyms:)`` takes it.
+    /// - Throws: ``ProfileLoadError`` for an unreadable file, invalid JSON or a format other than 1.
+    public static func synonyms(in templates: TemplateSource) throws -> [String: [String: [String]]] {
+        let file: SynonymsFile = try decode("synonyms.json", in: templates)
+        guard file.format == 1 else {
+            throw ProfileLoadError(path: templates.path("synonyms.json"), reason: "unsupported format \(file.format) (expected 1)")
+        }
         return file.synonyms
     }
 
-    private static func decode<T: Decodable>(_ url: URL) throws -> T {
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw ProfileLoadError(path: url.path, reason: "cannot read file (\(error.localizedDescription))")
+    private static func decode<T: Decodable>(_ relative: String, in templates: TemplateSource) throws -> T {
+        let path = templates.path(relative)
+        guard let data = templates.contents(relative) else {
+            throw ProfileLoadError(path: path, reason: "cannot read file (no such file, or it is not readable)")
         }
         do {
             return try JSONDecoder().decode(T.self, from: data)
         } catch let error as DecodingError {
-            throw ProfileLoadError(path: url.path, reason: describe(error))
+            throw ProfileLoadError(path: path, reason: describe(error))
         } catch {
-            throw ProfileLoadError(path: url.path, reason: "invalid JSON (\(error.localizedDescription))")
+            throw ProfileLoadError(path: path, reason: "invalid JSON (\(error.localizedDescription))")
         }
     }
 

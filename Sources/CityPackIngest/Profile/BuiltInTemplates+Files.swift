@@ -2,7 +2,7 @@
 
 extension BuiltInTemplates {
     /// The default templates a build reads, by path relative to `templates/`.
-    package static let files: [(path: String, text: String)] = [
+    public static let files: [(path: String, text: String)] = [
         ("categories.json", ####"""
 {
   "format": 1,
