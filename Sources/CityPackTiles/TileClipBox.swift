@@ -3,9 +3,10 @@
 ///
 /// Clipping works on `Double` tile units (``TilePoint``), before quantisation, so the intersection points keep their
 /// fractions until ``TileGeometryBuilder`` rounds once. Lines use Liang–Barsky per segment and split where they
-/// leave and re-enter; polygon rings use Sutherland–Hodgman against the four edges. A ring whose bounding box lies
-/// inside the box is copied and one whose box misses it is dropped without running either. Stateless and
-/// `Sendable`; the methods allocate only their outputs (and two scratch arrays for a ring that crosses an edge).
+/// leave and re-enter. Polygon rings are cut into the runs that lie inside, each ending on the outline
+/// (``clipRing(_:into:)``); ``PolygonAssembler`` joins them along the outline into valid polygons once they are
+/// quantised. A ring whose bounding box lies inside the box is copied and one whose box misses it is dropped
+/// without clipping. Stateless and `Sendable`; the methods allocate only their outputs.
 public struct TileClipBox: Sendable, Hashable {
     /// West edge, tile units.
     public let minX: Double
@@ -98,87 +99,90 @@ public struct TileClipBox: Sendable, Hashable {
         return (t0, t1)
     }
 
-    /// Appends a polygon ring clipped to the box (Sutherland–Hodgman against the four edges) as one closed part
-    /// (its last point repeats its first), or nothing when fewer than 3 points are left. A ring enclosing the whole
-    /// box becomes the box. Stretches where the ring ran outside become runs along the box's edges; a concave ring
-    /// that leaves and re-enters through the same edge can so get edges that overlap on the box's outline (in the
-    /// buffer, never in the visible tile: the known limit of Sutherland–Hodgman).
+    /// Clips one polygon ring to the box, keeping where it crosses the box's outline, for
+    /// ``PolygonAssembler`` to join the pieces along the outline afterwards (Weiler–Atherton on a rectangle).
+    ///
+    /// The ring is walked from a point outside the box; each run of it inside the box (edges included) is appended
+    /// to `output` as one open part that starts where the ring enters the box and ends where it leaves, both points
+    /// lying exactly on an edge (snapped onto it, so rounding cannot move them off). A segment that only touches
+    /// the box at one point gives nothing. A ring wholly inside the box is appended as one closed part (its first
+    /// point repeated at its end). The ring's orientation is kept as given.
     /// - Parameters:
-    ///   - ring: the ring's points, tile units, closed or not.
-    ///   - output: the clipped ring is appended here as one part.
-    /// - Returns: whether a ring was appended.
-    @discardableResult
-    public func clipRing(_ ring: ArraySlice<TilePoint>, into output: inout TileParts) -> Bool {
-        var n = ring.count
-        if n >= 2, ring[ring.startIndex] == ring[ring.endIndex - 1] { n -= 1 }
-        guard n >= 3 else { return false }
-        let open = ring.prefix(n)
-        let b = open.withUnsafeBufferPointer { Bounds($0) }
-        if b.misses(self) { return false }
-        let start = output.points.count
+    ///   - ring: the ring's points, tile units, open (its first point not repeated at its end), at least 3.
+    ///   - output: the runs or the closed ring are appended here.
+    /// - Returns: what was appended.
+    package func clipRing(_ ring: UnsafeBufferPointer<TilePoint>, into output: inout TileParts) -> RingClip {
+        let n = ring.count
+        guard n >= 3 else { return .outside }
+        let b = Bounds(ring)
+        if b.misses(self) { return .outside }
         if b.isInside(self) {
-            output.points.append(contentsOf: open)
-        } else {
-            var a = ContiguousArray(open)
-            var c = ContiguousArray<TilePoint>()
-            c.reserveCapacity(n + 8)
-            // Each pass only when the ring crosses that edge's line.
-            if b.minX < minX { Self.pass(a, into: &c, edge: .left(minX)); swap(&a, &c) }
-            if b.maxX > maxX { Self.pass(a, into: &c, edge: .right(maxX)); swap(&a, &c) }
-            if b.minY < minY { Self.pass(a, into: &c, edge: .top(minY)); swap(&a, &c) }
-            if b.maxY > maxY { Self.pass(a, into: &c, edge: .bottom(maxY)); swap(&a, &c) }
-            guard a.count >= 3 else { return false }
-            output.points.append(contentsOf: a)
+            output.points.append(contentsOf: ring)
+            output.points.append(ring[0])
+            output.closePart()
+            return .inside
         }
-        output.points.append(output.points[start])
-        output.closePart()
-        return true
+        // Bounds not inside: some point lies outside. Start there, so no run wraps around the ring's end.
+        var i = 0
+        while contains(ring[i]) { i += 1 }
+        var runs = 0
+        var pIn = false
+        var runStart = output.points.count
+        for _ in 0..<n {
+            let p = ring[i]
+            let j = i + 1 == n ? 0 : i + 1
+            let q = ring[j]
+            let qIn = contains(q)
+            if pIn && qIn {
+                output.points.append(q)
+            } else if pIn {
+                // Leaves the box: p is inside, so Liang–Barsky finds t1 < 1 (0 when p lies on the edge).
+                let t1 = segment(p, q)?.1 ?? 0
+                output.points.append(snap(Self.lerp(p, q, t1)))
+                // A run that only touched the outline at one point has no length: not kept.
+                let first = output.points[runStart]
+                if output.points[runStart...].contains(where: { $0 != first }) {
+                    output.closePart()
+                    runs += 1
+                } else {
+                    output.points.removeSubrange(runStart...)
+                }
+            } else if qIn {
+                runStart = output.points.count
+                let t0 = segment(p, q)?.0 ?? 1
+                output.points.append(snap(t0 >= 1 ? q : Self.lerp(p, q, t0)))
+                output.points.append(q)
+            } else if let (t0, t1) = segment(p, q), t0 < t1 {
+                // Both ends outside, the middle through the box.
+                let a = snap(Self.lerp(p, q, t0)), e = snap(Self.lerp(p, q, t1))
+                if a != e {
+                    output.points.append(a)
+                    output.points.append(e)
+                    output.closePart()
+                    runs += 1
+                }
+            }
+            pIn = qIn
+            i = j
+        }
+        return runs == 0 ? .outside : .crossing(runs: runs)
     }
 
-    /// One edge of the box, as Sutherland–Hodgman clips against it, with the edge's coordinate.
-    enum Edge {
-        case left(Double), right(Double), top(Double), bottom(Double)
-
-        /// Whether a point is on the kept side of the edge (the edge itself included).
-        @inline(__always)
-        func keeps(_ p: TilePoint) -> Bool {
-            switch self {
-            case .left(let v): p.x >= v
-            case .right(let v): p.x <= v
-            case .top(let v): p.y >= v
-            case .bottom(let v): p.y <= v
-            }
-        }
-
-        /// Where segment s → e crosses the edge's line (exactly on it).
-        @inline(__always)
-        func intersection(_ s: TilePoint, _ e: TilePoint) -> TilePoint {
-            switch self {
-            case .left(let v), .right(let v):
-                TilePoint(x: v, y: s.y + (e.y - s.y) * (v - s.x) / (e.x - s.x))
-            case .top(let v), .bottom(let v):
-                TilePoint(x: s.x + (e.x - s.x) * (v - s.y) / (e.y - s.y), y: v)
-            }
-        }
+    /// A point where a segment crosses the outline, put exactly on the nearest edge (and into the box), so that
+    /// floating-point error cannot leave it a hair inside or outside.
+    @inline(__always)
+    func snap(_ p: TilePoint) -> TilePoint {
+        var q = TilePoint(x: Swift.min(Swift.max(p.x, minX), maxX), y: Swift.min(Swift.max(p.y, minY), maxY))
+        if q.x == minX || q.x == maxX || q.y == minY || q.y == maxY { return q }
+        let dl = q.x - minX, dr = maxX - q.x, dt = q.y - minY, db = maxY - q.y
+        let m = Swift.min(dl, dr, dt, db)
+        if m == dl { q.x = minX } else if m == dr { q.x = maxX } else if m == dt { q.y = minY } else { q.y = maxY }
+        return q
     }
 
-    /// One Sutherland–Hodgman pass: the cyclic ring `input` clipped to one edge, written to `output` (emptied first).
-    static func pass(_ input: ContiguousArray<TilePoint>, into output: inout ContiguousArray<TilePoint>, edge: Edge) {
-        output.removeAll(keepingCapacity: true)
-        guard var s = input.last else { return }
-        var sIn = edge.keeps(s)
-        for e in input {
-            let eIn = edge.keeps(e)
-            if eIn {
-                if !sIn { output.append(edge.intersection(s, e)) }
-                output.append(e)
-            } else if sIn {
-                output.append(edge.intersection(s, e))
-            }
-            s = e
-            sIn = eIn
-        }
-    }
+    /// The box's centre, tile units: a point far from the outline, to tell whether a ring that leaves nothing
+    /// inside the box encloses it.
+    package var centre: TilePoint { TilePoint(x: (minX + maxX) / 2, y: (minY + maxY) / 2) }
 
     /// The point at parameter `t` along a → e.
     @inline(__always)
@@ -209,4 +213,14 @@ public struct TileClipBox: Sendable, Hashable {
             minX > box.maxX || maxX < box.minX || minY > box.maxY || maxY < box.minY
         }
     }
+}
+
+/// What ``TileClipBox/clipRing(_:into:)`` did with a ring.
+package enum RingClip: Sendable, Equatable {
+    /// Nothing of the ring lies in the box: it lies outside, or it encloses the whole box.
+    case outside
+    /// The whole ring lies in the box: appended as one closed part.
+    case inside
+    /// The ring crosses the outline: `runs` open parts were appended, each from an entry to an exit point.
+    case crossing(runs: Int)
 }

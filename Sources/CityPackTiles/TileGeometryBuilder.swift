@@ -1,7 +1,7 @@
 /// Turns a feature's geometry in `Double` tile units (``TileParts``, from ``TileProjection``) into MVT-ready
 /// ``TileGeometry``: clip to the box, simplify (Douglas–Peucker, ``tolerance``), quantise (round to the nearest
-/// integer, once, at the end), remove consecutive duplicate points, drop parts left without length or area, and wind
-/// polygon rings as MVT 2.1 says.
+/// integer, once, at the end), remove consecutive duplicate points, drop parts left without length or area, and,
+/// for polygons, join the clipped pieces into valid polygons wound as MVT 2.1 says (``polygons(_:exteriors:)``).
 ///
 /// Holds reusable scratch buffers: keep one builder per thread and feed it feature after feature (it is `Sendable`
 /// but not shared). Returns nil for a feature with nothing left to draw.
@@ -16,6 +16,9 @@ public struct TileGeometryBuilder: Sendable {
     private var simplifier = DouglasPeucker()
     private var clipped = TileParts()
     private var simplified = ContiguousArray<TilePoint>()
+    private var oriented = ContiguousArray<TilePoint>()
+    private var quantised = ContiguousArray<QuantizedPoint>()
+    private var assembler: PolygonAssembler?
 
     /// A builder for one tile's projection.
     /// - Parameters:
@@ -68,52 +71,112 @@ public struct TileGeometryBuilder: Sendable {
         return out.ends.isEmpty ? nil : out
     }
 
-    /// A polygon or multipolygon feature. Each ring is clipped (Sutherland–Hodgman), simplified (a ring simplified
-    /// below 4 points, its closing point included, is dropped rather than shrunk further), quantised, freed of
-    /// consecutive duplicates and of its closing point (MVT closes rings itself), dropped when it has fewer than
-    /// 3 points or no area, and wound for its role. An exterior ring that is dropped takes its holes with it.
+    /// A polygon or multipolygon feature, made valid for MVT 2.1 and OGC: each polygon (an exterior ring and the
+    /// holes after it) is clipped to the box ring by ring, keeping the points where a ring crosses the outline
+    /// (``TileClipBox/clipRing(_:into:)``); each run inside is simplified with its ends fixed, a ring wholly inside
+    /// as a closed ring (one simplified below 4 points, its closing point included, is dropped, an exterior with
+    /// its holes); then everything is quantised and joined along the outline by ``PolygonAssembler``. A polygon
+    /// may so become several (a U-shape cut across its arms gives two), a hole crossing the outline becomes a
+    /// notch of its exterior, and a ring enclosing the box becomes the box.
+    ///
+    /// Validity is checked on the integer result (no duplicate points, spikes, rings without area, points passed
+    /// twice, or segments crossing or touching). When simplification made a polygon invalid it is built again
+    /// without simplification; whatever is still invalid then is dropped ring by ring (a hole, or a shell with its
+    /// holes: losing a sliver is preferred to emitting a polygon renderers and GIS tools reject).
     /// - Parameters:
-    ///   - input: the rings, tile units, closed or not; each exterior ring followed by its holes.
-    ///   - exteriors: per ring of `input`, true for an exterior ring and false for a hole; the first must be true.
-    /// - Returns: exterior rings (positive area) each followed by its holes (negative area), or nil when no exterior
-    ///   ring is left.
+    ///   - input: the rings, tile units, closed or not; each exterior ring followed by its holes (holes before the
+    ///     first exterior are ignored).
+    ///   - exteriors: per ring of `input`, true for an exterior ring and false for a hole.
+    /// - Returns: exterior rings (positive area) each followed by its holes (negative area), or nil when nothing is
+    ///   left.
     public mutating func polygons(_ input: TileParts, exteriors: [Bool]) -> TileGeometry? {
         precondition(exteriors.count == input.partCount, "one role per ring")
+        guard let box = QuantizedBox(clipBox) else { return nil }
         var out = TileGeometry(type: .polygon, points: [], ends: [])
-        var exteriorKept = false
-        for i in 0..<input.partCount {
-            let exterior = exteriors[i]
-            if !exterior && !exteriorKept { continue }
-            let kept = appendRing(input.points[input.range(ofPart: i)], exterior: exterior, to: &out)
-            if exterior { exteriorKept = kept }
+        var i = 0
+        while i < input.partCount {
+            var j = i + 1
+            while j < input.partCount && !exteriors[j] { j += 1 }
+            if exteriors[i] {
+                if assemble(input, rings: i..<j, box: box, tolerance: tolerance, dropInvalid: tolerance == 0)
+                    || assemble(input, rings: i..<j, box: box, tolerance: 0, dropInvalid: true) {
+                    assembler?.append(to: &out)
+                }
+            }
+            i = j
         }
         return out.ends.isEmpty ? nil : out
     }
 
-    /// Clips, simplifies, quantises and winds one ring into `out`; returns whether it was kept.
-    private mutating func appendRing(_ ring: ArraySlice<TilePoint>, exterior: Bool, to out: inout TileGeometry) -> Bool {
+    /// Clips, simplifies and quantises one polygon's rings into ``assembler`` and assembles them.
+    /// - Returns: the assembler's verdict (false: a conflict, only when `dropInvalid` is false).
+    private mutating func assemble(
+        _ input: TileParts, rings: Range<Int>, box: QuantizedBox, tolerance: Double, dropInvalid: Bool
+    ) -> Bool {
+        if assembler == nil { assembler = PolygonAssembler(box: box) }
+        assembler!.reset(box: box)
+        var coverage = 0
+        for part in rings {
+            let exterior = part == rings.lowerBound
+            let ring = input.points[input.range(ofPart: part)]
+            var n = ring.count
+            if n >= 2, ring[ring.startIndex] == ring[ring.endIndex - 1] { n -= 1 }
+            oriented.removeAll(keepingCapacity: true)
+            oriented.append(contentsOf: ring.prefix(n))
+            let area: Double = PolygonWinding.doubledArea(oriented)
+            guard n >= 3, area != 0, area.isFinite else {
+                if exterior { break }
+                continue
+            }
+            let pieces = assembler!.pieceCount
+            // Clipped and simplified as given, reversed once quantised: the same points whichever way it runs.
+            guard addClipped(box: box, tolerance: tolerance, reversed: (area > 0) != exterior) else {
+                if exterior {
+                    assembler!.reset(box: box)
+                    coverage = 0
+                    break
+                }
+                continue
+            }
+            if assembler!.pieceCount == pieces, oriented.withUnsafeBufferPointer({ Self.encloses($0, clipBox.centre) }) {
+                // Nothing of it is left inside: it encloses the whole box (or it misses it).
+                coverage += exterior ? 1 : -1
+            }
+        }
+        return assembler!.assemble(coversBox: coverage > 0, dropInvalid: dropInvalid)
+    }
+
+    /// Clips ``oriented`` and hands its runs or whole ring, simplified, quantised and reversed when `reversed`,
+    /// to ``assembler``.
+    /// - Returns: false when a ring wholly inside the box was simplified below 4 points.
+    private mutating func addClipped(box: QuantizedBox, tolerance: Double, reversed: Bool) -> Bool {
         clipped.removeAll()
-        guard clipBox.clipRing(ring, into: &clipped) else { return false }
-        let start = out.points.count
-        let closed = clipped.points[clipped.range(ofPart: 0)]
-        if tolerance > 0 {
-            simplified.removeAll(keepingCapacity: true)
-            guard simplifier.simplify(closed, tolerance: tolerance, appendingTo: &simplified) >= 4 else { return false }
-            Self.appendQuantised(simplified[...], to: &out.points)
-        } else {
-            Self.appendQuantised(closed, to: &out.points)
+        let result = oriented.withUnsafeBufferPointer { clipBox.clipRing($0, into: &clipped) }
+        for k in 0..<clipped.partCount {
+            var run = clipped.points[clipped.range(ofPart: k)]
+            if tolerance > 0 {
+                simplified.removeAll(keepingCapacity: true)
+                let kept = simplifier.simplify(run, tolerance: tolerance, appendingTo: &simplified)
+                if result == .inside && kept < 4 { return false }
+                run = simplified[...]
+            }
+            quantised.removeAll(keepingCapacity: true)
+            for p in run { quantised.append(box.quantise(p)) }
+            if reversed { quantised.reverse() }
+            if result == .inside { assembler!.addRing(quantised) } else { assembler!.addRun(quantised) }
         }
-        // Open the ring: quantisation can also have made its last points equal its first.
-        while out.points.count - start > 1, out.points[out.points.count - 1] == out.points[start] {
-            out.points.removeLast()
-        }
-        let range = start..<out.points.count
-        guard range.count >= 3, PolygonWinding.orient(range, exterior: exterior, in: &out.points) != 0 else {
-            out.points.removeSubrange(start...)
-            return false
-        }
-        out.ends.append(out.points.count)
         return true
+    }
+
+    /// Whether a point lies inside a ring (even–odd rule), tile units.
+    private static func encloses(_ ring: UnsafeBufferPointer<TilePoint>, _ p: TilePoint) -> Bool {
+        guard var a = ring.last else { return false }
+        var inside = false
+        for b in ring {
+            if (a.y > p.y) != (b.y > p.y), p.x < a.x + (p.y - a.y) * (b.x - a.x) / (b.y - a.y) { inside.toggle() }
+            a = b
+        }
+        return inside
     }
 
     /// Simplifies a run (when ``tolerance`` > 0) and appends it quantised, without consecutive duplicates.

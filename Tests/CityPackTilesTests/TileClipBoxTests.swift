@@ -1,7 +1,7 @@
 import CityPackTiles
 import Testing
 
-/// ``TileClipBox``: points, lines split where they leave and re-enter, Sutherland–Hodgman rings.
+/// ``TileClipBox``: points, lines split where they leave and re-enter, rings cut into the runs inside.
 @Suite struct TileClipBoxTests {
     /// A 4096 tile with the default 64-unit buffer: −64…4160 on both axes.
     let box = TileProjection(tile: TileID(z: 1, x: 0, y: 0)).clipBox
@@ -56,28 +56,64 @@ import Testing
         #expect(out.partCount == 0 && out.points.isEmpty)
     }
 
-    @Test func polygonBiggerThanTheTileBecomesTheBufferedBox() {
-        var out = TileParts()
-        let ring = [Self.p(-5000, -5000), Self.p(9000, -5000), Self.p(9000, 9000), Self.p(-5000, 9000), Self.p(-5000, -5000)]
-        #expect(box.clipRing(ring[...], into: &out))
-        let corners = Set(out.points)
-        #expect(corners == [Self.p(-64, -64), Self.p(4160, -64), Self.p(4160, 4160), Self.p(-64, 4160)])
-        #expect(out.points.first == out.points.last)
+    /// Runs `clipRing` on an array.
+    func clip(_ ring: [TilePoint], into out: inout TileParts) -> RingClip {
+        ring.withUnsafeBufferPointer { box.clipRing($0, into: &out) }
     }
 
-    @Test func ringCrossingOneEdgeIsCut() {
+    @Test func ringEnclosingTheBoxLeavesNothingInside() {
         var out = TileParts()
-        let ring = [Self.p(100, 100), Self.p(5000, 100), Self.p(5000, 200), Self.p(100, 200)]  // not closed
-        #expect(box.clipRing(ring[...], into: &out))
-        #expect(Array(out.part(0)) == [Self.p(100, 100), Self.p(4160, 100), Self.p(4160, 200), Self.p(100, 200), Self.p(100, 100)])
+        let ring = [Self.p(-5000, -5000), Self.p(9000, -5000), Self.p(9000, 9000), Self.p(-5000, 9000)]
+        #expect(clip(ring, into: &out) == .outside)
+        #expect(out.partCount == 0)
     }
 
-    @Test func ringOutsideOrDegenerateIsDropped() {
+    @Test func ringInsideIsCopiedClosed() {
         var out = TileParts()
-        #expect(!box.clipRing([Self.p(5000, 5000), Self.p(6000, 5000), Self.p(6000, 6000), Self.p(5000, 5000)][...], into: &out))
-        #expect(!box.clipRing([Self.p(1, 1), Self.p(2, 2), Self.p(1, 1)][...], into: &out))
+        let ring = [Self.p(100, 100), Self.p(200, 100), Self.p(200, 200)]
+        #expect(clip(ring, into: &out) == .inside)
+        #expect(Array(out.part(0)) == ring + [ring[0]])
+    }
+
+    @Test func ringCrossingOneEdgeGivesOneRunBetweenItsCrossings() {
+        var out = TileParts()
+        let ring = [Self.p(100, 100), Self.p(5000, 100), Self.p(5000, 200), Self.p(100, 200)]
+        #expect(clip(ring, into: &out) == .crossing(runs: 1))
+        // From where it enters (east edge, y 200) to where it leaves (east edge, y 100).
+        #expect(Array(out.part(0)) == [Self.p(4160, 200), Self.p(100, 200), Self.p(100, 100), Self.p(4160, 100)])
+    }
+
+    @Test func uShapeThroughOneEdgeGivesTwoRuns() {
+        var out = TileParts()
+        // Two arms reaching into the tile from the east, joined outside it.
+        let ring = [Self.p(3000, 100), Self.p(6000, 100), Self.p(6000, 900), Self.p(3000, 900), Self.p(3000, 700),
+                    Self.p(5000, 700), Self.p(5000, 300), Self.p(3000, 300)]
+        #expect(clip(ring, into: &out) == .crossing(runs: 2))
+        #expect(out.points.allSatisfy { $0.x <= 4160 })
+        for k in 0..<2 {
+            #expect(out.part(k).first!.x == 4160 && out.part(k).last!.x == 4160)
+        }
+    }
+
+    @Test func crossingPointsLieExactlyOnTheEdge() {
+        var out = TileParts()
+        let ring = [Self.p(-100.3, 17.1), Self.p(333.7, -91.9), Self.p(1000.1, 2000.7)]
+        _ = clip(ring, into: &out)
+        for k in 0..<out.partCount {
+            for q in [out.part(k).first!, out.part(k).last!] {
+                #expect(q.x == -64 || q.x == 4160 || q.y == -64 || q.y == 4160)
+            }
+        }
+    }
+
+    @Test func ringOutsideOrDegenerateGivesNothing() {
+        var out = TileParts()
+        #expect(clip([Self.p(5000, 5000), Self.p(6000, 5000), Self.p(6000, 6000)], into: &out) == .outside)
+        #expect(clip([Self.p(1, 1), Self.p(2, 2)], into: &out) == .outside)
         // A triangle whose bounding box overlaps the tile but which lies wholly beyond its corner.
-        #expect(!box.clipRing([Self.p(-1000, 3000), Self.p(-100, 5000), Self.p(-1000, 5000)][...], into: &out))
+        #expect(clip([Self.p(-1000, 3000), Self.p(-100, 5000), Self.p(-1000, 5000)], into: &out) == .outside)
+        // Touching the box at one corner only.
+        #expect(clip([Self.p(-64, -64), Self.p(-100, -200), Self.p(-200, -100)], into: &out) == .outside)
         #expect(out.partCount == 0)
     }
 }
