@@ -16,9 +16,10 @@ package enum RingValidity {
         (Int64(a.x) - Int64(o.x)) * (Int64(b.x) - Int64(o.x)) + (Int64(a.y) - Int64(o.y)) * (Int64(b.y) - Int64(o.y))
     }
 
-    /// Appends a run of points to `out`, skipping a point equal to the one before it and removing every point that
-    /// is collinear with its neighbours: a spike A-B-A (or A-B-C turning back on the same line) and a point in the
-    /// middle of a straight stretch. The run's first and last points are always kept.
+    /// Appends a run of points to `out`, skipping a point equal to the one before it and removing spikes: a point
+    /// where the run turns straight back on itself (A-B-A, or A-B-C with C on the line back through B). A point in
+    /// the middle of a straight stretch is kept (another ring may touch it there). The run's first and last points
+    /// are always kept.
     /// - Parameters:
     ///   - run: the points, integer tile units.
     ///   - out: the cleaned run is appended here; what it held before is not touched.
@@ -27,7 +28,7 @@ package enum RingValidity {
         let base = out.count
         for q in run {
             if out.count > base, out[out.count - 1] == q { continue }
-            while out.count - base >= 2, cross(out[out.count - 2], out[out.count - 1], q) == 0 {
+            while out.count - base >= 2, foldsBack(out[out.count - 2], out[out.count - 1], q) {
                 out.removeLast()
             }
             if out.count > base, out[out.count - 1] == q { continue }
@@ -35,8 +36,14 @@ package enum RingValidity {
         }
     }
 
+    /// Whether a → b → c turns straight back at b (c on the line a–b, on a's side of b).
+    @inline(__always)
+    static func foldsBack(_ a: QuantizedPoint, _ b: QuantizedPoint, _ c: QuantizedPoint) -> Bool {
+        cross(a, b, c) == 0 && dot(b, a, c) > 0
+    }
+
     /// Cleans the ring `out[base...]` as a cycle (after ``appendCleaned(_:to:)`` cleaned it as a run): removes a
-    /// closing point equal to the first and the spikes and collinear points around where the ring closes.
+    /// closing point equal to the first and the spikes around where the ring closes.
     /// - Parameters:
     ///   - out: holds the ring at its end, open or closed.
     ///   - base: the index of the ring's first point.
@@ -45,9 +52,9 @@ package enum RingValidity {
     package static func closeCleaned(_ out: inout ContiguousArray<QuantizedPoint>, from base: Int) -> Int {
         var s = base, e = out.count
         while e - s >= 3 {
-            if out[s] == out[e - 1] || cross(out[e - 2], out[e - 1], out[s]) == 0 {
+            if out[s] == out[e - 1] || foldsBack(out[e - 2], out[e - 1], out[s]) {
                 e -= 1
-            } else if cross(out[e - 1], out[s], out[s + 1]) == 0 {
+            } else if foldsBack(out[e - 1], out[s], out[s + 1]) {
                 s += 1
             } else {
                 break
