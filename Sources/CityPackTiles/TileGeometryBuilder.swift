@@ -123,7 +123,7 @@ public struct TileGeometryBuilder: Sendable {
             if n >= 2, ring[ring.startIndex] == ring[ring.endIndex - 1] { n -= 1 }
             oriented.removeAll(keepingCapacity: true)
             oriented.append(contentsOf: ring.prefix(n))
-            let area: Double = PolygonWinding.doubledArea(oriented)
+            let area = oriented.withUnsafeBufferPointer(Self.doubledArea)
             guard n >= 3, area != 0, area.isFinite else {
                 if exterior { break }
                 continue
@@ -166,6 +166,17 @@ public struct TileGeometryBuilder: Sendable {
             if result == .inside { assembler!.addRing(quantised) } else { assembler!.addRun(quantised) }
         }
         return true
+    }
+
+    /// Twice a ring's signed area, square tile units (as ``PolygonWinding``, on a buffer: this is a hot path).
+    private static func doubledArea(_ ring: UnsafeBufferPointer<TilePoint>) -> Double {
+        guard var a = ring.last else { return 0 }
+        var sum = 0.0
+        for b in ring {
+            sum += a.x * b.y - b.x * a.y
+            a = b
+        }
+        return sum
     }
 
     /// Whether a point lies inside a ring (even–odd rule), tile units.
