@@ -29,6 +29,9 @@ import PackageDescription
 //   CityPackFormat (the pack format: schema, manifest, catalog, signatures, geohash proximity index, sizes, delta,
 //   web flavour) stands on CityPackGeometry (re-exported) and CityPackSupport and links no C library; CityPackEmit
 //   (the writer) and CityPackKit (the app-side reader, which re-exports CityPackFormat) add CityPackSQLite.
+//   CityPackTiles (on CityPackGeometry only; pure Swift): the schema-neutral core of Mapbox Vector Tile 2.1 tiles:
+//     Web Mercator tile math, projection into a tile's integer space, clipping with a buffer, simplification per
+//     zoom, MVT winding and the hand-written protobuf encoder. Picks no schema and writes no MBTiles/PMTiles.
 //   Of the stages, only Emit links SQLite; Ingest links zlib (gzip, PBF and zip inputs, through CityPackStorage);
 //   Model, Validate and Diagnostics link neither.
 let package = Package(
@@ -65,6 +68,7 @@ let package = Package(
         .target(name: "CityPackGeometry"),
         .target(name: "CityPackModel", dependencies: ["CityPackDiagnostics", "CityPackGeometry", "CityPackSupport"]),
         .target(name: "CityPackFormat", dependencies: ["CityPackGeometry", "CityPackSupport"]),
+        .target(name: "CityPackTiles", dependencies: ["CityPackGeometry"]),
         .target(
             name: "CityPackIngest",
             dependencies: [
@@ -140,6 +144,7 @@ let package = Package(
         .testTarget(name: "CityPackIngestTests", dependencies: ["CityPackIngest", "CityPackDevTools", "CityPackModel", "CityPackFormat", "CityPackTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "CityPackValidateTests", dependencies: ["CityPackValidate", "CityPackModel", "CityPackFormat", "CityPackIngest", "CityPackCompiler", "CityPackTestSupport"]),
         .testTarget(name: "CityPackSupportTests", dependencies: ["CityPackSupport", "CityPackTestSupport"]),
+        .testTarget(name: "CityPackTilesTests", dependencies: ["CityPackTiles", "CityPackGeometry"]),
         .testTarget(name: "CityPackFormatTests", dependencies: ["CityPackFormat", "CityPackStorage", "CityPackSQLite", "CityPackTestSupport"]),
         .testTarget(name: "CityPackModelTests", dependencies: ["CityPackModel", "CityPackTestSupport"]),
         .testTarget(name: "CityPackEmitTests", dependencies: ["CityPackEmit", "CityPackKit", "CityPackDevTools", "CityPackFormat", "CityPackModel", "CityPackIngest", "CityPackDiagnostics", "CityPackSupport", "CityPackStorage", "CityPackTestSupport"], exclude: ["Fixtures"]),
