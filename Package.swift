@@ -134,7 +134,7 @@ let package = Package(
             name: "CityPackDevTools",
             dependencies: [
                 "CityPackIngest", "CityPackDiagnostics", "CityPackKit", "CityPackFormat", "CityPackStorage",
-                "CityPackSQLite", "CCityPackZlib",
+                "CityPackSQLite", "CityPackTiles", "CCityPackZlib",
             ]),
         .executableTarget(name: "citypack", dependencies: ["CityPackCLI"]),
         .executableTarget(name: "citypack-rusage"),

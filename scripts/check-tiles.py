@@ -14,7 +14,7 @@ itself only groups rings by the first one's sign); every polygon must be valid b
 and, per zoom and layer, the features by geometry type; then each failure (the first 20 of each kind in full).
 
 Needs `pip install mapbox-vector-tile shapely` (a virtual environment will do). Written for CityPackTiles
-(Sources/CityPackTiles); `CITYPACK_TILES_OUT=DIR swift test --scratch-path .build-tiles --filter SampleTilesTests`
+(Sources/CityPackTiles); `CITYPACK_TILES_OUT=DIR swift test --filter SampleTilesTests`
 writes sample tiles to check. Exit codes: 0 all good, 1 a check failed, 2 usage or a missing module.
 """
 import argparse

@@ -4,7 +4,7 @@ import Testing
 
 /// Random simple polygons clipped to the tile: every output is valid by ``PolygonClipTests/problems(_:)`` and keeps
 /// the area of (polygon ∩ box), measured by a plain Sutherland–Hodgman clip written here (its rings may run back
-/// and forth along an edge, but their area is right). `CITYPACK_TILES_BENCH=1` also prints points per second.
+/// and forth along an edge, but their area is right). Speed: `citypack bench --tiles`.
 @Suite struct PolygonClipPropertyTests {
     /// SplitMix64: a small seeded generator, so a failure can be replayed.
     struct SplitMix64: RandomNumberGenerator {
@@ -101,42 +101,5 @@ import Testing
                 }
             }
         }
-    }
-
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["CITYPACK_TILES_BENCH"] != nil))
-    func benchmark() {
-        let box = PolygonClipTests.projection.clipBox
-        let n = 100_000
-        let big = (0..<n).map { i -> TilePoint in
-            let a = Double(i) / Double(n) * 2 * .pi
-            let r = 2600 * (1 + 0.3 * sin(a * 25))
-            return TilePoint(x: 2048 + r * cos(a), y: 2048 + r * sin(a))
-        }
-        let set = Self.samples(seed: 7, count: 2000)
-        let setPoints = set.reduce(0) { $0 + $1.reduce(0) { $0 + $1.count } }
-        let clock = ContinuousClock()
-        func rate(_ points: Int, _ repeats: Int, _ body: () -> Void) -> String {
-            let d = clock.measure { for _ in 0..<repeats { body() } }
-            let s = Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
-            return String(format: "%.1f M points/s", Double(points * repeats) / s / 1e6)
-        }
-        var b = TileGeometryBuilder(clipBox: box)
-        var sink = 0
-        let newBig = rate(n, 20) { sink &+= b.polygons(TileParts([big]), exteriors: [true])?.points.count ?? 0 }
-        let oldBig = rate(n, 20) { sink &+= Self.sutherlandHodgman(big, box).count }
-        let newSet = rate(setPoints, 3) {
-            for rings in set {
-                sink &+= b.polygons(TileParts(rings), exteriors: [true] + Array(repeating: false, count: rings.count - 1))?.points.count ?? 0
-            }
-        }
-        let oldSet = rate(setPoints, 3) { for rings in set { for r in rings { sink &+= Self.sutherlandHodgman(r, box).count } } }
-        b.tolerance = 1
-        let newBigSimplified = rate(n, 20) { sink &+= b.polygons(TileParts([big]), exteriors: [true])?.points.count ?? 0 }
-        print("""
-            polygon clip, 100 000-point wavy ring: builder.polygons \(newBig) (tolerance 1: \(newBigSimplified)), \
-            Sutherland–Hodgman alone \(oldBig)
-            polygon clip, 2000 random polygons (\(setPoints) points): builder.polygons \(newSet), \
-            Sutherland–Hodgman alone \(oldSet) [\(sink)]
-            """)
     }
 }

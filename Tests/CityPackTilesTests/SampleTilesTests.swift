@@ -6,9 +6,9 @@ import Testing
 /// The whole chain on synthetic features around Monaco, z0–z14: project once to world points, then per tile
 /// project, clip, simplify, quantise, wind and encode. Every tile is read back with ``MVTDecoder``.
 ///
-/// `CITYPACK_TILES_OUT=/some/folder swift test --scratch-path .build-tiles --filter SampleTilesTests` also writes the
+/// `CITYPACK_TILES_OUT=/some/folder swift test --filter SampleTilesTests` also writes the
 /// tiles as `<folder>/<z>/<x>/<y>.mvt` (raw protobuf, XYZ rows) for `scripts/check-tiles.py`.
-/// `CITYPACK_TILES_BENCH=1` runs ``benchmark()`` and prints its figures.
+/// Speed is measured by `citypack bench --tiles`, not here.
 @Suite struct SampleTilesTests {
     static let box = BoundingBox(minLon: 7.409, minLat: 43.723, maxLon: 7.44, maxLat: 43.752)
     static let center = Coordinate(lat: 43.7384, lon: 7.4246)
@@ -136,61 +136,5 @@ import Testing
         let b = Self.buildTiles(features, zooms: 12...14)
         #expect(a.map(\.0) == b.map(\.0))
         #expect(a.map(\.1) == b.map(\.1))
-    }
-
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["CITYPACK_TILES_BENCH"] != nil))
-    func benchmark() {
-        // One line and one ring of 1 000 000 points each, over a z10 tile and its neighbours (a country-size way).
-        let n = 1_000_000
-        let tile = TileID(containing: Self.center, zoom: 10)
-        let b = tile.bounds
-        let line = (0..<n).map { i -> WorldPoint in
-            let t = Double(i) / Double(n)
-            return WorldPoint(Coordinate(lat: b.minLat + (b.maxLat - b.minLat) * (0.5 + 0.8 * sin(t * 40)),
-                                         lon: b.minLon - 0.5 * (b.maxLon - b.minLon) + 2 * (b.maxLon - b.minLon) * t))
-        }
-        let clock = ContinuousClock()
-        var coordinates = (0..<n).map { i in Coordinate(lat: 43 + Double(i % 1000) * 1e-4, lon: 7 + Double(i) * 1e-7) }
-        var projected: [WorldPoint] = []
-        let tProject = clock.measure { projected = coordinates.map(WorldPoint.init) }
-        coordinates.removeAll()
-        let projection = TileProjection(tile: tile)
-        var parts = TileParts()
-        let tTile = clock.measure { projection.appendPart(line, to: &parts) }
-        var clipped = TileParts()
-        let tClip = clock.measure { projection.clipBox.clipLine(parts.points[...], into: &clipped) }
-        var dp = DouglasPeucker()
-        var simplified = ContiguousArray<TilePoint>()
-        let tSimplify = clock.measure { dp.simplify(parts.points[...], tolerance: 1, appendingTo: &simplified) }
-        var builder = TileGeometryBuilder(projection: projection, tolerance: 0)
-        var geometry: TileGeometry?
-        let tBuild = clock.measure { geometry = builder.lines(parts) }
-        var bytes: [UInt8] = []
-        let tEncode = clock.measure {
-            var layer = TileLayer(name: "l")
-            layer.addFeature(geometry: geometry!)
-            var encoder = VectorTileEncoder()
-            encoder.addLayer(layer)
-            bytes = encoder.encode()
-        }
-        let ring = Self.circle(radius: 0.3, n: n, wobble: 0.2)
-        parts.removeAll()
-        projection.appendPart(ring, to: &parts)
-        var ringOut: TileGeometry?
-        let tRing = clock.measure { ringOut = builder.polygons(parts, exteriors: [true]) }
-        func rate(_ d: Duration, _ count: Int) -> String {
-            let s = Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
-            return String(format: "%.1f M points/s (%.1f ms)", Double(count) / s / 1e6, s * 1000)
-        }
-        print("""
-            CityPackTiles benchmark, \(n) points each (\(projected.count) projected):
-              lon/lat → world point:       \(rate(tProject, n))
-              world → tile units:          \(rate(tTile, n))
-              clip line (Liang–Barsky):    \(rate(tClip, n)) → \(clipped.partCount) parts, \(clipped.points.count) points
-              Douglas–Peucker (tol 1):     \(rate(tSimplify, n)) → \(simplified.count) points
-              builder.lines (tol 0):       \(rate(tBuild, n)) → \(geometry?.points.count ?? 0) points
-              encode (1 feature):          \(rate(tEncode, geometry?.points.count ?? 0)) → \(bytes.count) bytes
-              builder.polygons (tol 0):    \(rate(tRing, n)) → \(ringOut?.points.count ?? 0) points
-            """)
     }
 }

@@ -38,6 +38,11 @@ struct Bench: ParsableCommand {
             + "zip: wall time too), and on each feed of ../shared/data/gtfs when present. Targets: bomb < 100 MB."))
     var gtfsMemory = false
 
+    @Flag(name: .long, help: ArgumentHelp(
+        "Instead: the vector-tile core (projection, clipping, simplification, the line and polygon builders, "
+            + "encoding) on synthetic geometry, in points per second (median of --runs)."))
+    var tiles = false
+
     @Option(name: .customLong("gtfs-memory-rows"), help: "stop_times rows of the generated feed for --gtfs-memory.")
     var gtfsMemoryRows: Int = 10_000_000
 
@@ -156,6 +161,8 @@ struct Bench: ParsableCommand {
             try bench.osmTestdata(osmTestdata, templates: TemplateLocator.locate(explicit: ToolEnvironment.templates, cityPath: "."))
         } else if gtfsMemory {
             try bench.gtfsMemory(rows: gtfsMemoryRows, checker: checkerBinary)
+        } else if tiles {
+            bench.tiles()
         } else if let gtfs {
             try bench.gtfs(gtfs)
         } else {
