@@ -34,7 +34,7 @@ extension Benchmarks {
             let r = 2600 * (1 + 0.3 * sin(a * 25))
             return TilePoint(x: 2048 + r * cos(a), y: 2048 + r * sin(a))
         }
-        var random = SplitMix(seed: 7)
+        var random = SeededRandom(seed: 7)
         let polygons: [[[TilePoint]]] = (0..<2000).map { _ in
             let cx = random.unit() * 4400 - 152, cy = random.unit() * 4400 - 152, radius = 50 + random.unit() * 900
             let count = 8 + Int(random.unit() * 120)
@@ -134,17 +134,7 @@ extension Benchmarks {
     }
 }
 
-/// A small seeded generator (SplitMix64), so every run measures the same shapes.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+extension SeededRandom {
     /// A number in [0, 1).
     mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 }

@@ -1,3 +1,4 @@
+import CityPackTestSupport
 import CityPackTiles
 import Foundation
 import Testing
@@ -7,17 +8,6 @@ import Testing
 /// and forth along an edge, but their area is right). Speed: `citypack bench --tiles`.
 @Suite struct PolygonClipPropertyTests {
     /// SplitMix64: a small seeded generator, so a failure can be replayed.
-    struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// A star-shaped ring around `centre` (simple: one point per angle step, radii between `lo` and `hi` × r).
     static func star(_ rng: inout SplitMix64, centre: TilePoint, r: Double, n: Int, lo: Double, hi: Double) -> [TilePoint] {
         let step = 2 * Double.pi / Double(n)
@@ -57,7 +47,7 @@ import Testing
 
     /// Random polygons (some with a hole around the same centre) over and around the tile.
     static func samples(seed: UInt64, count: Int) -> [[[TilePoint]]] {
-        var rng = SplitMix64(state: seed)
+        var rng = SplitMix64(seed: seed)
         return (0..<count).map { _ in
             let centre = TilePoint(x: Double.random(in: -2500...6500, using: &rng), y: Double.random(in: -2500...6500, using: &rng))
             let r = Double.random(in: 200...6000, using: &rng)
