@@ -31,7 +31,8 @@ import PackageDescription
 //   (the writer) and CityPackKit (the app-side reader, which re-exports CityPackFormat) add CityPackSQLite.
 //   CityPackTiles (on CityPackGeometry only; pure Swift): the schema-neutral core of Mapbox Vector Tile 2.1 tiles:
 //     Web Mercator tile math, projection into a tile's integer space, clipping with a buffer, simplification per
-//     zoom, MVT winding and the hand-written protobuf encoder. Picks no schema and writes no MBTiles/PMTiles.
+//     zoom, MVT winding and the hand-written protobuf encoder. Picks no schema; CityPackEmit's MBTilesWriter
+//     writes its tiles as an MBTiles 1.3 tileset.
 //   Of the stages, only Emit links SQLite; Ingest links zlib (gzip, PBF and zip inputs, through CityPackStorage);
 //   Model, Validate and Diagnostics link neither.
 let package = Package(
@@ -86,7 +87,7 @@ let package = Package(
             name: "CityPackEmit",
             dependencies: [
                 "CityPackModel", "CityPackFormat", "CityPackDiagnostics", "CityPackSupport", "CityPackStorage",
-                "CityPackSQLite", "CCityPackSQLite", "CCityPackDeflate",
+                "CityPackSQLite", "CityPackTiles", "CCityPackSQLite", "CCityPackDeflate",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         .target(
@@ -147,7 +148,7 @@ let package = Package(
         .testTarget(name: "CityPackTilesTests", dependencies: ["CityPackTiles", "CityPackGeometry", "CityPackTestSupport"]),
         .testTarget(name: "CityPackFormatTests", dependencies: ["CityPackFormat", "CityPackStorage", "CityPackSQLite", "CityPackTestSupport"]),
         .testTarget(name: "CityPackModelTests", dependencies: ["CityPackModel", "CityPackTestSupport"]),
-        .testTarget(name: "CityPackEmitTests", dependencies: ["CityPackEmit", "CityPackKit", "CityPackDevTools", "CityPackFormat", "CityPackModel", "CityPackIngest", "CityPackDiagnostics", "CityPackSupport", "CityPackStorage", "CityPackTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "CityPackEmitTests", dependencies: ["CityPackEmit", "CityPackTiles", "CityPackSQLite", "CityPackKit", "CityPackDevTools", "CityPackFormat", "CityPackModel", "CityPackIngest", "CityPackDiagnostics", "CityPackSupport", "CityPackStorage", "CityPackTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "CityPackKitTests", dependencies: ["CityPackKit", "CityPackEmit", "CityPackCompiler", "CityPackFormat", "CityPackSupport", "CityPackStorage", "CityPackModel", "CityPackTestSupport"]),
         .testTarget(name: "CityPackCLITests", dependencies: ["CityPackCLI", "CityPackValidate", "CityPackIngest", "CityPackBuild", "CityPackCompiler", "CityPackEmit", "CityPackDiagnostics", "CityPackDevTools", "CityPackKit", "CityPackFormat", "CityPackSQLite", "CityPackSupport", "CityPackTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "CityPackPreviewTests", dependencies: ["CityPackPreview", "CityPackTestSupport"]),
