@@ -11,7 +11,7 @@ public struct Coordinate: Sendable, Hashable, Codable {
     }
 
     /// Finite and within ±90° latitude, ±180° longitude.
-    package var isValid: Bool {
+    public var isValid: Bool {
         lat.isFinite && lon.isFinite && abs(lat) <= 90 && abs(lon) <= 180
     }
 }
