@@ -145,7 +145,7 @@ let package = Package(
         .testTarget(name: "CityPackIngestTests", dependencies: ["CityPackIngest", "CityPackDevTools", "CityPackModel", "CityPackFormat", "CityPackTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "CityPackValidateTests", dependencies: ["CityPackValidate", "CityPackModel", "CityPackFormat", "CityPackIngest", "CityPackCompiler", "CityPackTestSupport"]),
         .testTarget(name: "CityPackSupportTests", dependencies: ["CityPackSupport", "CityPackTestSupport"]),
-        .testTarget(name: "CityPackTilesTests", dependencies: ["CityPackTiles", "CityPackGeometry", "CityPackTestSupport"]),
+        .testTarget(name: "CityPackTilesTests", dependencies: ["CityPackTiles", "CityPackGeometry", "CityPackTestSupport", "CityPackIngest", "CityPackDiagnostics", "CityPackEmit", "CityPackSQLite", "CityPackStorage"]),
         .testTarget(name: "CityPackFormatTests", dependencies: ["CityPackFormat", "CityPackStorage", "CityPackSQLite", "CityPackTestSupport"]),
         .testTarget(name: "CityPackModelTests", dependencies: ["CityPackModel", "CityPackTestSupport"]),
         .testTarget(name: "CityPackEmitTests", dependencies: ["CityPackEmit", "CityPackTiles", "CityPackSQLite", "CityPackKit", "CityPackDevTools", "CityPackFormat", "CityPackModel", "CityPackIngest", "CityPackDiagnostics", "CityPackSupport", "CityPackStorage", "CityPackTestSupport"], exclude: ["Fixtures"]),
