@@ -66,13 +66,17 @@ public struct TilePyramid: Sendable {
             let margin = buffer / Double(extent)
             var layers: [TileID: [String: TileLayer]] = [:]
             var layerOrder: [TileID: [String]] = [:]
-            for (feature, box) in zip(features, boxes) where (feature.minZoom...feature.maxZoom).contains(z) {
-                guard let box else { continue }
+            for (feature, box) in zip(features, boxes) where feature.minZoom <= z && z <= feature.maxZoom {
+                // A polygon whose rings are not all flagged exterior or hole is not drawn (the builder needs one
+                // role per ring).
+                guard let box, feature.type != .polygon || feature.exteriors.count == feature.parts.count else { continue }
                 let maxIndex = (1 << z) - 1
-                let minX = max(0, Int((box.minX * scale - margin).rounded(.down)))
-                let maxX = min(maxIndex, Int((box.maxX * scale + margin).rounded(.down)))
-                let minY = max(0, Int((box.minY * scale - margin).rounded(.down)))
-                let maxY = min(maxIndex, Int((box.maxY * scale + margin).rounded(.down)))
+                /// A world coordinate as a tile index at this zoom, clamped first so no value can overflow `Int`.
+                func index(_ v: Double) -> Int { Int(min(Double(maxIndex + 1), max(-1, v * scale)).rounded(.down)) }
+                let minX = max(0, index(box.minX - margin / scale))
+                let maxX = min(maxIndex, index(box.maxX + margin / scale))
+                let minY = max(0, index(box.minY - margin / scale))
+                let maxY = min(maxIndex, index(box.maxY + margin / scale))
                 guard minX <= maxX, minY <= maxY else { continue }
                 for x in minX...maxX {
                     for y in minY...maxY {
@@ -106,11 +110,11 @@ public struct TilePyramid: Sendable {
         return out
     }
 
-    /// A feature's bounds in world coordinates; nil when it has no points.
+    /// A feature's bounds in world coordinates (non-finite points left out); nil when it has no finite point.
     static func bounds(_ feature: TileFeature) -> (minX: Double, minY: Double, maxX: Double, maxY: Double)? {
         var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
         for part in feature.parts {
-            for p in part {
+            for p in part where p.x.isFinite && p.y.isFinite {
                 minX = min(minX, p.x)
                 maxX = max(maxX, p.x)
                 minY = min(minY, p.y)

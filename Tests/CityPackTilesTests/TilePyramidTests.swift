@@ -77,4 +77,22 @@ import Testing
         #expect(a.map(\.tile) == b.map(\.tile) && a.map(\.data) == b.map(\.data))
         #expect(a.map(\.tile) == a.map(\.tile).sorted())
     }
+
+    /// Bad input never traps: non-finite and huge coordinates, empty parts, a polygon without ring roles, a feature
+    /// whose zooms are reversed.
+    @Test func badFeaturesAreLeftOutWithoutTrapping() throws {
+        let bad = [
+            TileFeature(layer: "poi", type: .point, parts: [[WorldPoint(x: .nan, y: 0.5)]]),
+            TileFeature(layer: "poi", type: .point, parts: [[WorldPoint(x: 1e300, y: -1e300)]]),
+            TileFeature(layer: "poi", type: .point, parts: [[WorldPoint(x: .infinity, y: 0.5)]]),
+            TileFeature(layer: "road", type: .lineString, parts: [[]]),
+            TileFeature(layer: "park", type: .polygon, parts: Self.square(side: 0.01).parts, exteriors: []),
+            TileFeature(layer: "poi", type: .point, parts: [[WorldPoint(Self.monaco)]], minZoom: 14, maxZoom: 12),
+        ]
+        let tiles = TilePyramid(zooms: 0...14).tiles(bad + [Self.point(Self.monaco)])
+        #expect(tiles.count == 15)
+        for (_, data) in tiles {
+            #expect(try MVTDecoder.decode(data).map(\.name) == ["poi"])
+        }
+    }
 }
