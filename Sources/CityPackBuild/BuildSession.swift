@@ -77,7 +77,7 @@ package enum BuildSession {
             let memo = HTMLReportMemo(
                 build: build, json: json, output: request.output, useCache: request.useCache, hasErrors: bag.hasErrors)
             let stored = memo?.load()
-            let html = stored ?? Data(HTMLReport.render(report, build: build, toolVersion: Compiler.generator).utf8)
+            let html = stored ?? Data(HTMLReport.render(report, build: build, toolVersion: ToolIdentity.generator).utf8)
             if stored == nil { memo?.store(html) }
             lap.mark("html report")
             try ReportWriter.write(json: json, stats: stats, html: html, to: folder)
@@ -131,6 +131,6 @@ package enum BuildSession {
 
     /// The version written into reports (`citypack 0.1.0` → `0.1.0`).
     package static var toolVersion: String {
-        String(Compiler.generator.split(separator: " ").last ?? "0")
+        String(ToolIdentity.generator.split(separator: " ").last ?? "0")
     }
 }

@@ -55,10 +55,10 @@ package enum DigestMemo {
 
     /// A hash under way, which other askers of the same file as it is wait for.
     private final class Running: @unchecked Sendable {
-        package let stat: Fact
-        package let group = DispatchGroup()
-        package var digest: FileDigest?
-        package init(_ stat: Fact) { self.stat = stat }
+        let stat: Fact
+        let group = DispatchGroup()
+        var digest: FileDigest?
+        init(_ stat: Fact) { self.stat = stat }
     }
 
     private static let lock = NSLock()
@@ -179,7 +179,10 @@ package enum ProfileMemo {
     package static func load(
         _ source: TemplateSource, cache: StageCache? = nil
     ) throws -> (profile: TemplatePOIProfile, store: (entry: String, key: CacheKey, payload: [UInt8])?) {
-        let key = ["categories.json", "synonyms.json"].map { source.builtInKey.map { "\($0) \(source)" } ?? DigestMemo.sha256(source.path($0)) ?? "missing" }
+        // A folder's files by their digests; the built-in templates by their content hash (they live in the binary).
+        let key = ["categories.json", "synonyms.json"].map { file in
+            source.builtInKey.map { "\($0) \(file)" } ?? DigestMemo.sha256(source.path(file)) ?? "missing"
+        }
         if let hit = lock.withLock({ known[source] }), hit.key == key {
             // Stored when the cache lacks it (a new output folder in the same process).
             return (hit.profile, cache.flatMap { storeSynonyms(

@@ -25,12 +25,12 @@ package enum SourceLineMemo {
     }
 
     private struct Store {
-        package var cache: StageCache
-        package var writable: Bool
+        var cache: StageCache
+        var writable: Bool
         /// What the entry held (loaded on first use).
-        package var stored: [String: File]?
+        var stored: [String: File]?
         /// The files this process used, by path: what is written back.
-        package var used: [String: File] = [:]
+        var used: [String: File] = [:]
     }
 
     private static let lock = NSLock()

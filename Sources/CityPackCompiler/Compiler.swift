@@ -10,9 +10,6 @@ import Foundation
 /// ``run(_:bag:)`` executes them in order, stopping between them when errors were reported (see
 /// ``BuildPhase/runsAfterErrors``). Never prints; everything goes to the bag and the report.
 package enum Compiler {
-    /// The tool's name and version as written into packs.
-    package static let generator = ToolIdentity.generator
-
     /// Plans a build (or a check when `options.emit` is false): loads the city file, applies its rule settings
     /// to the bag, finds the templates folder and loads the category profile, and lists the stages.
     /// - Parameters:

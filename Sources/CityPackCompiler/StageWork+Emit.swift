@@ -159,7 +159,7 @@ extension StageWork {
             options: plan.options, newestTimestamp: osm?.newestTimestamp, feeds: feeds)
         var input = PackInput(
             city: city, pois: kept ?? [], categories: profile.categories, createdAt: createdAt,
-            generator: Compiler.generator, sources: sources, transit: feeds)
+            generator: ToolIdentity.generator, sources: sources, transit: feeds)
         input.editorial = keptEditorial ?? EditorialContent()
         input.copy = copy.flatMap { $0.isEmpty ? nil : $0 }
         plan.options.progress?(ProgressEvent(stage: "emit", item: "\(city.id) pack", done: 0, total: 0, unit: "B"))

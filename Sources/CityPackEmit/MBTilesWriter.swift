@@ -82,8 +82,9 @@ package enum MBTilesWriter {
     package static func write(
         _ tiles: [(tile: TileID, data: [UInt8])], metadata: Metadata, to path: String
     ) throws(EmitError) -> Summary {
-        let temporary = (PathText.parent(path) as NSString).appendingPathComponent(".\((path as NSString).lastPathComponent).tmp-\(getpid())")
-        unlink(temporary)
+        try OutputFiles.createParent(of: path)
+        // The emitter's temporary name: a later build recognises what an interrupted one left (``OutputFiles``).
+        let temporary = OutputFiles.temporaryName(for: path)
         var tileBytes = 0
         do throws(EmitError) {
             let db = try SQLiteDatabase<EmitError>(path: temporary, mode: .readWriteCreate)
@@ -118,10 +119,9 @@ package enum MBTilesWriter {
             unlink(temporary)
             throw error
         }
-        guard rename(temporary, path) == 0 else {
-            let message = errnoText()
+        do throws(EmitError) { try OutputFiles.rename(temporary, path) } catch {
             unlink(temporary)
-            throw .io(path: path, message: "cannot move the tileset into place: \(message)")
+            throw error
         }
         let fileBytes = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
         return Summary(tiles: tiles.count, tileBytes: tileBytes, fileBytes: fileBytes)

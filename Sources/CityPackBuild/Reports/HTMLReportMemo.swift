@@ -24,7 +24,7 @@ package struct HTMLReportMemo {
     ///   - json: report.json's text for this build.
     package init?(build: BuildReport, json: String, output: String, useCache: Bool, hasErrors: Bool) {
         guard useCache, !hasErrors, build.failure == nil, let emitKey = build.emitKey, let city = build.city?.id else { return nil }
-        var text = "citypack report.html\u{0}\(Compiler.generator)\u{0}\(emitKey)\u{0}"
+        var text = "citypack report.html\u{0}\(ToolIdentity.generator)\u{0}\(emitKey)\u{0}"
         for asset in ["report.html", "report.css", "report.js"] { text += "\(asset)\u{0}\(ReportAssets.text(asset))\u{0}" }
         text += json
         key = FileDigest.sha256Bytes(of: Data(text.utf8))

@@ -66,8 +66,8 @@ public struct TemplateSource: Sendable, Hashable, CustomStringConvertible {
     /// The folder, or "the templates built into citypack".
     public var description: String { folder ?? "the templates built into citypack" }
 
-    /// What the build cache keys these templates' file `relative` by: nil for a folder's file (the caller hashes
-    /// the file), the built-in templates' content hash for a built-in one.
+    /// What the build cache keys these templates by: nil for a folder (the caller hashes its files), the built-in
+    /// templates' content hash and subfolder for the built-in ones.
     public var builtInKey: String? { folder == nil ? "built-in \(builtInFolder) \(BuiltInTemplates.contentHash)" : nil }
 }
 
